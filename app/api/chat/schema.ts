@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+export const MAX_MESSAGE_CHARS = 100_000;
+
+export const chatBody = z.object({
+  conversationId: z.string().min(1).max(100),
+  message: z
+    .string()
+    .max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`)
+    .refine((text) => text.trim().length > 0, "must not be empty"),
+  model: z.string().trim().min(1).max(200).optional(),
+});
+
+export type ChatBody = z.infer<typeof chatBody>;

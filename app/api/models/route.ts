@@ -1,0 +1,18 @@
+import { getConfig } from "@/lib/config";
+import { route } from "@/lib/http/responses";
+import { getOllamaApi } from "@/lib/llm/registry";
+
+export const dynamic = "force-dynamic";
+
+/** Installed models with capabilities, context length and abilities (SPEC §12). */
+export const GET = route(async () => {
+  const config = getConfig();
+  const models = await getOllamaApi().listModels();
+  return Response.json({
+    models: models.map((model) => ({
+      ...model,
+      usableContext: Math.min(config.NUM_CTX, model.contextLength ?? config.NUM_CTX),
+    })),
+    defaultModel: config.MODEL_GENERAL ?? models[0]?.name ?? null,
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * Runs once when the server starts: a bad configuration stops it with one clear line, and the
+ * database is opened so migrations and crash recovery happen before the first request (SPEC §3, §4).
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { ConfigError, getConfig } = await import("@/lib/config");
+  try {
+    const config = getConfig();
+    if (config.FETCH_ALLOW_PRIVATE.length > 0) {
+      console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { getDb } = await import("@/lib/db/client");
+  getDb();
+}

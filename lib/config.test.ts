@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config";
+
+describe("configuration (SPEC §3)", () => {
+  it("uses the seed's defaults when nothing is set", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      OLLAMA_BASE_URL: "http://127.0.0.1:11434",
+      DATA_DIR: "./data",
+      HOST: "127.0.0.1",
+      PORT: 3000,
+      NUM_CTX: 16384,
+      SEARCH_BACKEND: "duckduckgo",
+      DUCKDUCKGO_URL: "https://html.duckduckgo.com/html/",
+      SEARCH_MAX_RESULTS: 5,
+      SCRAPE_MAX_CHARS: 4000,
+      FETCH_MAX_RESULTS: 3,
+      FETCH_MAX_CHARS: 8000,
+      MAX_FETCH_MB: 10,
+      MAX_PDF_PAGES: 25,
+      MAX_TOOL_RESULT_CHARS: 6000,
+      MAX_TOOL_CONTEXT_CHARS: 24000,
+      MAX_TOOL_ROUNDS: 5,
+      MAX_ITERATIONS: 50,
+      PAGINATION_TOKEN_TTL: 1800,
+      MAX_IMAGE_PIXELS: 16_000_000,
+      TOOL_SELECTION_THRESHOLD: 12,
+      TOOL_SELECTION_MAX: 6,
+      SYNTHESIS_TRACE_CHARS: 2000,
+      FETCH_ALLOW_PRIVATE: [],
+    });
+    expect(config.MODEL_GENERAL).toBeUndefined();
+    expect(config.SEARXNG_URL).toBeUndefined();
+  });
+
+  it("reads numbers, model roles and the private allow-list from strings", () => {
+    const config = parseConfig({
+      NUM_CTX: "8192",
+      MODEL_GENERAL: "qwen3:8b",
+      MODEL_FAST: "  ",
+      FETCH_ALLOW_PRIVATE: "127.0.0.1:8080, localhost:9000,[::1]:7000",
+    });
+    expect(config.NUM_CTX).toBe(8192);
+    expect(config.MODEL_GENERAL).toBe("qwen3:8b");
+    expect(config.MODEL_FAST).toBeUndefined();
+    expect(config.FETCH_ALLOW_PRIVATE).toEqual(["127.0.0.1:8080", "localhost:9000", "[::1]:7000"]);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseConfig({ NUM_CTX: "", SEARXNG_URL: "" }).NUM_CTX).toBe(16384);
+  });
+
+  it.each([
+    ["NUM_CTX", "lots"],
+    ["NUM_CTX", "-1"],
+    ["PORT", "70000"],
+    ["OLLAMA_BASE_URL", "not a url"],
+    ["OLLAMA_BASE_URL", "ftp://127.0.0.1"],
+    ["SEARCH_BACKEND", "google"],
+    ["MAX_TOOL_ROUNDS", "2.5"],
+    ["FETCH_ALLOW_PRIVATE", "127.0.0.1"],
+  ])("a bad %s stops start-up with one line naming it", (name, value) => {
+    let error: unknown;
+    try {
+      parseConfig({ [name]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toContain(name);
+    expect(message).toContain(`"${value}"`);
+  });
+});

@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+/** SPEC §3: every setting comes from the environment, validated once. */
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
+
+const optionalModel = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const hostPortList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) => entries.every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(entry)),
+    "must be a comma-separated list of host:port",
+  );
+
+export const configSchema = z.object({
+  OLLAMA_BASE_URL: httpUrl.default("http://127.0.0.1:11434"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  MODEL_GENERAL: optionalModel,
+  MODEL_FAST: optionalModel,
+  MODEL_REASONING: optionalModel,
+  MODEL_VISION: optionalModel,
+  NUM_CTX: positiveInt(16384),
+  SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"]).default("duckduckgo"),
+  DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
+  SEARXNG_URL: httpUrl.optional(),
+  SEARCH_MAX_RESULTS: positiveInt(5),
+  SCRAPE_MAX_CHARS: positiveInt(4000),
+  FETCH_MAX_RESULTS: positiveInt(3),
+  FETCH_MAX_CHARS: positiveInt(8000),
+  MAX_FETCH_MB: positiveInt(10),
+  MAX_PDF_PAGES: positiveInt(25),
+  MAX_TOOL_RESULT_CHARS: positiveInt(6000),
+  MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
+  MAX_TOOL_ROUNDS: positiveInt(5),
+  MAX_ITERATIONS: positiveInt(50),
+  PAGINATION_TOKEN_TTL: positiveInt(1800),
+  MAX_IMAGE_PIXELS: positiveInt(16_000_000),
+  TOOL_SELECTION_THRESHOLD: positiveInt(12),
+  TOOL_SELECTION_MAX: positiveInt(6),
+  SYNTHESIS_TRACE_CHARS: positiveInt(2000),
+  FETCH_ALLOW_PRIVATE: hostPortList,
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment; the error names the first bad variable in one line. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = configSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? "configuration");
+  const got = env[name];
+  throw new ConfigError(
+    `Invalid configuration: ${name} ${issue?.message ?? "is invalid"}${got === undefined ? "" : ` (got "${got}")`}`,
+  );
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between cases. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,67 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { getConfig } from "@/lib/config";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const DB_FILENAME = "ollama-web.sqlite";
+
+/**
+ * Opens (creating if needed) the database, applies pending migrations and recovers runs a crash
+ * left "running" (SPEC §4). Called once per process through `getDb()`, or directly by tests.
+ */
+export function openDb(file: string, migrationsFolder = path.join(process.cwd(), "drizzle")): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder });
+  recoverInterruptedRuns(db);
+  return db;
+}
+
+/** A run still "running" when the process starts was cut off by a crash or restart. */
+export function recoverInterruptedRuns(db: Db): number {
+  const stale = db.select().from(schema.runs).where(eq(schema.runs.status, "running")).all();
+  const now = Date.now();
+  db.transaction((tx) => {
+    for (const run of stale) {
+      tx.update(schema.runs)
+        .set({ status: "interrupted", finishedAt: now, elapsedMs: now - run.startedAt })
+        .where(eq(schema.runs.id, run.id))
+        .run();
+      tx.insert(schema.messages)
+        .values({
+          id: crypto.randomUUID(),
+          conversationId: run.conversationId,
+          role: "assistant",
+          content: run.partialAnswer ?? "",
+          status: "interrupted",
+          runId: run.id,
+          createdAt: now,
+        })
+        .run();
+    }
+  });
+  return stale.length;
+}
+
+const globalForDb = globalThis as unknown as { __ollamaWebDb?: Db };
+
+/** Lazily opened: `next build` evaluates route modules and must not touch the database. */
+export function getDb(): Db {
+  if (!globalForDb.__ollamaWebDb) {
+    const file = path.resolve(getConfig().DATA_DIR, DB_FILENAME);
+    globalForDb.__ollamaWebDb = openDb(file);
+  }
+  return globalForDb.__ollamaWebDb;
+}

@@ -1,0 +1,346 @@
+import "server-only";
+import { and, asc, desc, eq, exists, gt, lt, or, sql } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import type { Db } from "./client";
+import {
+  type Conversation,
+  conversations,
+  files,
+  type Message,
+  type MessageStatus,
+  messages,
+  type Run,
+  type RunMode,
+  type RunStatus,
+  runEvents,
+  runs,
+} from "./schema";
+
+export const DEFAULT_TITLE = "New chat";
+const TITLE_MAX = 80;
+
+/** A title from the first message: one line, cut at a word boundary. */
+export function titleFromMessage(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length <= TITLE_MAX) return line || DEFAULT_TITLE;
+  const cut = line.slice(0, TITLE_MAX);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export function createConversation(db: Db, { title, model }: { title?: string; model?: string | null }): Conversation {
+  const now = Date.now();
+  const row: Conversation = {
+    id: crypto.randomUUID(),
+    title: title?.trim() || DEFAULT_TITLE,
+    model: model ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  db.insert(conversations).values(row).run();
+  return row;
+}
+
+export function getConversation(db: Db, { id }: { id: string }): Conversation {
+  const row = db.select().from(conversations).where(eq(conversations.id, id)).get();
+  if (!row) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+  return row;
+}
+
+interface Cursor {
+  updatedAt: number;
+  id: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.updatedAt, cursor.id])).toString("base64url");
+}
+
+function decodeCursor(value: string): Cursor {
+  try {
+    const [updatedAt, id] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
+    if (typeof updatedAt === "number" && typeof id === "string") return { updatedAt, id };
+  } catch {
+    // fall through to the error below
+  }
+  throw new AppError("bad_request:cursor", "Invalid cursor.");
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** Newest first; `q` matches titles and message contents (SPEC §12). */
+export function listConversations(
+  db: Db,
+  { q, cursor, limit = 30 }: { q?: string; cursor?: string; limit?: number },
+): { conversations: Conversation[]; nextCursor: string | null } {
+  const filters = [];
+  if (q?.trim()) {
+    const pattern = `%${escapeLike(q.trim())}%`;
+    filters.push(
+      or(
+        sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`,
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(messages)
+            .where(
+              and(eq(messages.conversationId, conversations.id), sql`${messages.content} LIKE ${pattern} ESCAPE '\\'`),
+            ),
+        ),
+      ),
+    );
+  }
+  if (cursor) {
+    const after = decodeCursor(cursor);
+    filters.push(
+      or(
+        lt(conversations.updatedAt, after.updatedAt),
+        and(eq(conversations.updatedAt, after.updatedAt), lt(conversations.id, after.id)),
+      ),
+    );
+  }
+  const rows = db
+    .select()
+    .from(conversations)
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { conversations: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export function updateConversation(
+  db: Db,
+  { id, title, model }: { id: string; title?: string; model?: string | null },
+): Conversation {
+  getConversation(db, { id });
+  const changes: Partial<Conversation> = { updatedAt: Date.now() };
+  if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
+  if (model !== undefined) changes.model = model;
+  db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
+  return getConversation(db, { id });
+}
+
+export function deleteConversation(db: Db, { id }: { id: string }): void {
+  const result = db.delete(conversations).where(eq(conversations.id, id)).run();
+  if (result.changes === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+}
+
+export function insertMessage(
+  db: Db,
+  values: {
+    conversationId: string;
+    role: Message["role"];
+    content: string;
+    status?: MessageStatus;
+    runId?: string | null;
+  },
+): Message {
+  const row: Message = {
+    id: crypto.randomUUID(),
+    conversationId: values.conversationId,
+    role: values.role,
+    content: values.content,
+    status: values.status ?? "complete",
+    runId: values.runId ?? null,
+    createdAt: Date.now(),
+  };
+  db.transaction((tx) => {
+    tx.insert(messages).values(row).run();
+    tx.update(conversations).set({ updatedAt: row.createdAt }).where(eq(conversations.id, row.conversationId)).run();
+  });
+  return row;
+}
+
+export function listMessages(db: Db, { conversationId }: { conversationId: string }): Message[] {
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.createdAt), asc(sql`rowid`))
+    .all();
+}
+
+export function createRun(db: Db, values: { conversationId: string; mode: RunMode; model: string }): Run {
+  const row: Run = {
+    id: crypto.randomUUID(),
+    conversationId: values.conversationId,
+    status: "running",
+    mode: values.mode,
+    model: values.model,
+    iterations: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    elapsedMs: null,
+    error: null,
+    partialAnswer: null,
+    startedAt: Date.now(),
+    finishedAt: null,
+  };
+  db.insert(runs).values(row).run();
+  return row;
+}
+
+export function getRun(db: Db, { id }: { id: string }): Run {
+  const row = db.select().from(runs).where(eq(runs.id, id)).get();
+  if (!row) throw new AppError("not_found:run", `Run ${id} not found.`);
+  return row;
+}
+
+export function findRunningRun(db: Db, { conversationId }: { conversationId: string }): Run | undefined {
+  return db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.conversationId, conversationId), eq(runs.status, "running")))
+    .get();
+}
+
+export function savePartialAnswer(db: Db, { runId, text }: { runId: string; text: string }): void {
+  db.update(runs).set({ partialAnswer: text }).where(eq(runs.id, runId)).run();
+}
+
+/** Ends a run and stores its assistant message in one transaction. */
+export function finishRun(
+  db: Db,
+  values: {
+    runId: string;
+    status: Exclude<RunStatus, "running">;
+    iterations: number;
+    inputTokens: number;
+    outputTokens: number;
+    error?: string | null;
+    answer: string;
+  },
+): Message {
+  const run = getRun(db, { id: values.runId });
+  const now = Date.now();
+  const message: Message = {
+    id: crypto.randomUUID(),
+    conversationId: run.conversationId,
+    role: "assistant",
+    content: values.answer,
+    status: values.status === "interrupted" ? "interrupted" : values.status,
+    runId: run.id,
+    createdAt: now,
+  };
+  db.transaction((tx) => {
+    tx.update(runs)
+      .set({
+        status: values.status,
+        iterations: values.iterations,
+        inputTokens: values.inputTokens,
+        outputTokens: values.outputTokens,
+        error: values.error ?? null,
+        partialAnswer: null,
+        elapsedMs: now - run.startedAt,
+        finishedAt: now,
+      })
+      .where(eq(runs.id, run.id))
+      .run();
+    tx.insert(messages).values(message).run();
+    tx.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, run.conversationId)).run();
+  });
+  return message;
+}
+
+export function appendRunEvent(db: Db, values: { runId: string; seq: number; type: string; data: unknown }): void {
+  db.insert(runEvents)
+    .values({ runId: values.runId, seq: values.seq, type: values.type, data: values.data, createdAt: Date.now() })
+    .run();
+}
+
+export function listRunEvents(db: Db, { runId, after = 0 }: { runId: string; after?: number }) {
+  return db
+    .select()
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, after)))
+    .orderBy(asc(runEvents.seq))
+    .all();
+}
+
+export function listRuns(db: Db, { conversationId }: { conversationId: string }): Run[] {
+  return db.select().from(runs).where(eq(runs.conversationId, conversationId)).orderBy(asc(runs.startedAt)).all();
+}
+
+export function listFileSummaries(db: Db, { conversationId }: { conversationId: string }) {
+  return db
+    .select({
+      id: files.id,
+      origin: files.origin,
+      filename: files.filename,
+      mime: files.mime,
+      size: files.size,
+      pageCount: files.pageCount,
+      sourceUrl: files.sourceUrl,
+      createdAt: files.createdAt,
+    })
+    .from(files)
+    .where(eq(files.conversationId, conversationId))
+    .orderBy(asc(files.createdAt))
+    .all();
+}
+
+export interface RunSummary {
+  id: string;
+  status: RunStatus;
+  mode: RunMode;
+  model: string;
+  iterations: number;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  elapsedMs: number | null;
+  error: string | null;
+  steps: unknown[];
+}
+
+function summarizeRun(run: Run, steps: unknown[]): RunSummary {
+  return {
+    id: run.id,
+    status: run.status,
+    mode: run.mode,
+    model: run.model,
+    iterations: run.iterations,
+    usage: {
+      inputTokens: run.inputTokens,
+      outputTokens: run.outputTokens,
+      totalTokens: run.inputTokens + run.outputTokens,
+    },
+    elapsedMs: run.elapsedMs,
+    error: run.error,
+    steps,
+  };
+}
+
+/** A conversation with its messages, files, and each assistant message's run (SPEC §12). */
+export function getConversationDetail(db: Db, { id }: { id: string }) {
+  const conversation = getConversation(db, { id });
+  const runRows = listRuns(db, { conversationId: id });
+  const stepEvents = db
+    .select({ runId: runEvents.runId, data: runEvents.data })
+    .from(runEvents)
+    .innerJoin(runs, eq(runs.id, runEvents.runId))
+    .where(and(eq(runs.conversationId, id), eq(runEvents.type, "step")))
+    .orderBy(asc(runEvents.runId), asc(runEvents.seq))
+    .all();
+  const runsById = new Map(
+    runRows.map((run) => [
+      run.id,
+      summarizeRun(
+        run,
+        stepEvents.filter((event) => event.runId === run.id).map((event) => event.data),
+      ),
+    ]),
+  );
+  return {
+    conversation,
+    messages: listMessages(db, { conversationId: id }).map((message) => ({
+      ...message,
+      run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
+    })),
+    files: listFileSummaries(db, { conversationId: id }),
+    activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
+  };
+}

@@ -1,0 +1,105 @@
+import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** SPEC §4. Times are Unix milliseconds. */
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    model: text("model"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [index("conversations_updated_idx").on(table.updatedAt, table.id)],
+);
+
+export const messageRoles = ["user", "assistant"] as const;
+export const messageStatuses = ["complete", "interrupted", "error", "stopped"] as const;
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: messageRoles }).notNull(),
+    content: text("content").notNull(),
+    status: text("status", { enum: messageStatuses }).notNull().default("complete"),
+    runId: text("run_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export const runStatuses = ["running", "complete", "stopped", "error", "interrupted"] as const;
+export const runModes = ["native", "json", "dag", "plain"] as const;
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: runStatuses }).notNull(),
+    mode: text("mode", { enum: runModes }).notNull(),
+    model: text("model").notNull(),
+    iterations: integer("iterations").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    elapsedMs: integer("elapsed_ms"),
+    error: text("error"),
+    /** The answer streamed so far, saved now and then so a crash keeps what the user saw. */
+    partialAnswer: text("partial_answer"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (table) => [index("runs_conversation_idx").on(table.conversationId), index("runs_status_idx").on(table.status)],
+);
+
+export const runEvents = sqliteTable(
+  "run_events",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    data: text("data", { mode: "json" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] })],
+);
+
+export const fileOrigins = ["upload", "fetch"] as const;
+
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    origin: text("origin", { enum: fileOrigins }).notNull(),
+    filename: text("filename").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    pageCount: integer("page_count"),
+    sourceUrl: text("source_url"),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("files_conversation_idx").on(table.conversationId)],
+);
+
+export type Conversation = typeof conversations.$inferSelect;
+export type Message = typeof messages.$inferSelect;
+export type Run = typeof runs.$inferSelect;
+export type RunEvent = typeof runEvents.$inferSelect;
+export type StoredFile = typeof files.$inferSelect;
+export type MessageStatus = (typeof messageStatuses)[number];
+export type RunStatus = (typeof runStatuses)[number];
+export type RunMode = (typeof runModes)[number];

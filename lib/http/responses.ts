@@ -1,0 +1,63 @@
+import "server-only";
+import type { z } from "zod";
+import { AppError, isAbortError } from "@/lib/errors";
+
+/** SPEC §12: every error is `{"error": {"code", "message"}}` with a fitting status. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    return Response.json(
+      { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
+      { status: error.status },
+    );
+  }
+  if (isAbortError(error)) {
+    return Response.json({ error: { code: "aborted", message: "The request was aborted." } }, { status: 499 });
+  }
+  console.error("[api] unexpected error", error);
+  return Response.json({ error: { code: "internal", message: "Internal server error." } }, { status: 500 });
+}
+
+/** Wraps a route handler so thrown errors become §12 error responses. */
+export function route<Args extends unknown[]>(
+  handler: (...args: Args) => Promise<Response>,
+): (...args: Args) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function validationError(issues: z.core.$ZodIssue[]): AppError {
+  const first = issues[0];
+  const where = first?.path.length ? `${first.path.join(".")}: ` : "";
+  return new AppError("bad_request:validation", `Invalid request: ${where}${first?.message ?? "invalid input"}`, {
+    details: { issues },
+  });
+}
+
+/** Parses a JSON body once at the edge; malformed JSON and schema failures are 400s. */
+export async function parseJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
+  const text = await request.text();
+  if (!text.trim()) throw new AppError("bad_request:empty_body", "Request body is empty; expected JSON.");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request:malformed_json", "Request body is not valid JSON.");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationError(result.error.issues);
+  return result.data;
+}
+
+export function parseWith<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error.issues);
+  return result.data;
+}

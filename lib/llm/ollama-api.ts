@@ -1,0 +1,131 @@
+import { isAbortError } from "@/lib/errors";
+import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
+import type { Abilities } from "./types";
+
+/** Ollama's model-management endpoints, which the AI SDK provider never calls (SPEC §5). */
+
+export interface ModelInfo {
+  name: string;
+  family: string | null;
+  parameterSize: string | null;
+  quantization: string | null;
+  sizeBytes: number | null;
+  capabilities: string[];
+  contextLength: number | null;
+  abilities: Abilities;
+}
+
+interface TagsResponse {
+  models?: {
+    name: string;
+    size?: number;
+    details?: { family?: string; parameter_size?: string; quantization_level?: string };
+  }[];
+}
+
+interface ShowResponse {
+  capabilities?: string[];
+  model_info?: Record<string, unknown>;
+  details?: { family?: string; parameter_size?: string; quantization_level?: string };
+}
+
+export function abilitiesFrom(capabilities: string[]): Abilities {
+  return {
+    tool_call: capabilities.includes("tools"),
+    json_mode: true, // every Ollama model accepts `format`
+    thinking: capabilities.includes("thinking"),
+    vision: capabilities.includes("vision"),
+  };
+}
+
+export function contextLengthFrom(modelInfo: Record<string, unknown> | undefined): number | null {
+  if (!modelInfo) return null;
+  const arch = modelInfo["general.architecture"];
+  const value = typeof arch === "string" ? modelInfo[`${arch}.context_length`] : undefined;
+  return typeof value === "number" && value > 0 ? value : null;
+}
+
+/** Ollama treats `llama3.2` and `llama3.2:latest` as one model. */
+export function sameModel(a: string, b: string): boolean {
+  const norm = (name: string) => (name.includes(":") ? name : `${name}:latest`);
+  return norm(a) === norm(b);
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const SHOW_CACHE_MS = 5 * 60_000;
+
+export class OllamaApi {
+  private readonly showCache = new Map<string, { at: number; value: Promise<ShowResponse> }>();
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  private async request<T>(path: string, init: RequestInit = {}, model?: string): Promise<T> {
+    const signal = AbortSignal.any(
+      [AbortSignal.timeout(REQUEST_TIMEOUT_MS), init.signal].filter((s): s is AbortSignal => Boolean(s)),
+    );
+    let response: Response;
+    try {
+      response = await this.fetchImpl(new URL(path, this.baseUrl), { ...init, signal });
+    } catch (error) {
+      if (isAbortError(error) && init.signal?.aborted) throw error;
+      throw ollamaUnreachableError(this.baseUrl, connectFailureReason(error));
+    }
+    const text = await response.text();
+    if (!response.ok) throw ollamaHttpError(response.status, text, model);
+    return JSON.parse(text) as T;
+  }
+
+  async version(signal?: AbortSignal): Promise<string> {
+    const body = await this.request<{ version?: string }>("/api/version", { signal });
+    return body.version ?? "unknown";
+  }
+
+  private show(model: string): Promise<ShowResponse> {
+    const cached = this.showCache.get(model);
+    if (cached && Date.now() - cached.at < SHOW_CACHE_MS) return cached.value;
+    const value = this.request<ShowResponse>(
+      "/api/show",
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model }) },
+      model,
+    );
+    this.showCache.set(model, { at: Date.now(), value });
+    value.catch(() => this.showCache.delete(model));
+    return value;
+  }
+
+  /** Abilities and context length of one model; an unknown model is an `unknown_model` error. */
+  async describe(model: string): Promise<ModelInfo> {
+    const show = await this.show(model);
+    const capabilities = show.capabilities ?? [];
+    return {
+      name: model,
+      family: show.details?.family ?? null,
+      parameterSize: show.details?.parameter_size ?? null,
+      quantization: show.details?.quantization_level ?? null,
+      sizeBytes: null,
+      capabilities,
+      contextLength: contextLengthFrom(show.model_info),
+      abilities: abilitiesFrom(capabilities),
+    };
+  }
+
+  /** Installed models with what each can do. */
+  async listModels(): Promise<ModelInfo[]> {
+    const tags = await this.request<TagsResponse>("/api/tags");
+    return Promise.all(
+      (tags.models ?? []).map(async (tag) => {
+        const info = await this.describe(tag.name);
+        return {
+          ...info,
+          family: tag.details?.family ?? info.family,
+          parameterSize: tag.details?.parameter_size ?? info.parameterSize,
+          quantization: tag.details?.quantization_level ?? info.quantization,
+          sizeBytes: tag.size ?? null,
+        };
+      }),
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { isAbortError } from "@/lib/errors";
+import { connectFailureReason, midStreamError, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
+
+/**
+ * A `fetch` for `ollama-ai-provider-v2` that repairs what the provider gets wrong on the wire
+ * (SPEC §5): sampling settings and num_ctx belong in `options`, tool messages need `tool_name`,
+ * `think` must match the model, Ollama's error text must survive, and a mid-stream `{"error"}`
+ * line must fail the stream instead of ending it quietly.
+ */
+
+export interface ChatRequestPatch {
+  numCtx: number;
+  think: boolean;
+  format?: "json" | Record<string, unknown>;
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** Settings the provider sends at the top level, where Ollama ignores them, and their `options` names. */
+const topLevelToOptions: Record<string, string | null> = {
+  temperature: "temperature",
+  top_p: "top_p",
+  max_output_tokens: "num_predict",
+  tool_choice: null, // Ollama cannot force a tool choice: drop it.
+};
+
+export function fixChatRequestBody(body: JsonObject, patch: ChatRequestPatch): JsonObject {
+  const fixed: JsonObject = { ...body };
+  const options: JsonObject = { ...((body.options as JsonObject | undefined) ?? {}) };
+  for (const [key, optionName] of Object.entries(topLevelToOptions)) {
+    const value = fixed[key];
+    delete fixed[key];
+    if (optionName && value !== undefined && value !== null && options[optionName] === undefined) {
+      options[optionName] = value;
+    }
+  }
+  options.num_ctx = patch.numCtx;
+  fixed.options = options;
+  fixed.think = patch.think;
+  if (patch.format !== undefined) fixed.format = patch.format;
+  if (Array.isArray(fixed.messages)) fixed.messages = fixMessages(fixed.messages as JsonObject[]);
+  if (Array.isArray(fixed.tools) && fixed.tools.length === 0) delete fixed.tools;
+  return fixed;
+}
+
+function fixMessages(messages: JsonObject[]): JsonObject[] {
+  const toolNames = new Map<string, string>();
+  return messages.map((message) => {
+    const out: JsonObject = { ...message };
+    // Ollama rejects a non-string content (the provider sends [] for an image-only user turn).
+    if (typeof out.content !== "string") out.content = "";
+    if (Array.isArray(out.tool_calls)) {
+      out.tool_calls = (out.tool_calls as JsonObject[]).map((call, index) => {
+        const fn = { ...((call.function as JsonObject | undefined) ?? {}) };
+        if (typeof fn.arguments === "string") fn.arguments = parseArguments(fn.arguments);
+        fn.index ??= index;
+        if (typeof call.id === "string" && typeof fn.name === "string") toolNames.set(call.id, fn.name);
+        return { ...call, function: fn };
+      });
+    }
+    if (out.role === "tool" && typeof out.tool_call_id === "string" && out.tool_name === undefined) {
+      const name = toolNames.get(out.tool_call_id);
+      if (name) out.tool_name = name;
+    }
+    return out;
+  });
+}
+
+function parseArguments(text: string): JsonObject {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as JsonObject) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Passes NDJSON through line by line and errors the stream on Ollama's `{"error"}` line. */
+export function surfaceMidStreamErrors(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = "";
+  const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
+    const error = midStreamError(line);
+    if (error !== undefined) {
+      controller.error(ollamaHttpError(500, JSON.stringify({ error })));
+      return false;
+    }
+    controller.enqueue(encoder.encode(`${line}\n`));
+    return true;
+  };
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        let newline = pending.indexOf("\n");
+        while (newline !== -1) {
+          const line = pending.slice(0, newline);
+          pending = pending.slice(newline + 1);
+          if (line.trim() && !emit(line, controller)) return;
+          newline = pending.indexOf("\n");
+        }
+      },
+      flush(controller) {
+        pending += decoder.decode();
+        if (pending.trim()) emit(pending, controller);
+      },
+    }),
+  );
+}
+
+export function createOllamaFetch({
+  baseUrl,
+  patch,
+  model,
+  fetchImpl = fetch,
+}: {
+  baseUrl: string;
+  patch: ChatRequestPatch;
+  model?: string;
+  fetchImpl?: typeof fetch;
+}): typeof fetch {
+  return async (input, init) => {
+    let requestInit = init;
+    if (typeof init?.body === "string" && String(input).endsWith("/chat")) {
+      const fixed = fixChatRequestBody(JSON.parse(init.body) as JsonObject, patch);
+      requestInit = { ...init, body: JSON.stringify(fixed) };
+    }
+    let response: Response;
+    try {
+      response = await fetchImpl(input, requestInit);
+    } catch (error) {
+      if (isAbortError(error) || requestInit?.signal?.aborted) throw error;
+      throw ollamaUnreachableError(baseUrl, connectFailureReason(error));
+    }
+    if (!response.ok) {
+      throw ollamaHttpError(response.status, await response.text().catch(() => ""), model);
+    }
+    if (!response.body || !(response.headers.get("content-type") ?? "").includes("ndjson")) return response;
+    return new Response(surfaceMidStreamErrors(response.body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}

@@ -1,0 +1,179 @@
+import { generateText, jsonSchema, type ModelMessage, streamText, type ToolSet, tool } from "ai";
+import { createOllama } from "ollama-ai-provider-v2";
+import { AppError, isAbortError } from "@/lib/errors";
+import { createOllamaFetch } from "./ollama-fetch";
+import type { Abilities, ChatMessage, ChatOptions, ChatResult, LLM, StreamPart, ToolCall, Usage } from "./types";
+
+/** The `LLM` of SPEC §5 on `ai` 6 + `ollama-ai-provider-v2`, with the wire repaired by `createOllamaFetch`. */
+
+export interface OllamaLLMOptions {
+  baseUrl: string;
+  model: string;
+  abilities: Abilities;
+  /** The model's own context length, if Ollama reported it. */
+  modelContextLength: number | null;
+  numCtx: number;
+  /** Ask thinking models to think (sent as `think: true` only when the model can). */
+  think?: boolean;
+  fetchImpl?: typeof fetch;
+}
+
+export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.content };
+      case "user":
+        if (!message.images?.length) return { role: "user", content: message.content };
+        return {
+          role: "user",
+          content: [
+            { type: "text", text: message.content },
+            ...message.images.map((data) => ({ type: "file" as const, data, mediaType: "image/jpeg" })),
+          ],
+        };
+      case "assistant":
+        return {
+          role: "assistant",
+          content: [
+            ...(message.reasoning ? [{ type: "reasoning" as const, text: message.reasoning }] : []),
+            { type: "text" as const, text: message.content },
+            ...(message.toolCalls ?? []).map((call) => ({
+              type: "tool-call" as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: call.arguments,
+            })),
+          ],
+        };
+      default:
+        return {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output: { type: "text", value: message.content },
+            },
+          ],
+        };
+    }
+  });
+}
+
+function toToolSet(tools: ChatOptions["tools"]): ToolSet | undefined {
+  if (!tools?.length) return undefined;
+  // No `execute` and no validation: the engine runs and validates tools itself, so a small model's
+  // wrong arguments reach it as an error observation instead of an SDK exception.
+  return Object.fromEntries(
+    tools.map((spec) => [
+      spec.name,
+      tool({
+        description: spec.description,
+        inputSchema: jsonSchema(spec.parameters as Parameters<typeof jsonSchema>[0]),
+      }),
+    ]),
+  );
+}
+
+function toArguments(input: unknown): Record<string, unknown> {
+  if (typeof input === "string") {
+    try {
+      return toArguments(JSON.parse(input));
+    } catch {
+      return {};
+    }
+  }
+  return input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+function toUsage(usage: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
+  const inputTokens = usage?.inputTokens ?? 0;
+  const outputTokens = usage?.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+/** Errors from the SDK are re-thrown as the AppError our fetch raised, or wrapped in one. */
+function normalizeError(error: unknown): unknown {
+  if (error instanceof AppError || isAbortError(error)) return error;
+  const cause = (error as { cause?: unknown })?.cause;
+  if (cause instanceof AppError) return cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError("upstream:ollama", `Ollama error: ${message}`, { retryable: true, cause: error });
+}
+
+export function createOllamaLLM(options: OllamaLLMOptions): LLM {
+  const contextLength = Math.min(options.numCtx, options.modelContextLength ?? options.numCtx);
+  const think = options.abilities.thinking && (options.think ?? true);
+
+  const modelFor = (format?: ChatOptions["format"]) =>
+    createOllama({
+      baseURL: `${options.baseUrl.replace(/\/+$/, "")}/api`,
+      fetch: createOllamaFetch({
+        baseUrl: options.baseUrl,
+        model: options.model,
+        patch: { numCtx: contextLength, think, format },
+        fetchImpl: options.fetchImpl,
+      }),
+    })(options.model);
+
+  const providerOptions = (temperature?: number) => ({
+    ollama: { think, options: { num_ctx: contextLength, ...(temperature === undefined ? {} : { temperature }) } },
+  });
+
+  return {
+    model: options.model,
+    abilities: options.abilities,
+    contextLength,
+
+    async chat(messages, chatOptions = {}): Promise<ChatResult> {
+      try {
+        const result = await generateText({
+          model: modelFor(chatOptions.format),
+          messages: toModelMessages(messages),
+          tools: toToolSet(chatOptions.tools),
+          abortSignal: chatOptions.signal,
+          maxRetries: 0,
+          providerOptions: providerOptions(chatOptions.temperature),
+        });
+        const toolCalls: ToolCall[] = result.toolCalls.map((call) => ({
+          id: call.toolCallId,
+          name: call.toolName,
+          arguments: toArguments(call.input),
+        }));
+        return { content: result.text, toolCalls, reasoning: result.reasoningText ?? "", usage: toUsage(result.usage) };
+      } catch (error) {
+        throw normalizeError(error);
+      }
+    },
+
+    async *streamChat(messages, streamOptions = {}): AsyncIterable<StreamPart> {
+      const result = streamText({
+        model: modelFor(),
+        messages: toModelMessages(messages),
+        abortSignal: streamOptions.signal,
+        maxRetries: 0,
+        providerOptions: providerOptions(streamOptions.temperature),
+        onError: () => {}, // errors are re-thrown from the loop below
+      });
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case "text-delta":
+            if (part.text) yield { type: "text", text: part.text };
+            break;
+          case "reasoning-delta":
+            if (part.text) yield { type: "reasoning", text: part.text };
+            break;
+          case "error":
+            throw normalizeError(part.error);
+          case "abort":
+            throw new DOMException("The run was stopped.", "AbortError");
+          case "finish":
+            yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
+            break;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { OllamaApi } from "./ollama-api";
+import { createOllamaLLM } from "./ollama-llm";
+import type { LLM } from "./types";
+
+/** One `OllamaApi` per process (its /api/show cache is shared), created on first use. */
+const globalForOllama = globalThis as unknown as { __ollamaApi?: OllamaApi };
+
+export function getOllamaApi(): OllamaApi {
+  const baseUrl = getConfig().OLLAMA_BASE_URL;
+  if (globalForOllama.__ollamaApi?.baseUrl !== baseUrl) globalForOllama.__ollamaApi = new OllamaApi(baseUrl);
+  return globalForOllama.__ollamaApi;
+}
+
+/**
+ * The model a chat uses: the request's, else the conversation's, else MODEL_GENERAL, else the
+ * first installed model (SPEC §6).
+ */
+export async function resolveModelName(...preferred: (string | null | undefined)[]): Promise<string> {
+  const chosen = [...preferred, getConfig().MODEL_GENERAL].find((name): name is string => Boolean(name));
+  if (chosen) return chosen;
+  const models = await getOllamaApi().listModels();
+  const first = models.find(
+    (model) => !model.capabilities.includes("embedding") || model.capabilities.includes("completion"),
+  );
+  if (!first) {
+    throw new AppError(
+      "bad_request:no_models",
+      "Ollama has no models installed. Pull one first, e.g. `ollama pull llama3.2`.",
+    );
+  }
+  return first.name;
+}
+
+/** An `LLM` for an installed model; an unknown model is an `unknown_model` error naming it. */
+export async function getLLM(model: string): Promise<LLM> {
+  const config = getConfig();
+  const api = getOllamaApi();
+  const info = await api.describe(model);
+  return createOllamaLLM({
+    baseUrl: api.baseUrl,
+    model,
+    abilities: info.abilities,
+    modelContextLength: info.contextLength,
+    numCtx: config.NUM_CTX,
+  });
+}

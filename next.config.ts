@@ -1,0 +1,9 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native and worker-loading packages must stay outside the server bundle (SPEC §2).
+  serverExternalPackages: ["better-sqlite3", "pdfjs-dist"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,27 @@
+// `npm start`: build if needed, then serve the production build. Migrations run at server start.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureBuild } from "./ensure-build.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+try {
+  process.loadEnvFile(path.join(root, ".env"));
+} catch {
+  // no .env: the environment alone configures the app
+}
+ensureBuild();
+
+const host = process.env.HOST || "127.0.0.1";
+const port = process.env.PORT || "3000";
+const server = spawn(
+  process.execPath,
+  [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", host, "-p", port],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
