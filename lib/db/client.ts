@@ -65,3 +65,9 @@ export function getDb(): Db {
   }
   return globalForDb.__ollamaWebDb;
 }
+
+/** Tests point DATA_DIR elsewhere between files. */
+export function closeDbForTests(): void {
+  globalForDb.__ollamaWebDb?.$client.close();
+  globalForDb.__ollamaWebDb = undefined;
+}

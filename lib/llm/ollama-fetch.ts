@@ -1,4 +1,4 @@
-import { isAbortError } from "@/lib/errors";
+import { type AppError, isAbortError } from "@/lib/errors";
 import { connectFailureReason, midStreamError, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 
 /**
@@ -75,35 +75,42 @@ function parseArguments(text: string): JsonObject {
   }
 }
 
-/** Passes NDJSON through line by line and errors the stream on Ollama's `{"error"}` line. */
-export function surfaceMidStreamErrors(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+/**
+ * Passes NDJSON through line by line; Ollama's `{"error"}` line (and anything after it) is taken
+ * out and reported to `onError`. Reporting on the side, rather than erroring the stream, keeps the
+ * deltas before the error: an errored stream discards what its consumers have not read yet.
+ */
+export function surfaceMidStreamErrors(
+  body: ReadableStream<Uint8Array>,
+  onError: (error: AppError) => void,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
-  const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
-    const error = midStreamError(line);
-    if (error !== undefined) {
-      controller.error(ollamaHttpError(500, JSON.stringify({ error })));
-      return false;
+  let failed = false;
+  const pass = (lines: string[], controller: TransformStreamDefaultController<Uint8Array>) => {
+    let out = "";
+    for (const line of lines) {
+      if (failed || !line.trim()) continue;
+      const error = midStreamError(line);
+      if (error === undefined) out += `${line}\n`;
+      else {
+        failed = true;
+        onError(ollamaHttpError(500, JSON.stringify({ error })));
+      }
     }
-    controller.enqueue(encoder.encode(`${line}\n`));
-    return true;
+    if (out) controller.enqueue(encoder.encode(out));
   };
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         pending += decoder.decode(chunk, { stream: true });
-        let newline = pending.indexOf("\n");
-        while (newline !== -1) {
-          const line = pending.slice(0, newline);
-          pending = pending.slice(newline + 1);
-          if (line.trim() && !emit(line, controller)) return;
-          newline = pending.indexOf("\n");
-        }
+        const lines = pending.split("\n");
+        pending = lines.pop() ?? "";
+        pass(lines, controller);
       },
       flush(controller) {
-        pending += decoder.decode();
-        if (pending.trim()) emit(pending, controller);
+        pass([pending + decoder.decode()], controller);
       },
     }),
   );
@@ -113,11 +120,14 @@ export function createOllamaFetch({
   baseUrl,
   patch,
   model,
+  onStreamError = () => {},
   fetchImpl = fetch,
 }: {
   baseUrl: string;
   patch: ChatRequestPatch;
   model?: string;
+  /** Called when a streamed reply ends with Ollama's error line. */
+  onStreamError?: (error: AppError) => void;
   fetchImpl?: typeof fetch;
 }): typeof fetch {
   return async (input, init) => {
@@ -137,7 +147,7 @@ export function createOllamaFetch({
       throw ollamaHttpError(response.status, await response.text().catch(() => ""), model);
     }
     if (!response.body || !(response.headers.get("content-type") ?? "").includes("ndjson")) return response;
-    return new Response(surfaceMidStreamErrors(response.body), {
+    return new Response(surfaceMidStreamErrors(response.body, onStreamError), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -107,13 +107,14 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
   const contextLength = Math.min(options.numCtx, options.modelContextLength ?? options.numCtx);
   const think = options.abilities.thinking && (options.think ?? true);
 
-  const modelFor = (format?: ChatOptions["format"]) =>
+  const modelFor = (format?: ChatOptions["format"], onStreamError?: (error: AppError) => void) =>
     createOllama({
       baseURL: `${options.baseUrl.replace(/\/+$/, "")}/api`,
       fetch: createOllamaFetch({
         baseUrl: options.baseUrl,
         model: options.model,
         patch: { numCtx: contextLength, think, format },
+        onStreamError,
         fetchImpl: options.fetchImpl,
       }),
     })(options.model);
@@ -149,8 +150,12 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
     },
 
     async *streamChat(messages, streamOptions = {}): AsyncIterable<StreamPart> {
+      // Ollama's mid-stream error line, reported by our fetch; it wins over whatever the SDK makes of it.
+      let streamFailure: AppError | undefined;
       const result = streamText({
-        model: modelFor(),
+        model: modelFor(undefined, (error) => {
+          streamFailure = error;
+        }),
         messages: toModelMessages(messages),
         abortSignal: streamOptions.signal,
         maxRetries: 0,
@@ -166,14 +171,16 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
             if (part.text) yield { type: "reasoning", text: part.text };
             break;
           case "error":
-            throw normalizeError(part.error);
+            throw streamFailure ?? normalizeError(part.error);
           case "abort":
             throw new DOMException("The run was stopped.", "AbortError");
           case "finish":
+            if (streamFailure) throw streamFailure;
             yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
             break;
         }
       }
+      if (streamFailure) throw streamFailure;
     },
   };
 }

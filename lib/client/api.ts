@@ -1,0 +1,102 @@
+/** Typed calls to the app's HTTP API from the browser. Every failure becomes an `ApiError`. */
+import type { ConversationDetail, ConversationSummary, Health, ModelList } from "./types";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Turns a non-2xx response into an `ApiError` carrying the server's `{error: {code, message}}`. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    if (body.error?.message) return new ApiError(response.status, body.error.code ?? "unknown", body.error.message);
+  } catch {
+    // not JSON: fall through to a generic message
+  }
+  return new ApiError(response.status, "http", `Request failed (${response.status} ${response.statusText}).`);
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      headers: init?.body ? { "Content-Type": "application/json", ...init.headers } : init?.headers,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+export const api = {
+  health: (signal?: AbortSignal) => request<Health>("/api/health", { signal, cache: "no-store" }),
+
+  models: (signal?: AbortSignal) => request<ModelList>("/api/models", { signal }),
+
+  listConversations: ({ q, cursor }: { q?: string; cursor?: string | null }, signal?: AbortSignal) => {
+    const params = new URLSearchParams();
+    if (q) params.set("q", q);
+    if (cursor) params.set("cursor", cursor);
+    const query = params.size ? `?${params}` : "";
+    return request<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/conversations${query}`, {
+      signal,
+      cache: "no-store",
+    });
+  },
+
+  createConversation: (body: { title?: string; model?: string }) =>
+    request<{ conversation: ConversationSummary }>("/api/conversations", {
+      method: "POST",
+      body: JSON.stringify(body),
+    }),
+
+  conversation: (id: string, signal?: AbortSignal) =>
+    request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`, { signal, cache: "no-store" }),
+
+  updateConversation: (id: string, body: { title?: string; model?: string | null }) =>
+    request<{ conversation: ConversationSummary }>(`/api/conversations/${encodeURIComponent(id)}`, {
+      method: "PATCH",
+      body: JSON.stringify(body),
+    }),
+
+  deleteConversation: (id: string) =>
+    request<void>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" }),
+
+  stop: (id: string) =>
+    request<{ stopping: true; runId: string }>(`/api/conversations/${encodeURIComponent(id)}/stop`, {
+      method: "POST",
+    }),
+
+  /** Starts a run; resolves with the SSE response once the server accepted it. */
+  async chat(body: { conversationId: string; message: string; model?: string }, signal?: AbortSignal) {
+    let response: Response;
+    try {
+      response = await fetch("/api/chat", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+    }
+    if (!response.ok || !response.body) throw await errorFromResponse(response);
+    return response.body;
+  },
+};

@@ -1,0 +1,41 @@
+/** Small display formatters shared by the chat UI. */
+
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+
+export function formatTokens(count: number): string {
+  return count < 1000 ? String(count) : compact.format(count);
+}
+
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`;
+}
+
+export type DateGroup = "Today" | "Yesterday" | "Previous 7 days" | "Previous 30 days" | "Older";
+
+/** The sidebar section a conversation falls in, by its last update. */
+export function dateGroup(timestamp: number, now = Date.now()): DateGroup {
+  const startOfToday = new Date(now);
+  startOfToday.setHours(0, 0, 0, 0);
+  const day = 86_400_000;
+  const today = startOfToday.getTime();
+  if (timestamp >= today) return "Today";
+  if (timestamp >= today - day) return "Yesterday";
+  if (timestamp >= today - 7 * day) return "Previous 7 days";
+  if (timestamp >= today - 30 * day) return "Previous 30 days";
+  return "Older";
+}

@@ -1,0 +1,206 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { tempDb } from "@/tests/support/temp-db";
+import { type Db, openDb } from "./client";
+import {
+  appendRunEvent,
+  createConversation,
+  createRun,
+  DEFAULT_TITLE,
+  deleteConversation,
+  finishRun,
+  getConversation,
+  getConversationDetail,
+  insertMessage,
+  listConversations,
+  listRunEvents,
+  savePartialAnswer,
+  titleFromMessage,
+  updateConversation,
+} from "./queries";
+import { files, messages, runEvents, runs } from "./schema";
+
+let ctx: ReturnType<typeof tempDb>;
+let db: Db;
+
+beforeEach(() => {
+  ctx = tempDb();
+  db = ctx.db;
+});
+afterEach(() => ctx.cleanup());
+
+function addFile(conversationId: string) {
+  db.insert(files)
+    .values({
+      id: crypto.randomUUID(),
+      conversationId,
+      origin: "upload",
+      filename: "a.pdf",
+      mime: "application/pdf",
+      size: 3,
+      sha256: "x",
+      bytes: Buffer.from("pdf"),
+      createdAt: Date.now(),
+    })
+    .run();
+}
+
+describe("database setup (SPEC §4)", () => {
+  it("opens in WAL mode with foreign keys on and a busy timeout", () => {
+    expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(Number(db.$client.pragma("busy_timeout", { simple: true }))).toBeGreaterThan(0);
+  });
+
+  it("applies the drizzle migrations, creating every table", () => {
+    const tables = db.$client
+      .prepare("select name from sqlite_master where type = 'table' order by name")
+      .all()
+      .map((row) => (row as { name: string }).name);
+    expect(tables).toEqual(
+      expect.arrayContaining(["conversations", "messages", "runs", "run_events", "files", "__drizzle_migrations"]),
+    );
+  });
+
+  it("reopening an existing database applies nothing twice", () => {
+    createConversation(db, { title: "kept" });
+    db.$client.close();
+    const again = openDb(ctx.file);
+    expect(listConversations(again, {}).conversations.map((c) => c.title)).toEqual(["kept"]);
+    ctx.db = again;
+  });
+});
+
+describe("crash recovery", () => {
+  it("marks a run left running as interrupted at the next start, keeping its partial answer", () => {
+    const conversation = createConversation(db, {});
+    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    savePartialAnswer(db, { runId: run.id, text: "half an answ" });
+    db.$client.close();
+
+    const reopened = openDb(ctx.file);
+    ctx.db = reopened;
+    const stored = reopened.select().from(runs).where(eq(runs.id, run.id)).get();
+    expect(stored?.status).toBe("interrupted");
+    expect(stored?.finishedAt).not.toBeNull();
+    const detail = getConversationDetail(reopened, { id: conversation.id });
+    expect(detail.activeRunId).toBeNull();
+    expect(detail.messages).toHaveLength(1);
+    expect(detail.messages[0]).toMatchObject({ role: "assistant", status: "interrupted", content: "half an answ" });
+    expect(detail.messages[0]?.run?.status).toBe("interrupted");
+  });
+});
+
+describe("deleting a conversation", () => {
+  it("cascades to its messages, runs, run events and files", () => {
+    const conversation = createConversation(db, {});
+    const other = createConversation(db, {});
+    for (const id of [conversation.id, other.id]) {
+      insertMessage(db, { conversationId: id, role: "user", content: "hi" });
+      const run = createRun(db, { conversationId: id, mode: "plain", model: "m" });
+      appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: {} });
+      finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
+      addFile(id);
+    }
+    deleteConversation(db, { id: conversation.id });
+    for (const table of [messages, runs, files] as const) {
+      const rows = db.select().from(table).all() as { conversationId: string }[];
+      expect(rows.every((row) => row.conversationId === other.id)).toBe(true);
+      expect(rows.length).toBeGreaterThan(0);
+    }
+    expect(db.select().from(runEvents).all()).toHaveLength(1);
+  });
+
+  it("an unknown id is a not_found error", () => {
+    expect(() => deleteConversation(db, { id: "nope" })).toThrowError(
+      expect.objectContaining({ code: "not_found:conversation" }),
+    );
+  });
+});
+
+describe("conversations", () => {
+  it("lists newest first and pages with a cursor without gaps or repeats", () => {
+    const created = Array.from({ length: 7 }, (_, i) => createConversation(db, { title: `c${i}` }));
+    // Same timestamp for several rows: the cursor must still order them totally.
+    db.$client.prepare("update conversations set updated_at = 1000").run();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = listConversations(db, { cursor, limit: 3 });
+      seen.push(...page.conversations.map((c) => c.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(created.length);
+    expect(seen).toHaveLength(created.length);
+  });
+
+  it("orders by last activity: a new message moves a conversation to the top", () => {
+    const older = createConversation(db, { title: "older" });
+    const newer = createConversation(db, { title: "newer" });
+    db.$client.prepare("update conversations set updated_at = updated_at - 10000 where id = ?").run(older.id);
+    db.$client.prepare("update conversations set updated_at = updated_at - 5000 where id = ?").run(newer.id);
+    expect(listConversations(db, {}).conversations[0]?.id).toBe(newer.id);
+    insertMessage(db, { conversationId: older.id, role: "user", content: "bump" });
+    expect(listConversations(db, {}).conversations[0]?.id).toBe(older.id);
+  });
+
+  it("searches titles and message contents, treating % and _ literally", () => {
+    const byTitle = createConversation(db, { title: "Tokyo trip" });
+    const byContent = createConversation(db, { title: "misc" });
+    insertMessage(db, { conversationId: byContent.id, role: "assistant", content: "The tokyo tower is 333 m" });
+    const percent = createConversation(db, { title: "100% done" });
+    createConversation(db, { title: "100 done" });
+    expect(
+      listConversations(db, { q: "tokyo" })
+        .conversations.map((c) => c.id)
+        .sort(),
+    ).toEqual([byTitle.id, byContent.id].sort());
+    expect(listConversations(db, { q: "100%" }).conversations.map((c) => c.id)).toEqual([percent.id]);
+    expect(listConversations(db, { q: "_" }).conversations).toEqual([]);
+  });
+
+  it("rejects a malformed cursor as a bad request", () => {
+    expect(() => listConversations(db, { cursor: "garbage" })).toThrow(AppError);
+  });
+
+  it("renames, changes the model, and falls back to the default title for a blank one", () => {
+    const conversation = createConversation(db, { title: "  " });
+    expect(conversation.title).toBe(DEFAULT_TITLE);
+    updateConversation(db, { id: conversation.id, title: "Renamed", model: "qwen3:8b" });
+    expect(getConversation(db, { id: conversation.id })).toMatchObject({ title: "Renamed", model: "qwen3:8b" });
+  });
+
+  it("titles from the first message: one line, cut at a word", () => {
+    expect(titleFromMessage("  What is\nthe   weather? ")).toBe("What is the weather?");
+    const long = titleFromMessage("word ".repeat(40));
+    expect(long.length).toBeLessThanOrEqual(81);
+    expect(long.endsWith("word…")).toBe(true);
+  });
+});
+
+describe("runs", () => {
+  it("finishing a run stores the assistant message and its usage, and clears the partial answer", () => {
+    const conversation = createConversation(db, {});
+    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    savePartialAnswer(db, { runId: run.id, text: "part" });
+    appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: { a: 1 } });
+    appendRunEvent(db, { runId: run.id, seq: 2, type: "done", data: { b: 2 } });
+    const message = finishRun(db, {
+      runId: run.id,
+      status: "stopped",
+      iterations: 1,
+      inputTokens: 10,
+      outputTokens: 5,
+      answer: "partial",
+    });
+    expect(message).toMatchObject({ role: "assistant", status: "stopped", content: "partial", runId: run.id });
+    const detail = getConversationDetail(db, { id: conversation.id });
+    expect(detail.messages[0]?.run).toMatchObject({
+      status: "stopped",
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+    });
+    expect(db.select().from(runs).where(eq(runs.id, run.id)).get()?.partialAnswer).toBeNull();
+    expect(listRunEvents(db, { runId: run.id, after: 1 }).map((e) => e.type)).toEqual(["done"]);
+  });
+});

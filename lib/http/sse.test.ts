@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { formatSse, SSE_HEADERS, sseResponse } from "./sse";
+
+describe("SSE framing (SPEC §12)", () => {
+  it("frames an event as event/data lines ending in a blank line, with the id when stored", () => {
+    expect(formatSse({ event: "answer", data: { status: "delta", content: "a\nb" } })).toBe(
+      'event: answer\ndata: {"status":"delta","content":"a\\nb"}\n\n',
+    );
+    expect(formatSse({ event: "run", data: {}, id: 3 })).toBe("id: 3\nevent: run\ndata: {}\n\n");
+  });
+
+  it("sends the headers that keep proxies from buffering or transforming the stream", () => {
+    const response = sseResponse(() => () => {});
+    for (const [name, value] of Object.entries(SSE_HEADERS)) expect(response.headers.get(name)).toBe(value);
+    void response.body?.cancel();
+  });
+
+  it("writes a keepalive comment on an interval while the stream is open", async () => {
+    const response = sseResponse(() => () => {}, { keepaliveMs: 10 });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes(": keepalive\n\n")) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+  });
+
+  it("unsubscribes when the client goes away", async () => {
+    let unsubscribed = false;
+    const response = sseResponse(() => () => {
+      unsubscribed = true;
+    });
+    await response.body!.cancel();
+    expect(unsubscribed).toBe(true);
+  });
+
+  it("ends the response when the producer closes", async () => {
+    const response = sseResponse((send, close) => {
+      send({ event: "done", data: { ok: true } });
+      close();
+      return () => {};
+    });
+    expect(await response.text()).toBe(': connected\n\nevent: done\ndata: {"ok":true}\n\n');
+  });
+});

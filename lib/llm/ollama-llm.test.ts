@@ -1,0 +1,269 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { OllamaApi } from "./ollama-api";
+import { createOllamaLLM } from "./ollama-llm";
+import type { ChatMessage, LLM, StreamPart } from "./types";
+
+const fake = setupFakeOllama();
+
+async function llmFor(model: string, numCtx = 16384): Promise<LLM> {
+  const info = await new OllamaApi(fake().url).describe(model);
+  return createOllamaLLM({
+    baseUrl: fake().url,
+    model,
+    abilities: info.abilities,
+    modelContextLength: info.contextLength,
+    numCtx,
+  });
+}
+
+const question: ChatMessage[] = [{ role: "user", content: "hello there" }];
+
+async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
+  const parts: StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+const lastChatBody = () => fake().chatRequests().at(-1)?.body;
+
+describe("sampling settings and num_ctx go in options (SPEC §5 flaw 2)", () => {
+  it("sends num_ctx and temperature in options and nothing Ollama ignores at the top level", async () => {
+    const llm = await llmFor("llama3.2");
+    await llm.chat(question, { temperature: 0.3 });
+    const body = lastChatBody();
+    expect(body.options).toMatchObject({ num_ctx: 16384, temperature: 0.3 });
+    for (const ignored of ["temperature", "top_p", "max_output_tokens", "tool_choice"]) {
+      expect(body).not.toHaveProperty(ignored);
+    }
+  });
+
+  it("caps num_ctx at the model's own context length", async () => {
+    const llm = await llmFor("llava:7b", 16384);
+    expect(llm.contextLength).toBe(4096);
+    await collect(llm.streamChat(question));
+    expect(lastChatBody().options.num_ctx).toBe(4096);
+  });
+});
+
+describe("Ollama's own error text is surfaced (SPEC §5 flaw 3)", () => {
+  it("says the model does not support tools instead of 'Bad Request'", async () => {
+    const info = await new OllamaApi(fake().url).describe("gemma:2b");
+    // Pretend the abilities were wrong, so the request reaches Ollama with tools.
+    const llm = createOllamaLLM({
+      baseUrl: fake().url,
+      model: "gemma:2b",
+      abilities: { ...info.abilities, tool_call: true },
+      modelContextLength: info.contextLength,
+      numCtx: 8192,
+    });
+    const error = await llm
+      .chat(question, { tools: [{ name: "web_search", description: "search", parameters: { type: "object" } }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toContain("does not support tools");
+  });
+
+  it("names an unknown model", async () => {
+    const llm = createOllamaLLM({
+      baseUrl: fake().url,
+      model: "nope:1b",
+      abilities: { tool_call: false, json_mode: true, thinking: false, vision: false },
+      modelContextLength: null,
+      numCtx: 8192,
+    });
+    const error = (await collect(llm.streamChat(question)).catch((caught: unknown) => caught)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.code).toBe("bad_request:unknown_model");
+    expect(error.message).toContain("nope:1b");
+  });
+
+  it("keeps the text of a 503 'server busy' and marks it retryable", async () => {
+    fake().script({ errorStatus: 503, error: "server busy, please try again.  maximum pending requests exceeded" });
+    const llm = await llmFor("llama3.2");
+    const error = (await llm.chat(question).catch((caught: unknown) => caught)) as AppError;
+    expect(error.message).toContain("server busy");
+    expect(error.retryable).toBe(true);
+    expect(fake().chatRequests()).toHaveLength(1); // no silent SDK retries
+  });
+});
+
+describe("a mid-stream error line fails the stream (SPEC §5 flaw 1)", () => {
+  it("throws Ollama's message after the deltas that came before it", async () => {
+    fake().script({ chunks: ["Partial ", "answer"], midStreamError: "model runner has unexpectedly stopped" });
+    const llm = await llmFor("llama3.2");
+    const parts: StreamPart[] = [];
+    const error = await (async () => {
+      for await (const part of llm.streamChat(question)) parts.push(part);
+    })().catch((caught: unknown) => caught);
+    expect(parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text)).toEqual([
+      "Partial ",
+      "answer",
+    ]);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).message).toContain("model runner has unexpectedly stopped");
+    expect(parts.some((p) => p.type === "finish")).toBe(false);
+  });
+});
+
+describe("streaming", () => {
+  it("yields text deltas in order and the final usage from Ollama's counts", async () => {
+    fake().script({ chunks: ["Hel", "lo ", "world"], promptEvalCount: 21, evalCount: 3 });
+    const llm = await llmFor("llama3.2");
+    const parts = await collect(llm.streamChat(question));
+    const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    expect(text).toBe("Hello world");
+    expect(parts.at(-1)).toMatchObject({
+      type: "finish",
+      usage: { inputTokens: 21, outputTokens: 3, totalTokens: 24 },
+    });
+    expect(lastChatBody().stream).toBe(true);
+  });
+
+  it("stop reaches Ollama: aborting closes the model's connection", async () => {
+    fake().script({ chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), chunkDelayMs: 50 });
+    const llm = await llmFor("llama3.2");
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const part of llm.streamChat(question, { signal: controller.signal })) {
+        if (part.type === "text") seen.push(part.text);
+        if (seen.length === 2) controller.abort();
+      }
+    })().catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe("AbortError");
+    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+    expect(fake().chatRequests()[0]?.finished).toBe(false);
+  });
+
+  it("aborting a non-streaming call that hangs closes the connection too", async () => {
+    fake().script({ hang: true });
+    const llm = await llmFor("llama3.2");
+    const controller = new AbortController();
+    const pending = llm.chat(question, { signal: controller.signal });
+    await fake().waitForRequests(1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+  });
+});
+
+describe("thinking (SPEC §5: think only for models that can)", () => {
+  it("sends think:true to a thinking model and returns its reasoning", async () => {
+    fake().script({ thinking: "Let me think.", content: "42" });
+    const llm = await llmFor("qwen3:8b");
+    const result = await llm.chat(question);
+    expect(lastChatBody().think).toBe(true);
+    expect(result).toMatchObject({ content: "42", reasoning: "Let me think." });
+  });
+
+  it("sends think:false to a model without the thinking capability (Ollama would answer 400)", async () => {
+    const llm = await llmFor("llama3.2");
+    await llm.chat(question);
+    expect(lastChatBody().think).toBe(false);
+  });
+});
+
+describe("tool calls on the wire", () => {
+  const tools = [
+    {
+      name: "web_search",
+      description: "Search the web",
+      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    },
+  ];
+
+  it("returns Ollama's tool calls with their ids and object arguments", async () => {
+    fake().script({
+      toolCalls: [
+        { name: "web_search", arguments: { query: "a" }, id: "call_aaaa1111" },
+        { name: "web_search", arguments: { query: "b" }, id: "call_bbbb2222" },
+      ],
+    });
+    const llm = await llmFor("llama3.2");
+    const result = await llm.chat(question, { tools });
+    expect(result.toolCalls).toEqual([
+      { id: "call_aaaa1111", name: "web_search", arguments: { query: "a" } },
+      { id: "call_bbbb2222", name: "web_search", arguments: { query: "b" } },
+    ]);
+    expect(lastChatBody().tools[0].function).toMatchObject({ name: "web_search", parameters: tools[0]?.parameters });
+  });
+
+  it("sends tool results with tool_name as well as tool_call_id", async () => {
+    const llm = await llmFor("llama3.2");
+    await llm.chat(
+      [
+        ...question,
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "call_x1", name: "web_search", arguments: { query: "q" } }],
+        },
+        { role: "tool", content: "[]", toolCallId: "call_x1", toolName: "web_search" },
+      ],
+      { tools },
+    );
+    const messages = lastChatBody().messages;
+    expect(messages[1].tool_calls[0]).toMatchObject({
+      id: "call_x1",
+      function: { name: "web_search", arguments: { query: "q" } },
+    });
+    expect(messages[2]).toMatchObject({
+      role: "tool",
+      content: "[]",
+      tool_call_id: "call_x1",
+      tool_name: "web_search",
+    });
+  });
+
+  it("passes format through for JSON mode", async () => {
+    fake().script({ content: '{"type":"final_answer","answer":"ok"}' });
+    const llm = await llmFor("gemma:2b");
+    const result = await llm.chat(question, { format: "json" });
+    expect(lastChatBody().format).toBe("json");
+    expect(JSON.parse(result.content)).toEqual({ type: "final_answer", answer: "ok" });
+  });
+});
+
+describe("abilities from /api/show (SPEC §5)", () => {
+  it("maps capabilities and the architecture's context length", async () => {
+    const api = new OllamaApi(fake().url);
+    expect(await api.describe("qwen3:8b")).toMatchObject({
+      contextLength: 40960,
+      abilities: { tool_call: true, json_mode: true, thinking: true, vision: false },
+    });
+    expect((await api.describe("llava:7b")).abilities).toEqual({
+      tool_call: false,
+      json_mode: true,
+      thinking: false,
+      vision: true,
+    });
+  });
+
+  it("caches /api/show per model", async () => {
+    const api = new OllamaApi(fake().url);
+    await api.describe("llama3.2");
+    await api.describe("llama3.2");
+    expect(fake().requests.filter((r) => r.path === "/api/show")).toHaveLength(1);
+  });
+
+  it("an unknown model is an error naming it, not a crash", async () => {
+    const error = (await new OllamaApi(fake().url).describe("ghost:7b").catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe("bad_request:unknown_model");
+    expect(error.message).toContain("ghost:7b");
+  });
+
+  it("lists installed models with their abilities", async () => {
+    const models = await new OllamaApi(fake().url).listModels();
+    expect(models.map((m) => m.name)).toEqual(["llama3.2:latest", "qwen3:8b", "gemma:2b", "llava:7b"]);
+    expect(models[0]).toMatchObject({ family: "llama", parameterSize: "3.2B", abilities: { tool_call: true } });
+  });
+
+  it("Ollama being down is an upstream error that says how to fix it", async () => {
+    const error = (await new OllamaApi("http://127.0.0.1:9").version().catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe("upstream:ollama_unreachable");
+    expect(error.status).toBe(502);
+    expect(error.message).toMatch(/ollama serve|OLLAMA_BASE_URL/);
+  });
+});

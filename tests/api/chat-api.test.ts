@@ -1,0 +1,244 @@
+import { describe, expect, it } from "vitest";
+import { POST as chat } from "@/app/api/chat/route";
+import { GET as getOne } from "@/app/api/conversations/[id]/route";
+import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
+import { POST as create } from "@/app/api/conversations/route";
+import { getLiveRuns } from "@/lib/chat/chat-service";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { listMessages, listRunEvents } from "@/lib/db/queries";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+
+const fake = setupFakeOllama();
+setupAppEnv(fake);
+
+async function newConversation(model?: string): Promise<string> {
+  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
+}
+
+const send = (body: unknown) => chat(jsonRequest("/api/chat", "POST", body));
+
+interface Detail {
+  conversation: { title: string; model: string };
+  messages: {
+    role: string;
+    content: string;
+    status: string;
+    run: { status: string; usage: { totalTokens: number } } | null;
+  }[];
+  activeRunId: string | null;
+}
+
+async function detail(id: string): Promise<Detail> {
+  return (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as Detail;
+}
+
+const waitIdle = (conversationId: string) =>
+  expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
+
+const answerText = (events: ParsedEvent[]) =>
+  events
+    .filter((e) => e.event === "answer" && e.data.status === "delta")
+    .map((e) => e.data.content)
+    .join("");
+
+describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
+  it("sends run, answer start/deltas/done and done, in order, with SSE headers", async () => {
+    const id = await newConversation();
+    fake().script({ chunks: ["Hello", ", ", "world"], promptEvalCount: 30, evalCount: 3 });
+    const response = await send({ conversationId: id, message: "Say hello" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
+
+    const events = await readEvents(response);
+    expect(events.map((e) => `${e.event}${e.data.status ? `:${e.data.status}` : ""}`)).toEqual([
+      "run",
+      "answer:start",
+      "answer:delta",
+      "answer:delta",
+      "answer:delta",
+      "answer:done",
+      "done",
+    ]);
+    expect(events[0]?.data).toMatchObject({ conversationId: id, model: "llama3.2:latest", mode: "plain" });
+    expect(events[0]?.data.runId).toEqual(expect.any(String));
+    expect(events[0]?.data.userMessageId).toEqual(expect.any(String));
+    expect(answerText(events)).toBe("Hello, world");
+    const done = events.at(-1)?.data;
+    expect(done).toMatchObject({ iterations: 1, usage: { inputTokens: 30, outputTokens: 3, totalTokens: 33 } });
+    expect(done?.elapsedMs).toEqual(expect.any(Number));
+    expect(done).not.toHaveProperty("stopped");
+
+    // Stored events carry their sequence number as the SSE id; deltas are not stored.
+    const isDelta = (e: ParsedEvent) => e.event === "answer" && e.data.status === "delta";
+    expect(events.filter((e) => !isDelta(e)).map((e) => e.id)).toEqual(["1", "2", "3", "4"]);
+    const stored = listRunEvents(getDb(), { runId: String(events[0]?.data.runId) }).map((e) => e.type);
+    expect(stored).toEqual(["run", "answer", "answer", "done"]);
+
+    const after = await detail(id);
+    expect(after.conversation).toMatchObject({ title: "Say hello", model: "llama3.2:latest" });
+    expect(after.messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ["user", "Say hello", "complete"],
+      ["assistant", "Hello, world", "complete"],
+    ]);
+    expect(after.messages[1]?.run).toMatchObject({ status: "complete", usage: { totalTokens: 33 } });
+  });
+
+  it("stores the user's message before the model is called", async () => {
+    const id = await newConversation();
+    fake().script({ hang: true });
+    const response = await send({ conversationId: id, message: "remember me" });
+    await fake().waitForRequests(1);
+    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["remember me"]);
+    await stop(jsonRequest("", "POST"), params({ id }));
+    await readEvents(response);
+    await waitIdle(id);
+  });
+
+  it("gives the model the earlier turns and a system prompt", async () => {
+    const id = await newConversation();
+    await readEvents(await send({ conversationId: id, message: "first question" }));
+    await waitIdle(id);
+    await readEvents(await send({ conversationId: id, message: "second question" }));
+    const messages = fake().chatRequests().at(-1)?.body.messages as { role: string; content: string }[];
+    expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(messages[0]?.content).toContain(new Date().toISOString().slice(0, 10));
+    expect(messages[1]?.content).toBe("first question");
+    expect(messages[2]?.content).toContain("first question");
+    expect(messages[3]?.content).toBe("second question");
+    await waitIdle(id);
+  });
+
+  it("answers 409 to a second chat while one runs, and stores nothing for it", async () => {
+    const id = await newConversation();
+    fake().script({ hang: true });
+    const first = await send({ conversationId: id, message: "one" });
+    await fake().waitForRequests(1);
+    const second = await send({ conversationId: id, message: "two" });
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe("conflict:run_active");
+    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["one"]);
+    await stop(jsonRequest("", "POST"), params({ id }));
+    await readEvents(first);
+    await waitIdle(id);
+  });
+
+  it("keeps running when the client disconnects, and stores the full answer", async () => {
+    const id = await newConversation();
+    fake().script({ chunks: ["a ", "b ", "c ", "d"], chunkDelayMs: 30 });
+    const events = await readEvents(await send({ conversationId: id, message: "go" }), (e) => e.event === "answer");
+    expect(events.at(-1)?.data.status).toBe("start");
+    await waitIdle(id);
+    const after = await detail(id);
+    expect(after.messages[1]).toMatchObject({ content: "a b c d", status: "complete" });
+    expect(fake().chatRequests()[0]?.aborted).toBe(false);
+  });
+});
+
+describe("stop (POST /api/conversations/:id/stop)", () => {
+  it("aborts the Ollama request, keeps the partial answer, and ends with done.stopped", async () => {
+    const id = await newConversation();
+    fake().script({ chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 40 });
+    const response = await send({ conversationId: id, message: "long answer" });
+    const events: ParsedEvent[] = [];
+    let stopped = false;
+    for (const event of await readEvents(response, (e) => {
+      if (!stopped && e.event === "answer" && e.data.status === "delta" && e.data.content === "w2 ") {
+        stopped = true;
+        void stop(jsonRequest("", "POST"), params({ id })).then((r) => expect(r.status).toBe(202));
+      }
+      return e.event === "done";
+    })) {
+      events.push(event);
+    }
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    expect(events.at(-2)).toMatchObject({ event: "answer", data: { status: "done" } });
+    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+    await waitIdle(id);
+    const assistant = (await detail(id)).messages[1];
+    expect(assistant?.status).toBe("stopped");
+    expect(assistant?.content.startsWith("w0 w1 w2")).toBe(true);
+    expect(assistant?.content).not.toContain("w39");
+    expect(assistant?.run?.status).toBe("stopped");
+  });
+
+  it("answers 409 when nothing runs and 404 for an unknown conversation", async () => {
+    const id = await newConversation();
+    expect((await stop(jsonRequest("", "POST"), params({ id }))).status).toBe(409);
+    expect((await stop(jsonRequest("", "POST"), params({ id: "nope" }))).status).toBe(404);
+  });
+});
+
+describe("bad input gets a clear error and loses nothing", () => {
+  it.each([
+    ["malformed JSON", "{", 400, "bad_request:malformed_json"],
+    ["a missing conversationId", { message: "hi" }, 400, "bad_request:validation"],
+    ["an empty message", { conversationId: "x", message: "   " }, 400, "bad_request:validation"],
+    ["an unknown conversation", { conversationId: "does-not-exist", message: "hi" }, 404, "not_found:conversation"],
+  ])("%s", async (_label, body, status, code) => {
+    const response = await chat(jsonRequest("/api/chat", "POST", body));
+    expect(response.status).toBe(status);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe(code);
+  });
+
+  it("an unknown model is a 400 naming it, and the message is not stored", async () => {
+    const id = await newConversation();
+    const response = await send({ conversationId: id, message: "hi", model: "ghost:7b" });
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("bad_request:unknown_model");
+    expect(error.message).toContain("ghost:7b");
+    expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
+  });
+
+  it("Ollama down before the stream is a 502 saying what to do, and nothing is stored", async () => {
+    const id = await newConversation("llama3.2:latest");
+    const saved = process.env.OLLAMA_BASE_URL;
+    process.env.OLLAMA_BASE_URL = "http://127.0.0.1:9";
+    resetConfigForTests();
+    try {
+      const response = await send({ conversationId: id, message: "hi" });
+      expect(response.status).toBe(502);
+      const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe("upstream:ollama_unreachable");
+      expect(error.message).toContain("ollama serve");
+      expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
+    } finally {
+      process.env.OLLAMA_BASE_URL = saved;
+      resetConfigForTests();
+    }
+  });
+
+  it("a failure after the stream started is an error event and a stored error message with the partial text", async () => {
+    const id = await newConversation();
+    fake().script({ chunks: ["Partial ", "text"], midStreamError: "model runner has unexpectedly stopped" });
+    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    expect(events.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "answer", "error", "done"]);
+    expect(events.find((e) => e.event === "error")?.data).toEqual({
+      code: "upstream:ollama",
+      message: "Ollama error: model runner has unexpectedly stopped",
+      retryable: true,
+    });
+    await waitIdle(id);
+    const assistant = (await detail(id)).messages[1];
+    expect(assistant?.status).toBe("error");
+    expect(assistant?.content).toContain("Partial text");
+    expect(assistant?.content).toContain("model runner has unexpectedly stopped");
+  });
+
+  it("an error message is not fed back to the model as an earlier answer", async () => {
+    const id = await newConversation();
+    fake().script({ errorStatus: 500, error: "boom" });
+    await readEvents(await send({ conversationId: id, message: "first" }));
+    await waitIdle(id);
+    await readEvents(await send({ conversationId: id, message: "second" }));
+    const roles = (fake().chatRequests().at(-1)?.body.messages as { role: string }[] | undefined)?.map((m) => m.role);
+    expect(roles).toEqual(["system", "user", "user"]);
+    await waitIdle(id);
+  });
+});

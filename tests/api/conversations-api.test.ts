@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { DELETE, GET as getOne, PATCH } from "@/app/api/conversations/[id]/route";
+import { POST as create, GET as list } from "@/app/api/conversations/route";
+import { GET as health } from "@/app/api/health/route";
+import { GET as models } from "@/app/api/models/route";
+import { resetConfigForTests } from "@/lib/config";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
+
+const fake = setupFakeOllama();
+setupAppEnv(fake);
+
+async function createConversation(body: unknown = {}) {
+  const response = await create(jsonRequest("/api/conversations", "POST", body));
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { conversation: { id: string; title: string; model: string | null } })
+    .conversation;
+}
+
+async function expectError(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe(code);
+  expect(body.error.message.length).toBeGreaterThan(5);
+  return body.error;
+}
+
+describe("GET /api/health", () => {
+  it("reports the database and Ollama's version", async () => {
+    const response = await health();
+    expect(await response.json()).toEqual({ ok: true, db: true, ollama: { reachable: true, version: "0.12.10" } });
+  });
+
+  it("says Ollama is unreachable without failing itself", async () => {
+    const saved = process.env.OLLAMA_BASE_URL;
+    process.env.OLLAMA_BASE_URL = "http://127.0.0.1:9";
+    resetConfigForTests();
+    try {
+      const body = (await (await health()).json()) as { ok: boolean; ollama: { reachable: boolean; error: string } };
+      expect(body.ok).toBe(false);
+      expect(body.ollama.reachable).toBe(false);
+      expect(body.ollama.error).toContain("ollama serve");
+    } finally {
+      process.env.OLLAMA_BASE_URL = saved;
+      resetConfigForTests();
+    }
+  });
+});
+
+describe("GET /api/models", () => {
+  it("lists installed models with capabilities, context length and abilities", async () => {
+    const body = (await (await models()).json()) as { models: Record<string, unknown>[]; defaultModel: string };
+    expect(body.models.map((m) => m.name)).toEqual(["llama3.2:latest", "qwen3:8b", "gemma:2b", "llava:7b"]);
+    expect(body.models[1]).toMatchObject({
+      capabilities: ["completion", "tools", "thinking"],
+      contextLength: 40960,
+      usableContext: 16384,
+      abilities: { tool_call: true, thinking: true, vision: false, json_mode: true },
+    });
+    expect(body.defaultModel).toBe("llama3.2:latest");
+  });
+
+  it("answers 502 with how to fix it when Ollama is down", async () => {
+    const saved = process.env.OLLAMA_BASE_URL;
+    process.env.OLLAMA_BASE_URL = "http://127.0.0.1:9";
+    resetConfigForTests();
+    try {
+      const error = await expectError(await models(), 502, "upstream:ollama_unreachable");
+      expect(error.message).toContain("OLLAMA_BASE_URL");
+    } finally {
+      process.env.OLLAMA_BASE_URL = saved;
+      resetConfigForTests();
+    }
+  });
+});
+
+describe("conversation routes", () => {
+  it("creates, reads, renames, changes the model and deletes", async () => {
+    const conversation = await createConversation({ title: "First", model: "qwen3:8b" });
+    expect(conversation).toMatchObject({ title: "First", model: "qwen3:8b" });
+
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id: conversation.id }))).json()) as {
+      conversation: { id: string };
+      messages: unknown[];
+      files: unknown[];
+      activeRunId: string | null;
+    };
+    expect(detail).toMatchObject({ conversation: { id: conversation.id }, messages: [], files: [], activeRunId: null });
+
+    const patched = await PATCH(
+      jsonRequest("", "PATCH", { title: "Renamed", model: "gemma:2b" }),
+      params({ id: conversation.id }),
+    );
+    expect(((await patched.json()) as { conversation: unknown }).conversation).toMatchObject({
+      title: "Renamed",
+      model: "gemma:2b",
+    });
+
+    expect((await DELETE(jsonRequest("", "DELETE"), params({ id: conversation.id }))).status).toBe(204);
+    await expectError(
+      await getOne(jsonRequest("", "GET"), params({ id: conversation.id })),
+      404,
+      "not_found:conversation",
+    );
+  });
+
+  it("lists newest first with search and a cursor", async () => {
+    for (const title of ["alpha one", "beta two", "alpha three"]) await createConversation({ title });
+    const body = (await (await list(jsonRequest("/api/conversations?q=alpha&limit=1", "GET"))).json()) as {
+      conversations: { title: string }[];
+      nextCursor: string;
+    };
+    expect(body.conversations.map((c) => c.title)).toEqual(["alpha three"]);
+    const next = (await (
+      await list(jsonRequest(`/api/conversations?q=alpha&limit=1&cursor=${body.nextCursor}`, "GET"))
+    ).json()) as { conversations: { title: string }[]; nextCursor: string | null };
+    expect(next.conversations.map((c) => c.title)).toEqual(["alpha one"]);
+    expect(next.nextCursor).toBeNull();
+  });
+
+  it.each([
+    ["malformed JSON", "{nope", "bad_request:malformed_json"],
+    ["an empty body", "", "bad_request:empty_body"],
+    ["an empty title", { title: "   " }, "bad_request:validation"],
+    ["a wrong type", { title: 42 }, "bad_request:validation"],
+  ])("rejects %s when creating with a 400 in the error shape", async (_label, body, code) => {
+    await expectError(await create(jsonRequest("/api/conversations", "POST", body)), 400, code);
+  });
+
+  it("rejects a PATCH that changes nothing, and a bad cursor or limit", async () => {
+    const conversation = await createConversation();
+    await expectError(
+      await PATCH(jsonRequest("", "PATCH", {}), params({ id: conversation.id })),
+      400,
+      "bad_request:validation",
+    );
+    await expectError(await list(jsonRequest("/api/conversations?cursor=zzz", "GET")), 400, "bad_request:cursor");
+    await expectError(await list(jsonRequest("/api/conversations?limit=0", "GET")), 400, "bad_request:validation");
+  });
+
+  it("unknown ids are 404 for PATCH and DELETE", async () => {
+    await expectError(
+      await PATCH(jsonRequest("", "PATCH", { title: "x" }), params({ id: "missing" })),
+      404,
+      "not_found:conversation",
+    );
+    await expectError(
+      await DELETE(jsonRequest("", "DELETE"), params({ id: "missing" })),
+      404,
+      "not_found:conversation",
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { readSse } from "@/lib/client/sse";
+import { resetConfigForTests } from "@/lib/config";
+import { closeDbForTests, getDb } from "@/lib/db/client";
+import type { FakeOllama } from "@/tests/fake-ollama/server";
+
+/** Points the app's config at a fresh DATA_DIR and the fake Ollama for one test file. */
+export function setupAppEnv(fake: () => FakeOllama): { dataDir: () => string } {
+  let dir = "";
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-api-"));
+    process.env.DATA_DIR = dir;
+    process.env.OLLAMA_BASE_URL = fake().url;
+    resetConfigForTests();
+    closeDbForTests();
+    getDb();
+  });
+  afterAll(() => {
+    closeDbForTests();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { dataDir: () => dir };
+}
+
+export function jsonRequest(url: string, method: string, body?: unknown): Request {
+  return new Request(`http://127.0.0.1${url}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export const params = <T extends Record<string, string>>(value: T) => ({ params: Promise.resolve(value) });
+
+export interface ParsedEvent {
+  event: string;
+  data: Record<string, unknown>;
+  id: string | null;
+}
+
+/** Reads an SSE response to its end (or until `until` says stop). */
+export async function readEvents(
+  response: Response,
+  until: (event: ParsedEvent) => boolean = () => false,
+): Promise<ParsedEvent[]> {
+  const events: ParsedEvent[] = [];
+  if (!response.body) throw new Error("no body");
+  for await (const message of readSse(response.body)) {
+    const event = { event: message.event, data: JSON.parse(message.data) as Record<string, unknown>, id: message.id };
+    events.push(event);
+    if (until(event)) break;
+  }
+  return events;
+}
