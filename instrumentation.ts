@@ -1,22 +1,7 @@
-/**
- * Runs once when the server starts: a bad configuration stops it with one clear line, and the
- * database is opened so migrations and crash recovery happen before the first request (SPEC §3, §4).
- */
+/** Next.js calls this once at server start; the work is Node-only (see lib/server-start.ts). */
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { ConfigError, getConfig } = await import("@/lib/config");
-  try {
-    const config = getConfig();
-    if (config.FETCH_ALLOW_PRIVATE.length > 0) {
-      console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
-    }
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startServer } = await import("@/lib/server-start");
+    startServer();
   }
-  const { getDb } = await import("@/lib/db/client");
-  getDb();
 }

@@ -2,11 +2,16 @@ import { z } from "zod";
 
 /** SPEC §3: every setting comes from the environment, validated once. */
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a positive whole number" })
+    .int({ error: "must be a positive whole number" })
+    .positive({ error: "must be a positive whole number" })
+    .default(fallback);
 
 const httpUrl = z
   .string()
-  .url()
+  .url({ error: "must be an http(s) URL" })
   .refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
 
 const optionalModel = z
@@ -33,13 +38,18 @@ export const configSchema = z.object({
   OLLAMA_BASE_URL: httpUrl.default("http://127.0.0.1:11434"),
   DATA_DIR: z.string().min(1).default("./data"),
   HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z.coerce
+    .number({ error: "must be a port number (1-65535)" })
+    .int({ error: "must be a port number (1-65535)" })
+    .min(1, { error: "must be a port number (1-65535)" })
+    .max(65535, { error: "must be a port number (1-65535)" })
+    .default(3000),
   MODEL_GENERAL: optionalModel,
   MODEL_FAST: optionalModel,
   MODEL_REASONING: optionalModel,
   MODEL_VISION: optionalModel,
   NUM_CTX: positiveInt(16384),
-  SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"]).default("duckduckgo"),
+  SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"], { error: "must be duckduckgo or searxng" }).default("duckduckgo"),
   DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
   SEARXNG_URL: httpUrl.optional(),
   SEARCH_MAX_RESULTS: positiveInt(5),
