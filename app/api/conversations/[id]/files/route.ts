@@ -1,0 +1,36 @@
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { getConversation } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
+import { readBodyLimited, storeUpload } from "@/lib/files/uploads";
+import { route } from "@/lib/http/responses";
+
+export const dynamic = "force-dynamic";
+
+/** Multipart upload of one `file` (SPEC §12). The multipart envelope gets a little room over the file limit. */
+export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const { id } = await params;
+  const db = getDb();
+  getConversation(db, { id });
+  const maxBytes = getConfig().MAX_FETCH_MB * 1024 * 1024;
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
+    throw new AppError("unsupported_media_type:upload", "Upload the file as multipart/form-data in a field named file.");
+  }
+  const body = await readBodyLimited(request, maxBytes + 64 * 1024);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new AppError("bad_request:multipart", "The upload is not valid multipart/form-data.");
+  }
+  const file = form.get("file");
+  if (!(file instanceof Blob)) throw new AppError("bad_request:validation", "Invalid request: file: a file is required.");
+  const result = await storeUpload(db, {
+    conversationId: id,
+    filename: file instanceof File ? file.name : "file",
+    bytes: Buffer.from(await file.arrayBuffer()),
+    maxBytes,
+  });
+  return Response.json(result, { status: 201 });
+});

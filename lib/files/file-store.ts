@@ -1,0 +1,87 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { files, type StoredFile } from "@/lib/db/schema";
+import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
+
+/** The conversation's files in SQLite: uploads and files fetched by tools (SPEC §4). */
+
+export function toInfo(row: Omit<StoredFile, "bytes">): StoredFileInfo {
+  return {
+    id: row.id,
+    filename: row.filename,
+    mime: row.mime,
+    size: row.size,
+    sha256: row.sha256,
+    pageCount: row.pageCount,
+    sourceUrl: row.sourceUrl,
+  };
+}
+
+export function sha256(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function insertFile(
+  db: Db,
+  values: {
+    conversationId: string;
+    origin: StoredFile["origin"];
+    filename: string;
+    mime: string;
+    bytes: Buffer;
+    pageCount: number | null;
+    sourceUrl: string | null;
+  },
+): StoredFileInfo {
+  const row: StoredFile = {
+    id: crypto.randomUUID(),
+    conversationId: values.conversationId,
+    origin: values.origin,
+    filename: values.filename,
+    mime: values.mime,
+    size: values.bytes.length,
+    sha256: sha256(values.bytes),
+    pageCount: values.pageCount,
+    sourceUrl: values.sourceUrl,
+    bytes: values.bytes,
+    createdAt: Date.now(),
+  };
+  db.insert(files).values(row).run();
+  return toInfo(row);
+}
+
+/** One conversation's file, or undefined — whether it is missing or another conversation's. */
+export function findFile(db: Db, { conversationId, fileId }: { conversationId: string; fileId: string }) {
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), eq(files.conversationId, conversationId)))
+    .get();
+}
+
+export function createFileStore(db: Db): FileStore {
+  return {
+    get(conversationId, fileId) {
+      const row = findFile(db, { conversationId, fileId });
+      return row ? { ...toInfo(row), bytes: row.bytes } : null;
+    },
+    saveFetched(conversationId, file) {
+      const hash = sha256(file.bytes);
+      const existing = db
+        .select()
+        .from(files)
+        .where(
+          and(
+            eq(files.conversationId, conversationId),
+            eq(files.sha256, hash),
+            eq(files.sourceUrl, file.sourceUrl),
+          ),
+        )
+        .get();
+      if (existing) return toInfo(existing);
+      return insertFile(db, { conversationId, origin: "fetch", ...file });
+    },
+  };
+}

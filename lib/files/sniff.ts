@@ -1,0 +1,46 @@
+/** File types are recognised by content, never by name (SPEC §12 uploads). */
+
+export type SniffedType = { mime: string; kind: "pdf" | "image"; extension: string };
+
+const SIGNATURES: { mime: string; kind: SniffedType["kind"]; extension: string; test: (b: Buffer) => boolean }[] = [
+  { mime: "application/pdf", kind: "pdf", extension: "pdf", test: (b) => b.subarray(0, 1024).includes("%PDF-") },
+  {
+    mime: "image/png",
+    kind: "image",
+    extension: "png",
+    test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  { mime: "image/jpeg", kind: "image", extension: "jpg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mime: "image/gif", kind: "image", extension: "gif", test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString("latin1")) },
+  {
+    mime: "image/webp",
+    kind: "image",
+    extension: "webp",
+    test: (b) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
+  },
+];
+
+export function sniffFileType(bytes: Buffer): SniffedType | null {
+  const match = SIGNATURES.find((signature) => signature.test(bytes));
+  return match ? { mime: match.mime, kind: match.kind, extension: match.extension } : null;
+}
+
+const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A filename safe to store, show and send back in Content-Disposition: no directories, no control
+ * or bidi-override characters, no leading dots, bounded length, and the extension of the real type.
+ */
+export function safeFilename(name: string | null | undefined, extension: string): string {
+  const base = (name ?? "").split(/[\\/]/).at(-1) ?? "";
+  let clean = base.normalize("NFC").replace(UNSAFE, "_").replace(/\s+/g, " ").trim().replace(/^[.\s]+/, "");
+  clean = clean.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+  if (!clean || /^_+$/.test(clean)) clean = "file";
+  return `${clean.slice(0, 120)}.${extension}`;
+}
+
+/** `Content-Disposition: attachment` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

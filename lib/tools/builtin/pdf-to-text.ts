@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { fitPage } from "../page-fit";
+import { InvalidTokenError, makeToken, PDF_FOOTER_KEYS, parseToken } from "../pagination";
+import { openPdfCached, PdfError, readWindow } from "../pdf";
+import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
+import { defineTool } from "../registry";
+import type { ToolServices } from "../services";
+import { continueFrom, limitOr, optionalCount } from "./args";
+
+export const NO_TEXT_LAYER = "No extractable text (scanned PDF?)";
+
+function sourceFields(source: PdfSource): Record<string, string> {
+  return source.kind === "url" ? { url: source.url } : { attachment: source.fileId };
+}
+
+export function createPdfToText(services: ToolServices) {
+  const { limits } = services;
+  return defineTool({
+    name: "pdf_to_text",
+    description:
+      "Read the text of a PDF: an http(s) URL, or attachment:<id> for a file of this conversation. Long PDFs come in parts: pass the latest next_token as continue_from (alone) to read on.",
+    paged: true,
+    schema: z.object({
+      url_or_path: z.string().describe("http(s) URL of the PDF, or attachment:<id>").nullish(),
+      max_chars: optionalCount,
+      continue_from: continueFrom,
+    }),
+    async execute(args, context) {
+      let source: PdfSource;
+      let cursor = { pageIndex: 0, pageCharOffset: 0 };
+      if (args.continue_from) {
+        try {
+          const token = parseToken(args.continue_from, {
+            tool: "pdf_to_text",
+            required: ["page_index", "page_char_offset"],
+            secret: services.secret,
+            ttlSeconds: limits.PAGINATION_TOKEN_TTL,
+            now: services.now?.(),
+          });
+          if (typeof token.url === "string") source = { kind: "url", url: token.url };
+          else if (typeof token.attachment === "string") source = { kind: "attachment", fileId: token.attachment };
+          else throw new InvalidTokenError("missing field url or attachment");
+          cursor = { pageIndex: Number(token.page_index), pageCharOffset: Number(token.page_char_offset) };
+          if (![cursor.pageIndex, cursor.pageCharOffset].every((n) => Number.isInteger(n) && n >= 0)) {
+            throw new InvalidTokenError("bad cursor");
+          }
+        } catch (error) {
+          if (error instanceof InvalidTokenError) return error.message;
+          throw error;
+        }
+      } else {
+        if (!args.url_or_path?.trim()) return "Invalid URL.";
+        const parsed = parsePdfSource(args.url_or_path);
+        if ("error" in parsed) return parsed.error;
+        source = parsed;
+      }
+
+      const loaded = await loadPdf(source, services, context);
+      if ("error" in loaded) return loaded.error;
+      let pdf: Awaited<ReturnType<typeof openPdfCached>>;
+      try {
+        pdf = await openPdfCached(loaded.key, () => loaded.bytes);
+      } catch (error) {
+        if (error instanceof PdfError) return `${error.message} (${loaded.label})`;
+        throw error;
+      }
+      if (cursor.pageIndex >= pdf.pageCount) return `No more text: the PDF has ${pdf.pageCount} pages.`;
+
+      const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
+      return fitPage(
+        async (budget) => {
+          const window = await readWindow(pdf, cursor, { maxChars: budget, maxPages: limits.MAX_PDF_PAGES });
+          const noText = window.text.trim() === "";
+          const nextToken = window.hasMore
+            ? makeToken(
+                {
+                  tool: "pdf_to_text",
+                  ...sourceFields(source),
+                  page_index: window.nextPage,
+                  page_char_offset: window.nextOffset,
+                },
+                services.secret,
+                services.now?.(),
+              )
+            : null;
+          // A whole document (or every page read so far from the start) without text is most likely scanned.
+          const body = noText && cursor.pageIndex === 0 && cursor.pageCharOffset === 0 ? NO_TEXT_LAYER : window.text;
+          return {
+            body,
+            nextToken,
+            footerLines: [`source_pages: ${window.firstPage}-${window.lastPage}/${window.totalPages}`, ...PDF_FOOTER_KEYS],
+          };
+        },
+        { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
+      );
+    },
+  });
+}

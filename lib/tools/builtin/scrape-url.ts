@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { decodeHtml, extractHtmlText } from "../html-text";
+import { fetchErrorMessage, isMediaType } from "../fetch-errors";
+import { sliceText, fitPage } from "../page-fit";
+import { InvalidTokenError, makeToken, parseToken } from "../pagination";
+import { defineTool } from "../registry";
+import type { ToolServices } from "../services";
+import { continueFrom, limitOr, optionalCount } from "./args";
+
+/** Text of a fetched page: HTML through the extractor, other text types as they are. */
+export function pageText(resource: { bytes: Buffer; mime: string; charset: string | null }): string {
+  if (resource.mime === "text/html" || resource.mime === "application/xhtml+xml" || resource.mime === "") {
+    return extractHtmlText(decodeHtml(resource.bytes, resource.charset)).text;
+  }
+  return decodeHtml(resource.bytes, resource.charset).replace(/\r\n?/g, "\n");
+}
+
+export function createScrapeUrl(services: ToolServices) {
+  const { limits } = services;
+  return defineTool({
+    name: "scrape_url",
+    description:
+      "Fetch a web page and return its main text. Long pages come in parts: pass the result's next_token as continue_from to read on.",
+    paged: true,
+    schema: z.object({
+      url: z.string().describe("Absolute http(s) URL of the page").optional(),
+      max_chars: optionalCount,
+      continue_from: continueFrom,
+    }),
+    async execute(args, context) {
+      let url = args.url?.trim() ?? "";
+      let offset = 0;
+      if (args.continue_from) {
+        try {
+          const token = parseToken(args.continue_from, {
+            tool: "scrape_url",
+            required: ["url", "offset"],
+            secret: services.secret,
+            ttlSeconds: limits.PAGINATION_TOKEN_TTL,
+            now: services.now?.(),
+          });
+          url = String(token.url);
+          offset = Number(token.offset);
+          if (!Number.isInteger(offset) || offset < 0) throw new InvalidTokenError("bad offset");
+        } catch (error) {
+          if (error instanceof InvalidTokenError) return error.message;
+          throw error;
+        }
+      }
+      if (!url) return "Invalid URL.";
+
+      let resource: Awaited<ReturnType<ToolServices["fetch"]>>;
+      try {
+        resource = await services.fetch(url, { signal: context.signal });
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        return fetchErrorMessage(error, url);
+      }
+      if (isMediaType(resource.mime)) {
+        return `Failed to fetch ${url}: unsupported content type ${resource.mime} (scrape_url reads text only).`;
+      }
+      if (resource.mime === "application/pdf" || resource.bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
+        return `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`;
+      }
+      const text = pageText(resource);
+      if (offset >= text.length && offset > 0) return `No more text at this position of ${url}.`;
+      const maxChars = limitOr(args.max_chars, limits.SCRAPE_MAX_CHARS);
+      return fitPage(
+        (budget) => {
+          const body = sliceText(text, offset, budget);
+          const next = offset + body.length;
+          return {
+            body,
+            nextToken:
+              next < text.length ? makeToken({ tool: "scrape_url", url, offset: next }, services.secret, services.now?.()) : null,
+          };
+        },
+        { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
+      );
+    },
+  });
+}

@@ -1,0 +1,249 @@
+import { z } from "zod";
+import { prompt } from "@/lib/prompts";
+import { fetchErrorMessage, isMediaType } from "../fetch-errors";
+import { fitPage, sliceText } from "../page-fit";
+import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
+import { openPdfCached, PdfError, readWindow } from "../pdf";
+import { defineTool, type ToolContext } from "../registry";
+import type { StoredFileInfo, ToolServices } from "../services";
+import { continueFrom, limitOr, optionalCount } from "./args";
+import { pageText } from "./scrape-url";
+import { searchWeb } from "./web-search";
+
+export const FETCH_FILE_TYPES = ["pdf", "csv", "txt", "md", "json", "html", "htm", "xml", "py", "js", "ts"] as const;
+
+interface Candidate {
+  title: string;
+  href: string;
+}
+
+interface FetchCursor {
+  matched: Candidate[];
+  fileType: string;
+  fileIdx: number;
+  fileOffset: number;
+  pdfPageIndex: number;
+  pdfPageCharOffset: number;
+  /** The stored copy of the current file, so later pages read it from the database, not the web. */
+  fileId?: string;
+}
+
+const TOKEN_FIELDS = ["matched", "file_idx", "file_offset", "pdf_page_index", "pdf_page_char_offset", "file_type"];
+
+function cursorFromToken(token: TokenPayload): FetchCursor {
+  const matched = token.matched;
+  if (
+    !Array.isArray(matched) ||
+    !matched.every((m) => m && typeof m.href === "string" && typeof m.title === "string")
+  ) {
+    throw new InvalidTokenError("bad matched list");
+  }
+  const numbers = [token.file_idx, token.file_offset, token.pdf_page_index, token.pdf_page_char_offset].map(Number);
+  if (!numbers.every((n) => Number.isInteger(n) && n >= 0)) throw new InvalidTokenError("bad cursor");
+  const [fileIdx, fileOffset, pdfPageIndex, pdfPageCharOffset] = numbers as [number, number, number, number];
+  return {
+    matched: matched as Candidate[],
+    fileType: String(token.file_type),
+    fileIdx,
+    fileOffset,
+    pdfPageIndex,
+    pdfPageCharOffset,
+    fileId: typeof token.file_id === "string" ? token.file_id : undefined,
+  };
+}
+
+function tokenFor(cursor: FetchCursor, services: ToolServices): string {
+  return makeToken(
+    {
+      tool: "search_and_fetch",
+      matched: cursor.matched,
+      file_type: cursor.fileType,
+      file_idx: cursor.fileIdx,
+      file_offset: cursor.fileOffset,
+      pdf_page_index: cursor.pdfPageIndex,
+      pdf_page_char_offset: cursor.pdfPageCharOffset,
+      ...(cursor.fileId ? { file_id: cursor.fileId } : {}),
+    },
+    services.secret,
+    services.now?.(),
+  );
+}
+
+/** The cursor at the start of the next candidate, or null after the last. */
+function nextCandidate(cursor: FetchCursor): FetchCursor | null {
+  if (cursor.fileIdx + 1 >= cursor.matched.length) return null;
+  return { ...cursor, fileIdx: cursor.fileIdx + 1, fileOffset: 0, pdfPageIndex: 0, pdfPageCharOffset: 0, fileId: undefined };
+}
+
+const isPdf = (mime: string, bytes: Buffer) => mime === "application/pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
+
+function filenameFor(url: string, fileType: string): string {
+  try {
+    const last = decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "");
+    if (last) return last.slice(0, 200);
+  } catch {
+    // fall through
+  }
+  return `download.${fileType}`;
+}
+
+/** The current candidate as a stored file: the saved copy when the token names one, else fetched and saved now. */
+async function loadCandidate(
+  cursor: FetchCursor,
+  services: ToolServices,
+  context: ToolContext,
+): Promise<{ file: StoredFileInfo & { bytes: Buffer } } | { error: string }> {
+  const candidate = cursor.matched[cursor.fileIdx] as Candidate;
+  if (cursor.fileId) {
+    const stored = services.files.get(context.conversationId, cursor.fileId);
+    if (stored) return { file: stored };
+  }
+  try {
+    const resource = await services.fetch(candidate.href, { signal: context.signal });
+    if (isMediaType(resource.mime)) return { error: `unsupported content type ${resource.mime}` };
+    const pdf = isPdf(resource.mime, resource.bytes);
+    const saved = services.files.saveFetched(context.conversationId, {
+      filename: filenameFor(resource.url, cursor.fileType),
+      // Text keeps its Content-Type with the charset, so the stored copy decodes the same way later.
+      mime: pdf ? "application/pdf" : resource.contentType || "text/plain",
+      bytes: resource.bytes,
+      sourceUrl: resource.url,
+      pageCount: null,
+    });
+    return { file: { ...saved, bytes: resource.bytes } };
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    return { error: fetchErrorMessage(error, candidate.href) };
+  }
+}
+
+export function createSearchAndFetch(services: ToolServices) {
+  const { limits } = services;
+  return defineTool({
+    name: "search_and_fetch",
+    description: `Search the web for files of one type (${FETCH_FILE_TYPES.join(", ")}), download the best candidates and return their text, one file page per call. Each downloaded file is saved and can be read again as attachment:<id>. Pass next_token as continue_from to read on.`,
+    paged: true,
+    schema: z.object({
+      query: z.string().describe("What to search for").nullish(),
+      file_type: z.string().describe(`One of: ${FETCH_FILE_TYPES.join(", ")}`).nullish(),
+      max_results: optionalCount,
+      max_chars: optionalCount,
+      continue_from: continueFrom,
+    }),
+    async execute(args, context) {
+      const say = (key: Parameters<typeof prompt>[1], vars: Record<string, string> = {}) =>
+        prompt(context.language, key, vars);
+      let cursor: FetchCursor;
+      if (args.continue_from) {
+        try {
+          cursor = cursorFromToken(
+            parseToken(args.continue_from, {
+              tool: "search_and_fetch",
+              required: TOKEN_FIELDS,
+              secret: services.secret,
+              ttlSeconds: limits.PAGINATION_TOKEN_TTL,
+              now: services.now?.(),
+            }),
+          );
+        } catch (error) {
+          if (error instanceof InvalidTokenError) return error.message;
+          throw error;
+        }
+      } else {
+        const query = args.query?.trim() ?? "";
+        const fileType = (args.file_type ?? "").trim().toLowerCase().replace(/^\./, "");
+        if (!query) return say("fetch_empty_query");
+        if (!(FETCH_FILE_TYPES as readonly string[]).includes(fileType)) {
+          return say("fetch_invalid_type", { file_type: args.file_type ?? "", allowed: FETCH_FILE_TYPES.join(", ") });
+        }
+        const max = limitOr(args.max_results, limits.FETCH_MAX_RESULTS, limits.FETCH_MAX_RESULTS);
+        const results = await searchWeb(services, `${query} filetype:${fileType}`, max, context.signal);
+        if (results.length === 0) return say("fetch_no_results", { query, file_type: fileType });
+        cursor = {
+          matched: results.map(({ title, href }) => ({ title, href })),
+          fileType,
+          fileIdx: 0,
+          fileOffset: 0,
+          pdfPageIndex: 0,
+          pdfPageCharOffset: 0,
+        };
+      }
+      if (cursor.fileIdx >= cursor.matched.length) return say("fetch_no_more");
+
+      const candidate = cursor.matched[cursor.fileIdx] as Candidate;
+      const loaded = await loadCandidate(cursor, services, context);
+      const baseHeader = (format: string, size: number, extent: string) =>
+        say("fetch_header", {
+          idx: String(cursor.fileIdx + 1),
+          url: candidate.href,
+          title: candidate.title,
+          format,
+          size: String(size),
+          extent,
+        });
+      const limit = limits.MAX_TOOL_RESULT_CHARS;
+      const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
+
+      if ("error" in loaded) {
+        const next = nextCandidate(cursor);
+        return fitPage(
+          () => ({
+            header: `${baseHeader("-", 0, "-")}---\n`,
+            body: say("fetch_failed", { reason: loaded.error }),
+            nextToken: next ? tokenFor(next, services) : null,
+          }),
+          { limit, maxChars: limit },
+        );
+      }
+
+      const { file } = loaded;
+      const saved = say("fetch_saved", { id: file.id });
+      if (file.mime === "application/pdf") {
+        let pdf: Awaited<ReturnType<typeof openPdfCached>>;
+        try {
+          pdf = await openPdfCached(file.sha256, () => file.bytes);
+        } catch (error) {
+          if (!(error instanceof PdfError)) throw error;
+          const next = nextCandidate(cursor);
+          return fitPage(
+            () => ({
+              header: `${baseHeader(file.mime, file.size, "-")}${saved}---\n`,
+              body: say("fetch_failed", { reason: error.message }),
+              nextToken: next ? tokenFor(next, services) : null,
+            }),
+            { limit, maxChars: limit },
+          );
+        }
+        const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(pdf.pageCount) }))}${saved}---\n`;
+        return fitPage(
+          async (budget) => {
+            const window = await readWindow(
+              pdf,
+              { pageIndex: cursor.pdfPageIndex, pageCharOffset: cursor.pdfPageCharOffset },
+              { maxChars: Math.max(1, budget - header.length), maxPages: limits.MAX_PDF_PAGES },
+            );
+            const next = window.hasMore
+              ? { ...cursor, pdfPageIndex: window.nextPage, pdfPageCharOffset: window.nextOffset, fileId: file.id }
+              : nextCandidate(cursor);
+            return { header, body: window.text, nextToken: next ? tokenFor(next, services) : null };
+          },
+          { limit, maxChars: maxChars + header.length },
+        );
+      }
+
+      const mime = file.mime.split(";")[0]?.trim().toLowerCase() ?? "";
+      const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(file.mime)?.[1] ?? null;
+      const text = pageText({ bytes: file.bytes, mime, charset });
+      const header = `${baseHeader(mime, file.size, say("fetch_chars", { chars: String(text.length) }))}${saved}---\n`;
+      return fitPage(
+        (budget) => {
+          const body = sliceText(text, cursor.fileOffset, Math.max(1, budget - header.length));
+          const end = cursor.fileOffset + body.length;
+          const next = end < text.length ? { ...cursor, fileOffset: end, fileId: file.id } : nextCandidate(cursor);
+          return { header, body, nextToken: next ? tokenFor(next, services) : null };
+        },
+        { limit, maxChars: maxChars + header.length },
+      );
+    },
+  });
+}

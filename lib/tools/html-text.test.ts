@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { EUC_JP_JAPANESE, JAPANESE_TEXT, SHIFT_JIS_JAPANESE } from "@/tests/support/fake-web";
+import { decodeHtml, extractHtmlText, sniffMetaCharset } from "./html-text";
+
+describe("scrape_url text extraction (SPEC §11)", () => {
+  it("removes script, style, noscript, template, head, nav, footer and aside", () => {
+    const { text } = extractHtmlText(`<html><head><title>T</title><style>.x{}</style></head><body>
+      <nav>Menu</nav><script>alert(1)</script><noscript>Enable JS</noscript><template>tpl</template>
+      <p>Kept paragraph</p><aside>Side</aside><footer>Foot</footer></body></html>`);
+    expect(text).toBe("Kept paragraph");
+  });
+
+  it("prefers article over main over body", () => {
+    expect(extractHtmlText("<body><p>outside</p><main><p>main</p><article><p>article</p></article></main></body>").text).toBe(
+      "article",
+    );
+    expect(extractHtmlText("<body><p>outside</p><main><p>in main</p></main></body>").text).toBe("in main");
+    expect(extractHtmlText("<body><p>only body</p></body>").text).toBe("only body");
+  });
+
+  it("puts block elements on their own lines and collapses blank lines and spaces", () => {
+    const { text, title } = extractHtmlText(`<title> A   title </title><body><h1>Heading</h1>
+
+      <p>First   <b>bold</b> line</p><div><br><br></div><ul><li>one</li><li>two</li></ul>
+      <table><tr><td>a</td><td>b</td></tr></table></body>`);
+    expect(title).toBe("A title");
+    expect(text).toBe("Heading\nFirst bold line\none\ntwo\na\nb");
+  });
+
+  it("keeps the lines of preformatted text", () => {
+    expect(extractHtmlText("<body><pre>line 1\nline 2</pre></body>").text).toBe("line 1\nline 2");
+  });
+});
+
+describe("charset: Content-Type, else <meta charset>, else UTF-8", () => {
+  const page = (head: string, bytes: Buffer) =>
+    Buffer.concat([Buffer.from(`<html><head>${head}</head><body><p>`), bytes, Buffer.from("</p></body></html>")]);
+
+  it("decodes a Shift_JIS page from the Content-Type charset", () => {
+    expect(extractHtmlText(decodeHtml(page("", SHIFT_JIS_JAPANESE), "Shift_JIS")).text).toBe(JAPANESE_TEXT);
+  });
+
+  it("decodes an EUC-JP page from its <meta charset>", () => {
+    const bytes = page('<meta charset="euc-jp">', EUC_JP_JAPANESE);
+    expect(sniffMetaCharset(bytes)).toBe("euc-jp");
+    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
+  });
+
+  it("reads the http-equiv form of the meta charset", () => {
+    const bytes = page('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">', SHIFT_JIS_JAPANESE);
+    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
+  });
+
+  it("the Content-Type charset wins over the meta tag", () => {
+    const bytes = page('<meta charset="euc-jp">', SHIFT_JIS_JAPANESE);
+    expect(extractHtmlText(decodeHtml(bytes, "shift_jis")).text).toBe(JAPANESE_TEXT);
+  });
+
+  it("falls back to UTF-8, and ignores an unknown charset label", () => {
+    const bytes = page("", Buffer.from(JAPANESE_TEXT));
+    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
+    expect(extractHtmlText(decodeHtml(bytes, "x-unknown-charset")).text).toBe(JAPANESE_TEXT);
+  });
+});

@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { fetchErrorMessage } from "./fetch-errors";
+import type { ToolServices } from "./services";
+
+/**
+ * Where a PDF comes from: an http(s) URL (fetched through the SSRF guard every call) or an
+ * `attachment:<id>` of the current conversation (read from the database). Anything else — a local
+ * path, file:, another conversation's attachment — is refused.
+ */
+
+export type PdfSource = { kind: "url"; url: string } | { kind: "attachment"; fileId: string };
+
+export interface LoadedPdf {
+  bytes: Buffer;
+  /** Cache key: the content hash, so continuation calls reuse parsed pages. */
+  key: string;
+  label: string;
+}
+
+export const ATTACHMENT_PREFIX = "attachment:";
+
+export function parsePdfSource(value: string): PdfSource | { error: string } {
+  const trimmed = value.trim();
+  if (trimmed.toLowerCase().startsWith(ATTACHMENT_PREFIX)) {
+    const fileId = trimmed.slice(ATTACHMENT_PREFIX.length).trim();
+    return fileId ? { kind: "attachment", fileId } : { error: "Invalid attachment reference." };
+  }
+  if (/^https?:\/\//i.test(trimmed)) return { kind: "url", url: trimmed };
+  return {
+    error: "Only http(s) URLs and attachment:<id> references can be read; local paths and other schemes are refused.",
+  };
+}
+
+export const PDF_TOO_LARGE = "PDF exceeds the configured size limit.";
+
+export async function loadPdf(
+  source: PdfSource,
+  services: ToolServices,
+  { conversationId, signal }: { conversationId: string; signal: AbortSignal },
+): Promise<LoadedPdf | { error: string }> {
+  const maxBytes = services.limits.MAX_FETCH_MB * 1024 * 1024;
+  if (source.kind === "attachment") {
+    const file = services.files.get(conversationId, source.fileId);
+    if (!file) return { error: `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.` };
+    if (file.size > maxBytes) return { error: PDF_TOO_LARGE };
+    return { bytes: file.bytes, key: file.sha256, label: `attachment:${file.id} (${file.filename})` };
+  }
+  try {
+    const resource = await services.fetch(source.url, { signal, maxBytes });
+    return { bytes: resource.bytes, key: createHash("sha256").update(resource.bytes).digest("hex"), label: source.url };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (/exceeds|too large|limit/i.test(error instanceof Error ? error.message : "")) return { error: PDF_TOO_LARGE };
+    return { error: fetchErrorMessage(error, source.url) };
+  }
+}

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import type { ToolSpec } from "@/lib/llm/types";
+import type { PromptLanguage } from "@/lib/prompts";
+import { truncateToolResult } from "./truncate";
+
+/** SPEC §11: the tool registry. Every outcome is a string the model can read; nothing throws out. */
+
+export interface ToolContext {
+  /** The conversation the run belongs to: scopes `attachment:` ids and where fetched files are stored. */
+  conversationId: string;
+  signal: AbortSignal;
+  /** The conversation's prompt language: tools that speak to the model localise their labels. */
+  language: PromptLanguage;
+}
+
+export interface ToolDefinition<Args = unknown> {
+  name: string;
+  description: string;
+  schema: z.ZodType<Args>;
+  /** Paged tools size their own results (footer included); the registry never cuts them. */
+  paged: boolean;
+  execute(args: Args, context: ToolContext): Promise<string | unknown[]>;
+}
+
+export function defineTool<Schema extends z.ZodType>(
+  definition: Omit<ToolDefinition<z.infer<Schema>>, "schema"> & { schema: Schema },
+): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+const errorResult = (message: string) => JSON.stringify({ error: message });
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ");
+}
+
+/** Small models send arguments as a JSON string, or a string holding a JSON string. */
+function parseArguments(args: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  let value = args ?? {};
+  for (let depth = 0; typeof value === "string" && depth < 2; depth++) {
+    const text: string = value;
+    if (!text.trim()) return { ok: true, value: {} };
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { ok: false, error: "arguments are not valid JSON" };
+    }
+  }
+  if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: "arguments must be an object" };
+  return { ok: true, value };
+}
+
+export interface ExecuteOptions {
+  maxResultChars: number;
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  register(tool: ToolDefinition): this {
+    if (this.tools.has(tool.name)) throw new Error(`Tool ${tool.name} is already registered`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  /** The model-facing list: name, description, JSON schema of the arguments. */
+  specs(): ToolSpec[] {
+    return [...this.tools.values()].map((tool) => {
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>;
+      return { name: tool.name, description: tool.description, parameters };
+    });
+  }
+
+  /** A registry holding only the named tools (tool selection, SPEC §7). Unknown names are ignored. */
+  filtered(names: string[]): ToolRegistry {
+    const subset = new ToolRegistry();
+    for (const name of names) {
+      const tool = this.tools.get(name);
+      if (tool && !subset.tools.has(name)) subset.register(tool);
+    }
+    return subset;
+  }
+
+  /**
+   * Runs a tool with an object or JSON-string arguments. Unknown tools, invalid arguments and
+   * exceptions become `{"error": "..."}`; results are sized by the truncation policy.
+   */
+  async execute(name: string, args: unknown, context: ToolContext, options: ExecuteOptions): Promise<string> {
+    const tool = this.tools.get(name);
+    if (!tool) return errorResult(`Unknown tool: ${name}. Available tools: ${this.names.join(", ") || "none"}.`);
+    const parsedArgs = parseArguments(args);
+    if (!parsedArgs.ok) return errorResult(`Invalid arguments for ${name}: ${parsedArgs.error}.`);
+    const validated = tool.schema.safeParse(parsedArgs.value);
+    if (!validated.success) return errorResult(`Invalid arguments for ${name}: ${describeIssues(validated.error)}.`);
+    let result: string;
+    try {
+      const output = await tool.execute(validated.data, context);
+      result = typeof output === "string" ? output : JSON.stringify(output);
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      return errorResult(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return truncateToolResult(result, { maxChars: options.maxResultChars, paged: tool.paged });
+  }
+}

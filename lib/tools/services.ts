@@ -1,0 +1,54 @@
+import type { Config } from "@/lib/config";
+import type { FetchedResource, FetchPublicOptions } from "./safe-http";
+
+/** What the built-in tools need from the outside world, passed in so tests can supply their own. */
+
+export interface StoredFileInfo {
+  id: string;
+  filename: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  pageCount: number | null;
+  sourceUrl: string | null;
+}
+
+export interface FileStore {
+  /** A file of this conversation, or null — another conversation's file is indistinguishable from a missing one. */
+  get(conversationId: string, fileId: string): (StoredFileInfo & { bytes: Buffer }) | null;
+  /** Stores a file fetched by a tool (origin `fetch`) and returns it; the same bytes from the same URL are stored once. */
+  saveFetched(
+    conversationId: string,
+    file: { filename: string; mime: string; bytes: Buffer; sourceUrl: string; pageCount: number | null },
+  ): StoredFileInfo;
+}
+
+export type ToolLimits = Pick<
+  Config,
+  | "SEARCH_BACKEND"
+  | "DUCKDUCKGO_URL"
+  | "SEARXNG_URL"
+  | "SEARCH_MAX_RESULTS"
+  | "SCRAPE_MAX_CHARS"
+  | "FETCH_MAX_RESULTS"
+  | "FETCH_MAX_CHARS"
+  | "MAX_FETCH_MB"
+  | "MAX_PDF_PAGES"
+  | "MAX_TOOL_RESULT_CHARS"
+  | "PAGINATION_TOKEN_TTL"
+>;
+
+export type Fetcher = (
+  url: string,
+  options: Omit<FetchPublicOptions, "allowPrivate" | "maxBytes"> & { maxBytes?: number },
+) => Promise<FetchedResource>;
+
+export interface ToolServices {
+  limits: ToolLimits;
+  /** HMAC key for continuation tokens. */
+  secret: Buffer;
+  /** The SSRF-safe fetcher, already bound to FETCH_ALLOW_PRIVATE and the size limit. */
+  fetch: Fetcher;
+  files: FileStore;
+  now?: () => number;
+}
