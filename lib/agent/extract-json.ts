@@ -1,0 +1,131 @@
+/**
+ * Finds the JSON object in what a model wrote (SPEC §7): a direct parse; the same with invalid
+ * escapes repaired; inside ```json fences (greedy, then lazy); then a string-aware scan for the
+ * first balanced `{...}`. Each candidate also gets a lenient pass for the usual small-model slips
+ * (trailing commas, single quotes, Python literals). Returns undefined when nothing parses.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+const VALID_ESCAPE = /["\\/bfnrtu]/;
+
+/** Doubles backslashes inside strings that do not start a valid JSON escape (`\d`, `\frac`'s `\(`...). */
+export function repairInvalidEscapes(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (!inString) {
+      if (char === '"') inString = true;
+      out += char;
+      continue;
+    }
+    if (char === "\\") {
+      const next = text[i + 1] ?? "";
+      const validUnicode = next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
+      if (next === "u" ? validUnicode : VALID_ESCAPE.test(next)) {
+        out += char + next;
+        i++;
+      } else {
+        out += "\\\\";
+      }
+      continue;
+    }
+    if (char === '"') inString = false;
+    // Raw newlines and tabs inside strings are invalid JSON but common in model output.
+    out += char === "\n" ? "\\n" : char === "\t" ? "\\t" : char === "\r" ? "\\r" : char;
+  }
+  return out;
+}
+
+/** Trailing commas, single-quoted strings and Python's True/False/None, outside double-quoted strings. */
+function repairLenient(text: string): string {
+  let out = "";
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote) {
+      if (char === "\\") {
+        out += char + (text[i + 1] ?? "");
+        i++;
+        continue;
+      }
+      if (char === quote) {
+        quote = null;
+        out += '"';
+        continue;
+      }
+      out += quote === "'" && char === '"' ? '\\"' : char;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      out += '"';
+      continue;
+    }
+    if (char === ",") {
+      const rest = text.slice(i + 1).trimStart();
+      if (rest.startsWith("}") || rest.startsWith("]")) continue;
+    }
+    const word = /^(True|False|None)\b/.exec(text.slice(i));
+    if (word && !/[\w$]/.test(text[i - 1] ?? "")) {
+      out += word[1] === "True" ? "true" : word[1] === "False" ? "false" : "null";
+      i += (word[1] as string).length - 1;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+function parseObject(text: string): JsonObject | undefined {
+  for (const candidate of [text, repairInvalidEscapes(text), repairLenient(text), repairInvalidEscapes(repairLenient(text))]) {
+    try {
+      const value = JSON.parse(candidate) as unknown;
+      if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonObject;
+      if (typeof value === "string" && value.trim().startsWith("{")) return parseObject(value);
+    } catch {
+      // try the next repair
+    }
+  }
+  return undefined;
+}
+
+/** Every balanced `{...}` in order of its opening brace, skipping braces inside strings. */
+function* balancedObjects(text: string): Generator<string> {
+  for (let start = text.indexOf("{"); start !== -1; start = text.indexOf("{", start + 1)) {
+    let depth = 0;
+    let quote: string | null = null;
+    for (let i = start; i < text.length; i++) {
+      const char = text[i];
+      if (quote) {
+        if (char === "\\") i++;
+        else if (char === quote) quote = null;
+        continue;
+      }
+      if (char === '"') quote = char;
+      else if (char === "{") depth++;
+      else if (char === "}" && --depth === 0) {
+        yield text.slice(start, i + 1);
+        break;
+      }
+    }
+  }
+}
+
+export function extractJson(raw: string): JsonObject | undefined {
+  const text = raw.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+  if (!text) return undefined;
+  const direct = parseObject(text);
+  if (direct) return direct;
+  for (const fence of [/```(?:json|JSON)?\s*([\s\S]*)```/, /```(?:json|JSON)?\s*([\s\S]*?)```/]) {
+    const body = fence.exec(text)?.[1];
+    const parsed = body ? parseObject(body.trim()) : undefined;
+    if (parsed) return parsed;
+  }
+  for (const candidate of balancedObjects(text)) {
+    const parsed = parseObject(candidate);
+    if (parsed) return parsed;
+  }
+  return undefined;
+}
