@@ -20,9 +20,9 @@ describe("extractJson finds the object in messy model output (SPEC §7)", () => 
   });
 
   it("reads a ```json fence wrapped in prose", () => {
-    expect(extractJson('Sure! Here you go:\n```json\n{"type":"tool_call","tool_name":"web_search"}\n```\nHope it helps')).toEqual(
-      { type: "tool_call", tool_name: "web_search" },
-    );
+    expect(
+      extractJson('Sure! Here you go:\n```json\n{"type":"tool_call","tool_name":"web_search"}\n```\nHope it helps'),
+    ).toEqual({ type: "tool_call", tool_name: "web_search" });
   });
 
   it("uses the lazy fence when the greedy one spans two blocks", () => {
@@ -31,9 +31,9 @@ describe("extractJson finds the object in messy model output (SPEC §7)", () => 
   });
 
   it("finds the first balanced object in prose, ignoring braces inside strings", () => {
-    expect(extractJson('I think {"answer": "use {braces} and \\"quotes\\"", "n": {"x": 1}} is right. {"later": true}')).toEqual(
-      { answer: 'use {braces} and "quotes"', n: { x: 1 } },
-    );
+    expect(
+      extractJson('I think {"answer": "use {braces} and \\"quotes\\"", "n": {"x": 1}} is right. {"later": true}'),
+    ).toEqual({ answer: 'use {braces} and "quotes"', n: { x: 1 } });
   });
 
   it("skips a broken object and takes the next balanced one", () => {

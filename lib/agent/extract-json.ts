@@ -79,7 +79,12 @@ function repairLenient(text: string): string {
 }
 
 function parseObject(text: string): JsonObject | undefined {
-  for (const candidate of [text, repairInvalidEscapes(text), repairLenient(text), repairInvalidEscapes(repairLenient(text))]) {
+  for (const candidate of [
+    text,
+    repairInvalidEscapes(text),
+    repairLenient(text),
+    repairInvalidEscapes(repairLenient(text)),
+  ]) {
     try {
       const value = JSON.parse(candidate) as unknown;
       if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonObject;

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
 import { StructuredCallError, structuredLlmCall } from "./structured-call";
 
-const schema = { type: "object", properties: { tools: { type: "array", items: { type: "string" } } }, required: ["tools"] };
+const schema = {
+  type: "object",
+  properties: { tools: { type: "array", items: { type: "string" } } },
+  required: ["tools"],
+};
 const base = {
   messages: [{ role: "user" as const, content: "pick" }],
   schema,
@@ -60,7 +64,10 @@ describe("structuredLlmCall degradation chain (SPEC §8)", () => {
 
   it("parseFn rejecting a value drops to the next level", async () => {
     const llm = scriptedLLM({
-      chat: [{ toolCalls: [{ name: "select_tools", arguments: { tools: "not a list" } }] }, { content: '{"tools":["ok"]}' }],
+      chat: [
+        { toolCalls: [{ name: "select_tools", arguments: { tools: "not a list" } }] },
+        { content: '{"tools":["ok"]}' },
+      ],
     });
     const result = await structuredLlmCall({
       ...base,

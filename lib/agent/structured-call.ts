@@ -63,7 +63,9 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
     return result;
   };
 
-  const accept = (raw: Record<string, unknown> | null | undefined): { raw: Record<string, unknown>; value: T } | null => {
+  const accept = (
+    raw: Record<string, unknown> | null | undefined,
+  ): { raw: Record<string, unknown>; value: T } | null => {
     if (!raw) return null;
     try {
       const value = options.parseFn ? options.parseFn(raw) : (raw as T);
@@ -74,7 +76,10 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
   };
 
   /** Runs one level; LLM errors other than Stop count as that level failing. */
-  const attempt = async (level: StructuredLevel, run: () => Promise<{ raw: Record<string, unknown>; value: T } | null>) => {
+  const attempt = async (
+    level: StructuredLevel,
+    run: () => Promise<{ raw: Record<string, unknown>; value: T } | null>,
+  ) => {
     try {
       const accepted = await run();
       if (accepted) return { ...accepted, level, llmCalls, usage };
@@ -86,12 +91,20 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
     return null;
   };
 
-  const withRetry = async (history: ChatMessage[], chatOptions: Parameters<LLM["chat"]>[1], fromText: (t: string) => Record<string, unknown> | null | undefined) => {
+  const withRetry = async (
+    history: ChatMessage[],
+    chatOptions: Parameters<LLM["chat"]>[1],
+    fromText: (t: string) => Record<string, unknown> | null | undefined,
+  ) => {
     const first = await call(history, chatOptions);
     const accepted = accept(fromText(first.content));
     if (accepted) return accepted;
     const retry = await call(
-      [...history, { role: "assistant", content: first.content }, { role: "user", content: prompt(options.language, "reformat") }],
+      [
+        ...history,
+        { role: "assistant", content: first.content },
+        { role: "user", content: prompt(options.language, "reformat") },
+      ],
       chatOptions,
     );
     return accept(fromText(retry.content));
@@ -120,5 +133,9 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
   if (options.defaultValue !== undefined) {
     return { value: options.defaultValue, raw: null, level: "default", llmCalls, usage };
   }
-  throw new StructuredCallError(`No valid ${options.name} object after ${llmCalls} calls (${failures.join("; ")})`, llmCalls, usage);
+  throw new StructuredCallError(
+    `No valid ${options.name} object after ${llmCalls} calls (${failures.join("; ")})`,
+    llmCalls,
+    usage,
+  );
 }

@@ -24,15 +24,19 @@ export const ALL_ABILITIES: Abilities = { tool_call: true, json_mode: true, thin
 
 let nextId = 0;
 
-export function scriptedLLM(
-  { chat = [], stream = [], abilities = ALL_ABILITIES, contextLength = 16384, model = "scripted" }: {
-    chat?: ScriptedChat[];
-    stream?: ScriptedStream[];
-    abilities?: Partial<Abilities>;
-    contextLength?: number;
-    model?: string;
-  } = {},
-): ScriptedLLM {
+export function scriptedLLM({
+  chat = [],
+  stream = [],
+  abilities = ALL_ABILITIES,
+  contextLength = 16384,
+  model = "scripted",
+}: {
+  chat?: ScriptedChat[];
+  stream?: ScriptedStream[];
+  abilities?: Partial<Abilities>;
+  contextLength?: number;
+  model?: string;
+} = {}): ScriptedLLM {
   const chatQueue = [...chat];
   const streamQueue = [...stream];
   const llm: ScriptedLLM = {
@@ -53,7 +57,10 @@ export function scriptedLLM(
       return {
         content: reply.content ?? "",
         reasoning: reply.reasoning ?? "",
-        toolCalls: (reply.toolCalls ?? []).map((call) => ({ ...call, id: call.id ?? `call_${(nextId++).toString(36)}` })),
+        toolCalls: (reply.toolCalls ?? []).map((call) => ({
+          ...call,
+          id: call.id ?? `call_${(nextId++).toString(36)}`,
+        })),
         usage: reply.usage ?? { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
       };
     },
@@ -68,7 +75,11 @@ export function scriptedLLM(
         yield { type: "text", text };
       }
       if (!Array.isArray(script)) throw script.failAfter;
-      yield { type: "finish", usage: { inputTokens: 20, outputTokens: chunks.length, totalTokens: 20 + chunks.length }, finishReason: "stop" };
+      yield {
+        type: "finish",
+        usage: { inputTokens: 20, outputTokens: chunks.length, totalTokens: 20 + chunks.length },
+        finishReason: "stop",
+      };
     },
   };
   return llm;

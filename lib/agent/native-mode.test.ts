@@ -1,0 +1,286 @@
+import { describe, expect, it } from "vitest";
+import { harness, interruptQueue } from "@/tests/support/agent-harness";
+import { fakeToolbox, sleep } from "@/tests/support/fake-toolbox";
+import { scriptedLLM } from "@/tests/support/scripted-llm";
+
+describe("native mode (SPEC §7)", () => {
+  it("runs a response's calls in parallel and appends every tool message right after the assistant message, in call order", async () => {
+    const tools = fakeToolbox({
+      slow: async () => {
+        await sleep(30);
+        return "slow result";
+      },
+      fast: () => "fast result",
+    });
+    const llm = scriptedLLM({
+      chat: [
+        {
+          toolCalls: [
+            { id: "call_slow", name: "slow", arguments: { query: "a" } },
+            { id: "call_fast", name: "fast", arguments: { query: "b" } },
+          ],
+        },
+        { content: "done" },
+      ],
+    });
+    const { run } = harness(llm, tools);
+    const result = await run();
+    expect(tools.log).toEqual(["start slow", "start fast", "end fast", "end slow"]);
+    const next = llm.chatCalls[1]?.messages ?? [];
+    expect(next.slice(-3)).toEqual([
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "call_slow", name: "slow", arguments: { query: "a" } },
+          { id: "call_fast", name: "fast", arguments: { query: "b" } },
+        ],
+      },
+      { role: "tool", content: "slow result", toolCallId: "call_slow", toolName: "slow" },
+      { role: "tool", content: "fast result", toolCallId: "call_fast", toolName: "fast" },
+    ]);
+    expect(result).toMatchObject({ mode: "native", answer: "done", iterations: 2 });
+    expect(result.steps.map((s) => s.tool)).toEqual(["slow", "fast"]);
+  });
+
+  it("takes a reply without tool calls as the final answer", async () => {
+    const { run } = harness(scriptedLLM({ chat: [{ content: "Hello!" }] }), fakeToolbox({ a: () => "x" }));
+    expect(await run()).toMatchObject({ answer: "Hello!", iterations: 1, steps: [] });
+  });
+
+  it("offers the tools with their schemas on every loop call", async () => {
+    const llm = scriptedLLM({ chat: [{ content: "hi" }] });
+    await harness(llm, fakeToolbox({ web_search: () => "x" })).run();
+    expect(llm.chatCalls[0]?.options.tools?.map((t) => t.name)).toEqual(["web_search"]);
+  });
+
+  it("recognises a tool call written as JSON text in content and executes it", async () => {
+    const tools = fakeToolbox({ web_search: (args) => `results for ${args.query}` });
+    const llm = scriptedLLM({
+      chat: [
+        { content: '```json\n{"name": "web_search", "parameters": {"query": "ollama"}}\n```' },
+        { content: '<tool_call>{"name":"web_search","arguments":"{\\"query\\":\\"two\\"}"}</tool_call>' },
+        { content: "answer" },
+      ],
+    });
+    const result = await harness(llm, tools).run();
+    expect(tools.calls).toEqual([
+      { name: "web_search", args: { query: "ollama" } },
+      { name: "web_search", args: { query: "two" } },
+    ]);
+    const second = llm.chatCalls[1]?.messages ?? [];
+    expect(second.at(-2)).toMatchObject({ role: "assistant", content: "", toolCalls: [{ name: "web_search" }] });
+    expect(second.at(-1)).toMatchObject({ role: "tool", content: "results for ollama" });
+    expect(result.answer).toBe("answer");
+  });
+
+  it("leaves JSON that names no known tool in the answer", async () => {
+    const result = await harness(
+      scriptedLLM({ chat: [{ content: '{"name": "Alice", "age": 3}' }] }),
+      fakeToolbox({ a: () => "" }),
+    ).run();
+    expect(result.answer).toBe('{"name": "Alice", "age": 3}');
+  });
+
+  it("turns an unknown tool and a throwing tool into error observations the model sees next", async () => {
+    const tools = fakeToolbox({
+      boom: () => {
+        throw new Error("kaput");
+      },
+    });
+    const llm = scriptedLLM({
+      chat: [
+        {
+          toolCalls: [
+            { name: "ghost", arguments: {} },
+            { name: "boom", arguments: {} },
+          ],
+        },
+        { content: "sorry" },
+      ],
+    });
+    const { run, steps } = harness(llm, tools);
+    const result = await run();
+    const toolMessages = (llm.chatCalls[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
+    expect(toolMessages).toEqual(['{"error":"Unknown tool: ghost"}', '{"error":"boom failed: kaput"}']);
+    expect(steps.filter((s) => s.type === "tool_result").map((s) => s.type === "tool_result" && s.ok)).toEqual([
+      false,
+      false,
+    ]);
+    expect(result.answer).toBe("sorry");
+  });
+
+  it("shows a thinking model's reasoning as a thinking step", async () => {
+    const { run, steps } = harness(
+      scriptedLLM({ chat: [{ content: "42", reasoning: "Let me think." }] }),
+      fakeToolbox({}),
+    );
+    await run();
+    expect(steps).toContainEqual({ type: "thinking", iteration: 1, text: "Let me think." });
+  });
+
+  it("emits tool_call then tool_result steps with the call id, arguments, observation and duration", async () => {
+    const llm = scriptedLLM({
+      chat: [{ toolCalls: [{ id: "c1", name: "a", arguments: { query: "q" } }] }, { content: "ok" }],
+    });
+    const { run, steps } = harness(llm, fakeToolbox({ a: () => "obs" }));
+    await run();
+    expect(steps[0]).toEqual({ type: "tool_call", iteration: 1, callId: "c1", tool: "a", args: { query: "q" } });
+    expect(steps[1]).toMatchObject({
+      type: "tool_result",
+      iteration: 1,
+      callId: "c1",
+      tool: "a",
+      ok: true,
+      observation: "obs",
+    });
+    expect((steps[1] as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("replaces an HTML or Markdown artifact by a notice for the model and passes the artifact to the UI", async () => {
+    const artifact = { filename: "chart.html", mimeType: "text/html", content: "<html>big</html>" };
+    const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "render", arguments: {} }] }, { content: "see chart" }] });
+    const { run, steps } = harness(llm, fakeToolbox({ render: () => JSON.stringify({ artifact }) }));
+    await run();
+    const toolMessage = (llm.chatCalls[1]?.messages ?? []).at(-1);
+    expect(toolMessage?.content).toMatch(
+      /^\[Artifact generated: chart\.html\] The content is rendered as a preview in the UI/,
+    );
+    expect(steps.find((s) => s.type === "tool_result")).toMatchObject({ artifact });
+  });
+});
+
+describe("limits (SPEC §7)", () => {
+  it("past MAX_ITERATIONS answers with a fallback summary of the steps", async () => {
+    const llm = scriptedLLM({
+      chat: Array.from({ length: 3 }, () => ({ toolCalls: [{ name: "a", arguments: { query: "again" } }] })),
+    });
+    const result = await harness(llm, fakeToolbox({ a: () => "more" }), { limits: { maxIterations: 3 } }).run();
+    expect(result.hitMaxIterations).toBe(true);
+    expect(result.iterations).toBe(3);
+    expect(result.answer).toContain("I could not finish within 3 steps");
+    expect(result.answer).toContain("- a: succeeded");
+    expect(llm.chatCalls).toHaveLength(3);
+  });
+
+  it("after MAX_TOOL_ROUNDS ordinary rounds the model is told to answer, and further calls are not executed", async () => {
+    const round = () => ({ toolCalls: [{ name: "a", arguments: { query: "x" } }] });
+    const llm = scriptedLLM({ chat: [round(), round(), { content: "final" }] });
+    const tools = fakeToolbox({ a: () => "r" });
+    const { run, steps } = harness(llm, tools, { limits: { maxToolRounds: 1 } });
+    // Round 1 runs and exhausts the budget; the model is told; it calls again; that call is refused.
+    llm.chatCalls.length = 0;
+    const result = await run();
+    expect(tools.calls).toHaveLength(1);
+    const second = llm.chatCalls[1]?.messages ?? [];
+    expect(second.at(-1)?.content).toContain("The tool budget for this answer is used up (1 rounds of tool calls)");
+    const third = llm.chatCalls[2];
+    expect(third?.messages.at(-1)).toMatchObject({
+      role: "tool",
+      content: "Not executed: the tool budget is used up.",
+    });
+    expect(third?.options.tools).toBeUndefined();
+    expect(steps.filter((s) => s.type === "notice")).toHaveLength(1);
+    expect(result.answer).toBe("final");
+  });
+
+  it("tells the model to answer, keeping its next_token, when a paging call would pass MAX_TOOL_CONTEXT_CHARS", async () => {
+    const paging = (n: number) => ({ toolCalls: [{ name: "scrape_url", arguments: { continue_from: `tok${n}` } }] });
+    const llm = scriptedLLM({ chat: [paging(1), paging(2), { content: "partial answer, next_token tok3" }] });
+    const tools = fakeToolbox({ scrape_url: () => "p".repeat(5000) });
+    const { run, steps } = harness(llm, tools, { limits: { maxToolContextChars: 9000, maxToolResultChars: 6000 } });
+    await run();
+    expect(tools.calls).toHaveLength(1);
+    const told = llm.chatCalls[2]?.messages ?? [];
+    expect(told.at(-2)).toMatchObject({ role: "tool", content: "Not executed: the tool budget is used up." });
+    expect(told.at(-1)?.content).toContain("the tool results have reached 5000 characters");
+    expect(told.at(-1)?.content).toContain("next_token");
+    expect(steps.filter((s) => s.type === "notice")).toHaveLength(1);
+  });
+
+  it("paging calls do not count as rounds but stop before the tool output would pass MAX_TOOL_CONTEXT_CHARS", async () => {
+    const page = "p".repeat(4000);
+    const paging = (n: number) => ({ toolCalls: [{ name: "scrape_url", arguments: { continue_from: `tok${n}` } }] });
+    const llm = scriptedLLM({
+      chat: [
+        { toolCalls: [{ name: "scrape_url", arguments: { url: "http://x" } }] },
+        paging(1),
+        paging(2),
+        paging(3),
+        { content: "enough" },
+      ],
+    });
+    const tools = fakeToolbox({ scrape_url: () => page });
+    const { run, steps } = harness(llm, tools, {
+      limits: { maxToolRounds: 1, maxToolContextChars: 14000, maxToolResultChars: 6000 },
+    });
+    const result = await run();
+    // 4000 (round) + 4000 (page 1) = 8000; page 2 would allow up to 14000 → runs (12000); page 3 would pass → refused.
+    expect(tools.calls.map((c) => (c.args as { continue_from?: string }).continue_from ?? "first")).toEqual([
+      "first",
+      "tok1",
+      "tok2",
+    ]);
+    const refusedAt = llm.chatCalls[4]?.messages ?? [];
+    expect(refusedAt.at(-1)).toMatchObject({ role: "tool", content: "Not executed: the tool budget is used up." });
+    // The round budget was announced once, after the first round; paging went on until the context budget.
+    const notices = steps.filter((s) => s.type === "notice").map((s) => (s as { text: string }).text);
+    expect(notices).toEqual(["1 rounds of tool calls"]);
+    expect(llm.chatCalls[1]?.messages.at(-1)?.content).toContain("include it in your answer");
+    expect(result.answer).toBe("enough");
+  });
+});
+
+describe("interrupts in native mode (SPEC §9)", () => {
+  it("drains only after all tool messages of the response are appended", async () => {
+    const queue = interruptQueue();
+    const tools = fakeToolbox({
+      a: () => {
+        queue.queued.push("focus on 2024");
+        return "ra";
+      },
+      b: () => "rb",
+    });
+    const llm = scriptedLLM({
+      chat: [
+        {
+          toolCalls: [
+            { id: "1", name: "a", arguments: {} },
+            { id: "2", name: "b", arguments: {} },
+          ],
+        },
+        { content: "ok" },
+      ],
+    });
+    const { run, steps } = harness(llm, tools, { interrupts: queue });
+    await run();
+    const roles = (llm.chatCalls[1]?.messages ?? []).slice(-4).map((m) => m.role);
+    expect(roles).toEqual(["assistant", "tool", "tool", "user"]);
+    expect(llm.chatCalls[1]?.messages.at(-1)?.content).toBe(
+      "[USER INTERRUPT]: focus on 2024\nAcknowledge and adjust if needed.",
+    );
+    expect(steps).toContainEqual({ type: "interrupt", iteration: 1, messages: ["focus on 2024"] });
+  });
+
+  it("suppresses a pending final answer when an interrupt arrives with it, merging several into a numbered list", async () => {
+    const queue = interruptQueue();
+    const llm = scriptedLLM({
+      chat: [
+        () => {
+          queue.queued.push("also cover Rust", "and keep it short");
+          return { content: "premature answer" };
+        },
+        { content: "adjusted answer" },
+      ],
+    });
+    const result = await harness(llm, fakeToolbox({}), { interrupts: queue }).run();
+    expect(result.answer).toBe("adjusted answer");
+    expect(llm.chatCalls[1]?.messages.slice(-2)).toEqual([
+      { role: "assistant", content: "premature answer" },
+      {
+        role: "user",
+        content: "[USER INTERRUPT]: 1. also cover Rust\n2. and keep it short\nAcknowledge and adjust if needed.",
+      },
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { ToolSpec } from "@/lib/llm/types";
+import type { RunState } from "./run-state";
+import { recoverTextToolCalls } from "./text-tool-calls";
+
+/**
+ * Native function calling (SPEC §7): one response may hold several calls, run in parallel; all
+ * tool messages follow their assistant message directly, matched by call id; interrupts are
+ * drained only after them. A response without calls is the final answer.
+ */
+export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise<string> {
+  const names = tools.map((tool) => tool.name);
+  let callSeq = 0;
+  for (;;) {
+    const reply = await state.callModel({ tools: state.toolsDisabled ? undefined : tools });
+    let calls = reply.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.arguments }));
+    let content = reply.content;
+    if (calls.length === 0 && !state.toolsDisabled) {
+      // A call written as JSON text in content is still a call.
+      calls = recoverTextToolCalls(reply.content, names).map((call) => ({
+        id: `call_text_${state.iterations}_${callSeq++}`,
+        name: call.name,
+        args: call.arguments,
+      }));
+      if (calls.length > 0) content = "";
+    }
+
+    if (calls.length === 0) {
+      state.push({ role: "assistant", content, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}) });
+      // An interrupt that arrives with the final answer suppresses it: the loop goes on.
+      if (state.drainInterrupts()) continue;
+      return content;
+    }
+
+    state.push({
+      role: "assistant",
+      content,
+      toolCalls: calls.map((call) => ({ id: call.id, name: call.name, arguments: call.args })),
+      ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
+    });
+    const outcomes = await state.runCalls(calls);
+    for (const outcome of outcomes) {
+      state.push({ role: "tool", content: outcome.observation, toolCallId: outcome.id, toolName: outcome.name });
+    }
+    state.announceBudget();
+    state.drainInterrupts();
+  }
+}

@@ -1,0 +1,105 @@
+import type { StreamPart } from "@/lib/llm/types";
+import { emptyUsage } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
+import { jsonModeInstructions, runJsonLoop } from "./json-mode";
+import { runNativeLoop } from "./native-mode";
+import { IterationLimitReached, RunState } from "./run-state";
+import { streamAnswer } from "./synthesis";
+import { selectTools } from "./tool-selection";
+import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
+
+/**
+ * The ReAct engine of SPEC §7: phase 1, the tool loop with non-streaming calls (native or JSON
+ * mode); phase 2, `streamAnswer`, a streamed synthesis over the whole trace. Framework-free: it
+ * sees an LLM, a toolbox, a step sink and an interrupt source, nothing else.
+ */
+export class ReActAgent {
+  constructor(private readonly options: AgentOptions) {}
+
+  get mode(): AgentMode {
+    return (this.options.useNativeTools ?? true) && this.options.llm.abilities.tool_call ? "native" : "json";
+  }
+
+  private fallbackSummary(steps: StepRecord[], iterations: number): string {
+    const { language } = this.options;
+    const lines = steps.map((step) =>
+      prompt(language, "fallback_step", {
+        tool: step.tool,
+        status: step.ok
+          ? prompt(language, "fallback_ok")
+          : prompt(language, "fallback_failed", { reason: step.observation.slice(0, 120) }),
+      }),
+    );
+    return prompt(language, "fallback_summary", {
+      iterations: String(iterations),
+      steps: lines.length > 0 ? lines.join("\n") : prompt(language, "fallback_none"),
+    });
+  }
+
+  async run(input: AgentInput, signal: AbortSignal): Promise<AgentResult> {
+    const { llm, limits, language } = this.options;
+    const mode = this.mode;
+    let selectionUsage = emptyUsage();
+    let toolbox = this.options.tools;
+    const allSpecs = toolbox.specs();
+    if (allSpecs.length > limits.toolSelectionThreshold) {
+      const selection = await selectTools(llm, allSpecs, {
+        question: input.question,
+        max: limits.toolSelectionMax,
+        language,
+        signal,
+      });
+      selectionUsage = selection.usage;
+      if (selection.selected) toolbox = toolbox.select(selection.selected);
+      this.options.onStep?.({
+        type: "tool_selection",
+        iteration: 0,
+        selected: selection.selected ?? allSpecs.map((spec) => spec.name),
+        total: allSpecs.length,
+      });
+    }
+    const specs = toolbox.specs();
+    const loopState = new RunState({ ...this.options, tools: toolbox }, signal);
+    loopState.usage = selectionUsage;
+
+    const system = [
+      input.system,
+      prompt(language, "tool_system"),
+      mode === "json" ? jsonModeInstructions(language, specs) : "",
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    loopState.push({ role: "system", content: system });
+    for (const message of input.history) loopState.push(message);
+    loopState.push({ role: "user", content: input.question }, { pinned: true });
+
+    let answer: string;
+    let hitMaxIterations = false;
+    try {
+      answer = mode === "native" ? await runNativeLoop(loopState, specs) : await runJsonLoop(loopState, language);
+    } catch (error) {
+      if (!(error instanceof IterationLimitReached)) throw error;
+      hitMaxIterations = true;
+      answer = this.fallbackSummary(loopState.steps, loopState.iterations);
+    }
+    return {
+      mode,
+      messages: loopState.messages,
+      steps: loopState.steps,
+      iterations: loopState.iterations,
+      usage: loopState.usage,
+      answer,
+      hitMaxIterations,
+    };
+  }
+
+  streamAnswer(result: AgentResult, input: AgentInput, signal: AbortSignal): AsyncIterable<StreamPart> {
+    return streamAnswer(this.options.llm, result, {
+      question: input.question,
+      history: input.history,
+      language: this.options.language,
+      traceChars: this.options.limits.synthesisTraceChars,
+      signal,
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import type { ChatMessage, ChatOptions, ChatResult, Usage } from "@/lib/llm/types";
+import { addUsage, emptyUsage } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
+import type { AgentOptions, AgentStep, Artifact, StepRecord } from "./types";
+
+/**
+ * The state of one run of the tool loop, shared by both modes: history, steps, usage, the
+ * iteration count and the tool budgets of SPEC §7 (MAX_TOOL_ROUNDS ordinary rounds; paging calls
+ * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS).
+ */
+
+export interface PlannedCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface CallOutcome extends PlannedCall {
+  /** What the model sees (artifacts replaced by their notice). */
+  observation: string;
+  ok: boolean;
+  durationMs: number;
+}
+
+export class IterationLimitReached extends Error {}
+
+const isPagingCall = (call: PlannedCall) =>
+  typeof call.args.continue_from === "string" && call.args.continue_from.trim() !== "";
+
+function parseArtifact(output: string): Artifact | undefined {
+  if (!output.startsWith('{"artifact"')) return undefined;
+  try {
+    const { artifact } = JSON.parse(output) as { artifact?: Partial<Artifact> };
+    if (
+      artifact &&
+      typeof artifact.filename === "string" &&
+      typeof artifact.content === "string" &&
+      /^text\/(html|markdown)$/.test(artifact.mimeType ?? "")
+    ) {
+      return artifact as Artifact;
+    }
+  } catch {
+    // not an artifact
+  }
+  return undefined;
+}
+
+export class RunState {
+  readonly messages: ChatMessage[] = [];
+  /** Messages that compaction must keep: the question and injected interrupts (SPEC §9). */
+  readonly pinned = new Set<ChatMessage>();
+  readonly steps: StepRecord[] = [];
+  usage: Usage = emptyUsage();
+  iterations = 0;
+  toolRounds = 0;
+  toolContextChars = 0;
+  /** Set once a budget is hit: the model has been told to answer with what it has. */
+  budgetReason: string | null = null;
+  private refusedCalls = false;
+  private budgetAnnounced = false;
+
+  constructor(
+    private readonly options: AgentOptions,
+    readonly signal: AbortSignal,
+  ) {}
+
+  emit(step: AgentStep) {
+    this.options.onStep?.(step);
+  }
+
+  private say(key: Parameters<typeof prompt>[1], vars?: Record<string, string>) {
+    return prompt(this.options.language, key, vars);
+  }
+
+  push(message: ChatMessage, { pinned = false } = {}): void {
+    this.messages.push(message);
+    if (pinned) this.pinned.add(message);
+  }
+
+  /** One LLM call of the loop: counted against MAX_ITERATIONS, usage summed, thinking shown. */
+  async callModel(chatOptions: ChatOptions): Promise<ChatResult> {
+    if (this.iterations >= this.options.limits.maxIterations) throw new IterationLimitReached();
+    this.iterations++;
+    const result = await this.options.llm.chat(this.messages, { ...chatOptions, signal: this.signal });
+    this.usage = addUsage(this.usage, result.usage);
+    if (result.reasoning.trim()) this.emit({ type: "thinking", iteration: this.iterations, text: result.reasoning });
+    return result;
+  }
+
+  /** Why a call may not run now, or null. */
+  private refusal(call: PlannedCall, roundOpen: boolean): string | null {
+    const { limits } = this.options;
+    if (isPagingCall(call)) {
+      return this.toolContextChars + limits.maxToolResultChars > limits.maxToolContextChars
+        ? this.say("tool_limit_context", { chars: String(this.toolContextChars) })
+        : null;
+    }
+    return !roundOpen && this.toolRounds >= limits.maxToolRounds
+      ? this.say("tool_limit_rounds", { rounds: String(limits.maxToolRounds) })
+      : null;
+  }
+
+  /**
+   * Runs one response's calls in parallel and returns their outcomes in call order (never in
+   * finishing order). Calls over budget are not run and get a "not executed" observation.
+   */
+  async runCalls(calls: PlannedCall[]): Promise<CallOutcome[]> {
+    const iteration = this.iterations;
+    const roundOpen = this.toolRounds < this.options.limits.maxToolRounds;
+    if (roundOpen && calls.some((call) => !isPagingCall(call))) this.toolRounds++;
+    const refusals = calls.map((call) => this.refusal(call, roundOpen));
+    const outcomes = await Promise.all(
+      calls.map(async (call, index): Promise<CallOutcome> => {
+        this.emit({ type: "tool_call", iteration, callId: call.id, tool: call.name, args: call.args });
+        const started = Date.now();
+        const refused = refusals[index] !== null;
+        const { output, ok } = refused
+          ? { output: this.say("tool_not_run"), ok: false }
+          : await this.options.tools.execute(call.name, call.args, this.signal);
+        const artifact = parseArtifact(output);
+        const observation = artifact ? this.say("artifact", { filename: artifact.filename }) : output;
+        const durationMs = Date.now() - started;
+        this.emit({
+          type: "tool_result",
+          iteration,
+          callId: call.id,
+          tool: call.name,
+          ok,
+          observation,
+          durationMs,
+          ...(artifact ? { artifact } : {}),
+        });
+        return { ...call, observation, ok, durationMs };
+      }),
+    );
+    for (const { name, args, ok, observation, durationMs } of outcomes) {
+      this.steps.push({ tool: name, args, ok, observation, durationMs });
+    }
+    this.toolContextChars += outcomes.reduce((sum, outcome) => sum + outcome.observation.length, 0);
+    const refusal = refusals.find((reason) => reason !== null);
+    if (refusal) this.refusedCalls = true;
+    const exhausted = this.toolRounds >= this.options.limits.maxToolRounds;
+    const reason =
+      refusal ??
+      (exhausted ? this.say("tool_limit_rounds", { rounds: String(this.options.limits.maxToolRounds) }) : null);
+    if (reason && !this.budgetReason) {
+      this.budgetReason = reason;
+      this.emit({ type: "notice", iteration, text: reason });
+    }
+    return outcomes;
+  }
+
+  /** Once the model ignored the tool-limit message, it gets no tools at all. */
+  get toolsDisabled(): boolean {
+    return this.refusedCalls;
+  }
+
+  /** Appends, once, the user message telling the model to answer with what it has (SPEC §7). */
+  announceBudget(): void {
+    if (!this.budgetReason || this.budgetAnnounced) return;
+    this.budgetAnnounced = true;
+    this.push({ role: "user", content: this.say("tool_limit", { reason: this.budgetReason }) });
+  }
+
+  /** Merges every queued interrupt into one pinned user message (SPEC §9), or returns false. */
+  drainInterrupts(): boolean {
+    const texts = this.options.interrupts?.drain() ?? [];
+    if (texts.length === 0) return false;
+    const text = texts.length === 1 ? (texts[0] as string) : texts.map((t, i) => `${i + 1}. ${t}`).join("\n");
+    this.push({ role: "user", content: this.say("interrupt", { text }) }, { pinned: true });
+    this.emit({ type: "interrupt", iteration: this.iterations, messages: texts });
+    return true;
+  }
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { harness, INPUT } from "@/tests/support/agent-harness";
+import { fakeToolbox } from "@/tests/support/fake-toolbox";
+import { scriptedLLM } from "@/tests/support/scripted-llm";
+
+describe("synthesis (SPEC §7)", () => {
+  it("streams an answer from the question and the trace, each result cut to SYNTHESIS_TRACE_CHARS", async () => {
+    const llm = scriptedLLM({
+      chat: [{ toolCalls: [{ name: "scrape_url", arguments: { url: "http://x" } }] }, { content: "draft" }],
+      stream: [["Final ", "answer"]],
+    });
+    const { agent } = harness(llm, fakeToolbox({ scrape_url: () => `${"a".repeat(50)}TAIL` }), {
+      limits: { synthesisTraceChars: 50 },
+    });
+    const history = [
+      { role: "user" as const, content: "earlier q" },
+      { role: "assistant" as const, content: "earlier a" },
+    ];
+    const input = { ...INPUT, history };
+    const result = await agent.run(input, new AbortController().signal);
+    const parts: string[] = [];
+    for await (const part of agent.streamAnswer(result, input, new AbortController().signal)) {
+      if (part.type === "text") parts.push(part.text);
+    }
+    expect(parts.join("")).toBe("Final answer");
+    const messages = llm.streamCalls[0]?.messages ?? [];
+    expect(messages[0]?.content).toContain('no "based on the tool output"');
+    expect(messages[0]?.content).toContain("Answer in the language of the question");
+    expect(messages.slice(1, 3)).toEqual(history);
+    const user = messages.at(-1)?.content ?? "";
+    expect(user).toContain("What is new?");
+    expect(user).toContain('### 1. scrape_url({"url":"http://x"})');
+    expect(user).toContain(`${"a".repeat(50)}…`);
+    expect(user).not.toContain("TAIL");
+    expect(user).toContain("Draft answer from the research:\ndraft");
+  });
+
+  it("uses the Japanese synthesiser prompt for a Japanese conversation", async () => {
+    const llm = scriptedLLM({ chat: [{ content: "答え" }], stream: [["はい"]] });
+    const { agent } = harness(llm, fakeToolbox({}), { language: "ja" });
+    const input = { ...INPUT, question: "新しいことは？" };
+    const result = await agent.run(input, new AbortController().signal);
+    for await (const _ of agent.streamAnswer(result, input, new AbortController().signal)) {
+      // drain
+    }
+    expect(llm.streamCalls[0]?.messages[0]?.content).toContain("質問と同じ言語で答えてください");
+    expect(llm.streamCalls[0]?.messages.at(-1)?.content).toContain("（ツールは使われませんでした。）");
+  });
+});

@@ -1,0 +1,96 @@
+import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
+import type { PromptLanguage } from "@/lib/prompts";
+
+/** What the engine talks to — all passed in, so every rule is testable with a scripted model. */
+
+export interface ToolOutcome {
+  output: string;
+  ok: boolean;
+}
+
+export interface AgentToolbox {
+  specs(): ToolSpec[];
+  execute(name: string, args: unknown, signal: AbortSignal): Promise<ToolOutcome>;
+  /** The same toolbox restricted to these tools (tool selection). */
+  select(names: string[]): AgentToolbox;
+}
+
+/** Follow-up messages the user sent while the run works (SPEC §9). */
+export interface InterruptSource {
+  drain(): string[];
+}
+
+export interface Artifact {
+  filename: string;
+  mimeType: string;
+  content: string;
+}
+
+/** The `step` events of SPEC §12, before the web layer numbers them. */
+export type AgentStep =
+  | { type: "tool_call"; iteration: number; callId: string; tool: string; args: unknown }
+  | {
+      type: "tool_result";
+      iteration: number;
+      callId: string;
+      tool: string;
+      ok: boolean;
+      observation: string;
+      durationMs: number;
+      artifact?: Artifact;
+    }
+  | { type: "thinking"; iteration: number; text: string }
+  | { type: "interrupt"; iteration: number; messages: string[] }
+  | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
+  | { type: "notice"; iteration: number; text: string };
+
+export interface StepRecord {
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  observation: string;
+  durationMs: number;
+}
+
+export type AgentMode = "native" | "json";
+
+export interface AgentResult {
+  mode: AgentMode;
+  /** The full history: system, user, every assistant message, every tool result. */
+  messages: ChatMessage[];
+  steps: StepRecord[];
+  iterations: number;
+  usage: Usage;
+  /** The loop's own short answer; the fallback when synthesis fails. */
+  answer: string;
+  hitMaxIterations: boolean;
+}
+
+export interface AgentLimits {
+  maxIterations: number;
+  maxToolRounds: number;
+  maxToolContextChars: number;
+  maxToolResultChars: number;
+  toolSelectionThreshold: number;
+  toolSelectionMax: number;
+  synthesisTraceChars: number;
+}
+
+export interface AgentOptions {
+  llm: LLM;
+  tools: AgentToolbox;
+  limits: AgentLimits;
+  language: PromptLanguage;
+  /** Native function calling when the model can (default true); JSON mode otherwise. */
+  useNativeTools?: boolean;
+  onStep?: (step: AgentStep) => void;
+  interrupts?: InterruptSource;
+}
+
+export interface AgentInput {
+  /** Role, date and the conversation's files; the engine adds the tool instructions. */
+  system: string;
+  /** Earlier turns as plain user/assistant text. */
+  history: ChatMessage[];
+  question: string;
+}

@@ -1,0 +1,47 @@
+import type { AgentToolbox, ToolOutcome } from "@/lib/agent/types";
+import type { ToolSpec } from "@/lib/llm/types";
+
+/** A toolbox of plain functions for engine tests, recording when each call starts and ends. */
+
+export type FakeTool = (
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<string | ToolOutcome> | string | ToolOutcome;
+
+export interface FakeToolbox extends AgentToolbox {
+  log: string[];
+  calls: { name: string; args: unknown }[];
+}
+
+export function fakeToolbox(tools: Record<string, FakeTool>, descriptions: Record<string, string> = {}): FakeToolbox {
+  const log: string[] = [];
+  const calls: { name: string; args: unknown }[] = [];
+  const make = (names: string[]): FakeToolbox => ({
+    log,
+    calls,
+    specs: (): ToolSpec[] =>
+      names.map((name) => ({
+        name,
+        description: descriptions[name] ?? `The ${name} tool`,
+        parameters: { type: "object", properties: { query: { type: "string" } } },
+      })),
+    async execute(name, args, signal) {
+      calls.push({ name, args });
+      const tool = names.includes(name) ? tools[name] : undefined;
+      if (!tool) return { output: JSON.stringify({ error: `Unknown tool: ${name}` }), ok: false };
+      log.push(`start ${name}`);
+      try {
+        const result = await tool(args as Record<string, unknown>, signal);
+        return typeof result === "string" ? { output: result, ok: true } : result;
+      } catch (error) {
+        return { output: JSON.stringify({ error: `${name} failed: ${(error as Error).message}` }), ok: false };
+      } finally {
+        log.push(`end ${name}`);
+      }
+    },
+    select: (selected) => make(names.filter((name) => selected.includes(name))),
+  });
+  return make(Object.keys(tools));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
