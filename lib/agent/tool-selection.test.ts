@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { harness } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
-import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
 import { catalogue } from "./tool-selection";
 
 const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`tool_${i}`, () => `r${i}`]));
 const long = { tool_0: `${"A very long description ".repeat(10)}\nsecond line` };
 
-function run20(selection: Parameters<typeof scriptedLLM>[0]["chat"]) {
-  const llm = scriptedLLM({ chat: [...(selection ?? []), { content: "answer" }] });
+function run20(selection: ScriptedChat[]) {
+  const llm = scriptedLLM({ chat: [...selection, { content: "answer" }] });
   const { run, steps } = harness(llm, fakeToolbox(twenty, long));
   return { llm, steps, run };
 }

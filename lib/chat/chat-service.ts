@@ -1,26 +1,27 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import {
   appendRunEvent,
   createRun,
   DEFAULT_TITLE,
-  finishRun,
   getConversation,
   insertMessage,
+  listFileSummaries,
   listMessages,
-  savePartialAnswer,
   titleFromMessage,
   updateConversation,
 } from "@/lib/db/queries";
-import type { Message, RunStatus } from "@/lib/db/schema";
-import { AppError, isAbortError } from "@/lib/errors";
+import type { Message } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import { getLLM, resolveModelName } from "@/lib/llm/registry";
-import type { ChatMessage, LLM, Usage } from "@/lib/llm/types";
-import { emptyUsage } from "@/lib/llm/types";
-import { detectLanguage, prompt } from "@/lib/prompts";
+import type { ChatMessage, LLM } from "@/lib/llm/types";
+import { detectLanguage, type PromptLanguage, prompt } from "@/lib/prompts";
+import { createServerToolRegistry } from "@/lib/tools/server-tools";
+import { runAgentTurn } from "./agent-run";
 import { LiveRun, LiveRuns } from "./live-run";
 
-const PARTIAL_SAVE_MS = 1000;
+type FileSummary = ReturnType<typeof listFileSummaries>[number];
 
 const globalForRuns = globalThis as unknown as { __liveRuns?: LiveRuns };
 
@@ -29,32 +30,65 @@ export function getLiveRuns(): LiveRuns {
   return globalForRuns.__liveRuns;
 }
 
+export type ChatMode = "auto" | "native" | "json";
+
 export interface ChatInput {
   conversationId: string;
   message: string;
   model?: string;
+  mode?: ChatMode;
 }
 
-/** The model's view of a conversation: system prompt, earlier final answers, the new question. */
-export function buildHistory(previous: Message[], question: string, now = new Date()): ChatMessage[] {
-  const language = detectLanguage(question);
-  const history: ChatMessage[] = [
-    { role: "system", content: prompt(language, "system", { date: now.toISOString().slice(0, 10) }) },
-  ];
+/** Earlier turns as plain text: final answers, not old tool traces, and never error notices. */
+export function previousTurns(previous: Message[]): ChatMessage[] {
+  const turns: ChatMessage[] = [];
   for (const message of previous) {
-    if (message.role === "user") history.push({ role: "user", content: message.content });
-    else if (message.status !== "error" && message.content.trim()) {
-      history.push({ role: "assistant", content: message.content });
-    }
+    if (message.role === "user") turns.push({ role: "user", content: message.content });
+    else if (message.status !== "error" && message.content.trim()) turns.push({ role: "assistant", content: message.content });
   }
-  history.push({ role: "user", content: question });
-  return history;
+  return turns;
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Role, today's date and the conversation's files, so the model knows what it can read (SPEC §7). */
+export function systemPrompt(language: PromptLanguage, files: FileSummary[], now = new Date()): string {
+  const parts = [prompt(language, "system", { date: now.toISOString().slice(0, 10) })];
+  if (files.length > 0) {
+    parts.push(
+      [
+        prompt(language, "files_intro"),
+        ...files.map((file) =>
+          prompt(language, "file_line", {
+            id: file.id,
+            filename: file.filename,
+            pages: file.pageCount ? `${file.pageCount} pages, ` : "",
+            size: formatSize(file.size),
+          }),
+        ),
+      ].join("\n"),
+    );
+  }
+  return parts.join("\n\n");
+}
+
+function chooseNative(mode: ChatMode | undefined, llm: LLM): boolean {
+  if (mode === "json") return false;
+  if (mode === "native" && !llm.abilities.tool_call) {
+    throw new AppError(
+      "bad_request:mode",
+      `Model '${llm.model}' does not support tool calling, so native mode cannot be used. Use mode "auto" or "json".`,
+    );
+  }
+  return true;
 }
 
 /**
  * Starts a run: checks the model first (unknown model → 400, Ollama down → 502, nothing stored),
- * then stores the user's message and the run, and answers in the background. The returned live
- * run outlives the HTTP request that started it (SPEC §12).
+ * then stores the user's message and the run, and runs the agent in the background. The returned
+ * live run outlives the HTTP request that started it (SPEC §12).
  */
 export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
   const conversation = getConversation(db, { id: input.conversationId });
@@ -66,6 +100,8 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   ensureIdle();
   const model = await resolveModelName(input.model, conversation.model);
   const llm = await getLLM(model);
+  const useNativeTools = chooseNative(input.mode, llm);
+  const mode = useNativeTools && llm.abilities.tool_call ? "native" : "json";
   ensureIdle(); // the awaits above leave room for a second request
 
   const previous = listMessages(db, { conversationId: conversation.id });
@@ -77,80 +113,35 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       model,
     });
   }
-  const run = createRun(db, { conversationId: conversation.id, mode: "plain", model });
+  const run = createRun(db, { conversationId: conversation.id, mode, model });
   const live = new LiveRun(run.id, conversation.id, (event) =>
     appendRunEvent(db, { runId: run.id, seq: event.id, type: event.event, data: event.data }),
   );
   liveRuns.add(live);
-  live.emit("run", {
-    runId: run.id,
-    conversationId: conversation.id,
-    userMessageId: userMessage.id,
-    model,
-    mode: "plain",
-  });
+  live.emit("run", { runId: run.id, conversationId: conversation.id, userMessageId: userMessage.id, model, mode });
 
-  void answer({ db, live, llm, history: buildHistory(previous, input.message) }).finally(() => {
-    liveRuns.remove(live);
-    live.end();
-  });
+  const language = detectLanguage(input.message);
+  const config = getConfig();
+  void runAgentTurn({
+    db,
+    live,
+    llm,
+    registry: createServerToolRegistry(db),
+    config,
+    language,
+    useNativeTools,
+    input: {
+      system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
+      history: previousTurns(previous),
+      question: input.message,
+    },
+  })
+    .catch((error) => console.error("[chat] run crashed", error))
+    .finally(() => {
+      liveRuns.remove(live);
+      live.end();
+    });
   return live;
-}
-
-async function answer({ db, live, llm, history }: { db: Db; live: LiveRun; llm: LLM; history: ChatMessage[] }) {
-  const startedAt = Date.now();
-  let text = "";
-  let usage: Usage = emptyUsage();
-  let status: Exclude<RunStatus, "running"> = "complete";
-  let failure: AppError | undefined;
-  let lastSave = startedAt;
-
-  live.emit("answer", { status: "start" });
-  try {
-    for await (const part of llm.streamChat(history, { signal: live.signal })) {
-      if (part.type === "text") {
-        text += part.text;
-        live.emit("answer", { status: "delta", content: part.text }, { store: false });
-        if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
-          savePartialAnswer(db, { runId: live.runId, text });
-          lastSave = Date.now();
-        }
-      } else if (part.type === "finish") {
-        usage = part.usage;
-      }
-    }
-  } catch (error) {
-    if (live.signal.aborted || isAbortError(error)) status = "stopped";
-    else {
-      status = "error";
-      failure =
-        error instanceof AppError
-          ? error
-          : new AppError("internal", error instanceof Error ? error.message : String(error));
-      if (!(error instanceof AppError)) console.error("[chat] run failed", error);
-    }
-  }
-  if (live.signal.aborted) status = "stopped";
-  live.emit("answer", { status: "done" });
-  if (failure) live.emit("error", { code: failure.code, message: failure.message, retryable: failure.retryable });
-
-  const content = failure ? [text.trim(), `**Error:** ${failure.message}`].filter(Boolean).join("\n\n") : text;
-  const message = finishRun(db, {
-    runId: live.runId,
-    status,
-    iterations: 1,
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    error: failure?.message,
-    answer: content,
-  });
-  live.emit("done", {
-    messageId: message.id,
-    iterations: 1,
-    usage,
-    elapsedMs: Date.now() - startedAt,
-    ...(status === "stopped" ? { stopped: true } : {}),
-  });
 }
 
 /** Stops the conversation's running answer; 409 when nothing runs. */

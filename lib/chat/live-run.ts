@@ -28,10 +28,15 @@ export class LiveRun {
     return this.ended;
   }
 
-  /** Emits an event; `store: false` is for answer deltas. */
-  emit(event: string, data: unknown, { store = true }: { store?: boolean } = {}): void {
+  /**
+   * Emits an event; `store: false` is for answer deltas. `withSeq` puts the sequence number into
+   * the data too, as `step` events carry it (SPEC §12).
+   */
+  emit(event: string, data: unknown, { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {}): void {
     if (this.ended) return;
-    const entry: SseEvent = store ? { event, data, id: ++this.seq } : { event, data };
+    const id = store ? ++this.seq : undefined;
+    const payload = withSeq && id !== undefined ? { seq: id, ...(data as object) } : data;
+    const entry: SseEvent = id === undefined ? { event, data: payload } : { event, data: payload, id };
     if (store) this.persist(entry as Required<SseEvent>);
     this.log.push(entry);
     for (const listener of this.listeners) listener(entry);

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { openPdf, PdfError } from "@/lib/tools/pdf";
+import { openPdf, PdfError } from "@/lib/tools/pdf/pdf-text";
 import { insertFile } from "./file-store";
 import { safeFilename, sniffFileType } from "./sniff";
 

@@ -134,23 +134,35 @@ export function planReply(reply: ScriptedReply, req: ChatRequestBody, model: Fak
 
 const MARKERS = /\[(?:slow|error|think|tool(?::[\w.-]+)?)\]/gi;
 
+/**
+ * What the echo repeats: the last user message, or — for a long structured prompt such as the
+ * app's synthesis request ("Question:\n<q>\n\nResearch trace: ...") — its first paragraph
+ * without a leading "Label:" line.
+ */
+function echoText(text: string): string {
+  const first = text.split(/\n\s*\n/)[0] ?? text;
+  return first.replace(/^[^\n]{1,20}[:：]\n/, "");
+}
+
 /** The reply when nothing is scripted: a short Markdown echo of the last user message. */
 export function defaultReply(req: ChatRequestBody): ScriptedReply {
   const text = lastUserText(req);
-  const question = text.replace(MARKERS, "").replace(/\s+/g, " ").trim().slice(0, 200) || "(empty message)";
+  const question = echoText(text).replace(MARKERS, "").replace(/\s+/g, " ").trim().slice(0, 200) || "(empty message)";
   const reply: ScriptedReply = { content: `**Echo:** ${question}\n\n- item one\n- item two` };
   if (req.format !== undefined && req.format !== null && req.format !== "") {
     const value = req.format === "json" ? { echo: question } : exampleFromSchema(req.format, question);
     reply.content = JSON.stringify(value);
   }
   if (/\[think\]/i.test(text)) reply.thinking = `The user asks: "${question}". A short echo will do.`;
-  if (/\[slow\]/i.test(text)) {
+  // [slow] and [error] shape a streamed answer; the agent's non-streamed tool-loop calls stay quick.
+  const streaming = req.stream !== false;
+  if (streaming && /\[slow\]/i.test(text)) {
     const lines = Array.from({ length: 39 }, (_, i) => `- line ${i + 1}\n`);
     reply.chunks = [`**Echo:** ${question}\n\n`, ...lines];
     reply.content = reply.chunks.join("");
     reply.chunkDelayMs = 150;
   }
-  if (/\[error\]/i.test(text)) {
+  if (streaming && /\[error\]/i.test(text)) {
     reply.chunks = ["**Echo:** ", question, "\n\n"];
     reply.midStreamError = RUNNER_STOPPED;
   }

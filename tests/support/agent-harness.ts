@@ -19,7 +19,7 @@ export const INPUT: AgentInput = { system: "You are a test assistant.", history:
 export function harness(
   llm: ScriptedLLM,
   tools: FakeToolbox,
-  options: Partial<Omit<AgentOptions, "llm" | "tools">> & { limits?: Partial<AgentLimits> } = {},
+  options: Partial<Omit<AgentOptions, "llm" | "tools" | "limits">> & { limits?: Partial<AgentLimits> } = {},
 ) {
   const steps: AgentStep[] = [];
   const agent = new ReActAgent({

@@ -9,6 +9,8 @@ export const chatBody = z.object({
     .max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`)
     .refine((text) => text.trim().length > 0, "must not be empty"),
   model: z.string().trim().min(1).max(200).optional(),
+  /** auto: native tool calling when the model can, else JSON mode; native or json force one. */
+  mode: z.enum(["auto", "native", "json"]).optional(),
 });
 
 export type ChatBody = z.infer<typeof chatBody>;

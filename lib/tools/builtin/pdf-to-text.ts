@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, PDF_FOOTER_KEYS, parseToken } from "../pagination";
-import { openPdfCached, PdfError, readWindow } from "../pdf";
+import { lacksTextLayer, openPdfCached, PdfError, readWindow } from "../pdf/pdf-text";
 import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
@@ -70,7 +70,6 @@ export function createPdfToText(services: ToolServices) {
       return fitPage(
         async (budget) => {
           const window = await readWindow(pdf, cursor, { maxChars: budget, maxPages: limits.MAX_PDF_PAGES });
-          const noText = window.text.trim() === "";
           const nextToken = window.hasMore
             ? makeToken(
                 {
@@ -83,8 +82,8 @@ export function createPdfToText(services: ToolServices) {
                 services.now?.(),
               )
             : null;
-          // A whole document (or every page read so far from the start) without text is most likely scanned.
-          const body = noText && cursor.pageIndex === 0 && cursor.pageCharOffset === 0 ? NO_TEXT_LAYER : window.text;
+          // A document with no text from its start through this window is most likely a scan.
+          const body = lacksTextLayer(window) ? NO_TEXT_LAYER : window.text;
           return {
             body,
             nextToken,

@@ -3,7 +3,7 @@ import { prompt } from "@/lib/prompts";
 import { fetchErrorMessage, isMediaType } from "../fetch-errors";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
-import { openPdfCached, PdfError, readWindow } from "../pdf";
+import { openPdfCached, PdfError, readWindow } from "../pdf/pdf-text";
 import { defineTool, type ToolContext } from "../registry";
 import type { StoredFileInfo, ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";

@@ -1,0 +1,133 @@
+import "server-only";
+import { ReActAgent } from "@/lib/agent/react-agent";
+import type { AgentInput, AgentLimits, AgentResult, InterruptSource } from "@/lib/agent/types";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { finishRun, savePartialAnswer } from "@/lib/db/queries";
+import type { RunStatus } from "@/lib/db/schema";
+import { AppError, isAbortError } from "@/lib/errors";
+import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
+import type { PromptLanguage } from "@/lib/prompts";
+import type { ToolRegistry } from "@/lib/tools/registry";
+import type { LiveRun } from "./live-run";
+import { registryToolbox } from "./toolbox";
+
+const PARTIAL_SAVE_MS = 1000;
+
+export function agentLimits(config: Config): AgentLimits {
+  return {
+    maxIterations: config.MAX_ITERATIONS,
+    maxToolRounds: config.MAX_TOOL_ROUNDS,
+    maxToolContextChars: config.MAX_TOOL_CONTEXT_CHARS,
+    maxToolResultChars: config.MAX_TOOL_RESULT_CHARS,
+    toolSelectionThreshold: config.TOOL_SELECTION_THRESHOLD,
+    toolSelectionMax: config.TOOL_SELECTION_MAX,
+    synthesisTraceChars: config.SYNTHESIS_TRACE_CHARS,
+  };
+}
+
+export interface AgentRunOptions {
+  db: Db;
+  live: LiveRun;
+  llm: LLM;
+  registry: ToolRegistry;
+  config: Config;
+  language: PromptLanguage;
+  useNativeTools: boolean;
+  input: AgentInput;
+  interrupts?: InterruptSource;
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  console.error("[chat] run failed", error);
+  return new AppError("internal", error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * One chat turn through the agent: the tool loop with its `step` events, then the streamed
+ * synthesis (falling back to the loop's own answer), then the stored assistant message and `done`.
+ * Errors become an `error` event and a stored message saying what happened; Stop ends it as `stopped`.
+ */
+export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
+  const { db, live, llm, config, language, input } = options;
+  const startedAt = Date.now();
+  const agent = new ReActAgent({
+    llm,
+    tools: registryToolbox(options.registry, { conversationId: live.conversationId, language }, config.MAX_TOOL_RESULT_CHARS),
+    limits: agentLimits(config),
+    language,
+    useNativeTools: options.useNativeTools,
+    interrupts: options.interrupts,
+    onStep: (step) => live.emit("step", step, { withSeq: true }),
+  });
+
+  let result: AgentResult | undefined;
+  let text = "";
+  let usage: Usage = emptyUsage();
+  let status: Exclude<RunStatus, "running"> = "complete";
+  let failure: AppError | undefined;
+  let fallback = false;
+  let answerStarted = false;
+
+  try {
+    result = await agent.run(input, live.signal);
+    usage = result.usage;
+    live.emit("answer", { status: "start" });
+    answerStarted = true;
+    let lastSave = Date.now();
+    try {
+      for await (const part of agent.streamAnswer(result, input, live.signal)) {
+        if (part.type === "text") {
+          text += part.text;
+          live.emit("answer", { status: "delta", content: part.text }, { store: false });
+          if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
+            savePartialAnswer(db, { runId: live.runId, text });
+            lastSave = Date.now();
+          }
+        } else if (part.type === "finish") {
+          usage = addUsage(usage, part.usage);
+        }
+      }
+    } catch (error) {
+      if (live.signal.aborted || isAbortError(error)) throw error;
+      // The user always gets an answer: the loop's own, when synthesis fails (SPEC §7).
+      console.warn("[chat] synthesis failed, using the loop's answer:", error instanceof Error ? error.message : error);
+      fallback = true;
+      const rest = text ? `\n\n${result.answer}` : result.answer;
+      text += rest;
+      live.emit("answer", { status: "delta", content: rest }, { store: false });
+    }
+  } catch (error) {
+    if (live.signal.aborted || isAbortError(error)) status = "stopped";
+    else {
+      status = "error";
+      failure = toAppError(error);
+    }
+  }
+  if (live.signal.aborted) status = "stopped";
+  if (answerStarted) live.emit("answer", { status: "done" });
+  if (failure) live.emit("error", { code: failure.code, message: failure.message, retryable: failure.retryable });
+
+  const iterations = result?.iterations ?? 0;
+  const content = failure ? [text.trim(), `**Error:** ${failure.message}`].filter(Boolean).join("\n\n") : text;
+  const message = finishRun(db, {
+    runId: live.runId,
+    status,
+    iterations,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    error: failure?.message,
+    answer: content,
+  });
+  const pending = options.interrupts?.drain() ?? [];
+  live.emit("done", {
+    messageId: message.id,
+    iterations,
+    usage,
+    elapsedMs: Date.now() - startedAt,
+    ...(status === "stopped" ? { stopped: true } : {}),
+    ...(fallback ? { fallback: true } : {}),
+    ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
+  });
+}

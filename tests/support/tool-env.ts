@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { parseConfig } from "@/lib/config";
+import { createConversation } from "@/lib/db/queries";
+import { createFileStore } from "@/lib/files/file-store";
+import { createBuiltinRegistry } from "@/lib/tools/builtin";
+import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
+import { fetchPublic } from "@/lib/tools/safe-http";
+import type { ToolServices } from "@/lib/tools/services";
+import { type FakeWeb, startFakeWeb } from "./fake-web";
+import { tempDb } from "./temp-db";
+
+/**
+ * The built-in tools against a fake web server on loopback (allowed through FETCH_ALLOW_PRIVATE,
+ * exactly as a deployment would), a fresh database and a fresh secret, per test file.
+ */
+export function setupToolEnv(env: Record<string, string> = {}) {
+  let web: FakeWeb;
+  let db: ReturnType<typeof tempDb>;
+  const ctx = {
+    web: () => web,
+    db: () => db.db,
+    services: undefined as unknown as ToolServices,
+    registry: undefined as unknown as ToolRegistry,
+    conversationId: "",
+    otherConversationId: "",
+    context: (overrides: Partial<ToolContext> = {}): ToolContext => ({
+      conversationId: ctx.conversationId,
+      signal: new AbortController().signal,
+      language: "en",
+      ...overrides,
+    }),
+    /** Runs a tool through the registry, as the agent does. */
+    run: (name: string, args: unknown, overrides: Partial<ToolContext> = {}) =>
+      ctx.registry.execute(name, args, ctx.context(overrides), { maxResultChars: ctx.services.limits.MAX_TOOL_RESULT_CHARS }),
+  };
+  beforeAll(async () => {
+    web = await startFakeWeb();
+  });
+  afterAll(() => web.close());
+  beforeEach(() => {
+    db = tempDb();
+    const config = parseConfig({
+      FETCH_ALLOW_PRIVATE: web.hostPort,
+      DUCKDUCKGO_URL: `${web.url}/html/`,
+      SEARXNG_URL: `${web.url}/searx/`,
+      ...env,
+    });
+    ctx.services = {
+      limits: config,
+      secret: randomBytes(32),
+      fetch: (url, options) =>
+        fetchPublic(url, {
+          ...options,
+          maxBytes: options.maxBytes ?? config.MAX_FETCH_MB * 1024 * 1024,
+          allowPrivate: config.FETCH_ALLOW_PRIVATE,
+          totalTimeoutMs: 5000,
+        }),
+      files: createFileStore(db.db),
+    };
+    ctx.registry = createBuiltinRegistry(ctx.services);
+    ctx.conversationId = createConversation(db.db, { title: "mine" }).id;
+    ctx.otherConversationId = createConversation(db.db, { title: "theirs" }).id;
+    web.routes.clear();
+    web.requests.length = 0;
+  });
+  afterEach(() => db.cleanup());
+  return ctx;
+}
