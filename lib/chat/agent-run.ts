@@ -54,7 +54,11 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const startedAt = Date.now();
   const agent = new ReActAgent({
     llm,
-    tools: registryToolbox(options.registry, { conversationId: live.conversationId, language }, config.MAX_TOOL_RESULT_CHARS),
+    tools: registryToolbox(
+      options.registry,
+      { conversationId: live.conversationId, language },
+      config.MAX_TOOL_RESULT_CHARS,
+    ),
     limits: agentLimits(config),
     language,
     useNativeTools: options.useNativeTools,

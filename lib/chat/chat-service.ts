@@ -44,13 +44,16 @@ export function previousTurns(previous: Message[]): ChatMessage[] {
   const turns: ChatMessage[] = [];
   for (const message of previous) {
     if (message.role === "user") turns.push({ role: "user", content: message.content });
-    else if (message.status !== "error" && message.content.trim()) turns.push({ role: "assistant", content: message.content });
+    else if (message.status !== "error" && message.content.trim())
+      turns.push({ role: "assistant", content: message.content });
   }
   return turns;
 }
 
 function formatSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** Role, today's date and the conversation's files, so the model knows what it can read (SPEC §7). */

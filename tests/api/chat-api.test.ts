@@ -47,7 +47,10 @@ const answerText = (events: ParsedEvent[]) =>
 describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
   it("sends run, answer start/deltas/done and done, in order, with SSE headers", async () => {
     const id = await newConversation();
-    fake().script({ chunks: ["Hello", ", ", "world"], promptEvalCount: 30, evalCount: 3 });
+    fake().script(
+      { when: { stream: false }, content: "Hello, world", promptEvalCount: 20, evalCount: 2 },
+      { when: { stream: true }, chunks: ["Hello", ", ", "world"], promptEvalCount: 30, evalCount: 3 },
+    );
     const response = await send({ conversationId: id, message: "Say hello" });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
@@ -64,12 +67,13 @@ describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
       "answer:done",
       "done",
     ]);
-    expect(events[0]?.data).toMatchObject({ conversationId: id, model: "llama3.2:latest", mode: "plain" });
+    expect(events[0]?.data).toMatchObject({ conversationId: id, model: "llama3.2:latest", mode: "native" });
     expect(events[0]?.data.runId).toEqual(expect.any(String));
     expect(events[0]?.data.userMessageId).toEqual(expect.any(String));
     expect(answerText(events)).toBe("Hello, world");
     const done = events.at(-1)?.data;
-    expect(done).toMatchObject({ iterations: 1, usage: { inputTokens: 30, outputTokens: 3, totalTokens: 33 } });
+    // Usage sums the tool loop's call and the synthesis.
+    expect(done).toMatchObject({ iterations: 1, usage: { inputTokens: 50, outputTokens: 5, totalTokens: 55 } });
     expect(done?.elapsedMs).toEqual(expect.any(Number));
     expect(done).not.toHaveProperty("stopped");
 
@@ -85,7 +89,7 @@ describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
       ["user", "Say hello", "complete"],
       ["assistant", "Hello, world", "complete"],
     ]);
-    expect(after.messages[1]?.run).toMatchObject({ status: "complete", usage: { totalTokens: 33 } });
+    expect(after.messages[1]?.run).toMatchObject({ status: "complete", usage: { totalTokens: 55 } });
   });
 
   it("stores the user's message before the model is called", async () => {
@@ -99,17 +103,29 @@ describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
     await waitIdle(id);
   });
 
-  it("gives the model the earlier turns and a system prompt", async () => {
+  it("gives the model the earlier turns, a system prompt with the date, and the tools", async () => {
     const id = await newConversation();
     await readEvents(await send({ conversationId: id, message: "first question" }));
     await waitIdle(id);
     await readEvents(await send({ conversationId: id, message: "second question" }));
-    const messages = fake().chatRequests().at(-1)?.body.messages as { role: string; content: string }[];
+    const loop = fake().chatRequests().at(-2)?.body;
+    const messages = loop.messages as { role: string; content: string }[];
+    expect(loop.stream).toBe(false);
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(messages[0]?.content).toContain(new Date().toISOString().slice(0, 10));
+    expect(messages[0]?.content).toContain("continue_from");
     expect(messages[1]?.content).toBe("first question");
     expect(messages[2]?.content).toContain("first question");
     expect(messages[3]?.content).toBe("second question");
+    expect(loop.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      "web_search",
+      "scrape_url",
+      "pdf_to_text",
+      "search_and_fetch",
+    ]);
+    const synthesis = fake().chatRequests().at(-1)?.body;
+    expect(synthesis.stream).toBe(true);
+    expect(synthesis.tools).toBeUndefined();
     await waitIdle(id);
   });
 
@@ -129,20 +145,24 @@ describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
 
   it("keeps running when the client disconnects, and stores the full answer", async () => {
     const id = await newConversation();
-    fake().script({ chunks: ["a ", "b ", "c ", "d"], chunkDelayMs: 30 });
+    fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c ", "d"], chunkDelayMs: 30 });
     const events = await readEvents(await send({ conversationId: id, message: "go" }), (e) => e.event === "answer");
     expect(events.at(-1)?.data.status).toBe("start");
     await waitIdle(id);
     const after = await detail(id);
     expect(after.messages[1]).toMatchObject({ content: "a b c d", status: "complete" });
-    expect(fake().chatRequests()[0]?.aborted).toBe(false);
+    expect(
+      fake()
+        .chatRequests()
+        .map((r) => r.aborted),
+    ).toEqual([false, false]);
   });
 });
 
 describe("stop (POST /api/conversations/:id/stop)", () => {
   it("aborts the Ollama request, keeps the partial answer, and ends with done.stopped", async () => {
     const id = await newConversation();
-    fake().script({ chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 40 });
+    fake().script({ when: { stream: true }, chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 40 });
     const response = await send({ conversationId: id, message: "long answer" });
     const events: ParsedEvent[] = [];
     let stopped = false;
@@ -157,7 +177,7 @@ describe("stop (POST /api/conversations/:id/stop)", () => {
     }
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
     expect(events.at(-2)).toMatchObject({ event: "answer", data: { status: "done" } });
-    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+    await expect.poll(() => fake().chatRequests()[1]?.aborted).toBe(true);
     await waitIdle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("stopped");
@@ -214,21 +234,35 @@ describe("bad input gets a clear error and loses nothing", () => {
     }
   });
 
-  it("a failure after the stream started is an error event and a stored error message with the partial text", async () => {
+  it("a synthesis that fails mid-stream falls back to the loop's own answer (done.fallback)", async () => {
     const id = await newConversation();
-    fake().script({ chunks: ["Partial ", "text"], midStreamError: "model runner has unexpectedly stopped" });
+    fake().script(
+      { when: { stream: false }, content: "The loop's answer." },
+      { when: { stream: true }, chunks: ["Partial ", "text"], midStreamError: "model runner has unexpectedly stopped" },
+    );
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
-    expect(events.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "answer", "error", "done"]);
-    expect(events.find((e) => e.event === "error")?.data).toEqual({
+    expect(events.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "answer", "answer", "done"]);
+    expect(events.at(-1)?.data).toMatchObject({ fallback: true });
+    await waitIdle(id);
+    const assistant = (await detail(id)).messages[1];
+    expect(assistant).toMatchObject({ status: "complete", content: "Partial text\n\nThe loop's answer." });
+  });
+
+  it("a model failure in the tool loop is an error event and a stored error message saying what happened", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: false }, errorStatus: 500, error: "error parsing tool call: raw='{bad'" });
+    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    expect(events.map((e) => e.event)).toEqual(["run", "error", "done"]);
+    expect(events[1]?.data).toEqual({
       code: "upstream:ollama",
-      message: "Ollama error: model runner has unexpectedly stopped",
+      message: "Ollama error: error parsing tool call: raw='{bad'",
       retryable: true,
     });
     await waitIdle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("error");
-    expect(assistant?.content).toContain("Partial text");
-    expect(assistant?.content).toContain("model runner has unexpectedly stopped");
+    expect(assistant?.content).toContain("error parsing tool call");
+    expect(assistant?.run?.status).toBe("error");
   });
 
   it("an error message is not fed back to the model as an earlier answer", async () => {

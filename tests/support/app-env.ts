@@ -6,23 +6,39 @@ import { readSse } from "@/lib/client/sse";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
 import type { FakeOllama } from "@/tests/fake-ollama/server";
+import { type FakeWeb, startFakeWeb } from "./fake-web";
 
-/** Points the app's config at a fresh DATA_DIR and the fake Ollama for one test file. */
-export function setupAppEnv(fake: () => FakeOllama): { dataDir: () => string } {
+/**
+ * Points the app's config at a fresh DATA_DIR, the fake Ollama and a fake web server (search
+ * included) for one test file, so no tool ever reaches past loopback.
+ */
+export function setupAppEnv(fake: () => FakeOllama): { dataDir: () => string; web: () => FakeWeb } {
   let dir = "";
-  beforeAll(() => {
+  let web: FakeWeb | undefined;
+  beforeAll(async () => {
+    web = await startFakeWeb();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-api-"));
     process.env.DATA_DIR = dir;
     process.env.OLLAMA_BASE_URL = fake().url;
+    process.env.FETCH_ALLOW_PRIVATE = web.hostPort;
+    process.env.DUCKDUCKGO_URL = `${web.url}/html/`;
+    process.env.SEARCH_BACKEND = "duckduckgo";
     resetConfigForTests();
     closeDbForTests();
     getDb();
   });
-  afterAll(() => {
+  afterAll(async () => {
     closeDbForTests();
     fs.rmSync(dir, { recursive: true, force: true });
+    await web?.close();
   });
-  return { dataDir: () => dir };
+  return {
+    dataDir: () => dir,
+    web: () => {
+      if (!web) throw new Error("fake web not started");
+      return web;
+    },
+  };
 }
 
 export function jsonRequest(url: string, method: string, body?: unknown): Request {

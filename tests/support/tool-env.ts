@@ -32,7 +32,9 @@ export function setupToolEnv(env: Record<string, string> = {}) {
     }),
     /** Runs a tool through the registry, as the agent does. */
     run: (name: string, args: unknown, overrides: Partial<ToolContext> = {}) =>
-      ctx.registry.execute(name, args, ctx.context(overrides), { maxResultChars: ctx.services.limits.MAX_TOOL_RESULT_CHARS }),
+      ctx.registry.execute(name, args, ctx.context(overrides), {
+        maxResultChars: ctx.services.limits.MAX_TOOL_RESULT_CHARS,
+      }),
   };
   beforeAll(async () => {
     web = await startFakeWeb();

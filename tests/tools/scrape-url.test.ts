@@ -101,7 +101,9 @@ describe("scrape_url errors", () => {
 
   it.each(["image/png", "audio/mpeg", "video/mp4"])("refuses %s content", async (type) => {
     env.web().routes.set("/media", { headers: { "content-type": type }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
-    expect(await env.run("scrape_url", { url: `${env.web().url}/media` })).toContain(`unsupported content type ${type}`);
+    expect(await env.run("scrape_url", { url: `${env.web().url}/media` })).toContain(
+      `unsupported content type ${type}`,
+    );
   });
 
   it("an invalid continuation token is answered as such and never followed", async () => {
@@ -111,12 +113,18 @@ describe("scrape_url errors", () => {
   });
 
   it("a well-signed token whose URL is private goes through the guard again and is refused", async () => {
-    const token = makeToken({ tool: "scrape_url", url: "http://169.254.169.254/latest/meta-data/", offset: 10 }, env.services.secret);
+    const token = makeToken(
+      { tool: "scrape_url", url: "http://169.254.169.254/latest/meta-data/", offset: 10 },
+      env.services.secret,
+    );
     expect((await env.run("scrape_url", { continue_from: token })).startsWith("Blocked URL: ")).toBe(true);
   });
 
   it("a token from another tool is refused", async () => {
-    const token = makeToken({ tool: "pdf_to_text", url: `${env.web().url}/x`, page_index: 0, page_char_offset: 0 }, env.services.secret);
+    const token = makeToken(
+      { tool: "pdf_to_text", url: `${env.web().url}/x`, page_index: 0, page_char_offset: 0 },
+      env.services.secret,
+    );
     expect(await env.run("scrape_url", { continue_from: token })).toContain("belongs to pdf_to_text");
   });
 });
