@@ -3,7 +3,13 @@ import { z } from "zod";
 /** Argument schemas shared by the built-in tools. Small models send numbers as strings; both are accepted. */
 
 export const optionalCount = z
-  .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\s*-?\d+\s*$/)
+      .transform(Number),
+  ])
   .nullish()
   .describe("optional; omit to use the default");
 

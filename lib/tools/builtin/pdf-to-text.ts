@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, PDF_FOOTER_KEYS, parseToken } from "../pagination";
-import { lacksTextLayer, openPdfCached, PdfError, readWindow } from "../pdf/pdf-text";
+import { lacksTextLayer, openPdfCached, PdfError, type PdfText, readWindow } from "../pdf/pdf-text";
 import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
@@ -64,34 +64,49 @@ export function createPdfToText(services: ToolServices) {
         if (error instanceof PdfError) return `${error.message} (${loaded.label})`;
         throw error;
       }
-      if (cursor.pageIndex >= pdf.pageCount) return `No more text: the PDF has ${pdf.pageCount} pages.`;
-
-      const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
-      return fitPage(
-        async (budget) => {
-          const window = await readWindow(pdf, cursor, { maxChars: budget, maxPages: limits.MAX_PDF_PAGES });
-          const nextToken = window.hasMore
-            ? makeToken(
-                {
-                  tool: "pdf_to_text",
-                  ...sourceFields(source),
-                  page_index: window.nextPage,
-                  page_char_offset: window.nextOffset,
-                },
-                services.secret,
-                services.now?.(),
-              )
-            : null;
-          // A document with no text from its start through this window is most likely a scan.
-          const body = lacksTextLayer(window) ? NO_TEXT_LAYER : window.text;
-          return {
-            body,
-            nextToken,
-            footerLines: [`source_pages: ${window.firstPage}-${window.lastPage}/${window.totalPages}`, ...PDF_FOOTER_KEYS],
-          };
-        },
-        { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
-      );
+      // The cached document is leased: give it back when this call is done with it.
+      try {
+        return await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
+      } finally {
+        await pdf.close();
+      }
     },
   });
+
+  async function readPage(
+    pdf: PdfText,
+    source: PdfSource,
+    cursor: { pageIndex: number; pageCharOffset: number },
+    maxChars: number,
+  ): Promise<string> {
+    if (cursor.pageIndex >= pdf.pageCount) return `No more text: the PDF has ${pdf.pageCount} pages.`;
+    return fitPage(
+      async (budget) => {
+        const window = await readWindow(pdf, cursor, { maxChars: budget, maxPages: limits.MAX_PDF_PAGES });
+        const nextToken = window.hasMore
+          ? makeToken(
+              {
+                tool: "pdf_to_text",
+                ...sourceFields(source),
+                page_index: window.nextPage,
+                page_char_offset: window.nextOffset,
+              },
+              services.secret,
+              services.now?.(),
+            )
+          : null;
+        // A document with no text from its start through this window is most likely a scan.
+        const body = lacksTextLayer(window) ? NO_TEXT_LAYER : window.text;
+        return {
+          body,
+          nextToken,
+          footerLines: [
+            `source_pages: ${window.firstPage}-${window.lastPage}/${window.totalPages}`,
+            ...PDF_FOOTER_KEYS,
+          ],
+        };
+      },
+      { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
+    );
+  }
 }

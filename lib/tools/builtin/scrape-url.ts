@@ -72,7 +72,9 @@ export function createScrapeUrl(services: ToolServices) {
           return {
             body,
             nextToken:
-              next < text.length ? makeToken({ tool: "scrape_url", url, offset: next }, services.secret, services.now?.()) : null,
+              next < text.length
+                ? makeToken({ tool: "scrape_url", url, offset: next }, services.secret, services.now?.())
+                : null,
           };
         },
         { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },

@@ -72,10 +72,18 @@ function tokenFor(cursor: FetchCursor, services: ToolServices): string {
 /** The cursor at the start of the next candidate, or null after the last. */
 function nextCandidate(cursor: FetchCursor): FetchCursor | null {
   if (cursor.fileIdx + 1 >= cursor.matched.length) return null;
-  return { ...cursor, fileIdx: cursor.fileIdx + 1, fileOffset: 0, pdfPageIndex: 0, pdfPageCharOffset: 0, fileId: undefined };
+  return {
+    ...cursor,
+    fileIdx: cursor.fileIdx + 1,
+    fileOffset: 0,
+    pdfPageIndex: 0,
+    pdfPageCharOffset: 0,
+    fileId: undefined,
+  };
 }
 
-const isPdf = (mime: string, bytes: Buffer) => mime === "application/pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
+const isPdf = (mime: string, bytes: Buffer) =>
+  mime === "application/pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
 
 function filenameFor(url: string, fileType: string): string {
   try {
@@ -125,7 +133,10 @@ export function createSearchAndFetch(services: ToolServices) {
     paged: true,
     schema: z.object({
       query: z.string().describe("What to search for").nullish(),
-      file_type: z.string().describe(`One of: ${FETCH_FILE_TYPES.join(", ")}`).nullish(),
+      file_type: z
+        .string()
+        .describe(`One of: ${FETCH_FILE_TYPES.join(", ")}`)
+        .nullish(),
       max_results: optionalCount,
       max_chars: optionalCount,
       continue_from: continueFrom,
@@ -215,20 +226,25 @@ export function createSearchAndFetch(services: ToolServices) {
           );
         }
         const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(pdf.pageCount) }))}${saved}---\n`;
-        return fitPage(
-          async (budget) => {
-            const window = await readWindow(
-              pdf,
-              { pageIndex: cursor.pdfPageIndex, pageCharOffset: cursor.pdfPageCharOffset },
-              { maxChars: Math.max(1, budget - header.length), maxPages: limits.MAX_PDF_PAGES },
-            );
-            const next = window.hasMore
-              ? { ...cursor, pdfPageIndex: window.nextPage, pdfPageCharOffset: window.nextOffset, fileId: file.id }
-              : nextCandidate(cursor);
-            return { header, body: window.text, nextToken: next ? tokenFor(next, services) : null };
-          },
-          { limit, maxChars: maxChars + header.length },
-        );
+        const leased = pdf;
+        try {
+          return await fitPage(
+            async (budget) => {
+              const window = await readWindow(
+                leased,
+                { pageIndex: cursor.pdfPageIndex, pageCharOffset: cursor.pdfPageCharOffset },
+                { maxChars: Math.max(1, budget - header.length), maxPages: limits.MAX_PDF_PAGES },
+              );
+              const next = window.hasMore
+                ? { ...cursor, pdfPageIndex: window.nextPage, pdfPageCharOffset: window.nextOffset, fileId: file.id }
+                : nextCandidate(cursor);
+              return { header, body: window.text, nextToken: next ? tokenFor(next, services) : null };
+            },
+            { limit, maxChars: maxChars + header.length },
+          );
+        } finally {
+          await leased.close();
+        }
       }
 
       const mime = file.mime.split(";")[0]?.trim().toLowerCase() ?? "";

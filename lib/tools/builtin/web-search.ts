@@ -59,7 +59,12 @@ export function createWebSearch(services: ToolServices) {
       max_results: optionalCount,
     }),
     async execute(args, context) {
-      return searchWeb(services, args.query, limitOr(args.max_results, services.limits.SEARCH_MAX_RESULTS), context.signal);
+      return searchWeb(
+        services,
+        args.query,
+        limitOr(args.max_results, services.limits.SEARCH_MAX_RESULTS),
+        context.signal,
+      );
     },
   });
 }

@@ -1,0 +1,49 @@
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
+let scratch: string | undefined;
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe("pdf text under plain Node ESM", () => {
+  // The Next.js server loads pdfjs-dist as an external package with Node's own ESM loader, not vite.
+  // The modules are copied into a `"type": "module"` package so Node runs them as real ES modules
+  // (tsx only strips the types), with pdfjs-dist resolved from that package's node_modules.
+  it("opens a PDF and reads its text, with no pdf.js warnings", async () => {
+    scratch = await mkdtemp(path.join(os.tmpdir(), "pdf-esm-"));
+    await writeFile(path.join(scratch, "package.json"), '{ "type": "module" }\n');
+    await symlink(path.join(root, "node_modules"), path.join(scratch, "node_modules"), "dir");
+    await mkdir(path.join(scratch, "pdf"));
+    for (const file of await readdir(here)) {
+      if (file.endsWith(".ts") && !file.endsWith(".test.ts"))
+        await cp(path.join(here, file), path.join(scratch, "pdf", file));
+    }
+    await cp(path.join(root, "tests/support/pdf-fixtures.ts"), path.join(scratch, "pdf-fixtures.ts"));
+
+    const script = `
+      import { openPdf, readWindow } from "./pdf/pdf-text.ts";
+      import { makeTextPdf } from "./pdf-fixtures.ts";
+      const pdf = await openPdf(makeTextPdf([["Hello from Node"], ["page two"]]));
+      const window = await readWindow(pdf, { pageIndex: 0, pageCharOffset: 0 }, { maxChars: 100, maxPages: 25 });
+      await pdf.close();
+      process.stdout.write(JSON.stringify(window.text));
+    `;
+    await writeFile(path.join(scratch, "main.ts"), script);
+    const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", tsx, "main.ts"], {
+      cwd: scratch,
+      timeout: 20_000,
+    });
+    expect(stderr).toBe("");
+    // pdf.js prints its warnings to stdout: anything but the text would be one
+    expect(stdout).toBe(JSON.stringify("Hello from Node\n\npage two"));
+  });
+});

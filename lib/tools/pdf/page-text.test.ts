@@ -1,0 +1,59 @@
+import type { TextContent, TextItem } from "pdfjs-dist/types/src/display/api";
+import { describe, expect, it } from "vitest";
+import { joinTextContent, normalisePageText } from "./page-text";
+
+function item(str: string, x: number, y: number, options: Partial<TextItem> = {}): TextItem {
+  return {
+    str,
+    dir: "ltr",
+    transform: [10, 0, 0, 10, x, y],
+    width: str.length * 5,
+    height: 10,
+    fontName: "f",
+    hasEOL: false,
+    ...options,
+  };
+}
+
+function content(items: TextItem[], vertical = false): TextContent {
+  return { items, styles: { f: { ascent: 0.8, descent: -0.2, vertical, fontFamily: "sans-serif" } }, lang: null };
+}
+
+describe("page text normalisation", () => {
+  it("ends a line where pdf.js marks hasEOL", () => {
+    expect(joinTextContent(content([item("one", 0, 100, { hasEOL: true }), item("two", 0, 100)]))).toBe("one\ntwo");
+  });
+
+  it("starts a new line when the baseline moves by more than half the font size", () => {
+    const items = [item("first", 0, 100), item(" tail", 30, 100), item("second", 0, 88), item("sup", 40, 91)];
+    expect(joinTextContent(content(items))).toBe("first tail\nsecondsup");
+  });
+
+  it("joins adjacent items on one baseline without inventing spaces (CJK text)", () => {
+    expect(joinTextContent(content([item("日本", 0, 100), item("語", 20, 100)]))).toBe("日本語");
+  });
+
+  it("does not split vertical writing at every baseline change", () => {
+    const items = [
+      item("縦", 100, 700),
+      item("書", 100, 690),
+      item("き", 100, 680, { hasEOL: true }),
+      item("次", 80, 700),
+    ];
+    expect(joinTextContent(content(items, true))).toBe("縦書き\n次");
+  });
+
+  it("ignores marked-content boundaries and an empty item's position", () => {
+    const marked = { type: "beginMarkedContent", id: "m1" };
+    const items = [item("a", 0, 100), marked, item("", 0, 0), item("b", 5, 100)] as TextItem[];
+    expect(joinTextContent(content(items))).toBe("ab");
+  });
+
+  it("collapses runs of spaces, trims lines, keeps at most one blank line and trims the page", () => {
+    expect(normalisePageText("\n\n  a \t  b  \r\n\n\n\n\u00a0c\u0000d \n\n")).toBe("a b\n\ncd");
+  });
+
+  it("gives an empty string for a page of whitespace", () => {
+    expect(normalisePageText(" \n \t\n\n")).toBe("");
+  });
+});

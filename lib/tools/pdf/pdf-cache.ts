@@ -1,0 +1,132 @@
+import { openPdf, type PdfText } from "./pdf-document";
+
+/**
+ * Open documents for stored files (attachments, fetched files), keyed by the file's sha256, so a
+ * continuation call on the same file reuses the pages it already parsed. Least recently used
+ * documents beyond the capacity are evicted and closed, but only once no caller still holds them:
+ * each open returns a lease, and `close()` on it releases the lease (callers should close in a
+ * `finally`; a lease that is simply dropped is released only when it is garbage-collected).
+ */
+
+interface Entry {
+  document: Promise<PdfText>;
+  leases: number;
+  evicted: boolean;
+}
+
+export const DEFAULT_PDF_CACHE_SIZE = 8;
+
+async function release(entry: Entry, document: PdfText): Promise<void> {
+  entry.leases--;
+  if (entry.evicted && entry.leases === 0) await document.close();
+}
+
+/** Safety net: a lease dropped without `close()` is released when it is garbage-collected. */
+const unreleased = new FinalizationRegistry<{ entry: Entry; document: PdfText }>(({ entry, document }) => {
+  release(entry, document).catch(() => undefined);
+});
+
+class PdfLease implements PdfText {
+  readonly #entry: Entry;
+  readonly #document: PdfText;
+  #released = false;
+
+  constructor(entry: Entry, document: PdfText) {
+    this.#entry = entry;
+    this.#document = document;
+    unreleased.register(this, { entry, document }, this);
+  }
+
+  get pageCount(): number {
+    return this.#document.pageCount;
+  }
+
+  get warnings(): string[] {
+    return this.#document.warnings;
+  }
+
+  pageText(index: number): Promise<string> {
+    if (this.#released) return Promise.reject(new Error("The PDF document is closed."));
+    return this.#document.pageText(index);
+  }
+
+  async close(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    unreleased.unregister(this);
+    await release(this.#entry, this.#document);
+  }
+}
+
+export class PdfDocumentCache {
+  readonly #capacity: number;
+  /** In least-recently-used-first order (a Map keeps insertion order; a hit re-inserts). */
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(capacity = DEFAULT_PDF_CACHE_SIZE) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("PDF cache capacity must be >= 1.");
+    this.#capacity = capacity;
+  }
+
+  /** Opens (or reuses) the document stored under `key`; `bytes` is called only on a miss. */
+  async open(key: string, bytes: () => Uint8Array | Promise<Uint8Array>): Promise<PdfText> {
+    let entry = this.#entries.get(key);
+    if (entry) {
+      this.#entries.delete(key);
+    } else {
+      const created: Entry = { document: (async () => openPdf(await bytes()))(), leases: 0, evicted: false };
+      // A file that failed to open is not remembered: the next call tries again.
+      created.document.catch(() => {
+        if (this.#entries.get(key) === created) this.#entries.delete(key);
+      });
+      entry = created;
+    }
+    this.#entries.set(key, entry);
+    entry.leases++; // taken before any await, so a concurrent eviction sees the document in use
+    this.#evictOverflow();
+    let document: PdfText;
+    try {
+      document = await entry.document;
+    } catch (error) {
+      entry.leases--;
+      throw error;
+    }
+    return new PdfLease(entry, document);
+  }
+
+  /** Evicts every document; those still leased close when their last lease is released. */
+  async clear(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(entries.map((entry) => this.#evict(entry)));
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #evictOverflow(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size <= this.#capacity) break;
+      this.#entries.delete(key);
+      void this.#evict(entry);
+    }
+  }
+
+  async #evict(entry: Entry): Promise<void> {
+    entry.evicted = true;
+    if (entry.leases > 0) return;
+    const document = await entry.document.catch(() => undefined);
+    await document?.close();
+  }
+}
+
+const shared = new PdfDocumentCache();
+
+/**
+ * The shared cache for stored files, keyed by sha256: a continuation call on the same stored file
+ * does not re-parse pages it already returned. Always `close()` the result (it releases the lease).
+ */
+export function openPdfCached(key: string, bytes: () => Uint8Array | Promise<Uint8Array>): Promise<PdfText> {
+  return shared.open(key, bytes);
+}

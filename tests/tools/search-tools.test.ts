@@ -1,0 +1,176 @@
+import { describe, expect, it, vi } from "vitest";
+import { files } from "@/lib/db/schema";
+import { createBuiltinRegistry } from "@/lib/tools/builtin";
+import { parsePagedResult } from "@/lib/tools/pagination";
+import { openPdf } from "@/lib/tools/pdf/pdf-text";
+import { DDG_CHALLENGE_PAGE, duckDuckGoPage } from "@/tests/support/fake-web";
+import { followPages } from "@/tests/support/paging";
+import { makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { setupToolEnv } from "@/tests/support/tool-env";
+
+const env = setupToolEnv();
+const limit = 6000;
+
+function serveResults(results: { title: string; path: string }[]) {
+  env.web().routes.set("/html/", {
+    body: duckDuckGoPage(results.map((r) => ({ title: r.title, href: `${env.web().url}${r.path}`, snippet: `About ${r.title}` }))),
+  });
+}
+
+describe("web_search (SPEC §11)", () => {
+  it("posts the query as a form to DuckDuckGo and returns title, href and body", async () => {
+    serveResults([{ title: "One", path: "/one" }]);
+    const result = JSON.parse(await env.run("web_search", { query: "local llm" }));
+    expect(result).toEqual([{ title: "One", href: `${env.web().url}/one`, body: "About One" }]);
+    expect(env.web().requests[0]).toMatchObject({ method: "POST", path: "/html/", body: "q=local+llm" });
+  });
+
+  it("caps results at max_results, else SEARCH_MAX_RESULTS", async () => {
+    serveResults(Array.from({ length: 9 }, (_, i) => ({ title: `R${i}`, path: `/r${i}` })));
+    expect(JSON.parse(await env.run("web_search", { query: "q", max_results: 2 }))).toHaveLength(2);
+    expect(JSON.parse(await env.run("web_search", { query: "q" }))).toHaveLength(5);
+  });
+
+  it("returns [] for an empty query without searching", async () => {
+    expect(await env.run("web_search", { query: "  " })).toBe("[]");
+    expect(env.web().requests).toEqual([]);
+  });
+
+  it.each([
+    ["a 202 rate limit", { status: 202, body: duckDuckGoPage([]) }],
+    ["a 429", { status: 429, body: "slow down" }],
+    ["a 403", { status: 403, body: "forbidden" }],
+    ["the challenge page", { body: DDG_CHALLENGE_PAGE }],
+  ])("returns [] and logs on %s", async (_label, route) => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    env.web().routes.set("/html/", route);
+    expect(await env.run("web_search", { query: "q" })).toBe("[]");
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it("uses SearXNG's JSON API when configured", async () => {
+    env.web().routes.set("/searx/search", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ results: [{ title: "S", url: "https://s.example/", content: "snip" }, { title: "no url" }] }),
+    });
+    const registry = createBuiltinRegistry({ ...env.services, limits: { ...env.services.limits, SEARCH_BACKEND: "searxng" } });
+    const result = await registry.execute("web_search", { query: "x y" }, env.context(), { maxResultChars: limit });
+    expect(JSON.parse(result)).toEqual([{ title: "S", href: "https://s.example/", body: "snip" }]);
+    expect(env.web().requests[0]?.path).toBe("/searx/search?q=x+y&format=json");
+  });
+});
+
+describe("search_and_fetch (SPEC §11)", () => {
+  it("searches restricted to the file type and returns one file page in the seed's format", async () => {
+    serveResults([{ title: "Data", path: "/data.csv" }]);
+    env.web().routes.set("/data.csv", { headers: { "content-type": "text/csv" }, body: "a,b\n1,2\n" });
+    const result = await env.run("search_and_fetch", { query: "numbers", file_type: "csv" });
+    expect(env.web().requests[0]?.body).toBe("q=numbers+filetype%3Acsv");
+    const [row] = env.db().select().from(files).all();
+    expect(result).toBe(
+      `=== Candidate 1 ===\nURL: ${env.web().url}/data.csv\nTitle: Data\nFormat: text/csv\nSize: 8 bytes\nCharacters: 8\nSaved as: attachment:${row?.id}\n---\na,b\n1,2\n`,
+    );
+  });
+
+  it("speaks Japanese labels in a Japanese conversation", async () => {
+    serveResults([{ title: "データ", path: "/d.txt" }]);
+    env.web().routes.set("/d.txt", { headers: { "content-type": "text/plain; charset=utf-8" }, body: "本文" });
+    const result = await env.run("search_and_fetch", { query: "q", file_type: "txt" }, { language: "ja" });
+    expect(result).toContain("=== 候補 1 ===");
+    expect(result).toContain("タイトル: データ");
+    expect(result).toContain("形式: text/plain");
+  });
+
+  it("stores every fetched file in the conversation, readable later as attachment:<id>", async () => {
+    const pdf = makeTextPdf([["Report page one"], ["Report page two"]]);
+    serveResults([{ title: "Report", path: "/report.pdf" }]);
+    env.web().routes.set("/report.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
+    const result = await env.run("search_and_fetch", { query: "report", file_type: "pdf" });
+    expect(result).toContain("Pages: 2");
+    expect(result).toContain("Report page one\n\nReport page two");
+    const stored = env.db().select().from(files).all();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ conversationId: env.conversationId, origin: "fetch", mime: "application/pdf", filename: "report.pdf" });
+    expect(await env.run("pdf_to_text", { url_or_path: `attachment:${stored[0]?.id}` })).toBe("Report page one\n\nReport page two");
+    // Another conversation cannot read it.
+    expect(await env.run("pdf_to_text", { url_or_path: `attachment:${stored[0]?.id}` }, { conversationId: env.otherConversationId })).toContain(
+      "Attachment not found",
+    );
+  });
+
+  it("pages losslessly across files, reading each later page from the stored copy", async () => {
+    const pdf = makeTextPdf(Array.from({ length: 30 }, (_, p) => [`PDF page ${p + 1} says something useful.`, "Another line here."]));
+    const text = Array.from({ length: 200 }, (_, i) => `row ${i},value ${i * 2}`).join("\n");
+    serveResults([
+      { title: "PDF", path: "/a.pdf" },
+      { title: "Missing", path: "/gone.txt" },
+      { title: "Text", path: "/b.txt" },
+    ]);
+    env.web().routes.set("/a.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
+    env.web().routes.set("/b.txt", { headers: { "content-type": "text/plain" }, body: text });
+    const pages = await followPages(
+      (args) => env.run("search_and_fetch", args),
+      { query: "stuff", file_type: "txt", max_chars: 900 },
+      { limit },
+    );
+    const byFile = new Map<string, string>();
+    for (const page of pages) {
+      const [header, ...rest] = page.body.split("\n---\n");
+      const idx = /=== Candidate (\d+) ===/.exec(header ?? "")?.[1] ?? "?";
+      byFile.set(idx, (byFile.get(idx) ?? "") + rest.join("\n---\n"));
+    }
+    const pdfDoc = await openPdf(pdf);
+    let pdfText = "";
+    for (let i = 0; i < pdfDoc.pageCount; i++) pdfText += await pdfDoc.pageText(i);
+    expect(byFile.get("1")).toBe(pdfText);
+    expect(byFile.get("2")).toContain("Could not read this candidate: Failed to fetch");
+    expect(byFile.get("3")).toBe(text);
+    // Each file was fetched from the web once; its later pages came from the database.
+    const fetches = env.web().requests.filter((r) => r.path !== "/html/").map((r) => r.path);
+    expect(fetches).toEqual(["/a.pdf", "/gone.txt", "/b.txt"]);
+    expect(env.web().requests.filter((r) => r.path === "/html/")).toHaveLength(1);
+  });
+
+  it("a failed fetch still hands out a token to the next candidate", async () => {
+    serveResults([
+      { title: "Broken", path: "/nope.txt" },
+      { title: "Fine", path: "/ok.txt" },
+    ]);
+    env.web().routes.set("/ok.txt", { headers: { "content-type": "text/plain" }, body: "fine" });
+    const first = parsePagedResult(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
+    expect(first.body).toContain("HTTP 404");
+    expect(first.nextToken).toBeTruthy();
+    expect(await env.run("search_and_fetch", { continue_from: first.nextToken })).toContain("---\nfine");
+  });
+
+  it.each([
+    [{ query: "", file_type: "pdf" }, "search_and_fetch needs a non-empty query."],
+    [{ query: "q", file_type: "exe" }, 'Unsupported file_type "exe". Use one of: pdf, csv, txt, md, json, html, htm, xml, py, js, ts.'],
+    [{ query: "q" }, 'Unsupported file_type "". Use one of: pdf, csv, txt, md, json, html, htm, xml, py, js, ts.'],
+  ])("rejects %j with a clear message", async (args, message) => {
+    expect(await env.run("search_and_fetch", args)).toBe(message);
+  });
+
+  it("says when nothing was found", async () => {
+    serveResults([]);
+    expect(await env.run("search_and_fetch", { query: "zzz", file_type: "md" })).toBe('No md files found for "zzz".');
+  });
+
+  it("a tampered token is refused without fetching", async () => {
+    serveResults([{ title: "A", path: "/a.txt" }]);
+    env.web().routes.set("/a.txt", { headers: { "content-type": "text/plain" }, body: "x".repeat(20_000) });
+    const first = parsePagedResult(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
+    const payload = JSON.parse(Buffer.from(first.nextToken ?? "", "base64url").toString("utf8"));
+    payload.matched[0].href = "http://10.0.0.1/secret";
+    const forged = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    const before = env.web().requests.length;
+    expect(await env.run("search_and_fetch", { continue_from: forged })).toContain("Invalid continuation token: signature mismatch");
+    expect(env.web().requests.length).toBe(before);
+  });
+
+  it("session_id is not a parameter the model can set", () => {
+    const spec = env.registry.specs().find((s) => s.name === "search_and_fetch");
+    expect(Object.keys((spec?.parameters.properties as object) ?? {})).not.toContain("session_id");
+  });
+});
