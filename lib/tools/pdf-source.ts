@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { fetchErrorMessage } from "./fetch-errors";
+import { FetchError } from "./safe-http";
 import type { ToolServices } from "./services";
 
 /**
@@ -50,7 +51,7 @@ export async function loadPdf(
     return { bytes: resource.bytes, key: createHash("sha256").update(resource.bytes).digest("hex"), label: source.url };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (/exceeds|too large|limit/i.test(error instanceof Error ? error.message : "")) return { error: PDF_TOO_LARGE };
+    if (error instanceof FetchError && error.tooLarge) return { error: PDF_TOO_LARGE };
     return { error: fetchErrorMessage(error, source.url) };
   }
 }

@@ -21,6 +21,8 @@ export interface RecordedRequest {
   /** The client closed the connection before the reply finished. */
   aborted: boolean;
   finished: boolean;
+  /** When the first body chunk went out (performance.timeOrigin + performance.now()), for latency benchmarks. */
+  firstWriteAt?: number;
 }
 
 export interface FakeOllama {
@@ -219,6 +221,11 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
           finished: false,
         };
         requests.push(record);
+        const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+        res.write = ((...args: unknown[]) => {
+          record.firstWriteAt ??= performance.timeOrigin + performance.now();
+          return write(...args);
+        }) as typeof res.write;
         res.on("finish", () => {
           record.finished = true;
         });
