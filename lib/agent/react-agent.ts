@@ -1,10 +1,11 @@
-import type { StreamPart } from "@/lib/llm/types";
+import type { ChatMessage, StreamPart } from "@/lib/llm/types";
 import { emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
+import { ContextGuard } from "./context-guard";
 import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
 import { IterationLimitReached, RunState } from "./run-state";
-import { streamAnswer } from "./synthesis";
+import { synthesisMessages } from "./synthesis";
 import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
 
@@ -14,7 +15,11 @@ import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } fro
  * sees an LLM, a toolbox, a step sink and an interrupt source, nothing else.
  */
 export class ReActAgent {
-  constructor(private readonly options: AgentOptions) {}
+  private readonly guard: ContextGuard;
+
+  constructor(private readonly options: AgentOptions) {
+    this.guard = new ContextGuard({ llm: options.llm, language: options.language, onCompact: options.onCompact });
+  }
 
   get mode(): AgentMode {
     return (this.options.useNativeTools ?? true) && this.options.llm.abilities.tool_call ? "native" : "json";
@@ -59,7 +64,7 @@ export class ReActAgent {
       });
     }
     const specs = toolbox.specs();
-    const loopState = new RunState({ ...this.options, tools: toolbox }, signal);
+    const loopState = new RunState({ ...this.options, tools: toolbox }, signal, this.guard);
     loopState.usage = selectionUsage;
 
     const system = [
@@ -93,13 +98,15 @@ export class ReActAgent {
     };
   }
 
-  streamAnswer(result: AgentResult, input: AgentInput, signal: AbortSignal): AsyncIterable<StreamPart> {
-    return streamAnswer(this.options.llm, result, {
+  async *streamAnswer(result: AgentResult, input: AgentInput, signal: AbortSignal): AsyncIterable<StreamPart> {
+    const messages = synthesisMessages(result, {
       question: input.question,
       history: input.history,
       language: this.options.language,
       traceChars: this.options.limits.synthesisTraceChars,
-      signal,
     });
+    const question = messages.at(-1) as ChatMessage;
+    const fitted = await this.guard.fit(messages, new Set([question]), { hint: "general", signal });
+    yield* this.options.llm.streamChat(fitted, { signal });
   }
 }

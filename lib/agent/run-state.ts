@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatOptions, ChatResult, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
+import type { ContextGuard } from "./context-guard";
 import type { AgentOptions, AgentStep, Artifact, StepRecord } from "./types";
 
 /**
@@ -62,6 +63,7 @@ export class RunState {
   constructor(
     private readonly options: AgentOptions,
     readonly signal: AbortSignal,
+    private readonly guard: ContextGuard,
   ) {}
 
   emit(step: AgentStep) {
@@ -81,7 +83,16 @@ export class RunState {
   async callModel(chatOptions: ChatOptions): Promise<ChatResult> {
     if (this.iterations >= this.options.limits.maxIterations) throw new IterationLimitReached();
     this.iterations++;
+    // The tool schemas travel with the messages and take context too.
+    const extraText = chatOptions.tools ? JSON.stringify(chatOptions.tools) : "";
+    const fitted = await this.guard.fit(this.messages, this.pinned, {
+      hint: "react_iteration",
+      signal: this.signal,
+      extraText,
+    });
+    if (fitted !== this.messages) this.messages.splice(0, this.messages.length, ...fitted);
     const result = await this.options.llm.chat(this.messages, { ...chatOptions, signal: this.signal });
+    this.guard.observe(this.messages, result.usage.inputTokens, extraText);
     this.usage = addUsage(this.usage, result.usage);
     if (result.reasoning.trim()) this.emit({ type: "thinking", iteration: this.iterations, text: result.reasoning });
     return result;

@@ -1,4 +1,4 @@
-import type { ChatMessage, LLM, StreamPart } from "@/lib/llm/types";
+import type { ChatMessage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { AgentResult } from "./types";
 
@@ -39,18 +39,4 @@ export function synthesisMessages(
       content: prompt(language, "synthesis_user", { question, trace: formatTrace(result, language, traceChars) }),
     },
   ];
-}
-
-export function streamAnswer(
-  llm: LLM,
-  result: AgentResult,
-  options: {
-    question: string;
-    history: ChatMessage[];
-    language: PromptLanguage;
-    traceChars: number;
-    signal?: AbortSignal;
-  },
-): AsyncIterable<StreamPart> {
-  return llm.streamChat(synthesisMessages(result, options), { signal: options.signal });
 }

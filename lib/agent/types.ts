@@ -1,5 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
+import type { CompactionEvent } from "./context-guard";
 
 /** What the engine talks to — all passed in, so every rule is testable with a scripted model. */
 
@@ -84,6 +85,8 @@ export interface AgentOptions {
   /** Native function calling when the model can (default true); JSON mode otherwise. */
   useNativeTools?: boolean;
   onStep?: (step: AgentStep) => void;
+  /** A compaction happened (SPEC §9): the web layer shows a divider and keeps the summary. */
+  onCompact?: (event: CompactionEvent) => void;
   interrupts?: InterruptSource;
 }
 
