@@ -184,7 +184,7 @@ describe("the engine checks the budget before every LLM call (SPEC §9)", () => 
     const reply = (messages: ChatMessage[]) => {
       if (messages[0]?.content.startsWith("You compress")) return { content: "summary of earlier pages" };
       if (step === 2) queue.queued.push("focus on Europe");
-      return step < calls.length ? calls[step++] : { content: "final answer" };
+      return step < calls.length ? (calls[step++] ?? { content: "final answer" }) : { content: "final answer" };
     };
     llm.queueChat(...Array.from({ length: 30 }, () => reply));
     const events: CompactionEvent[] = [];

@@ -1,6 +1,7 @@
 import "server-only";
 import { ReActAgent } from "@/lib/agent/react-agent";
-import type { AgentInput, AgentLimits, AgentResult, InterruptSource } from "@/lib/agent/types";
+import type { CompactionEvent } from "@/lib/agent/context-guard";
+import type { AgentInput, AgentLimits, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { finishRun, savePartialAnswer } from "@/lib/db/queries";
@@ -35,7 +36,10 @@ export interface AgentRunOptions {
   language: PromptLanguage;
   useNativeTools: boolean;
   input: AgentInput;
-  interrupts?: InterruptSource;
+  /** Where each drained interrupt is stored as a user message of the conversation. */
+  onInterrupt: (text: string) => void;
+  /** Where a compaction summary of earlier turns is kept for the next turns. */
+  onCompact: (event: CompactionEvent) => void;
 }
 
 function toAppError(error: unknown): AppError {
@@ -62,8 +66,23 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     limits: agentLimits(config),
     language,
     useNativeTools: options.useNativeTools,
-    interrupts: options.interrupts,
+    interrupts: {
+      drain: () => {
+        const texts = live.interrupts.drain();
+        for (const text of texts) options.onInterrupt(text);
+        return texts;
+      },
+    },
     onStep: (step) => live.emit("step", step, { withSeq: true }),
+    onCompact: (event) => {
+      live.emit("compact", {
+        originalMessages: event.originalMessages,
+        keptMessages: event.keptMessages,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+      });
+      options.onCompact(event);
+    },
   });
 
   let result: AgentResult | undefined;
@@ -124,7 +143,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     error: failure?.message,
     answer: content,
   });
-  const pending = options.interrupts?.drain() ?? [];
+  const pending = live.interrupts.close();
   live.emit("done", {
     messageId: message.id,
     iterations,

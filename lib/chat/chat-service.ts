@@ -9,6 +9,7 @@ import {
   insertMessage,
   listFileSummaries,
   listMessages,
+  saveConversationSummary,
   titleFromMessage,
   updateConversation,
 } from "@/lib/db/queries";
@@ -39,15 +40,41 @@ export interface ChatInput {
   mode?: ChatMode;
 }
 
-/** Earlier turns as plain text: final answers, not old tool traces, and never error notices. */
-export function previousTurns(previous: Message[]): ChatMessage[] {
-  const turns: ChatMessage[] = [];
-  for (const message of previous) {
-    if (message.role === "user") turns.push({ role: "user", content: message.content });
-    else if (message.status !== "error" && message.content.trim())
-      turns.push({ role: "assistant", content: message.content });
+/**
+ * Earlier turns as plain text — final answers, not old tool traces, never error notices — after
+ * the stored compaction summary, which stands in for the turns it covers (SPEC §7, §9). Each
+ * message is mapped to its database id so a new compaction can record what it covered.
+ */
+export function previousTurns(
+  previous: Message[],
+  conversation: { summary: string | null; summaryThrough: string | null },
+  language: PromptLanguage,
+): { history: ChatMessage[]; ids: Map<ChatMessage, string> } {
+  const history: ChatMessage[] = [];
+  const ids = new Map<ChatMessage, string>();
+  let start = 0;
+  if (conversation.summary && conversation.summaryThrough) {
+    const through = previous.findIndex((message) => message.id === conversation.summaryThrough);
+    if (through !== -1) {
+      start = through + 1;
+      const summary: ChatMessage = {
+        role: "user",
+        content: prompt(language, "compaction_summary", { summary: conversation.summary }),
+      };
+      history.push(summary);
+      ids.set(summary, conversation.summaryThrough);
+    }
   }
-  return turns;
+  for (const message of previous.slice(start)) {
+    let turn: ChatMessage | undefined;
+    if (message.role === "user") turn = { role: "user", content: message.content };
+    else if (message.status !== "error" && message.content.trim()) turn = { role: "assistant", content: message.content };
+    if (turn) {
+      history.push(turn);
+      ids.set(turn, message.id);
+    }
+  }
+  return { history, ids };
 }
 
 function formatSize(bytes: number): string {
@@ -125,6 +152,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
 
   const language = detectLanguage(input.message);
   const config = getConfig();
+  const { history, ids } = previousTurns(previous, conversation, language);
   void runAgentTurn({
     db,
     live,
@@ -135,8 +163,17 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     useNativeTools,
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
-      history: previousTurns(previous),
+      history,
       question: input.message,
+    },
+    onInterrupt: (text) => insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId: run.id }),
+    onCompact: (event) => {
+      // Keep the summary for later turns when it replaced earlier turns of the conversation.
+      const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
+      const through = covered.at(-1);
+      if (event.summary && through) {
+        saveConversationSummary(db, { id: conversation.id, summary: event.summary, throughMessageId: through });
+      }
     },
   })
     .catch((error) => console.error("[chat] run crashed", error))

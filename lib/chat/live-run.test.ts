@@ -3,7 +3,7 @@ import type { SseEvent } from "@/lib/http/sse";
 import { LiveRun, LiveRuns } from "./live-run";
 
 function newRun() {
-  const persisted: SseEvent[] = [];
+  const persisted: { event: string; data: unknown; id: number }[] = [];
   const run = new LiveRun("run-1", "conv-1", (event) => persisted.push(event));
   return { run, persisted };
 }
@@ -33,18 +33,29 @@ describe("LiveRun", () => {
     expect(seen.map((e) => e.event)).toEqual(["run", "answer", "done"]);
   });
 
-  it("replays only stored events after the given sequence number, plus the deltas", () => {
+  it("numbers deltas after the last stored event and resumes exactly after any id", () => {
     const { run } = newRun();
     run.emit("run", {});
     run.emit("answer", { status: "start" });
-    run.emit("answer", { status: "delta", content: "x" }, { store: false });
-    const seen: SseEvent[] = [];
-    run.subscribe(
-      (event) => seen.push(event),
-      () => {},
-      1,
-    );
-    expect(seen.map((e) => e.id ?? "delta")).toEqual([2, "delta"]);
+    run.emit("answer", { status: "delta", content: "a" }, { store: false });
+    run.emit("answer", { status: "delta", content: "b" }, { store: false });
+    run.emit("step", { type: "notice" }, { withSeq: true });
+    const ids = (after: string) => {
+      const seen: SseEvent[] = [];
+      run.subscribe((event) => seen.push(event), () => {}, after);
+      return seen.map((e) => e.id);
+    };
+    expect(ids("0")).toEqual(["1", "2", "2.1", "2.2", "3"]);
+    expect(ids("1")).toEqual(["2", "2.1", "2.2", "3"]);
+    expect(ids("2.1")).toEqual(["2.2", "3"]);
+    expect(ids("3")).toEqual([]);
+  });
+
+  it("puts the sequence number into step data", () => {
+    const { run, persisted } = newRun();
+    run.emit("run", {});
+    run.emit("step", { type: "notice", text: "t" }, { withSeq: true });
+    expect(persisted[1]).toEqual({ event: "step", data: { seq: 2, type: "notice", text: "t" }, id: 2 });
   });
 
   it("closes subscribers at the end and ignores events after it", () => {

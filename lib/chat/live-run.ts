@@ -1,23 +1,26 @@
 import type { SseEvent } from "@/lib/http/sse";
+import { InterruptQueue } from "./interrupt-queue";
 
 /**
- * A run in progress, as seen by the web layer: its event log, its live subscribers and the abort
- * controller that Stop uses. Stored events get a sequence number (SSE `id`); answer deltas do not,
- * since they are not stored (SPEC §4) — the log keeps them so a subscriber joining late sees the
- * same stream from the start.
+ * A run in progress, as seen by the web layer: its event log, its live subscribers, its interrupt
+ * queue and the abort controller that Stop uses. Stored events get a sequence number N (SSE id
+ * "N"); answer deltas are not stored (SPEC §4) and get "N.k", the k-th delta after stored event N,
+ * so a client can resume exactly where it was with `?after=` (or Last-Event-ID).
  */
 export class LiveRun {
   readonly controller = new AbortController();
-  private readonly log: SseEvent[] = [];
+  readonly interrupts = new InterruptQueue();
+  private readonly log: Required<SseEvent>[] = [];
   private readonly listeners = new Set<(event: SseEvent) => void>();
   private readonly endListeners = new Set<() => void>();
   private seq = 0;
+  private deltasSinceSeq = 0;
   private ended = false;
 
   constructor(
     readonly runId: string,
     readonly conversationId: string,
-    private readonly persist: (event: Required<SseEvent>) => void,
+    private readonly persist: (event: { event: string; data: unknown; id: number }) => void,
   ) {}
 
   get signal(): AbortSignal {
@@ -32,16 +35,17 @@ export class LiveRun {
    * Emits an event; `store: false` is for answer deltas. `withSeq` puts the sequence number into
    * the data too, as `step` events carry it (SPEC §12).
    */
-  emit(
-    event: string,
-    data: unknown,
-    { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {},
-  ): void {
+  emit(event: string, data: unknown, { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {}): void {
     if (this.ended) return;
-    const id = store ? ++this.seq : undefined;
-    const payload = withSeq && id !== undefined ? { seq: id, ...(data as object) } : data;
-    const entry: SseEvent = id === undefined ? { event, data: payload } : { event, data: payload, id };
-    if (store) this.persist(entry as Required<SseEvent>);
+    let entry: Required<SseEvent>;
+    if (store) {
+      const seq = ++this.seq;
+      this.deltasSinceSeq = 0;
+      entry = { event, data: withSeq ? { seq, ...(data as object) } : data, id: String(seq) };
+      this.persist({ event, data: entry.data, id: seq });
+    } else {
+      entry = { event, data, id: `${this.seq}.${++this.deltasSinceSeq}` };
+    }
     this.log.push(entry);
     for (const listener of this.listeners) listener(entry);
   }
@@ -55,11 +59,10 @@ export class LiveRun {
     this.endListeners.clear();
   }
 
-  /** Replays the log (stored events after `after`, and every delta), then follows live events. */
-  subscribe(send: (event: SseEvent) => void, close: () => void, after = 0): () => void {
-    for (const entry of this.log) {
-      if (entry.id === undefined || entry.id > after) send(entry);
-    }
+  /** Replays the log after the event with id `after` ("N" or "N.k"; "0" or "" from the start), then follows. */
+  subscribe(send: (event: SseEvent) => void, close: () => void, after = "0"): () => void {
+    const position = after && after !== "0" ? this.log.findIndex((entry) => entry.id === after) : -1;
+    for (const entry of this.log.slice(position + 1)) send(entry);
     if (this.ended) {
       close();
       return () => {};

@@ -44,7 +44,18 @@ export function isAbort(error: unknown): boolean {
 }
 
 export const api = {
-  health: (signal?: AbortSignal) => request<Health>("/api/health", { signal, cache: "no-store" }),
+  /** The health report; a 503 (database down) still carries the report, so it is returned too. */
+  async health(signal?: AbortSignal): Promise<Health> {
+    let response: Response;
+    try {
+      response = await fetch("/api/health", { signal, cache: "no-store" });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+    }
+    if (response.ok || response.status === 503) return (await response.json()) as Health;
+    throw await errorFromResponse(response);
+  },
 
   models: (signal?: AbortSignal) => request<ModelList>("/api/models", { signal }),
 

@@ -78,6 +78,14 @@ export interface RunEvent {
   mode: string;
 }
 
+/** A step of the agent loop; the core UI only reads its type and tool name. */
+export interface StepEvent {
+  seq: number;
+  iteration: number;
+  type: string;
+  tool?: string;
+}
+
 export type AnswerEvent = { status: "start" } | { status: "delta"; content: string } | { status: "done" };
 
 export interface ErrorEvent {

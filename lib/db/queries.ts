@@ -34,6 +34,8 @@ export function createConversation(db: Db, { title, model }: { title?: string; m
     id: crypto.randomUUID(),
     title: title?.trim() || DEFAULT_TITLE,
     model: model ?? null,
+    summary: null,
+    summaryThrough: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -343,4 +345,21 @@ export function getConversationDetail(db: Db, { id }: { id: string }) {
     files: listFileSummaries(db, { conversationId: id }),
     activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
   };
+}
+
+/** Keeps a compaction summary of the conversation's turns up to `throughMessageId` (SPEC §9). */
+export function saveConversationSummary(
+  db: Db,
+  { id, summary, throughMessageId }: { id: string; summary: string; throughMessageId: string },
+): void {
+  db.update(conversations).set({ summary, summaryThrough: throughMessageId }).where(eq(conversations.id, id)).run();
+}
+
+/** The assistant message a run ended with, if it has ended. */
+export function runMessage(db: Db, { runId }: { runId: string }): Message | undefined {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.runId, runId), eq(messages.role, "assistant")))
+    .get();
 }

@@ -8,6 +8,10 @@ export const conversations = sqliteTable(
     id: text("id").primaryKey(),
     title: text("title").notNull(),
     model: text("model"),
+    /** The latest compaction summary of earlier turns (SPEC §9), standing in for them in later turns. */
+    summary: text("summary"),
+    /** The last message the summary covers; later turns start after it. */
+    summaryThrough: text("summary_through"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -12,8 +12,8 @@ export const KEEPALIVE_MS = 15_000;
 export interface SseEvent {
   event: string;
   data: unknown;
-  /** Stored events carry their sequence number so a client can resume after it. */
-  id?: number;
+  /** Where a client can resume after this event (see LiveRun). */
+  id?: string | number;
 }
 
 export function formatSse({ event, data, id }: SseEvent): string {

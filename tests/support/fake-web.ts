@@ -8,9 +8,11 @@ import type { AddressInfo } from "node:net";
  */
 
 export interface FakeWebRoute {
+  /** Accept the request and never answer (a server that hangs). */
+  hang?: boolean;
   status?: number;
   headers?: Record<string, string>;
-  body: string | Buffer | ((req: IncomingMessage, requestBody: string) => string | Buffer);
+  body?: string | Buffer | ((req: IncomingMessage, requestBody: string) => string | Buffer);
 }
 
 export interface FakeWeb {
@@ -68,7 +70,8 @@ export async function startFakeWeb(routes: Record<string, FakeWebRoute> = {}): P
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    const content = typeof route.body === "function" ? route.body(req, body) : route.body;
+    if (route.hang) return;
+    const content = typeof route.body === "function" ? route.body(req, body) : (route.body ?? "");
     res.writeHead(route.status ?? 200, { "content-type": "text/html; charset=utf-8", ...route.headers });
     res.end(content);
   });

@@ -1,0 +1,42 @@
+import { getLiveRuns } from "@/lib/chat/chat-service";
+import { getDb } from "@/lib/db/client";
+import { getRun, listRunEvents, runMessage } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
+import { route } from "@/lib/http/responses";
+import { type SseEvent, sseResponse } from "@/lib/http/sse";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Replays a run's events after `after` (or Last-Event-ID), then follows it live while it runs
+ * (SPEC §12): how a reloaded page re-attaches. A finished run is replayed from the database; its
+ * answer, whose deltas are not stored, comes back as one delta when the replay starts before it.
+ */
+export const GET = route(async (request: Request, { params }: { params: Promise<{ runId: string }> }) => {
+  const { runId } = await params;
+  const after = new URL(request.url).searchParams.get("after") ?? request.headers.get("last-event-id") ?? "0";
+  if (!/^\d+(\.\d+)?$/.test(after)) throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
+
+  const live = getLiveRuns().get(runId);
+  if (live) return sseResponse((send, close) => live.subscribe(send, close, after));
+
+  const db = getDb();
+  getRun(db, { id: runId });
+  const events = listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
+  const answer = runMessage(db, { runId })?.content ?? "";
+  const replay: SseEvent[] = [];
+  let answerStarted = false;
+  for (const event of events) {
+    const status = (event.data as { status?: string }).status;
+    if (event.type === "answer" && status === "start") answerStarted = true;
+    if (event.type === "answer" && status === "done" && answerStarted && answer) {
+      replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${event.seq - 1}.1` });
+    }
+    replay.push({ event: event.type, data: event.data, id: String(event.seq) });
+  }
+  return sseResponse((send, close) => {
+    for (const event of replay) send(event);
+    close();
+    return () => {};
+  });
+});

@@ -1,0 +1,28 @@
+"use client";
+
+import { Menu } from "lucide-react";
+import type { ReactNode } from "react";
+import { useShell } from "@/components/shell/shell-context";
+import { IconButton } from "@/components/ui/icon-button";
+
+/** The bar above a chat: the menu button (phones), the title and, on the right, the model picker. */
+export function ChatHeader({ title, children }: { title: string; children?: ReactNode }) {
+  const { sidebarOpen, openSidebar } = useShell();
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border/70 px-2 sm:px-4">
+      <IconButton
+        label="Open sidebar"
+        className="md:hidden"
+        aria-expanded={sidebarOpen}
+        aria-controls="sidebar"
+        onClick={openSidebar}
+      >
+        <Menu aria-hidden className="size-5" />
+      </IconButton>
+      <h1 data-testid="conversation-title-heading" className="min-w-0 flex-1 truncate text-[0.9375rem] font-medium">
+        {title}
+      </h1>
+      {children}
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatElapsed, formatTokens } from "@/lib/client/format";
+import type { Usage } from "@/lib/client/types";
+import { CopyButton } from "./copy-button";
+
+const MODE_LABELS: Record<string, string> = {
+  native: "tool calls",
+  json: "JSON mode",
+  dag: "plan mode",
+};
+
+/** Under a finished answer: copy, then model, mode, steps, tokens and time taken. */
+export function MessageFooter({
+  content,
+  model,
+  mode,
+  iterations,
+  usage,
+  elapsedMs,
+}: {
+  content: string;
+  model: string | null;
+  mode: string | null;
+  iterations: number | null;
+  usage: Usage | null;
+  elapsedMs: number | null;
+}) {
+  const facts = [
+    model,
+    mode && mode !== "plain" ? (MODE_LABELS[mode] ?? `${mode} mode`) : null,
+    iterations && iterations > 1 ? `${iterations} steps` : null,
+    usage && usage.totalTokens > 0
+      ? `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out tokens`
+      : null,
+    elapsedMs !== null ? formatElapsed(elapsedMs) : null,
+  ].filter((fact): fact is string => Boolean(fact));
+  return (
+    <div
+      data-testid="message-footer"
+      className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground"
+    >
+      {content ? <CopyButton text={content} /> : null}
+      {facts.map((fact, index) => (
+        <span key={fact} className="flex items-center gap-3">
+          {index > 0 ? <span aria-hidden className="size-0.5 rounded-full bg-muted-foreground/60" /> : null}
+          {fact}
+        </span>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { ArrowDown } from "lucide-react";
+import { useEffect } from "react";
+import { AssistantMessage } from "./assistant-message";
+import type { ChatItem } from "./chat-items";
+import { useStickToBottom } from "./use-stick-to-bottom";
+import { UserMessage } from "./user-message";
+
+/** The thread. Follows a streaming answer down unless the user scrolled up to read. */
+export function MessageList({ items }: { items: ChatItem[] }) {
+  const { scrollRef, contentRef, atBottom, scrollToBottom } = useStickToBottom();
+  const questions = items.filter((item) => item.kind === "user").length;
+
+  // A new question always brings the view down to it.
+  useEffect(() => {
+    if (questions > 0) scrollToBottom();
+  }, [questions, scrollToBottom]);
+
+  return (
+    <div className="relative min-h-0 flex-1">
+      <section ref={scrollRef} aria-label="Messages" data-testid="message-list" className="h-full overflow-y-auto">
+        <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-7 px-4 pt-6 pb-10 sm:px-6">
+          {items.map((item) =>
+            item.kind === "user" ? (
+              <UserMessage key={item.key} content={item.content} />
+            ) : (
+              <AssistantMessage key={item.key} item={item} />
+            ),
+          )}
+        </div>
+      </section>
+      {atBottom ? null : (
+        <button
+          type="button"
+          aria-label="Scroll to the latest message"
+          onClick={() => scrollToBottom("smooth")}
+          className="absolute bottom-3 left-1/2 grid size-9 -translate-x-1/2 place-items-center rounded-full border border-border bg-background text-muted-foreground shadow-md transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <ArrowDown aria-hidden className="size-4" />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+"use client";
+
+import { Check, ChevronDown, TriangleAlert } from "lucide-react";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { cx } from "@/lib/client/cx";
+import { formatBytes } from "@/lib/client/format";
+import { CapabilityBadges } from "./capability-badges";
+import { useModels } from "./models-context";
+
+/** A listbox of the installed models with their capabilities; keyboard: arrows, Home/End, Enter, Escape. */
+export function ModelPicker({ value, onChange }: { value: string | null; onChange: (model: string) => void }) {
+  const { models, status, error, find } = useModels();
+  const [open, setOpen] = useState(false);
+  const [activeIndex, setActiveIndex] = useState(0);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const selected = find(value);
+
+  useEffect(() => {
+    if (!open) return;
+    list.current?.focus();
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
+  useEffect(() => {
+    if (open) document.getElementById(`${listId}-${activeIndex}`)?.scrollIntoView({ block: "nearest" });
+  }, [open, activeIndex, listId]);
+
+  const show = () => {
+    setActiveIndex(
+      Math.max(
+        0,
+        models.findIndex((model) => model.name === value),
+      ),
+    );
+    setOpen(true);
+  };
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const choose = (name: string) => {
+    close();
+    if (name !== value) onChange(name);
+  };
+
+  const onListKeyDown = (event: KeyboardEvent) => {
+    const last = models.length - 1;
+    const moves: Record<string, number> = {
+      ArrowDown: activeIndex >= last ? 0 : activeIndex + 1,
+      ArrowUp: activeIndex <= 0 ? last : activeIndex - 1,
+      Home: 0,
+      End: last,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActiveIndex(moves[event.key] ?? 0);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const model = models[activeIndex];
+      if (model) choose(model.name);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    } else if (event.key === "Tab") {
+      setOpen(false);
+    }
+  };
+
+  const unavailable = status === "error" || (status === "ready" && models.length === 0);
+  const label =
+    value ??
+    (status === "loading"
+      ? "Loading models…"
+      : status === "error"
+        ? "Models unavailable"
+        : models.length === 0
+          ? "No models"
+          : "Choose a model");
+  const missing = status === "ready" && value !== null && !selected;
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        data-testid="model-picker"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        aria-label={`Model: ${label}`}
+        title={status === "error" ? (error ?? undefined) : missing ? `${value} is not installed` : undefined}
+        disabled={status === "loading" || unavailable}
+        onClick={() => (open ? close() : show())}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+            event.preventDefault();
+            show();
+          }
+        }}
+        className="flex max-w-[11rem] items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-medium text-foreground/90 transition-colors hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-60 sm:max-w-xs"
+      >
+        {(selected && !selected.abilities.tool_call) || missing ? (
+          <TriangleAlert aria-hidden className="size-3.5 shrink-0 text-amber-500" />
+        ) : null}
+        <span className="truncate">{label}</span>
+        <ChevronDown aria-hidden className={cx("size-4 shrink-0 text-muted-foreground", open && "rotate-180")} />
+      </button>
+      {open ? (
+        <div
+          ref={list}
+          id={listId}
+          role="listbox"
+          tabIndex={-1}
+          aria-label="Models"
+          aria-activedescendant={`${listId}-${activeIndex}`}
+          onKeyDown={onListKeyDown}
+          className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(24rem,70dvh)] w-[min(20rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-1 text-popover-foreground shadow-lg outline-none"
+        >
+          {models.map((model, index) => (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: keyboard selection is handled by the listbox (aria-activedescendant)
+            <div
+              key={model.name}
+              id={`${listId}-${index}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={model.name === value}
+              data-testid="model-option"
+              data-model={model.name}
+              onClick={() => choose(model.name)}
+              onMouseMove={() => setActiveIndex(index)}
+              className={cx(
+                "flex cursor-pointer items-start gap-2 rounded-lg px-2 py-2",
+                index === activeIndex && "bg-muted",
+              )}
+            >
+              <Check
+                aria-hidden
+                className={cx("mt-0.5 size-4 shrink-0", model.name === value ? "text-foreground" : "invisible")}
+              />
+              <div className="min-w-0 flex-1">
+                <div className="flex items-baseline justify-between gap-2">
+                  <span className="truncate text-sm font-medium">{model.name}</span>
+                  <span className="shrink-0 text-xs text-muted-foreground">
+                    {[model.parameterSize, model.sizeBytes ? formatBytes(model.sizeBytes) : null]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </span>
+                </div>
+                <div className="mt-1 flex flex-wrap items-center gap-1.5">
+                  <CapabilityBadges model={model} />
+                  {model.abilities.tool_call ? null : (
+                    <span className="text-[0.6875rem] text-amber-700 dark:text-amber-400">no tools · JSON mode</span>
+                  )}
+                </div>
+              </div>
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

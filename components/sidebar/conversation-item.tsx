@@ -1,0 +1,93 @@
+"use client";
+
+import { Loader2, Pencil, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { memo, useRef, useState } from "react";
+import { IconButton } from "@/components/ui/icon-button";
+import { cx } from "@/lib/client/cx";
+import type { ConversationSummary } from "@/lib/client/types";
+import { useConversations } from "./conversations-context";
+import { RenameInput } from "./rename-input";
+
+interface ConversationItemProps {
+  conversation: ConversationSummary;
+  active: boolean;
+  running: boolean;
+  onRequestDelete: (conversation: ConversationSummary) => void;
+}
+
+/** One sidebar entry: a link to the conversation, with rename (inline) and delete actions. */
+export const ConversationItem = memo(function ConversationItem({
+  conversation,
+  active,
+  running,
+  onRequestDelete,
+}: ConversationItemProps) {
+  const { rename } = useConversations();
+  const [editing, setEditing] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const { id, title } = conversation;
+
+  if (editing) {
+    return (
+      <li data-testid="conversation-item" className="px-1 py-0.5">
+        <RenameInput
+          initialTitle={title}
+          onSave={(next) => rename(id, next)}
+          onDone={() => {
+            setEditing(false);
+            requestAnimationFrame(() => renameButton.current?.focus());
+          }}
+        />
+      </li>
+    );
+  }
+
+  return (
+    <li data-testid="conversation-item" data-active={active || undefined} className="group relative">
+      <Link
+        href={`/c/${id}`}
+        aria-current={active ? "page" : undefined}
+        className={cx(
+          "flex items-center gap-2 rounded-lg px-2.5 py-2 text-sm outline-none transition-colors focus-visible:ring-2 focus-visible:ring-ring",
+          active ? "bg-muted font-medium text-foreground" : "text-foreground/85 hover:bg-muted/70",
+        )}
+      >
+        {running ? (
+          <Loader2 aria-label="Answering" className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
+        ) : null}
+        <span data-testid="conversation-title" className="truncate">
+          {title}
+        </span>
+      </Link>
+      <div
+        className={cx(
+          "absolute inset-y-0 right-1 flex items-center gap-0.5 rounded-r-lg bg-linear-to-l from-70% pl-6",
+          // Hidden (not just transparent) so a tap cannot hit an unseen button on touch screens.
+          active
+            ? "from-muted"
+            : "invisible from-sidebar group-focus-within:visible group-hover:visible group-hover:from-muted",
+        )}
+      >
+        <IconButton
+          ref={renameButton}
+          size="sm"
+          label={`Rename “${title}”`}
+          data-testid="rename-conversation"
+          onClick={() => setEditing(true)}
+        >
+          <Pencil aria-hidden className="size-3.5" />
+        </IconButton>
+        <IconButton
+          size="sm"
+          label={`Delete “${title}”`}
+          data-testid="delete-conversation"
+          onClick={() => onRequestDelete(conversation)}
+          className="hover:text-red-600 dark:hover:text-red-400"
+        >
+          <Trash2 aria-hidden className="size-3.5" />
+        </IconButton>
+      </div>
+    </li>
+  );
+});

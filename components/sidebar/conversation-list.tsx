@@ -1,0 +1,88 @@
+"use client";
+
+import { Loader2 } from "lucide-react";
+import { useChatRunsContext } from "@/components/chat/chat-runs-context";
+import { type DateGroup, dateGroup } from "@/lib/client/format";
+import type { ConversationSummary } from "@/lib/client/types";
+import { ConversationItem } from "./conversation-item";
+import { useConversations } from "./conversations-context";
+
+function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSummary[]][] {
+  const groups = new Map<DateGroup, ConversationSummary[]>();
+  const now = Date.now();
+  for (const item of items) {
+    const group = dateGroup(item.updatedAt, now);
+    groups.set(group, [...(groups.get(group) ?? []), item]);
+  }
+  return [...groups];
+}
+
+/** The conversations, newest first, in date sections, with loading, empty and error states. */
+export function ConversationList({
+  activeId,
+  onRequestDelete,
+}: {
+  activeId: string | null;
+  onRequestDelete: (conversation: ConversationSummary) => void;
+}) {
+  const { items, status, error, query, hasMore, loadMore, loadingMore, refresh } = useConversations();
+  const { turns } = useChatRunsContext();
+
+  if (status === "loading") {
+    return (
+      <div aria-busy className="flex-1 space-y-2 px-4 pt-4" role="status" aria-label="Loading conversations">
+        {[70, 85, 60, 75].map((width) => (
+          <div key={width} className="h-4 animate-pulse rounded bg-muted" style={{ width: `${width}%` }} />
+        ))}
+      </div>
+    );
+  }
+  if (status === "error") {
+    return (
+      <div role="alert" className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
+        <p>Could not load conversations. {error}</p>
+        <button type="button" onClick={() => void refresh()} className="mt-2 font-medium text-foreground underline">
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (items.length === 0) {
+    return (
+      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
+        {query ? `No conversations match “${query}”.` : "No conversations yet. Start one with New chat."}
+      </p>
+    );
+  }
+  return (
+    <nav aria-label="Conversation history" className="flex-1 overflow-y-auto px-2 pb-4">
+      {groupByDate(items).map(([group, conversations]) => (
+        <section key={group} aria-label={group} className="mt-3 first:mt-1">
+          <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">{group}</h2>
+          <ul className="space-y-px">
+            {conversations.map((conversation) => (
+              <ConversationItem
+                key={conversation.id}
+                conversation={conversation}
+                active={conversation.id === activeId}
+                running={turns[conversation.id]?.status === "streaming"}
+                onRequestDelete={onRequestDelete}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {hasMore ? (
+        <button
+          type="button"
+          onClick={() => void loadMore()}
+          disabled={loadingMore}
+          className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg px-2 py-2 text-sm text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          {loadingMore ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
+          Load older conversations
+        </button>
+      ) : null}
+    </nav>
+  );
+}

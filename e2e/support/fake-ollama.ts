@@ -1,0 +1,36 @@
+import { FAKE_OLLAMA_URL } from "./servers";
+
+/** A request the fake Ollama recorded (see tests/fake-ollama/server.ts). */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  // biome-ignore lint/suspicious/noExplicitAny: whatever the app sent
+  body: any;
+  aborted: boolean;
+  finished: boolean;
+}
+
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${FAKE_OLLAMA_URL}${path}`, {
+    method,
+    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`fake Ollama ${method} ${path} → ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The fake Ollama's control API. */
+export const fakeOllama = {
+  reset: () => call<{ ok: true }>("POST", "/__fake/reset"),
+  requests: () => call<RecordedRequest[]>("GET", "/__fake/requests"),
+  async chatRequests(): Promise<RecordedRequest[]> {
+    return (await this.requests()).filter((request) => request.path === "/api/chat");
+  },
+  /** The streamed chat calls (Ollama streams unless `stream: false`): the answer the user watches. */
+  async streamedChatRequests(): Promise<RecordedRequest[]> {
+    return (await this.chatRequests()).filter((request) => request.body?.stream !== false);
+  },
+  /** Queues replies (`content`, `chunks`, `chunkDelayMs`, `midStreamError`, …) for the next chats. */
+  script: (...replies: Record<string, unknown>[]) => call<{ queued: number }>("POST", "/__fake/script", { replies }),
+};

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import { APP_OLLAMA_DOWN_URL, APP_URL, FAKE_OLLAMA_PORT, FAKE_OLLAMA_URL } from "./e2e/support/servers";
+
+/**
+ * E2E against the production build (made beforehand by `npm run test:e2e`) and the fake Ollama.
+ * Three servers: the fake Ollama, the app talking to it, and a second app whose Ollama is down.
+ */
+
+// This file is loaded by the runner and again by each worker. Only the runner (workers have
+// TEST_WORKER_INDEX) starts the servers, so only it prepares fresh, empty data directories.
+const resultsDir = path.resolve("test-results");
+const dataRoot = path.join(resultsDir, `e2e-data-${process.pid}`);
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  for (const entry of fs.readdirSync(resultsDir)) {
+    if (entry.startsWith("e2e-data-")) fs.rmSync(path.join(resultsDir, entry), { recursive: true, force: true });
+  }
+  fs.mkdirSync(path.join(dataRoot, "app"), { recursive: true });
+  fs.mkdirSync(path.join(dataRoot, "ollama-down"), { recursive: true });
+}
+
+const nextStart = (port: number) => `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/playwright",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL: APP_URL,
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: "npx tsx tests/fake-ollama/cli.ts",
+      url: `${FAKE_OLLAMA_URL}/api/version`,
+      env: { FAKE_OLLAMA_PORT: String(FAKE_OLLAMA_PORT) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: nextStart(3100),
+      url: `${APP_URL}/api/health`,
+      env: { NEXT_TELEMETRY_DISABLED: "1", OLLAMA_BASE_URL: FAKE_OLLAMA_URL, DATA_DIR: path.join(dataRoot, "app") },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: nextStart(3101),
+      url: `${APP_OLLAMA_DOWN_URL}/api/conversations`,
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        // Port 9 (discard) has no listener here: this instance finds Ollama down.
+        OLLAMA_BASE_URL: "http://127.0.0.1:9",
+        DATA_DIR: path.join(dataRoot, "ollama-down"),
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});

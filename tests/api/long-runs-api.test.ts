@@ -1,0 +1,209 @@
+import { describe, expect, it } from "vitest";
+import { POST as chat } from "@/app/api/chat/route";
+import { GET as getOne } from "@/app/api/conversations/[id]/route";
+import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
+import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
+import { POST as create } from "@/app/api/conversations/route";
+import { GET as replay } from "@/app/api/runs/[runId]/events/route";
+import { getLiveRuns } from "@/lib/chat/chat-service";
+import { getDb } from "@/lib/db/client";
+import { getConversation, listMessages } from "@/lib/db/queries";
+import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+
+const fake = setupFakeOllama();
+const app = setupAppEnv(fake);
+
+async function newConversation(model?: string): Promise<string> {
+  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
+}
+
+const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
+const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
+const idle = (id: string) => expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
+const chatBodies = () => fake().chatRequests().map((r) => r.body);
+const answerOf = (events: ParsedEvent[]) =>
+  events.filter((e) => e.event === "answer" && e.data.status === "delta").map((e) => String(e.data.content)).join("");
+
+describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
+  it("answers 409 when nothing runs and 400 for an empty message", async () => {
+    const id = await newConversation();
+    expect((await sendInterrupt(id, "hello")).status).toBe(409);
+    expect((await sendInterrupt(id, "  ")).status).toBe(400);
+    expect((await sendInterrupt("missing", "x")).status).toBe(404);
+  });
+
+  it("native mode: drains after all tool messages, stored as a user message where it was injected", async () => {
+    app.web().routes.set("/a", { body: "<p>page a</p>" });
+    const id = await newConversation();
+    fake().script(
+      { when: { stream: false }, delayMs: 150, toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/a` } }] },
+      { when: { stream: false }, content: "done" },
+    );
+    const response = await start({ conversationId: id, message: "read a" });
+    await fake().waitForRequests(1);
+    expect((await sendInterrupt(id, "only the first line")).status).toBe(202);
+    const events = await readEvents(response);
+    await idle(id);
+    const second = chatBodies()[1].messages as { role: string; content: string }[];
+    expect(second.slice(-3).map((m) => m.role)).toEqual(["assistant", "tool", "user"]);
+    expect(second.at(-1)?.content).toBe("[USER INTERRUPT]: only the first line\nAcknowledge and adjust if needed.");
+    expect(events.find((e) => e.event === "step" && e.data.type === "interrupt")?.data).toMatchObject({
+      messages: ["only the first line"],
+    });
+    const stored = listMessages(getDb(), { conversationId: id }).map((m) => [m.role, m.content]);
+    expect(stored).toEqual([
+      ["user", "read a"],
+      ["user", "only the first line"],
+      ["assistant", expect.any(String)],
+    ]);
+  });
+
+  it("JSON mode: suppresses a pending final answer and merges several interrupts into a numbered list", async () => {
+    const id = await newConversation("gemma:2b");
+    fake().script(
+      { when: { stream: false }, delayMs: 150, content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
+      { when: { stream: false }, content: '{"type":"final_answer","reasoning":"r","answer":"adjusted"}' },
+    );
+    const response = await start({ conversationId: id, message: "question" });
+    await fake().waitForRequests(1);
+    await sendInterrupt(id, "first");
+    await sendInterrupt(id, "second");
+    await readEvents(response);
+    await idle(id);
+    const second = chatBodies()[1].messages as { role: string; content: string }[];
+    expect(second.slice(-2)).toEqual([
+      { role: "assistant", content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
+      { role: "user", content: "[USER INTERRUPT]: 1. first\n2. second\nAcknowledge and adjust if needed." },
+    ]);
+  });
+
+  it("reports interrupts still queued at the end in done.pendingInterrupts, without storing them", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 });
+    const response = await start({ conversationId: id, message: "q" });
+    const events = await readEvents(response, (e) => {
+      if (e.event === "answer" && e.data.status === "start") void sendInterrupt(id, "too late");
+      return false;
+    });
+    expect(events.at(-1)?.data.pendingInterrupts).toEqual(["too late"]);
+    await idle(id);
+    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).not.toContain("too late");
+  });
+});
+
+describe("stop (SPEC §12)", () => {
+  it("during the model call: aborts the Ollama request and stores a stopped message", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: false }, hang: true });
+    const response = await start({ conversationId: id, message: "q" });
+    await fake().waitForRequests(1);
+    await stop(jsonRequest("", "POST"), params({ id }));
+    const events = await readEvents(response);
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+    await idle(id);
+    expect(listMessages(getDb(), { conversationId: id }).at(-1)?.status).toBe("stopped");
+  });
+
+  it("during a tool: cancels the fetch and keeps the partial trace", async () => {
+    // A page that never answers: the fetch hangs until Stop cancels it.
+    app.web().routes.set("/hang", { hang: true });
+    const id = await newConversation();
+    fake().script({ when: { stream: false }, toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/hang` } }] });
+    const reading = readEvents(await start({ conversationId: id, message: "q" }));
+    await expect.poll(() => app.web().requests.some((r) => r.path === "/hang")).toBe(true);
+    await stop(jsonRequest("", "POST"), params({ id }));
+    const events = await reading;
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    expect(events.some((e) => e.event === "step" && e.data.type === "tool_call")).toBe(true);
+    // Only the first model call was made: the run ended while the tool was still waiting.
+    expect(fake().chatRequests()).toHaveLength(1);
+    await idle(id);
+    expect(listMessages(getDb(), { conversationId: id }).at(-1)?.status).toBe("stopped");
+  });
+});
+
+describe("GET /api/runs/:runId/events (SPEC §12)", () => {
+  it("replays after a dropped client and follows live, with no gap and no duplicate", async () => {
+    const id = await newConversation();
+    const chunks = Array.from({ length: 20 }, (_, i) => `t${i} `);
+    fake().script({ when: { stream: true }, chunks, chunkDelayMs: 25 });
+    const first = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.event === "answer" && e.data.content === "t4 ");
+    const runId = String(first[0]?.data.runId);
+    const lastId = first.at(-1)?.id ?? "0";
+    expect(lastId).toMatch(/^\d+\.\d+$/);
+    const rest = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=${lastId}`, "GET"), params({ runId })));
+    expect(answerOf(first) + answerOf(rest)).toBe(chunks.join(""));
+    expect(rest.at(-1)?.event).toBe("done");
+    await idle(id);
+  });
+
+  it("replays a finished run from the database, its answer as one delta", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: true }, chunks: ["Stored ", "answer"] });
+    const live = await readEvents(await start({ conversationId: id, message: "q" }));
+    await idle(id);
+    const runId = String(live[0]?.data.runId);
+    const again = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events`, "GET"), params({ runId })));
+    expect(again.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "done"]);
+    expect(answerOf(again)).toBe("Stored answer");
+    const tail = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=3`, "GET"), params({ runId })));
+    expect(tail.map((e) => e.event)).toEqual(["done"]);
+  });
+
+  it("answers 404 for an unknown run and 400 for a bad position", async () => {
+    expect((await replay(jsonRequest("/api/runs/x/events", "GET"), params({ runId: "x" }))).status).toBe(404);
+    expect((await replay(jsonRequest("/api/runs/x/events?after=abc", "GET"), params({ runId: "x" }))).status).toBe(400);
+  });
+});
+
+describe("compaction through the API (SPEC §9)", () => {
+  it("on a small-context model, emits compact, keeps the question, and keeps the summary for the next turn", async () => {
+    fake().setModels([...DEFAULT_MODELS, { name: "tiny:1b", family: "llama", parameterSize: "1B", capabilities: ["completion", "tools"], contextLength: 2048 }]);
+    const page = `<p>${"Long findings sentence. ".repeat(200)}</p>`;
+    app.web().routes.set("/big", { body: page });
+    const id = await newConversation("tiny:1b");
+    // Turn 1: a long answer that later turns cannot carry in full.
+    fake().script(
+      { when: { stream: false }, content: "x" },
+      { when: { stream: true }, content: "First answer. ".repeat(250) },
+    );
+    await readEvents(await start({ conversationId: id, message: "first question" }));
+    await idle(id);
+    // Turn 2: tool results overflow the 2048-token context.
+    fake().setDefaultResponder((req) => {
+      const system = req.messages?.[0]?.content ?? "";
+      if (system.startsWith("You compress")) return { content: "Summary: first answer was long." };
+      if (req.stream !== false) return { content: "final" };
+      const toolResults = (req.messages ?? []).filter((m) => m.role === "tool").length;
+      return toolResults < 2 ? { toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/big`, max_chars: 3000 } }] } : { content: "enough" };
+    });
+    const events = await readEvents(await start({ conversationId: id, message: "second question" }));
+    await idle(id);
+    const compacts = events.filter((e) => e.event === "compact");
+    expect(compacts.length).toBeGreaterThan(0);
+    expect(compacts[0]?.data).toEqual({
+      originalMessages: expect.any(Number),
+      keptMessages: expect.any(Number),
+      tokensBefore: expect.any(Number),
+      tokensAfter: expect.any(Number),
+    });
+    for (const body of chatBodies().filter((b) => b.stream === false && !b.messages[0].content.startsWith("You compress")).slice(1)) {
+      expect(body.messages.some((m: { content: string }) => m.content === "second question")).toBe(true);
+    }
+    const conversation = getConversation(getDb(), { id });
+    expect(conversation.summary).toBe("Summary: first answer was long.");
+    // Turn 3 starts from the stored summary instead of the turns it covers.
+    fake().setDefaultResponder(() => ({ content: "ok" }));
+    await readEvents(await start({ conversationId: id, message: "third question" }));
+    await idle(id);
+    const third = chatBodies().at(-2)?.messages as { content: string }[];
+    expect(third.some((m) => m.content === "[Conversation summary]\nSummary: first answer was long.")).toBe(true);
+    expect(third.some((m) => m.content === "first question")).toBe(false);
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { messages: unknown[] };
+    expect(detail.messages).toHaveLength(6);
+  });
+});
