@@ -1,6 +1,6 @@
 import "server-only";
-import { ReActAgent } from "@/lib/agent/react-agent";
 import type { CompactionEvent } from "@/lib/agent/context-guard";
+import { ReActAgent } from "@/lib/agent/react-agent";
 import type { AgentInput, AgentLimits, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
@@ -114,12 +114,13 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       }
     } catch (error) {
       if (live.signal.aborted || isAbortError(error)) throw error;
-      // The user always gets an answer: the loop's own, when synthesis fails (SPEC §7).
+      // The user always gets an answer: the loop's own, when synthesis fails (SPEC §7). A partial
+      // synthesis is replaced, not extended: a second `answer start` tells the client to reset.
       console.warn("[chat] synthesis failed, using the loop's answer:", error instanceof Error ? error.message : error);
       fallback = true;
-      const rest = text ? `\n\n${result.answer}` : result.answer;
-      text += rest;
-      live.emit("answer", { status: "delta", content: rest }, { store: false });
+      if (text) live.emit("answer", { status: "start" });
+      text = result.answer;
+      live.emit("answer", { status: "delta", content: text }, { store: false });
     }
   } catch (error) {
     if (live.signal.aborted || isAbortError(error)) status = "stopped";

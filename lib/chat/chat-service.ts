@@ -68,7 +68,8 @@ export function previousTurns(
   for (const message of previous.slice(start)) {
     let turn: ChatMessage | undefined;
     if (message.role === "user") turn = { role: "user", content: message.content };
-    else if (message.status !== "error" && message.content.trim()) turn = { role: "assistant", content: message.content };
+    else if (message.status !== "error" && message.content.trim())
+      turn = { role: "assistant", content: message.content };
     if (turn) {
       history.push(turn);
       ids.set(turn, message.id);
@@ -166,7 +167,8 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       history,
       question: input.message,
     },
-    onInterrupt: (text) => insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId: run.id }),
+    onInterrupt: (text) =>
+      insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId: run.id }),
     onCompact: (event) => {
       // Keep the summary for later turns when it replaced earlier turns of the conversation.
       const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));

@@ -42,7 +42,11 @@ describe("LiveRun", () => {
     run.emit("step", { type: "notice" }, { withSeq: true });
     const ids = (after: string) => {
       const seen: SseEvent[] = [];
-      run.subscribe((event) => seen.push(event), () => {}, after);
+      run.subscribe(
+        (event) => seen.push(event),
+        () => {},
+        after,
+      );
       return seen.map((e) => e.id);
     };
     expect(ids("0")).toEqual(["1", "2", "2.1", "2.2", "3"]);

@@ -35,7 +35,11 @@ export class LiveRun {
    * Emits an event; `store: false` is for answer deltas. `withSeq` puts the sequence number into
    * the data too, as `step` events carry it (SPEC §12).
    */
-  emit(event: string, data: unknown, { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {}): void {
+  emit(
+    event: string,
+    data: unknown,
+    { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {},
+  ): void {
     if (this.ended) return;
     let entry: Required<SseEvent>;
     if (store) {

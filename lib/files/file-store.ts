@@ -73,11 +73,7 @@ export function createFileStore(db: Db): FileStore {
         .select()
         .from(files)
         .where(
-          and(
-            eq(files.conversationId, conversationId),
-            eq(files.sha256, hash),
-            eq(files.sourceUrl, file.sourceUrl),
-          ),
+          and(eq(files.conversationId, conversationId), eq(files.sha256, hash), eq(files.sourceUrl, file.sourceUrl)),
         )
         .get();
       if (existing) return toInfo(existing);

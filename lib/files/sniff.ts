@@ -11,7 +11,12 @@ const SIGNATURES: { mime: string; kind: SniffedType["kind"]; extension: string; 
     test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   },
   { mime: "image/jpeg", kind: "image", extension: "jpg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { mime: "image/gif", kind: "image", extension: "gif", test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString("latin1")) },
+  {
+    mime: "image/gif",
+    kind: "image",
+    extension: "gif",
+    test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString("latin1")),
+  },
   {
     mime: "image/webp",
     kind: "image",
@@ -25,6 +30,7 @@ export function sniffFileType(bytes: Buffer): SniffedType | null {
   return match ? { mime: match.mime, kind: match.kind, extension: match.extension } : null;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go
 const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g;
 
 /**
@@ -33,7 +39,12 @@ const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g;
  */
 export function safeFilename(name: string | null | undefined, extension: string): string {
   const base = (name ?? "").split(/[\\/]/).at(-1) ?? "";
-  let clean = base.normalize("NFC").replace(UNSAFE, "_").replace(/\s+/g, " ").trim().replace(/^[.\s]+/, "");
+  let clean = base
+    .normalize("NFC")
+    .replace(UNSAFE, "_")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[.\s]+/, "");
   clean = clean.replace(/\.[A-Za-z0-9]{1,8}$/, "");
   if (!clean || /^_+$/.test(clean)) clean = "file";
   return `${clean.slice(0, 120)}.${extension}`;

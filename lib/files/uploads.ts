@@ -19,14 +19,22 @@ export interface UploadResult {
 
 export async function storeUpload(
   db: Db,
-  { conversationId, filename, bytes, maxBytes }: { conversationId: string; filename: string; bytes: Buffer; maxBytes: number },
+  {
+    conversationId,
+    filename,
+    bytes,
+    maxBytes,
+  }: { conversationId: string; filename: string; bytes: Buffer; maxBytes: number },
 ): Promise<UploadResult> {
   getConversation(db, { id: conversationId });
   if (bytes.length === 0) throw new AppError("bad_request:empty_file", "The file is empty.");
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   const type = sniffFileType(bytes);
   if (!type) {
-    throw new AppError("unsupported_media_type:file", "Only PDF files and images (PNG, JPEG, GIF, WebP) can be attached.");
+    throw new AppError(
+      "unsupported_media_type:file",
+      "Only PDF files and images (PNG, JPEG, GIF, WebP) can be attached.",
+    );
   }
   let pageCount: number | null = null;
   if (type.kind === "pdf") {
@@ -35,7 +43,8 @@ export async function storeUpload(
       pageCount = pdf.pageCount;
       await pdf.close();
     } catch (error) {
-      if (error instanceof PdfError) throw new AppError("unsupported_media_type:pdf", `${error.message} It cannot be attached.`);
+      if (error instanceof PdfError)
+        throw new AppError("unsupported_media_type:pdf", `${error.message} It cannot be attached.`);
       throw error;
     }
   }

@@ -11,9 +11,9 @@ describe("scrape_url text extraction (SPEC §11)", () => {
   });
 
   it("prefers article over main over body", () => {
-    expect(extractHtmlText("<body><p>outside</p><main><p>main</p><article><p>article</p></article></main></body>").text).toBe(
-      "article",
-    );
+    expect(
+      extractHtmlText("<body><p>outside</p><main><p>main</p><article><p>article</p></article></main></body>").text,
+    ).toBe("article");
     expect(extractHtmlText("<body><p>outside</p><main><p>in main</p></main></body>").text).toBe("in main");
     expect(extractHtmlText("<body><p>only body</p></body>").text).toBe("only body");
   });

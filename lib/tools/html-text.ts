@@ -5,13 +5,49 @@ import type { AnyNode } from "domhandler";
 
 const NOISE = "script, style, noscript, template, head, nav, footer, aside, svg, iframe, object, embed";
 const BLOCK = new Set([
-  "address", "article", "blockquote", "br", "caption", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
-  "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "ol", "p", "pre", "section", "summary",
-  "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+  "address",
+  "article",
+  "blockquote",
+  "br",
+  "caption",
+  "dd",
+  "details",
+  "div",
+  "dl",
+  "dt",
+  "figcaption",
+  "figure",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
 ]);
 
 function normaliseLabel(label: string): string {
-  const lower = label.trim().toLowerCase().replace(/^["']|["']$/g, "");
+  const lower = label
+    .trim()
+    .toLowerCase()
+    .replace(/^["']|["']$/g, "");
   // WHATWG maps these legacy labels to the encodings TextDecoder knows.
   if (lower === "x-sjis" || lower === "sjis" || lower === "ms_kanji" || lower === "windows-31j") return "shift_jis";
   return lower;

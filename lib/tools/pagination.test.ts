@@ -76,7 +76,11 @@ describe("continuation tokens (SPEC §11)", () => {
   });
 
   it("rejects a token of another tool", () => {
-    const other = makeToken({ tool: "pdf_to_text", url: "https://e.com/a.pdf", page_index: 1, page_char_offset: 0 }, secret, now);
+    const other = makeToken(
+      { tool: "pdf_to_text", url: "https://e.com/a.pdf", page_index: 1, page_char_offset: 0 },
+      secret,
+      now,
+    );
     expect(reasonOf(other)).toContain("belongs to pdf_to_text");
   });
 

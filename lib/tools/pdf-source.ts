@@ -42,7 +42,8 @@ export async function loadPdf(
   const maxBytes = services.limits.MAX_FETCH_MB * 1024 * 1024;
   if (source.kind === "attachment") {
     const file = services.files.get(conversationId, source.fileId);
-    if (!file) return { error: `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.` };
+    if (!file)
+      return { error: `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.` };
     if (file.size > maxBytes) return { error: PDF_TOO_LARGE };
     return { bytes: file.bytes, key: file.sha256, label: `attachment:${file.id} (${file.filename})` };
   }

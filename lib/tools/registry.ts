@@ -74,7 +74,10 @@ export class ToolRegistry {
   /** The model-facing list: name, description, JSON schema of the arguments. */
   specs(): ToolSpec[] {
     return [...this.tools.values()].map((tool) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>;
+      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<
+        string,
+        unknown
+      >;
       return { name: tool.name, description: tool.description, parameters };
     });
   }

@@ -16,7 +16,11 @@ export function createServerToolServices(db: Db): ToolServices {
     limits: config,
     secret: getServerSecret(),
     fetch: (url, options) =>
-      fetchPublic(url, { ...options, maxBytes: options.maxBytes ?? maxBytes, allowPrivate: config.FETCH_ALLOW_PRIVATE }),
+      fetchPublic(url, {
+        ...options,
+        maxBytes: options.maxBytes ?? maxBytes,
+        allowPrivate: config.FETCH_ALLOW_PRIVATE,
+      }),
     files: createFileStore(db),
   };
 }

@@ -36,14 +36,22 @@ async function benchEngine() {
         { content: "final" },
       ],
     });
-    const agent = new ReActAgent({ llm, tools, limits: { ...LIMITS, maxToolContextChars: 10_000_000 }, language: "en" });
+    const agent = new ReActAgent({
+      llm,
+      tools,
+      limits: { ...LIMITS, maxToolContextChars: 10_000_000 },
+      language: "en",
+    });
     const start = performance.now();
     const result = await agent.run({ system: "s", history: [], question: "q" }, new AbortController().signal);
     if (run >= 10) total += performance.now() - start; // the first runs warm up
-    if (result.iterations !== iterations + 1) throw new Error(`expected ${iterations + 1} iterations, got ${result.iterations}`);
+    if (result.iterations !== iterations + 1)
+      throw new Error(`expected ${iterations + 1} iterations, got ${result.iterations}`);
   }
   const perIteration = (total / (runs - 10) / (iterations + 1)) * 1000;
-  console.log(`Engine: ${runs - 10} runs of ${iterations + 1} iterations (one tool call each), instant model and tools`);
+  console.log(
+    `Engine: ${runs - 10} runs of ${iterations + 1} iterations (one tool call each), instant model and tools`,
+  );
   console.log(`  ${fmt(perIteration, 0)} µs of engine time per iteration`);
 }
 
@@ -76,14 +84,20 @@ async function benchSsePath() {
   const chunks = 1500;
   const fake = await startFakeOllama();
   fake.setDefaultResponder((req) =>
-    req.stream === false ? { content: "loop answer" } : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
+    req.stream === false
+      ? { content: "loop answer" }
+      : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
   );
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-engine-"));
-  const server: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: { ...process.env, OLLAMA_BASE_URL: fake.url, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      env: { ...process.env, OLLAMA_BASE_URL: fake.url, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/api/conversations`);
@@ -91,7 +105,13 @@ async function benchSsePath() {
     const rates: number[] = [];
     const runs = 25;
     for (let run = 0; run < runs; run++) {
-      const created = (await (await fetch(`${base}/api/conversations`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } })).json()) as {
+      const created = (await (
+        await fetch(`${base}/api/conversations`, {
+          method: "POST",
+          body: "{}",
+          headers: { "content-type": "application/json" },
+        })
+      ).json()) as {
         conversation: { id: string };
       };
       const response = await fetch(`${base}/api/chat`, {
@@ -120,7 +140,10 @@ async function benchSsePath() {
         }
       }
       await reader.cancel().catch(() => {});
-      const stream = fake.chatRequests().filter((r) => r.body?.stream !== false).at(-1);
+      const stream = fake
+        .chatRequests()
+        .filter((r) => r.body?.stream !== false)
+        .at(-1);
       if (!stream?.firstWriteAt) throw new Error("no streamed reply recorded");
       const tokens = deltaText.split(" ").filter(Boolean).length;
       if (tokens !== chunks) throw new Error(`expected ${chunks} tokens, got ${tokens}`);
@@ -129,11 +152,15 @@ async function benchSsePath() {
         rates.push(tokens / ((lastDeltaAt - firstDeltaAt) / 1000));
       }
     }
-    console.log(`SSE path: ${latencies.length} chats through next start, a fake Ollama streaming ${chunks} tokens with no delay`);
+    console.log(
+      `SSE path: ${latencies.length} chats through next start, a fake Ollama streaming ${chunks} tokens with no delay`,
+    );
     console.log(
       `  model's first token → first answer byte at the client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms`,
     );
-    console.log(`  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`);
+    console.log(
+      `  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`,
+    );
   } finally {
     server.kill("SIGTERM");
     await fake.close();

@@ -18,7 +18,9 @@ const now = () => performance.now();
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 function realisticPage(seed: number, paragraphs: number): string {
-  const words = "model local research answer context token page browser server stream agent tool search document".split(" ");
+  const words = "model local research answer context token page browser server stream agent tool search document".split(
+    " ",
+  );
   const sentence = (i: number) =>
     Array.from({ length: 12 + (i % 9) }, (_, j) => words[(seed + i * 7 + j * 3) % words.length]).join(" ");
   const body = Array.from({ length: paragraphs }, (_, i) =>
@@ -42,8 +44,12 @@ function benchHtml() {
   let chars = 0;
   for (let r = 0; r < rounds; r++) for (const page of corpus) chars += extractHtmlText(page).text.length;
   const seconds = (now() - start) / 1000;
-  console.log(`HTML extraction: ${corpus.length} pages, ${fmt(bytes / 1024 / 1024, 2)} MB of HTML per round, ${rounds} rounds`);
-  console.log(`  ${fmt((bytes * rounds) / 1024 / 1024 / seconds)} MB/s, ${fmt((corpus.length * rounds) / seconds, 0)} pages/s, ${fmt(chars / rounds / corpus.length, 0)} text chars/page`);
+  console.log(
+    `HTML extraction: ${corpus.length} pages, ${fmt(bytes / 1024 / 1024, 2)} MB of HTML per round, ${rounds} rounds`,
+  );
+  console.log(
+    `  ${fmt((bytes * rounds) / 1024 / 1024 / seconds)} MB/s, ${fmt((corpus.length * rounds) / seconds, 0)} pages/s, ${fmt(chars / rounds / corpus.length, 0)} text chars/page`,
+  );
 }
 
 function memoryFileStore(bytes: Buffer): FileStore & { id: string } {
@@ -71,7 +77,10 @@ async function benchPdf() {
   const pdf = Buffer.from(
     makeTextPdf(
       Array.from({ length: pageCount }, (_, p) =>
-        Array.from({ length: 40 }, (_, l) => `Page ${p + 1}, line ${l + 1}: the quick brown fox jumps over the lazy dog.`),
+        Array.from(
+          { length: 40 },
+          (_, l) => `Page ${p + 1}, line ${l + 1}: the quick brown fox jumps over the lazy dog.`,
+        ),
       ),
     ),
   );
@@ -92,7 +101,9 @@ async function benchPdf() {
   console.log(`pdf_to_text: a ${pageCount}-page PDF (${fmt(pdf.length / 1024 / 1024, 2)} MB) stored as an attachment`);
   let start = now();
   const first = await call({ url_or_path: `attachment:${files.id}` });
-  console.log(`  first call: ${fmt(now() - start)} ms, ${counter.parses} pages parsed (MAX_PDF_PAGES ${config.MAX_PDF_PAGES})`);
+  console.log(
+    `  first call: ${fmt(now() - start)} ms, ${counter.parses} pages parsed (MAX_PDF_PAGES ${config.MAX_PDF_PAGES})`,
+  );
 
   // A continuation on the same stored file reuses the pages already parsed.
   const parsesBefore = counter.parses;
@@ -100,7 +111,9 @@ async function benchPdf() {
   const second = await call({ continue_from: parsePagedResult(first).nextToken });
   const continuationMs = now() - start;
   const reparsed = counter.parses - parsesBefore;
-  console.log(`  continuation call: ${fmt(continuationMs)} ms, ${reparsed} pages parsed (pages already returned are not parsed again)`);
+  console.log(
+    `  continuation call: ${fmt(continuationMs)} ms, ${reparsed} pages parsed (pages already returned are not parsed again)`,
+  );
 
   start = now();
   let token = parsePagedResult(second).nextToken;
@@ -113,9 +126,13 @@ async function benchPdf() {
     calls++;
   }
   const seconds = (now() - start) / 1000;
-  console.log(`  whole document: ${calls} calls, ${counter.parses} page parses in total for ${pageCount} pages, ${fmt(chars / 1024, 0)} K chars`);
+  console.log(
+    `  whole document: ${calls} calls, ${counter.parses} page parses in total for ${pageCount} pages, ${fmt(chars / 1024, 0)} K chars`,
+  );
   const pagesPerSecond = (pageCount - 2) / seconds;
-  console.log(`  ${fmt(pagesPerSecond, 0)} pages/s through the tool (${fmt(seconds * 1000, 0)} ms for the rest of the document)`);
+  console.log(
+    `  ${fmt(pagesPerSecond, 0)} pages/s through the tool (${fmt(seconds * 1000, 0)} ms for the rest of the document)`,
+  );
   counter.restore();
 
   // The extractor alone, without the tool's paging: open once, every page's text.
@@ -141,7 +158,9 @@ async function benchPdf() {
   fs.rmSync(dir, { recursive: true, force: true });
   const popplerRate = pageCount / popplerSeconds;
   console.log(`  pdftotext -layout: ${fmt(popplerRate, 0)} pages/s (whole file, one process)`);
-  console.log(`  ratio: extractor ${fmt(extractorRate / popplerRate, 2)}× pdftotext; paged tool ${fmt(pagesPerSecond / popplerRate, 2)}× pdftotext`);
+  console.log(
+    `  ratio: extractor ${fmt(extractorRate / popplerRate, 2)}× pdftotext; paged tool ${fmt(pagesPerSecond / popplerRate, 2)}× pdftotext`,
+  );
 }
 
 benchHtml();

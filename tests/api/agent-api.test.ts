@@ -30,11 +30,9 @@ const steps = (events: ParsedEvent[]) => events.filter((e) => e.event === "step"
 
 describe("the agent behind /api/chat (SPEC §7, §12)", () => {
   it("runs two parallel native tool calls, streams their steps, and sends the results back in call order", async () => {
-    app
-      .web()
-      .routes.set("/html/", {
-        body: duckDuckGoPage([{ title: "Ollama", href: "https://ollama.com/", snippet: "Run models" }]),
-      });
+    app.web().routes.set("/html/", {
+      body: duckDuckGoPage([{ title: "Ollama", href: "https://ollama.com/", snippet: "Run models" }]),
+    });
     app.web().routes.set("/page", { body: "<article><p>Page text here.</p></article>" });
     const id = await newConversation();
     fake().script(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { GET as download } from "@/app/api/conversations/[id]/files/[fileId]/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
+import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
@@ -14,14 +14,18 @@ setupAppEnv(fake);
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
 async function newConversation(): Promise<string> {
-  return ((await (await create(jsonRequest("/api/conversations", "POST", {}))).json()) as { conversation: { id: string } })
-    .conversation.id;
+  return (
+    (await (await create(jsonRequest("/api/conversations", "POST", {}))).json()) as { conversation: { id: string } }
+  ).conversation.id;
 }
 
 function uploadRequest(id: string, bytes: Uint8Array, filename: string, field = "file"): Promise<Response> {
   const form = new FormData();
   form.set(field, new Blob([new Uint8Array(bytes)]), filename);
-  return upload(new Request(`http://127.0.0.1/api/conversations/${id}/files`, { method: "POST", body: form }), params({ id }));
+  return upload(
+    new Request(`http://127.0.0.1/api/conversations/${id}/files`, { method: "POST", body: form }),
+    params({ id }),
+  );
 }
 
 async function errorOf(response: Response) {
@@ -34,14 +38,22 @@ describe("uploads (SPEC §12)", () => {
     const response = await uploadRequest(id, makeTextPdf([["one"], ["two"], ["three"]]), "Report 2024.pdf");
     expect(response.status).toBe(201);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ filename: "Report 2024.pdf", mime: "application/pdf", pageCount: 3, ref: `attachment:${body.id}` });
+    expect(body).toMatchObject({
+      filename: "Report 2024.pdf",
+      mime: "application/pdf",
+      pageCount: 3,
+      ref: `attachment:${body.id}`,
+    });
     const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { files: unknown[] };
     expect(detail.files).toEqual([expect.objectContaining({ id: body.id, origin: "upload", pageCount: 3 })]);
   });
 
   it("recognises files by content, not by name", async () => {
     const id = await newConversation();
-    const pdfAsPng = (await (await uploadRequest(id, makeTextPdf([["x"]]), "photo.png")).json()) as Record<string, unknown>;
+    const pdfAsPng = (await (await uploadRequest(id, makeTextPdf([["x"]]), "photo.png")).json()) as Record<
+      string,
+      unknown
+    >;
     expect(pdfAsPng).toMatchObject({ mime: "application/pdf", filename: "photo.pdf" });
     const png = (await (await uploadRequest(id, PNG, "scan.pdf")).json()) as Record<string, unknown>;
     expect(png).toMatchObject({ mime: "image/png", filename: "scan.png", pageCount: null });
@@ -99,7 +111,7 @@ describe("downloads", () => {
   it("sends the bytes as an attachment with a safe Content-Disposition and nosniff", async () => {
     const id = await newConversation();
     const pdf = makeTextPdf([["hello"]]);
-    const { id: fileId } = (await (await uploadRequest(id, pdf, "Résumé \"final\".pdf")).json()) as { id: string };
+    const { id: fileId } = (await (await uploadRequest(id, pdf, 'Résumé "final".pdf')).json()) as { id: string };
     const response = await download(jsonRequest("", "GET"), params({ id, fileId }));
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
-import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
+import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
@@ -23,9 +23,15 @@ async function newConversation(model?: string): Promise<string> {
 const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
 const idle = (id: string) => expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
-const chatBodies = () => fake().chatRequests().map((r) => r.body);
+const chatBodies = () =>
+  fake()
+    .chatRequests()
+    .map((r) => r.body);
 const answerOf = (events: ParsedEvent[]) =>
-  events.filter((e) => e.event === "answer" && e.data.status === "delta").map((e) => String(e.data.content)).join("");
+  events
+    .filter((e) => e.event === "answer" && e.data.status === "delta")
+    .map((e) => String(e.data.content))
+    .join("");
 
 describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
   it("answers 409 when nothing runs and 400 for an empty message", async () => {
@@ -39,7 +45,11 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
     app.web().routes.set("/a", { body: "<p>page a</p>" });
     const id = await newConversation();
     fake().script(
-      { when: { stream: false }, delayMs: 150, toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/a` } }] },
+      {
+        when: { stream: false },
+        delayMs: 150,
+        toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/a` } }],
+      },
       { when: { stream: false }, content: "done" },
     );
     const response = await start({ conversationId: id, message: "read a" });
@@ -112,7 +122,10 @@ describe("stop (SPEC §12)", () => {
     // A page that never answers: the fetch hangs until Stop cancels it.
     app.web().routes.set("/hang", { hang: true });
     const id = await newConversation();
-    fake().script({ when: { stream: false }, toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/hang` } }] });
+    fake().script({
+      when: { stream: false },
+      toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/hang` } }],
+    });
     const reading = readEvents(await start({ conversationId: id, message: "q" }));
     await expect.poll(() => app.web().requests.some((r) => r.path === "/hang")).toBe(true);
     await stop(jsonRequest("", "POST"), params({ id }));
@@ -131,11 +144,16 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     const id = await newConversation();
     const chunks = Array.from({ length: 20 }, (_, i) => `t${i} `);
     fake().script({ when: { stream: true }, chunks, chunkDelayMs: 25 });
-    const first = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.event === "answer" && e.data.content === "t4 ");
+    const first = await readEvents(
+      await start({ conversationId: id, message: "q" }),
+      (e) => e.event === "answer" && e.data.content === "t4 ",
+    );
     const runId = String(first[0]?.data.runId);
     const lastId = first.at(-1)?.id ?? "0";
     expect(lastId).toMatch(/^\d+\.\d+$/);
-    const rest = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=${lastId}`, "GET"), params({ runId })));
+    const rest = await readEvents(
+      await replay(jsonRequest(`/api/runs/${runId}/events?after=${lastId}`, "GET"), params({ runId })),
+    );
     expect(answerOf(first) + answerOf(rest)).toBe(chunks.join(""));
     expect(rest.at(-1)?.event).toBe("done");
     await idle(id);
@@ -150,7 +168,9 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     const again = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events`, "GET"), params({ runId })));
     expect(again.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "done"]);
     expect(answerOf(again)).toBe("Stored answer");
-    const tail = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=3`, "GET"), params({ runId })));
+    const tail = await readEvents(
+      await replay(jsonRequest(`/api/runs/${runId}/events?after=3`, "GET"), params({ runId })),
+    );
     expect(tail.map((e) => e.event)).toEqual(["done"]);
   });
 
@@ -162,7 +182,16 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
 
 describe("compaction through the API (SPEC §9)", () => {
   it("on a small-context model, emits compact, keeps the question, and keeps the summary for the next turn", async () => {
-    fake().setModels([...DEFAULT_MODELS, { name: "tiny:1b", family: "llama", parameterSize: "1B", capabilities: ["completion", "tools"], contextLength: 2048 }]);
+    fake().setModels([
+      ...DEFAULT_MODELS,
+      {
+        name: "tiny:1b",
+        family: "llama",
+        parameterSize: "1B",
+        capabilities: ["completion", "tools"],
+        contextLength: 2048,
+      },
+    ]);
     const page = `<p>${"Long findings sentence. ".repeat(200)}</p>`;
     app.web().routes.set("/big", { body: page });
     const id = await newConversation("tiny:1b");
@@ -179,7 +208,9 @@ describe("compaction through the API (SPEC §9)", () => {
       if (system.startsWith("You compress")) return { content: "Summary: first answer was long." };
       if (req.stream !== false) return { content: "final" };
       const toolResults = (req.messages ?? []).filter((m) => m.role === "tool").length;
-      return toolResults < 2 ? { toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/big`, max_chars: 3000 } }] } : { content: "enough" };
+      return toolResults < 2
+        ? { toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/big`, max_chars: 3000 } }] }
+        : { content: "enough" };
     });
     const events = await readEvents(await start({ conversationId: id, message: "second question" }));
     await idle(id);
@@ -191,7 +222,9 @@ describe("compaction through the API (SPEC §9)", () => {
       tokensBefore: expect.any(Number),
       tokensAfter: expect.any(Number),
     });
-    for (const body of chatBodies().filter((b) => b.stream === false && !b.messages[0].content.startsWith("You compress")).slice(1)) {
+    for (const body of chatBodies()
+      .filter((b) => b.stream === false && !b.messages[0].content.startsWith("You compress"))
+      .slice(1)) {
       expect(body.messages.some((m: { content: string }) => m.content === "second question")).toBe(true);
     }
     const conversation = getConversation(getDb(), { id });

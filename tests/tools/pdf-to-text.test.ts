@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { insertFile } from "@/lib/files/file-store";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
-import type { ToolLimits } from "@/lib/tools/services";
 import { NO_TEXT_LAYER } from "@/lib/tools/builtin/pdf-to-text";
 import { makeToken } from "@/lib/tools/pagination";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
+import type { ToolLimits } from "@/lib/tools/services";
 import { followPages } from "@/tests/support/paging";
 import { makeCorruptPdf, makeEncryptedPdf, makeScannedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { setupToolEnv } from "@/tests/support/tool-env";
@@ -15,7 +15,10 @@ const env = setupToolEnv();
 function bookPdf(pageCount: number, linesPerPage = 8): Uint8Array {
   return makeTextPdf(
     Array.from({ length: pageCount }, (_, page) =>
-      Array.from({ length: linesPerPage }, (_, line) => `Page ${page + 1} line ${line + 1}: the quick brown fox jumps.`),
+      Array.from(
+        { length: linesPerPage },
+        (_, line) => `Page ${page + 1} line ${line + 1}: the quick brown fox jumps.`,
+      ),
     ),
   );
 }
@@ -60,7 +63,11 @@ describe("pdf_to_text (SPEC §11)", () => {
   ])("pages losslessly with max_chars=%i across %i pages, beyond MAX_PDF_PAGES", async (maxChars, pageCount) => {
     const bytes = bookPdf(pageCount);
     const url = servePdf("/book.pdf", bytes);
-    const pages = await followPages((args) => env.run("pdf_to_text", args), { url_or_path: url, max_chars: maxChars }, { limit });
+    const pages = await followPages(
+      (args) => env.run("pdf_to_text", args),
+      { url_or_path: url, max_chars: maxChars },
+      { limit },
+    );
     expect(pages.map((p) => p.body).join("")).toBe(await fullText(bytes));
   });
 
@@ -108,28 +115,40 @@ describe("pdf_to_text (SPEC §11)", () => {
 
   it("refuses a token naming another conversation's attachment", async () => {
     const theirs = attach(bookPdf(3), env.otherConversationId);
-    const token = makeToken({ tool: "pdf_to_text", attachment: theirs.id, page_index: 1, page_char_offset: 0 }, env.services.secret);
+    const token = makeToken(
+      { tool: "pdf_to_text", attachment: theirs.id, page_index: 1, page_char_offset: 0 },
+      env.services.secret,
+    );
     expect(await env.run("pdf_to_text", { continue_from: token })).toContain("Attachment not found");
   });
 
   it.each(["/etc/passwd", "./data/ollama-web.sqlite", "file:///etc/passwd", "C:\\secret.pdf", "ftp://x/a.pdf"])(
     "refuses the local path or scheme %s",
     async (path) => {
-      expect(await env.run("pdf_to_text", { url_or_path: path })).toContain("local paths and other schemes are refused");
+      expect(await env.run("pdf_to_text", { url_or_path: path })).toContain(
+        "local paths and other schemes are refused",
+      );
     },
   );
 
   it("a private URL is refused by the guard", async () => {
-    expect((await env.run("pdf_to_text", { url_or_path: "http://192.168.1.1/a.pdf" })).startsWith("Blocked URL: ")).toBe(true);
+    expect(
+      (await env.run("pdf_to_text", { url_or_path: "http://192.168.1.1/a.pdf" })).startsWith("Blocked URL: "),
+    ).toBe(true);
   });
 
   it("a PDF over MAX_FETCH_MB is refused with the configured message", async () => {
     const small = setupLimits(25, { MAX_FETCH_MB: 1 });
     const big = Buffer.concat([Buffer.from(bookPdf(1)), Buffer.alloc(1_200_000, 0x20)]);
     env.web().routes.set("/big.pdf", { headers: { "content-type": "application/pdf" }, body: big });
-    const result = await small.registry.execute("pdf_to_text", { url_or_path: `${env.web().url}/big.pdf` }, env.context(), {
-      maxResultChars: limit,
-    });
+    const result = await small.registry.execute(
+      "pdf_to_text",
+      { url_or_path: `${env.web().url}/big.pdf` },
+      env.context(),
+      {
+        maxResultChars: limit,
+      },
+    );
     expect(result).toBe("PDF exceeds the configured size limit.");
   });
 
@@ -139,15 +158,21 @@ describe("pdf_to_text (SPEC §11)", () => {
   });
 
   it("answers clearly for encrypted and corrupt PDFs and for non-PDF content", async () => {
-    expect(await env.run("pdf_to_text", { url_or_path: servePdf("/enc.pdf", makeEncryptedPdf()) })).toMatch(/^PDF is encrypted/);
-    expect(await env.run("pdf_to_text", { url_or_path: servePdf("/bad.pdf", makeCorruptPdf()) })).toMatch(/^PDF is corrupt/);
+    expect(await env.run("pdf_to_text", { url_or_path: servePdf("/enc.pdf", makeEncryptedPdf()) })).toMatch(
+      /^PDF is encrypted/,
+    );
+    expect(await env.run("pdf_to_text", { url_or_path: servePdf("/bad.pdf", makeCorruptPdf()) })).toMatch(
+      /^PDF is corrupt/,
+    );
     env.web().routes.set("/page.html", { body: "<p>not a pdf</p>" });
     expect(await env.run("pdf_to_text", { url_or_path: `${env.web().url}/page.html` })).toMatch(/^Not a PDF/);
   });
 
   it("an empty call is Invalid URL.; a garbage token is Invalid continuation token", async () => {
     expect(await env.run("pdf_to_text", {})).toBe("Invalid URL.");
-    expect((await env.run("pdf_to_text", { continue_from: "xyz" })).startsWith("Invalid continuation token: ")).toBe(true);
+    expect((await env.run("pdf_to_text", { continue_from: "xyz" })).startsWith("Invalid continuation token: ")).toBe(
+      true,
+    );
   });
 });
 

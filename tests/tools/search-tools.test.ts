@@ -13,7 +13,9 @@ const limit = 6000;
 
 function serveResults(results: { title: string; path: string }[]) {
   env.web().routes.set("/html/", {
-    body: duckDuckGoPage(results.map((r) => ({ title: r.title, href: `${env.web().url}${r.path}`, snippet: `About ${r.title}` }))),
+    body: duckDuckGoPage(
+      results.map((r) => ({ title: r.title, href: `${env.web().url}${r.path}`, snippet: `About ${r.title}` })),
+    ),
   });
 }
 
@@ -52,9 +54,14 @@ describe("web_search (SPEC §11)", () => {
   it("uses SearXNG's JSON API when configured", async () => {
     env.web().routes.set("/searx/search", {
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ results: [{ title: "S", url: "https://s.example/", content: "snip" }, { title: "no url" }] }),
+      body: JSON.stringify({
+        results: [{ title: "S", url: "https://s.example/", content: "snip" }, { title: "no url" }],
+      }),
     });
-    const registry = createBuiltinRegistry({ ...env.services, limits: { ...env.services.limits, SEARCH_BACKEND: "searxng" } });
+    const registry = createBuiltinRegistry({
+      ...env.services,
+      limits: { ...env.services.limits, SEARCH_BACKEND: "searxng" },
+    });
     const result = await registry.execute("web_search", { query: "x y" }, env.context(), { maxResultChars: limit });
     expect(JSON.parse(result)).toEqual([{ title: "S", href: "https://s.example/", body: "snip" }]);
     expect(env.web().requests[0]?.path).toBe("/searx/search?q=x+y&format=json");
@@ -91,16 +98,29 @@ describe("search_and_fetch (SPEC §11)", () => {
     expect(result).toContain("Report page one\n\nReport page two");
     const stored = env.db().select().from(files).all();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ conversationId: env.conversationId, origin: "fetch", mime: "application/pdf", filename: "report.pdf" });
-    expect(await env.run("pdf_to_text", { url_or_path: `attachment:${stored[0]?.id}` })).toBe("Report page one\n\nReport page two");
-    // Another conversation cannot read it.
-    expect(await env.run("pdf_to_text", { url_or_path: `attachment:${stored[0]?.id}` }, { conversationId: env.otherConversationId })).toContain(
-      "Attachment not found",
+    expect(stored[0]).toMatchObject({
+      conversationId: env.conversationId,
+      origin: "fetch",
+      mime: "application/pdf",
+      filename: "report.pdf",
+    });
+    expect(await env.run("pdf_to_text", { url_or_path: `attachment:${stored[0]?.id}` })).toBe(
+      "Report page one\n\nReport page two",
     );
+    // Another conversation cannot read it.
+    expect(
+      await env.run(
+        "pdf_to_text",
+        { url_or_path: `attachment:${stored[0]?.id}` },
+        { conversationId: env.otherConversationId },
+      ),
+    ).toContain("Attachment not found");
   });
 
   it("pages losslessly across files, reading each later page from the stored copy", async () => {
-    const pdf = makeTextPdf(Array.from({ length: 30 }, (_, p) => [`PDF page ${p + 1} says something useful.`, "Another line here."]));
+    const pdf = makeTextPdf(
+      Array.from({ length: 30 }, (_, p) => [`PDF page ${p + 1} says something useful.`, "Another line here."]),
+    );
     const text = Array.from({ length: 200 }, (_, i) => `row ${i},value ${i * 2}`).join("\n");
     serveResults([
       { title: "PDF", path: "/a.pdf" },
@@ -127,7 +147,10 @@ describe("search_and_fetch (SPEC §11)", () => {
     expect(byFile.get("2")).toContain("Could not read this candidate: Failed to fetch");
     expect(byFile.get("3")).toBe(text);
     // Each file was fetched from the web once; its later pages came from the database.
-    const fetches = env.web().requests.filter((r) => r.path !== "/html/").map((r) => r.path);
+    const fetches = env
+      .web()
+      .requests.filter((r) => r.path !== "/html/")
+      .map((r) => r.path);
     expect(fetches).toEqual(["/a.pdf", "/gone.txt", "/b.txt"]);
     expect(env.web().requests.filter((r) => r.path === "/html/")).toHaveLength(1);
   });
@@ -146,7 +169,10 @@ describe("search_and_fetch (SPEC §11)", () => {
 
   it.each([
     [{ query: "", file_type: "pdf" }, "search_and_fetch needs a non-empty query."],
-    [{ query: "q", file_type: "exe" }, 'Unsupported file_type "exe". Use one of: pdf, csv, txt, md, json, html, htm, xml, py, js, ts.'],
+    [
+      { query: "q", file_type: "exe" },
+      'Unsupported file_type "exe". Use one of: pdf, csv, txt, md, json, html, htm, xml, py, js, ts.',
+    ],
     [{ query: "q" }, 'Unsupported file_type "". Use one of: pdf, csv, txt, md, json, html, htm, xml, py, js, ts.'],
   ])("rejects %j with a clear message", async (args, message) => {
     expect(await env.run("search_and_fetch", args)).toBe(message);
@@ -165,7 +191,9 @@ describe("search_and_fetch (SPEC §11)", () => {
     payload.matched[0].href = "http://10.0.0.1/secret";
     const forged = Buffer.from(JSON.stringify(payload)).toString("base64url");
     const before = env.web().requests.length;
-    expect(await env.run("search_and_fetch", { continue_from: forged })).toContain("Invalid continuation token: signature mismatch");
+    expect(await env.run("search_and_fetch", { continue_from: forged })).toContain(
+      "Invalid continuation token: signature mismatch",
+    );
     expect(env.web().requests.length).toBe(before);
   });
 

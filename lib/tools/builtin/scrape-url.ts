@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { decodeHtml, extractHtmlText } from "../html-text";
 import { fetchErrorMessage, isMediaType } from "../fetch-errors";
-import { sliceText, fitPage } from "../page-fit";
+import { decodeHtml, extractHtmlText } from "../html-text";
+import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";

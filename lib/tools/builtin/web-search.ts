@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseDuckDuckGoHtml, type SearchResult } from "../search/duckduckgo";
 import { defineTool } from "../registry";
+import { parseDuckDuckGoHtml, type SearchResult } from "../search/duckduckgo";
 import type { ToolServices } from "../services";
 import { limitOr, optionalCount } from "./args";
 

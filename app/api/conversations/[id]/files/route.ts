@@ -15,7 +15,10 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const maxBytes = getConfig().MAX_FETCH_MB * 1024 * 1024;
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
-    throw new AppError("unsupported_media_type:upload", "Upload the file as multipart/form-data in a field named file.");
+    throw new AppError(
+      "unsupported_media_type:upload",
+      "Upload the file as multipart/form-data in a field named file.",
+    );
   }
   const body = await readBodyLimited(request, maxBytes + 64 * 1024);
   let form: FormData;
@@ -25,7 +28,8 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     throw new AppError("bad_request:multipart", "The upload is not valid multipart/form-data.");
   }
   const file = form.get("file");
-  if (!(file instanceof Blob)) throw new AppError("bad_request:validation", "Invalid request: file: a file is required.");
+  if (!(file instanceof Blob))
+    throw new AppError("bad_request:validation", "Invalid request: file: a file is required.");
   const result = await storeUpload(db, {
     conversationId: id,
     filename: file instanceof File ? file.name : "file",

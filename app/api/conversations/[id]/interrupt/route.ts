@@ -21,8 +21,11 @@ export const POST = route(async (request: Request, { params }: { params: Promise
   const body = await parseJsonBody(request, interruptBody);
   getConversation(getDb(), { id });
   const live = getLiveRuns().forConversation(id);
-  if (!live || !live.interrupts.enqueue(body.message)) {
-    throw new AppError("conflict:no_active_run", "Nothing is running in this conversation; send the message as a new turn.");
+  if (!live?.interrupts.enqueue(body.message)) {
+    throw new AppError(
+      "conflict:no_active_run",
+      "Nothing is running in this conversation; send the message as a new turn.",
+    );
   }
   return Response.json({ queued: true, runId: live.runId, pending: live.interrupts.size }, { status: 202 });
 });

@@ -15,7 +15,8 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request: Request, { params }: { params: Promise<{ runId: string }> }) => {
   const { runId } = await params;
   const after = new URL(request.url).searchParams.get("after") ?? request.headers.get("last-event-id") ?? "0";
-  if (!/^\d+(\.\d+)?$/.test(after)) throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
+  if (!/^\d+(\.\d+)?$/.test(after))
+    throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
 
   const live = getLiveRuns().get(runId);
   if (live) return sseResponse((send, close) => live.subscribe(send, close, after));
