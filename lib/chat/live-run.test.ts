@@ -83,8 +83,19 @@ describe("LiveRun", () => {
 });
 
 describe("LiveRuns", () => {
+  it("keeps a finished run reachable by id for a grace period, but frees the conversation at once", async () => {
+    const runs = new LiveRuns(20);
+    const { run } = newRun();
+    runs.add(run);
+    runs.remove(run);
+    expect(runs.forConversation("conv-1")).toBeUndefined();
+    expect(runs.get("run-1")).toBe(run);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(runs.get("run-1")).toBeUndefined();
+  });
+
   it("finds a run by conversation and by id until it is removed", () => {
-    const runs = new LiveRuns();
+    const runs = new LiveRuns(0);
     const { run } = newRun();
     runs.add(run);
     expect(runs.forConversation("conv-1")).toBe(run);

@@ -80,10 +80,16 @@ export class LiveRun {
   }
 }
 
-/** The runs of this process, by conversation; at most one runs per conversation. */
+/**
+ * The runs of this process, by conversation; at most one runs per conversation. A finished run
+ * stays reachable by id for a grace period, so a client that dropped just before the end can
+ * still resume exactly where it was (its deltas are not in the database).
+ */
 export class LiveRuns {
   private readonly byConversation = new Map<string, LiveRun>();
   private readonly byRun = new Map<string, LiveRun>();
+
+  constructor(private readonly graceMs = 60_000) {}
 
   forConversation(conversationId: string): LiveRun | undefined {
     return this.byConversation.get(conversationId);
@@ -102,8 +108,13 @@ export class LiveRuns {
     this.byRun.set(run.runId, run);
   }
 
+  /** The conversation is free for a new run at once; the finished run's log lingers for the grace period. */
   remove(run: LiveRun): void {
     if (this.byConversation.get(run.conversationId) === run) this.byConversation.delete(run.conversationId);
-    this.byRun.delete(run.runId);
+    const forget = () => {
+      if (this.byRun.get(run.runId) === run) this.byRun.delete(run.runId);
+    };
+    if (this.graceMs <= 0) forget();
+    else setTimeout(forget, this.graceMs).unref();
   }
 }

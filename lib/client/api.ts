@@ -1,5 +1,5 @@
 /** Typed calls to the app's HTTP API from the browser. Every failure becomes an `ApiError`. */
-import type { ConversationDetail, ConversationSummary, Health, ModelList } from "./types";
+import type { ConversationDetail, ConversationSummary, Health, InterruptAccepted, ModelList } from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -93,21 +93,44 @@ export const api = {
       method: "POST",
     }),
 
+  /** A message for the running agent (SPEC §9): 202 while it runs, ApiError 409 once it has finished. */
+  interrupt: (id: string, message: string) =>
+    request<InterruptAccepted>(`/api/conversations/${encodeURIComponent(id)}/interrupt`, {
+      method: "POST",
+      body: JSON.stringify({ message }),
+    }),
+
   /** Starts a run; resolves with the SSE response once the server accepted it. */
-  async chat(body: { conversationId: string; message: string; model?: string }, signal?: AbortSignal) {
-    let response: Response;
-    try {
-      response = await fetch("/api/chat", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (error) {
-      if (isAbort(error)) throw error;
-      throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
-    }
-    if (!response.ok || !response.body) throw await errorFromResponse(response);
-    return response.body;
-  },
+  chat: (body: { conversationId: string; message: string; model?: string }, signal?: AbortSignal) =>
+    openStream("/api/chat", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(body),
+      signal,
+    }),
+
+  /** A run's events after `after` ("0", "12" or "12.3"), then live ones while it runs. */
+  runEvents: (runId: string, after: string, signal?: AbortSignal) =>
+    openStream(`/api/runs/${encodeURIComponent(runId)}/events?after=${encodeURIComponent(after)}`, {
+      headers: { Accept: "text/event-stream" },
+      cache: "no-store",
+      signal,
+    }),
 };
+
+/** Where a conversation's file downloads from (served as an attachment, never inline). */
+export function fileUrl(conversationId: string, fileId: string): string {
+  return `/api/conversations/${encodeURIComponent(conversationId)}/files/${encodeURIComponent(fileId)}`;
+}
+
+async function openStream(path: string, init: RequestInit): Promise<ReadableStream<Uint8Array>> {
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+  }
+  if (!response.ok || !response.body) throw await errorFromResponse(response);
+  return response.body;
+}

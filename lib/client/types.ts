@@ -25,7 +25,8 @@ export interface RunSummary {
   usage: Usage;
   elapsedMs: number | null;
   error: string | null;
-  steps: unknown[];
+  /** The run's stored `step` events, in order. */
+  steps: StepEvent[];
 }
 
 export interface StoredMessage {
@@ -34,6 +35,7 @@ export interface StoredMessage {
   role: "user" | "assistant";
   content: string;
   status: MessageStatus;
+  /** On an assistant message: the run that wrote it. On a user message: the run it was sent into while working. */
   runId: string | null;
   createdAt: number;
   run: RunSummary | null;
@@ -42,8 +44,37 @@ export interface StoredMessage {
 export interface ConversationDetail {
   conversation: ConversationSummary;
   messages: StoredMessage[];
-  files: unknown[];
+  files: ConversationFile[];
   activeRunId: string | null;
+}
+
+/** A file of a conversation: uploaded by the user, or fetched by the agent (`search_and_fetch`). */
+export interface ConversationFile {
+  id: string;
+  origin: "upload" | "fetch";
+  filename: string;
+  mime: string;
+  size: number;
+  pageCount: number | null;
+  sourceUrl: string | null;
+  createdAt: number;
+}
+
+/** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  mime: string;
+  size: number;
+  pageCount: number | null;
+  ref: string;
+}
+
+/** `POST /api/conversations/:id/interrupt` → 202. */
+export interface InterruptAccepted {
+  queued: true;
+  runId: string;
+  pending: number;
 }
 
 export interface ModelInfo {
@@ -78,12 +109,36 @@ export interface RunEvent {
   mode: string;
 }
 
-/** A step of the agent loop; the core UI only reads its type and tool name. */
-export interface StepEvent {
-  seq: number;
-  iteration: number;
-  type: string;
-  tool?: string;
+/** A file the agent made (HTML or Markdown), shown as a preview instead of sent to the model. */
+export interface Artifact {
+  filename: string;
+  mimeType: string;
+  content: string;
+}
+
+/** A step of the agent loop (SPEC §12); `seq` is its place among the run's stored events. */
+export type StepEvent = { seq: number; iteration: number } & (
+  | { type: "tool_call"; callId: string; tool: string; args: unknown }
+  | {
+      type: "tool_result";
+      callId: string;
+      tool: string;
+      ok: boolean;
+      observation: string;
+      durationMs: number;
+      artifact?: Artifact;
+    }
+  | { type: "thinking"; text: string }
+  | { type: "interrupt"; messages: string[] }
+  | { type: "tool_selection"; selected: string[]; total: number }
+  | { type: "notice"; text: string }
+);
+
+export interface CompactEvent {
+  originalMessages: number;
+  keptMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
 export type AnswerEvent = { status: "start" } | { status: "delta"; content: string } | { status: "done" };
@@ -100,4 +155,8 @@ export interface DoneEvent {
   usage: Usage;
   elapsedMs: number;
   stopped?: boolean;
+  /** Synthesis failed; the answer is the tool loop's own. */
+  fallback?: boolean;
+  /** Messages sent while working that the run never took: the client sends them as the next turn. */
+  pendingInterrupts?: string[];
 }

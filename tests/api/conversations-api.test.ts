@@ -28,7 +28,12 @@ async function expectError(response: Response, status: number, code: string) {
 describe("GET /api/health", () => {
   it("reports the database and Ollama's version", async () => {
     const response = await health();
-    expect(await response.json()).toEqual({ ok: true, db: true, ollama: { reachable: true, version: "0.12.10" } });
+    expect(await response.json()).toEqual({
+      ok: true,
+      db: true,
+      ollama: { reachable: true, version: "0.12.10" },
+      runs: { active: 0 },
+    });
   });
 
   it("says Ollama is unreachable without failing itself", async () => {

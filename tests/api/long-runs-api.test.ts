@@ -7,7 +7,7 @@ import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { getConversation, listMessages } from "@/lib/db/queries";
+import { appendRunEvent, createRun, finishRun, getConversation, listMessages } from "@/lib/db/queries";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
@@ -159,19 +159,30 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     await idle(id);
   });
 
-  it("replays a finished run from the database, its answer as one delta", async () => {
+  it("replays a run finished in an earlier process from the database, its answer as one delta", async () => {
     const id = await newConversation();
-    fake().script({ when: { stream: true }, chunks: ["Stored ", "answer"] });
-    const live = await readEvents(await start({ conversationId: id, message: "q" }));
-    await idle(id);
-    const runId = String(live[0]?.data.runId);
-    const again = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events`, "GET"), params({ runId })));
+    const db = getDb();
+    const run = createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
+    appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: { runId: run.id } });
+    appendRunEvent(db, { runId: run.id, seq: 2, type: "answer", data: { status: "start" } });
+    appendRunEvent(db, { runId: run.id, seq: 3, type: "answer", data: { status: "done" } });
+    appendRunEvent(db, { runId: run.id, seq: 4, type: "done", data: { iterations: 1 } });
+    finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "Stored answer" });
+    const again = await readEvents(await replay(jsonRequest(`/api/runs/${run.id}/events`, "GET"), params({ runId: run.id })));
     expect(again.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "done"]);
     expect(answerOf(again)).toBe("Stored answer");
-    const tail = await readEvents(
-      await replay(jsonRequest(`/api/runs/${runId}/events?after=3`, "GET"), params({ runId })),
-    );
+    const tail = await readEvents(await replay(jsonRequest(`/api/runs/${run.id}/events?after=3`, "GET"), params({ runId: run.id })));
     expect(tail.map((e) => e.event)).toEqual(["done"]);
+  });
+
+  it("a run that just finished can still be resumed exactly from memory", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c"] });
+    const live = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.data.content === "a ");
+    await idle(id);
+    const runId = String(live[0]?.data.runId);
+    const rest = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=${live.at(-1)?.id}`, "GET"), params({ runId })));
+    expect(answerOf(live) + answerOf(rest)).toBe("a b c");
   });
 
   it("answers 404 for an unknown run and 400 for a bad position", async () => {

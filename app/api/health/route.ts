@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
+import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
 import { getOllamaApi } from "@/lib/llm/registry";
 
 export const dynamic = "force-dynamic";
 
-/** SPEC §12: `{ok, db, ollama: {reachable, version}}`. Reveals no paths or secrets. */
+/** SPEC §12: `{ok, db, ollama: {reachable, version}}`, and how many runs are active. Reveals no paths or secrets. */
 export async function GET() {
   let db = false;
   try {
@@ -19,5 +20,8 @@ export async function GET() {
   } catch (error) {
     ollama = { reachable: false, version: null, error: error instanceof Error ? error.message : String(error) };
   }
-  return Response.json({ ok: db && ollama.reachable, db, ollama }, { status: db ? 200 : 503 });
+  return Response.json(
+    { ok: db && ollama.reachable, db, ollama, runs: { active: getLiveRuns().size } },
+    { status: db ? 200 : 503 },
+  );
 }

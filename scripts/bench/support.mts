@@ -1,0 +1,103 @@
+// Shared by the benchmarks: a production server on a free loopback port, and small statistics.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { SseParser, type SseMessage } from "@/lib/client/sse";
+import { ensureBuild } from "../ensure-build.mjs";
+
+export const clock = () => performance.timeOrigin + performance.now();
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface BenchServer {
+  base: string;
+  pid: number;
+  /** Resident memory of the server process, from /proc. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** `next start` on loopback against the given Ollama URL, with a throwaway DATA_DIR. */
+export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+  ensureBuild();
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
+    { env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: "ignore" },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/conversations`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error("server did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    pid: child.pid ?? 0,
+    rssMb: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createConversation(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/conversations`, {
+    method: "POST",
+    body: "{}",
+    headers: { "content-type": "application/json" },
+  });
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
+}
+
+/** Reads SSE messages until `onMessage` returns true or the stream ends. */
+export async function readSseUntil(
+  response: Response,
+  onMessage: (message: SseMessage) => boolean | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      const { value, done } = await reader.read();
+      if (done) return;
+      for (const message of parser.push(decoder.decode(value, { stream: true }))) {
+        if (onMessage(message)) return;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
