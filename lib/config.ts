@@ -34,41 +34,68 @@ const hostPortList = z
     "must be a comma-separated list of host:port",
   );
 
-export const configSchema = z.object({
-  OLLAMA_BASE_URL: httpUrl.default("http://127.0.0.1:11434"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  PORT: z.coerce
-    .number({ error: "must be a port number (1-65535)" })
-    .int({ error: "must be a port number (1-65535)" })
-    .min(1, { error: "must be a port number (1-65535)" })
-    .max(65535, { error: "must be a port number (1-65535)" })
-    .default(3000),
-  MODEL_GENERAL: optionalModel,
-  MODEL_FAST: optionalModel,
-  MODEL_REASONING: optionalModel,
-  MODEL_VISION: optionalModel,
-  NUM_CTX: positiveInt(16384),
-  SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"], { error: "must be duckduckgo or searxng" }).default("duckduckgo"),
-  DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
-  SEARXNG_URL: httpUrl.optional(),
-  SEARCH_MAX_RESULTS: positiveInt(5),
-  SCRAPE_MAX_CHARS: positiveInt(4000),
-  FETCH_MAX_RESULTS: positiveInt(3),
-  FETCH_MAX_CHARS: positiveInt(8000),
-  MAX_FETCH_MB: positiveInt(10),
-  MAX_PDF_PAGES: positiveInt(25),
-  MAX_TOOL_RESULT_CHARS: positiveInt(6000),
-  MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
-  MAX_TOOL_ROUNDS: positiveInt(5),
-  MAX_ITERATIONS: positiveInt(50),
-  PAGINATION_TOKEN_TTL: positiveInt(1800),
-  MAX_IMAGE_PIXELS: positiveInt(16_000_000),
-  TOOL_SELECTION_THRESHOLD: positiveInt(12),
-  TOOL_SELECTION_MAX: positiveInt(6),
-  SYNTHESIS_TRACE_CHARS: positiveInt(2000),
-  FETCH_ALLOW_PRIVATE: hostPortList,
-});
+export const configSchema = z
+  .object({
+    OLLAMA_BASE_URL: httpUrl.default("http://127.0.0.1:11434"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: z.coerce
+      .number({ error: "must be a port number (1-65535)" })
+      .int({ error: "must be a port number (1-65535)" })
+      .min(1, { error: "must be a port number (1-65535)" })
+      .max(65535, { error: "must be a port number (1-65535)" })
+      .default(3000),
+    MODEL_GENERAL: optionalModel,
+    MODEL_FAST: optionalModel,
+    MODEL_REASONING: optionalModel,
+    MODEL_VISION: optionalModel,
+    NUM_CTX: positiveInt(16384),
+    SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"], { error: "must be duckduckgo or searxng" }).default("duckduckgo"),
+    DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
+    SEARXNG_URL: httpUrl.optional(),
+    SEARCH_MAX_RESULTS: positiveInt(5),
+    SCRAPE_MAX_CHARS: positiveInt(4000),
+    FETCH_MAX_RESULTS: positiveInt(3),
+    FETCH_MAX_CHARS: positiveInt(8000),
+    MAX_FETCH_MB: positiveInt(10),
+    MAX_PDF_PAGES: positiveInt(25),
+    MAX_TOOL_RESULT_CHARS: positiveInt(6000),
+    MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
+    MAX_TOOL_ROUNDS: positiveInt(5),
+    MAX_ITERATIONS: positiveInt(50),
+    PAGINATION_TOKEN_TTL: positiveInt(1800),
+    MAX_IMAGE_PIXELS: positiveInt(16_000_000),
+    TOOL_SELECTION_THRESHOLD: positiveInt(12),
+    TOOL_SELECTION_MAX: positiveInt(6),
+    SYNTHESIS_TRACE_CHARS: positiveInt(2000),
+    FETCH_ALLOW_PRIVATE: hostPortList,
+    /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
+    AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),
+    SESSION_TTL_DAYS: positiveInt(30),
+    MAX_RUNS_PER_USER: positiveInt(2),
+    MAX_RUNS_TOTAL: positiveInt(8),
+    /** Upper bound on one model request; a local model can be slow, a hung one must not hold a run forever. */
+    OLLAMA_TIMEOUT_S: positiveInt(600),
+  })
+  .superRefine((config, context) => {
+    if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {
+      context.addIssue({
+        code: "custom",
+        path: ["AUTH_MODE"],
+        message: `is off but HOST ${config.HOST} is not a loopback address; accounts are required there`,
+      });
+    }
+  });
+
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Whether requests need a signed-in account (SPEC §15). */
+export function accountsRequired(config: Pick<Config, "AUTH_MODE" | "HOST">): boolean {
+  return config.AUTH_MODE === "required" || (config.AUTH_MODE === "auto" && !isLoopbackHost(config.HOST));
+}
 
 export type Config = z.infer<typeof configSchema>;
 

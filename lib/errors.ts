@@ -4,6 +4,8 @@
  */
 export type ErrorKind =
   | "bad_request"
+  | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "conflict"
   | "payload_too_large"
@@ -14,6 +16,8 @@ export type ErrorKind =
 
 const statusByKind: Record<ErrorKind, number> = {
   bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

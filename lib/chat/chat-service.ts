@@ -9,6 +9,7 @@ import {
   insertMessage,
   listFileSummaries,
   listMessages,
+  type OwnerId,
   saveConversationSummary,
   titleFromMessage,
   updateConversation,
@@ -34,6 +35,8 @@ export function getLiveRuns(): LiveRuns {
 export type ChatMode = "auto" | "native" | "json";
 
 export interface ChatInput {
+  /** Who asks: set by the route from the session, never from the request body. */
+  ownerId: OwnerId;
   conversationId: string;
   message: string;
   model?: string;
@@ -122,10 +125,24 @@ function chooseNative(mode: ChatMode | undefined, llm: LLM): boolean {
  * live run outlives the HTTP request that started it (SPEC §12).
  */
 export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
-  const conversation = getConversation(db, { id: input.conversationId });
+  const conversation = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const config = getConfig();
   const ensureIdle = () => {
     if (liveRuns.forConversation(conversation.id)) {
       throw new AppError("conflict:run_active", "This conversation already has a running answer. Stop it or wait.");
+    }
+    if (liveRuns.countFor(input.ownerId) >= config.MAX_RUNS_PER_USER) {
+      throw new AppError(
+        "rate_limited:runs_per_user",
+        `You already have ${config.MAX_RUNS_PER_USER} answers running. Wait for one to finish, or stop one, then retry.`,
+        { retryable: true, details: { retryAfterSeconds: 10 } },
+      );
+    }
+    if (liveRuns.size >= config.MAX_RUNS_TOTAL) {
+      throw new AppError("rate_limited:runs_total", "The server is busy with other answers. Retry in a few seconds.", {
+        retryable: true,
+        details: { retryAfterSeconds: 10 },
+      });
     }
   };
   ensureIdle();
@@ -140,19 +157,22 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   if (conversation.title === DEFAULT_TITLE || conversation.model !== model) {
     updateConversation(db, {
       id: conversation.id,
+      ownerId: input.ownerId,
       title: conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : undefined,
       model,
     });
   }
   const run = createRun(db, { conversationId: conversation.id, mode, model });
-  const live = new LiveRun(run.id, conversation.id, (event) =>
-    appendRunEvent(db, { runId: run.id, seq: event.id, type: event.event, data: event.data }),
+  const live = new LiveRun(
+    run.id,
+    conversation.id,
+    (event) => appendRunEvent(db, { runId: run.id, seq: event.id, type: event.event, data: event.data }),
+    input.ownerId,
   );
   liveRuns.add(live);
   live.emit("run", { runId: run.id, conversationId: conversation.id, userMessageId: userMessage.id, model, mode });
 
   const language = detectLanguage(input.message);
-  const config = getConfig();
   const { history, ids } = previousTurns(previous, conversation, language);
   void runAgentTurn({
     db,

@@ -21,6 +21,8 @@ export class LiveRun {
     readonly runId: string,
     readonly conversationId: string,
     private readonly persist: (event: { event: string; data: unknown; id: number }) => void,
+    /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
+    readonly ownerId: string | null = null,
   ) {}
 
   get signal(): AbortSignal {
@@ -101,6 +103,12 @@ export class LiveRuns {
 
   get size(): number {
     return this.byConversation.size;
+  }
+
+  countFor(ownerId: string | null): number {
+    let n = 0;
+    for (const run of this.byConversation.values()) if (run.ownerId === ownerId) n++;
+    return n;
   }
 
   add(run: LiveRun): void {

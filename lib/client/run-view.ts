@@ -39,6 +39,8 @@ export interface RunView {
   mode: string | null;
   timeline: TimelineEntry[];
   answer: string;
+  /** The tool loop is over: the answer is being written. */
+  answerStarted: boolean;
   /** The answer's first words have arrived (and were not discarded since). */
   answering: boolean;
   status: RunStatus;
@@ -67,6 +69,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     mode: null,
     timeline: [],
     answer: "",
+    answerStarted: false,
     answering: false,
     status: "streaming",
     error: null,
@@ -151,12 +154,15 @@ export function applyRunEvent(view: RunView, message: RunMessage, now: number | 
       return { ...next, timeline: applyStep(view.timeline, message.data as StepEvent, now) };
     case "compact": {
       const key = `compact:${message.id ?? view.timeline.length}`;
-      return { ...next, timeline: withEntry(view.timeline, { kind: "compact", key, ...(message.data as CompactEvent) }) };
+      return {
+        ...next,
+        timeline: withEntry(view.timeline, { kind: "compact", key, ...(message.data as CompactEvent) }),
+      };
     }
     case "answer": {
       const answer = message.data as { status: string; content?: string };
       // A second start in one run discards the text so far: the server falls back to another answer.
-      if (answer.status === "start") return { ...next, answer: "", answering: false };
+      if (answer.status === "start") return { ...next, answer: "", answerStarted: true, answering: false };
       if (answer.status === "delta" && answer.content) {
         return { ...next, answer: view.answer + answer.content, answering: true };
       }

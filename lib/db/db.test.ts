@@ -64,17 +64,17 @@ describe("database setup (SPEC §4)", () => {
   });
 
   it("reopening an existing database applies nothing twice", () => {
-    createConversation(db, { title: "kept" });
+    createConversation(db, { ownerId: null, title: "kept" });
     db.$client.close();
     const again = openDb(ctx.file);
-    expect(listConversations(again, {}).conversations.map((c) => c.title)).toEqual(["kept"]);
+    expect(listConversations(again, { ownerId: null }).conversations.map((c) => c.title)).toEqual(["kept"]);
     ctx.db = again;
   });
 });
 
 describe("crash recovery", () => {
   it("marks a run left running as interrupted at the next start, keeping its partial answer", () => {
-    const conversation = createConversation(db, {});
+    const conversation = createConversation(db, { ownerId: null });
     const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     savePartialAnswer(db, { runId: run.id, text: "half an answ" });
     db.$client.close();
@@ -84,7 +84,7 @@ describe("crash recovery", () => {
     const stored = reopened.select().from(runs).where(eq(runs.id, run.id)).get();
     expect(stored?.status).toBe("interrupted");
     expect(stored?.finishedAt).not.toBeNull();
-    const detail = getConversationDetail(reopened, { id: conversation.id });
+    const detail = getConversationDetail(reopened, { ownerId: null, id: conversation.id });
     expect(detail.activeRunId).toBeNull();
     expect(detail.messages).toHaveLength(1);
     expect(detail.messages[0]).toMatchObject({ role: "assistant", status: "interrupted", content: "half an answ" });
@@ -94,8 +94,8 @@ describe("crash recovery", () => {
 
 describe("deleting a conversation", () => {
   it("cascades to its messages, runs, run events and files", () => {
-    const conversation = createConversation(db, {});
-    const other = createConversation(db, {});
+    const conversation = createConversation(db, { ownerId: null });
+    const other = createConversation(db, { ownerId: null });
     for (const id of [conversation.id, other.id]) {
       insertMessage(db, { conversationId: id, role: "user", content: "hi" });
       const run = createRun(db, { conversationId: id, mode: "plain", model: "m" });
@@ -103,7 +103,7 @@ describe("deleting a conversation", () => {
       finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
       addFile(id);
     }
-    deleteConversation(db, { id: conversation.id });
+    deleteConversation(db, { ownerId: null, id: conversation.id });
     for (const table of [messages, runs, files] as const) {
       const rows = db.select().from(table).all() as { conversationId: string }[];
       expect(rows.every((row) => row.conversationId === other.id)).toBe(true);
@@ -113,7 +113,7 @@ describe("deleting a conversation", () => {
   });
 
   it("an unknown id is a not_found error", () => {
-    expect(() => deleteConversation(db, { id: "nope" })).toThrowError(
+    expect(() => deleteConversation(db, { ownerId: null, id: "nope" })).toThrowError(
       expect.objectContaining({ code: "not_found:conversation" }),
     );
   });
@@ -121,13 +121,13 @@ describe("deleting a conversation", () => {
 
 describe("conversations", () => {
   it("lists newest first and pages with a cursor without gaps or repeats", () => {
-    const created = Array.from({ length: 7 }, (_, i) => createConversation(db, { title: `c${i}` }));
+    const created = Array.from({ length: 7 }, (_, i) => createConversation(db, { ownerId: null, title: `c${i}` }));
     // Same timestamp for several rows: the cursor must still order them totally.
     db.$client.prepare("update conversations set updated_at = 1000").run();
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = listConversations(db, { cursor, limit: 3 });
+      const page = listConversations(db, { ownerId: null, cursor, limit: 3 });
       seen.push(...page.conversations.map((c) => c.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -136,39 +136,42 @@ describe("conversations", () => {
   });
 
   it("orders by last activity: a new message moves a conversation to the top", () => {
-    const older = createConversation(db, { title: "older" });
-    const newer = createConversation(db, { title: "newer" });
+    const older = createConversation(db, { ownerId: null, title: "older" });
+    const newer = createConversation(db, { ownerId: null, title: "newer" });
     db.$client.prepare("update conversations set updated_at = updated_at - 10000 where id = ?").run(older.id);
     db.$client.prepare("update conversations set updated_at = updated_at - 5000 where id = ?").run(newer.id);
-    expect(listConversations(db, {}).conversations[0]?.id).toBe(newer.id);
+    expect(listConversations(db, { ownerId: null }).conversations[0]?.id).toBe(newer.id);
     insertMessage(db, { conversationId: older.id, role: "user", content: "bump" });
-    expect(listConversations(db, {}).conversations[0]?.id).toBe(older.id);
+    expect(listConversations(db, { ownerId: null }).conversations[0]?.id).toBe(older.id);
   });
 
   it("searches titles and message contents, treating % and _ literally", () => {
-    const byTitle = createConversation(db, { title: "Tokyo trip" });
-    const byContent = createConversation(db, { title: "misc" });
+    const byTitle = createConversation(db, { ownerId: null, title: "Tokyo trip" });
+    const byContent = createConversation(db, { ownerId: null, title: "misc" });
     insertMessage(db, { conversationId: byContent.id, role: "assistant", content: "The tokyo tower is 333 m" });
-    const percent = createConversation(db, { title: "100% done" });
-    createConversation(db, { title: "100 done" });
+    const percent = createConversation(db, { ownerId: null, title: "100% done" });
+    createConversation(db, { ownerId: null, title: "100 done" });
     expect(
-      listConversations(db, { q: "tokyo" })
+      listConversations(db, { ownerId: null, q: "tokyo" })
         .conversations.map((c) => c.id)
         .sort(),
     ).toEqual([byTitle.id, byContent.id].sort());
-    expect(listConversations(db, { q: "100%" }).conversations.map((c) => c.id)).toEqual([percent.id]);
-    expect(listConversations(db, { q: "_" }).conversations).toEqual([]);
+    expect(listConversations(db, { ownerId: null, q: "100%" }).conversations.map((c) => c.id)).toEqual([percent.id]);
+    expect(listConversations(db, { ownerId: null, q: "_" }).conversations).toEqual([]);
   });
 
   it("rejects a malformed cursor as a bad request", () => {
-    expect(() => listConversations(db, { cursor: "garbage" })).toThrow(AppError);
+    expect(() => listConversations(db, { ownerId: null, cursor: "garbage" })).toThrow(AppError);
   });
 
   it("renames, changes the model, and falls back to the default title for a blank one", () => {
-    const conversation = createConversation(db, { title: "  " });
+    const conversation = createConversation(db, { ownerId: null, title: "  " });
     expect(conversation.title).toBe(DEFAULT_TITLE);
-    updateConversation(db, { id: conversation.id, title: "Renamed", model: "qwen3:8b" });
-    expect(getConversation(db, { id: conversation.id })).toMatchObject({ title: "Renamed", model: "qwen3:8b" });
+    updateConversation(db, { ownerId: null, id: conversation.id, title: "Renamed", model: "qwen3:8b" });
+    expect(getConversation(db, { ownerId: null, id: conversation.id })).toMatchObject({
+      title: "Renamed",
+      model: "qwen3:8b",
+    });
   });
 
   it("titles from the first message: one line, cut at a word", () => {
@@ -181,7 +184,7 @@ describe("conversations", () => {
 
 describe("runs", () => {
   it("finishing a run stores the assistant message and its usage, and clears the partial answer", () => {
-    const conversation = createConversation(db, {});
+    const conversation = createConversation(db, { ownerId: null });
     const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     savePartialAnswer(db, { runId: run.id, text: "part" });
     appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: { a: 1 } });
@@ -195,7 +198,7 @@ describe("runs", () => {
       answer: "partial",
     });
     expect(message).toMatchObject({ role: "assistant", status: "stopped", content: "partial", runId: run.id });
-    const detail = getConversationDetail(db, { id: conversation.id });
+    const detail = getConversationDetail(db, { ownerId: null, id: conversation.id });
     expect(detail.messages[0]?.run).toMatchObject({
       status: "stopped",
       usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, exists, gt, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import {
@@ -28,10 +28,23 @@ export function titleFromMessage(text: string): string {
   return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-export function createConversation(db: Db, { title, model }: { title?: string; model?: string | null }): Conversation {
+/**
+ * Who a query acts for: a user's id, or null in single-user mode (conversations without an owner).
+ * Every conversation query takes it, so one account never reaches another's data.
+ */
+export type OwnerId = string | null;
+
+const ownedBy = (ownerId: OwnerId) =>
+  ownerId === null ? isNull(conversations.userId) : eq(conversations.userId, ownerId);
+
+export function createConversation(
+  db: Db,
+  { title, model, ownerId }: { title?: string; model?: string | null; ownerId: OwnerId },
+): Conversation {
   const now = Date.now();
   const row: Conversation = {
     id: crypto.randomUUID(),
+    userId: ownerId,
     title: title?.trim() || DEFAULT_TITLE,
     model: model ?? null,
     summary: null,
@@ -43,8 +56,13 @@ export function createConversation(db: Db, { title, model }: { title?: string; m
   return row;
 }
 
-export function getConversation(db: Db, { id }: { id: string }): Conversation {
-  const row = db.select().from(conversations).where(eq(conversations.id, id)).get();
+/** One of the owner's conversations; anyone else's is "not found", exactly like a missing one. */
+export function getConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Conversation {
+  const row = db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), ownedBy(ownerId)))
+    .get();
   if (!row) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
   return row;
 }
@@ -75,9 +93,9 @@ function escapeLike(text: string): string {
 /** Newest first; `q` matches titles and message contents (SPEC §12). */
 export function listConversations(
   db: Db,
-  { q, cursor, limit = 30 }: { q?: string; cursor?: string; limit?: number },
+  { q, cursor, limit = 30, ownerId }: { q?: string; cursor?: string; limit?: number; ownerId: OwnerId },
 ): { conversations: Conversation[]; nextCursor: string | null } {
-  const filters = [];
+  const filters: (SQL | undefined)[] = [ownedBy(ownerId)];
   if (q?.trim()) {
     const pattern = `%${escapeLike(q.trim())}%`;
     filters.push(
@@ -106,7 +124,7 @@ export function listConversations(
   const rows = db
     .select()
     .from(conversations)
-    .where(filters.length ? and(...filters) : undefined)
+    .where(and(...filters))
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
     .limit(limit + 1)
     .all();
@@ -117,18 +135,21 @@ export function listConversations(
 
 export function updateConversation(
   db: Db,
-  { id, title, model }: { id: string; title?: string; model?: string | null },
+  { id, title, model, ownerId }: { id: string; title?: string; model?: string | null; ownerId: OwnerId },
 ): Conversation {
-  getConversation(db, { id });
+  getConversation(db, { id, ownerId });
   const changes: Partial<Conversation> = { updatedAt: Date.now() };
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
   if (model !== undefined) changes.model = model;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
-  return getConversation(db, { id });
+  return getConversation(db, { id, ownerId });
 }
 
-export function deleteConversation(db: Db, { id }: { id: string }): void {
-  const result = db.delete(conversations).where(eq(conversations.id, id)).run();
+export function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): void {
+  const result = db
+    .delete(conversations)
+    .where(and(eq(conversations.id, id), ownedBy(ownerId)))
+    .run();
   if (result.changes === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
 }
 
@@ -317,8 +338,8 @@ function summarizeRun(run: Run, steps: unknown[]): RunSummary {
 }
 
 /** A conversation with its messages, files, and each assistant message's run (SPEC §12). */
-export function getConversationDetail(db: Db, { id }: { id: string }) {
-  const conversation = getConversation(db, { id });
+export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
+  const conversation = getConversation(db, { id, ownerId });
   const runRows = listRuns(db, { conversationId: id });
   const stepEvents = db
     .select({ runId: runEvents.runId, data: runEvents.data })

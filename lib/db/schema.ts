@@ -2,10 +2,44 @@ import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm
 
 /** SPEC §4. Times are Unix milliseconds. */
 
+export const userRoles = ["admin", "user"] as const;
+
+/** Accounts, required when the app is reachable beyond loopback (SPEC §15). */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: userRoles }).notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Login sessions; the cookie holds a random token, the table only its SHA-256. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/** Settings changed from the UI (sign-up open, default model, model roles). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).notNull(),
+});
+
 export const conversations = sqliteTable(
   "conversations",
   {
     id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin when accounts are enabled). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     model: text("model"),
     /** The latest compaction summary of earlier turns (SPEC §9), standing in for them in later turns. */
@@ -15,7 +49,10 @@ export const conversations = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (table) => [index("conversations_updated_idx").on(table.updatedAt, table.id)],
+  (table) => [
+    index("conversations_updated_idx").on(table.updatedAt, table.id),
+    index("conversations_user_idx").on(table.userId),
+  ],
 );
 
 export const messageRoles = ["user", "assistant"] as const;
@@ -107,3 +144,5 @@ export type StoredFile = typeof files.$inferSelect;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type RunStatus = (typeof runStatuses)[number];
 export type RunMode = (typeof runModes)[number];
+export type User = typeof users.$inferSelect;
+export type UserRole = (typeof userRoles)[number];

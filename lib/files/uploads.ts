@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation, type OwnerId } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
+import { tooLarge } from "@/lib/http/body";
 import { openPdf, PdfError } from "@/lib/tools/pdf/pdf-text";
 import { insertFile } from "./file-store";
 import { safeFilename, sniffFileType } from "./sniff";
@@ -21,14 +22,15 @@ export async function storeUpload(
   db: Db,
   {
     conversationId,
+    ownerId,
     filename,
     bytes,
     maxBytes,
-  }: { conversationId: string; filename: string; bytes: Buffer; maxBytes: number },
+  }: { conversationId: string; ownerId: OwnerId; filename: string; bytes: Buffer; maxBytes: number },
 ): Promise<UploadResult> {
-  getConversation(db, { id: conversationId });
+  getConversation(db, { id: conversationId, ownerId });
   if (bytes.length === 0) throw new AppError("bad_request:empty_file", "The file is empty.");
-  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes, "The file");
   const type = sniffFileType(bytes);
   if (!type) {
     throw new AppError(
@@ -58,32 +60,4 @@ export async function storeUpload(
     sourceUrl: null,
   });
   return { ...stored, pageCount, ref: `attachment:${stored.id}` };
-}
-
-export function tooLarge(maxBytes: number): AppError {
-  return new AppError(
-    "payload_too_large:file",
-    `The file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit (MAX_FETCH_MB).`,
-  );
-}
-
-/** Reads a request body up to `maxBytes`, failing with 413 as soon as it is passed. */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }

@@ -1,13 +1,15 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, isAbortError } from "@/lib/errors";
+import { readBodyLimited } from "./body";
 
 /** SPEC §12: every error is `{"error": {"code", "message"}}` with a fitting status. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
+    const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
     return Response.json(
       { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
-      { status: error.status },
+      { status: error.status, headers: retryAfter ? { "Retry-After": String(retryAfter) } : undefined },
     );
   }
   if (isAbortError(error)) {
@@ -42,8 +44,9 @@ function validationError(issues: z.core.$ZodIssue[]): AppError {
 export async function parseJsonBody<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
+  { maxBytes = 64 * 1024 }: { maxBytes?: number } = {},
 ): Promise<z.infer<Schema>> {
-  const text = await request.text();
+  const text = (await readBodyLimited(request, maxBytes)).toString("utf8");
   if (!text.trim()) throw new AppError("bad_request:empty_body", "Request body is empty; expected JSON.");
   let body: unknown;
   try {

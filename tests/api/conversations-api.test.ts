@@ -27,7 +27,7 @@ async function expectError(response: Response, status: number, code: string) {
 
 describe("GET /api/health", () => {
   it("reports the database and Ollama's version", async () => {
-    const response = await health();
+    const response = await health(jsonRequest("/api/health", "GET"));
     expect(await response.json()).toEqual({
       ok: true,
       db: true,
@@ -41,7 +41,10 @@ describe("GET /api/health", () => {
     process.env.OLLAMA_BASE_URL = "http://127.0.0.1:9";
     resetConfigForTests();
     try {
-      const body = (await (await health()).json()) as { ok: boolean; ollama: { reachable: boolean; error: string } };
+      const body = (await (await health(jsonRequest("/api/health", "GET"))).json()) as {
+        ok: boolean;
+        ollama: { reachable: boolean; error: string };
+      };
       expect(body.ok).toBe(false);
       expect(body.ollama.reachable).toBe(false);
       expect(body.ollama.error).toContain("ollama serve");
@@ -54,7 +57,10 @@ describe("GET /api/health", () => {
 
 describe("GET /api/models", () => {
   it("lists installed models with capabilities, context length and abilities", async () => {
-    const body = (await (await models()).json()) as { models: Record<string, unknown>[]; defaultModel: string };
+    const body = (await (await models(jsonRequest("/api/models", "GET"))).json()) as {
+      models: Record<string, unknown>[];
+      defaultModel: string;
+    };
     expect(body.models.map((m) => m.name)).toEqual(["llama3.2:latest", "qwen3:8b", "gemma:2b", "llava:7b"]);
     expect(body.models[1]).toMatchObject({
       capabilities: ["completion", "tools", "thinking"],
@@ -70,7 +76,11 @@ describe("GET /api/models", () => {
     process.env.OLLAMA_BASE_URL = "http://127.0.0.1:9";
     resetConfigForTests();
     try {
-      const error = await expectError(await models(), 502, "upstream:ollama_unreachable");
+      const error = await expectError(
+        await models(jsonRequest("/api/models", "GET")),
+        502,
+        "upstream:ollama_unreachable",
+      );
       expect(error.message).toContain("OLLAMA_BASE_URL");
     } finally {
       process.env.OLLAMA_BASE_URL = saved;

@@ -167,11 +167,22 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     appendRunEvent(db, { runId: run.id, seq: 2, type: "answer", data: { status: "start" } });
     appendRunEvent(db, { runId: run.id, seq: 3, type: "answer", data: { status: "done" } });
     appendRunEvent(db, { runId: run.id, seq: 4, type: "done", data: { iterations: 1 } });
-    finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "Stored answer" });
-    const again = await readEvents(await replay(jsonRequest(`/api/runs/${run.id}/events`, "GET"), params({ runId: run.id })));
+    finishRun(db, {
+      runId: run.id,
+      status: "complete",
+      iterations: 1,
+      inputTokens: 1,
+      outputTokens: 1,
+      answer: "Stored answer",
+    });
+    const again = await readEvents(
+      await replay(jsonRequest(`/api/runs/${run.id}/events`, "GET"), params({ runId: run.id })),
+    );
     expect(again.map((e) => e.event)).toEqual(["run", "answer", "answer", "answer", "done"]);
     expect(answerOf(again)).toBe("Stored answer");
-    const tail = await readEvents(await replay(jsonRequest(`/api/runs/${run.id}/events?after=3`, "GET"), params({ runId: run.id })));
+    const tail = await readEvents(
+      await replay(jsonRequest(`/api/runs/${run.id}/events?after=3`, "GET"), params({ runId: run.id })),
+    );
     expect(tail.map((e) => e.event)).toEqual(["done"]);
   });
 
@@ -181,7 +192,9 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     const live = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.data.content === "a ");
     await idle(id);
     const runId = String(live[0]?.data.runId);
-    const rest = await readEvents(await replay(jsonRequest(`/api/runs/${runId}/events?after=${live.at(-1)?.id}`, "GET"), params({ runId })));
+    const rest = await readEvents(
+      await replay(jsonRequest(`/api/runs/${runId}/events?after=${live.at(-1)?.id}`, "GET"), params({ runId })),
+    );
     expect(answerOf(live) + answerOf(rest)).toBe("a b c");
   });
 
@@ -238,7 +251,7 @@ describe("compaction through the API (SPEC §9)", () => {
       .slice(1)) {
       expect(body.messages.some((m: { content: string }) => m.content === "second question")).toBe(true);
     }
-    const conversation = getConversation(getDb(), { id });
+    const conversation = getConversation(getDb(), { id, ownerId: null });
     expect(conversation.summary).toBe("Summary: first answer was long.");
     // Turn 3 starts from the stored summary instead of the turns it covers.
     fake().setDefaultResponder(() => ({ content: "ok" }));

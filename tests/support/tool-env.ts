@@ -61,8 +61,8 @@ export function setupToolEnv(env: Record<string, string> = {}) {
       files: createFileStore(db.db),
     };
     ctx.registry = createBuiltinRegistry(ctx.services);
-    ctx.conversationId = createConversation(db.db, { title: "mine" }).id;
-    ctx.otherConversationId = createConversation(db.db, { title: "theirs" }).id;
+    ctx.conversationId = createConversation(db.db, { ownerId: null, title: "mine" }).id;
+    ctx.otherConversationId = createConversation(db.db, { ownerId: null, title: "theirs" }).id;
     web.routes.clear();
     web.requests.length = 0;
   });

@@ -1,6 +1,8 @@
+import { ownerOf } from "@/lib/auth/viewer";
 import { startChat } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { parseJsonBody, route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
 import { sseResponse } from "@/lib/http/sse";
 import { chatBody } from "./schema";
 
@@ -10,8 +12,8 @@ export const dynamic = "force-dynamic";
  * Starts a run and streams its events (SPEC §12). Errors before the stream starts are JSON
  * responses; after, they are `error` events. The client leaving does not stop the run.
  */
-export const POST = route(async (request: Request) => {
-  const body = await parseJsonBody(request, chatBody);
-  const live = await startChat(getDb(), body);
+export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
+  const body = await parseJsonBody(request, chatBody, { maxBytes: 512 * 1024 });
+  const live = await startChat(getDb(), { ...body, ownerId: ownerOf(viewer) });
   return sseResponse((send, close) => live.subscribe(send, close));
 });

@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
+import { publicRoute } from "@/lib/http/api-route";
 import { getOllamaApi } from "@/lib/llm/registry";
 
 export const dynamic = "force-dynamic";
 
 /** SPEC §12: `{ok, db, ollama: {reachable, version}}`, and how many runs are active. Reveals no paths or secrets. */
-export async function GET() {
+export const GET = publicRoute(async () => {
   let db = false;
   try {
     getDb().get(sql`select 1`);
@@ -24,4 +25,4 @@ export async function GET() {
     { ok: db && ollama.reachable, db, ollama, runs: { active: getLiveRuns().size } },
     { status: db ? 200 : 503 },
   );
-}
+});

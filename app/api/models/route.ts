@@ -1,11 +1,11 @@
 import { getConfig } from "@/lib/config";
-import { route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
 import { getOllamaApi } from "@/lib/llm/registry";
 
 export const dynamic = "force-dynamic";
 
 /** Installed models with capabilities, context length and abilities (SPEC §12). */
-export const GET = route(async () => {
+export const GET = apiRoute(async () => {
   const config = getConfig();
   const models = await getOllamaApi().listModels();
   return Response.json({

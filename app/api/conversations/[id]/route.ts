@@ -1,30 +1,34 @@
+import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { deleteConversation, getConversationDetail, updateConversation } from "@/lib/db/queries";
+import { deleteConversation, getConversation, getConversationDetail, updateConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { parseJsonBody, route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
 import { updateConversationBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request: Request, { params }: Context) => {
+export const GET = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  return Response.json(getConversationDetail(getDb(), { id }));
+  return Response.json(getConversationDetail(getDb(), { id, ownerId: ownerOf(viewer) }));
 });
 
-export const PATCH = route(async (request: Request, { params }: Context) => {
+export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, updateConversationBody);
-  return Response.json({ conversation: updateConversation(getDb(), { id, ...body }) });
+  return Response.json({ conversation: updateConversation(getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
 });
 
-export const DELETE = route(async (_request: Request, { params }: Context) => {
+export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
+  const db = getDb();
+  getConversation(db, { id, ownerId: ownerOf(viewer) });
   if (getLiveRuns().forConversation(id)) {
     throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
   }
-  deleteConversation(getDb(), { id });
+  deleteConversation(db, { id, ownerId: ownerOf(viewer) });
   return new Response(null, { status: 204 });
 });

@@ -1,17 +1,19 @@
+import { ownerOf } from "@/lib/auth/viewer";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { readBodyLimited, storeUpload } from "@/lib/files/uploads";
-import { route } from "@/lib/http/responses";
+import { storeUpload } from "@/lib/files/uploads";
+import { apiRoute } from "@/lib/http/api-route";
+import { readBodyLimited } from "@/lib/http/body";
 
 export const dynamic = "force-dynamic";
 
 /** Multipart upload of one `file` (SPEC §12). The multipart envelope gets a little room over the file limit. */
-export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const db = getDb();
-  getConversation(db, { id });
+  getConversation(db, { id, ownerId: ownerOf(viewer) });
   const maxBytes = getConfig().MAX_FETCH_MB * 1024 * 1024;
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
@@ -20,7 +22,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
       "Upload the file as multipart/form-data in a field named file.",
     );
   }
-  const body = await readBodyLimited(request, maxBytes + 64 * 1024);
+  const body = await readBodyLimited(request, maxBytes + 64 * 1024, "The file");
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
@@ -32,6 +34,7 @@ export const POST = route(async (request: Request, { params }: { params: Promise
     throw new AppError("bad_request:validation", "Invalid request: file: a file is required.");
   const result = await storeUpload(db, {
     conversationId: id,
+    ownerId: ownerOf(viewer),
     filename: file instanceof File ? file.name : "file",
     bytes: Buffer.from(await file.arrayBuffer()),
     maxBytes,

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { parseJsonBody, route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
 import { MAX_MESSAGE_CHARS } from "../../../chat/schema";
 
 export const dynamic = "force-dynamic";
@@ -16,10 +18,10 @@ const interruptBody = z.object({
 });
 
 /** A follow-up for the running agent (SPEC §9): 202 while a run is active, 409 otherwise. */
-export const POST = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
-  getConversation(getDb(), { id });
+  getConversation(getDb(), { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
   if (!live?.interrupts.enqueue(body.message)) {
     throw new AppError(

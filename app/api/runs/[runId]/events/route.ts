@@ -1,8 +1,9 @@
+import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { getRun, listRunEvents, runMessage } from "@/lib/db/queries";
+import { getConversation, getRun, listRunEvents, runMessage } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
 import { type SseEvent, sseResponse } from "@/lib/http/sse";
 
 export const dynamic = "force-dynamic";
@@ -12,17 +13,19 @@ export const dynamic = "force-dynamic";
  * (SPEC §12): how a reloaded page re-attaches. A finished run is replayed from the database; its
  * answer, whose deltas are not stored, comes back as one delta when the replay starts before it.
  */
-export const GET = route(async (request: Request, { params }: { params: Promise<{ runId: string }> }) => {
+export const GET = apiRoute(async (request: Request, { params }: { params: Promise<{ runId: string }> }, viewer) => {
   const { runId } = await params;
   const after = new URL(request.url).searchParams.get("after") ?? request.headers.get("last-event-id") ?? "0";
-  if (!/^\d+(\.\d+)?$/.test(after))
+  if (!/^\d+(\.\d+)?$/.test(after)) {
     throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
+  }
+  const db = getDb();
+  // Someone else's run is "not found", like a missing one.
+  getConversation(db, { id: getRun(db, { id: runId }).conversationId, ownerId: ownerOf(viewer) });
 
   const live = getLiveRuns().get(runId);
   if (live) return sseResponse((send, close) => live.subscribe(send, close, after));
 
-  const db = getDb();
-  getRun(db, { id: runId });
   const events = listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
   const answer = runMessage(db, { runId })?.content ?? "";
   const replay: SseEvent[] = [];

@@ -1,24 +1,30 @@
+import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { findFile } from "@/lib/files/file-store";
 import { contentDisposition } from "@/lib/files/sniff";
-import { route } from "@/lib/http/responses";
+import { apiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
 
 /** The file's bytes, always as a download: never rendered inline from our origin. */
-export const GET = route(async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }) => {
-  const { id, fileId } = await params;
-  const file = findFile(getDb(), { conversationId: id, fileId });
-  if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
-  return new Response(new Uint8Array(file.bytes), {
-    headers: {
-      "Content-Type": file.mime.split(";")[0] || "application/octet-stream",
-      "Content-Length": String(file.size),
-      "Content-Disposition": contentDisposition(file.filename),
-      "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-      "Cache-Control": "private, max-age=0",
-    },
-  });
-});
+export const GET = apiRoute(
+  async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }, viewer) => {
+    const { id, fileId } = await params;
+    const db = getDb();
+    getConversation(db, { id, ownerId: ownerOf(viewer) });
+    const file = findFile(db, { conversationId: id, fileId });
+    if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
+    return new Response(new Uint8Array(file.bytes), {
+      headers: {
+        "Content-Type": file.mime.split(";")[0] || "application/octet-stream",
+        "Content-Length": String(file.size),
+        "Content-Disposition": contentDisposition(file.filename),
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Cache-Control": "private, max-age=0",
+      },
+    });
+  },
+);

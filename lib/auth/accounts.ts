@@ -1,0 +1,161 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { conversations, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { dummyHash, hashPassword, verifyPassword } from "./password";
+
+/** Accounts, sessions and the sign-up switch (issue 7). */
+
+export type PublicUser = Pick<User, "id" | "username" | "role" | "disabled" | "createdAt">;
+
+export const toPublicUser = ({ id, username, role, disabled, createdAt }: User): PublicUser => ({
+  id,
+  username,
+  role,
+  disabled,
+  createdAt,
+});
+
+export const normaliseUsername = (name: string) => name.trim().toLowerCase();
+
+export function countUsers(db: Db): number {
+  return db.select({ n: count() }).from(users).get()?.n ?? 0;
+}
+
+export function listUsers(db: Db): PublicUser[] {
+  return db.select().from(users).orderBy(asc(users.createdAt)).all().map(toPublicUser);
+}
+
+export function findUserByName(db: Db, username: string): User | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.username, normaliseUsername(username)))
+    .get();
+}
+
+export function getUser(db: Db, id: string): User {
+  const user = db.select().from(users).where(eq(users.id, id)).get();
+  if (!user) throw new AppError("not_found:user", "User not found.");
+  return user;
+}
+
+export function isSignupOpen(db: Db): boolean {
+  const row = db.select().from(settings).where(eq(settings.key, "signupOpen")).get();
+  return row ? row.value === true : true;
+}
+
+export function setSignupOpen(db: Db, open: boolean): void {
+  db.insert(settings)
+    .values({ key: "signupOpen", value: open })
+    .onConflictDoUpdate({ target: settings.key, set: { value: open } })
+    .run();
+}
+
+/**
+ * Creates an account. The first one becomes the admin and takes over the conversations of
+ * single-user mode; later ones need sign-up open (or an admin creating them).
+ */
+export async function createUser(
+  db: Db,
+  {
+    username,
+    password,
+    role,
+    byAdmin = false,
+  }: { username: string; password: string; role?: UserRole; byAdmin?: boolean },
+): Promise<User> {
+  const name = normaliseUsername(username);
+  const passwordHash = await hashPassword(password);
+  return db.transaction((tx) => {
+    const first = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
+    if (!first && !byAdmin && !isSignupOpen(tx as unknown as Db)) {
+      throw new AppError("forbidden:signup_closed", "Sign-up is closed. Ask the admin for an account.");
+    }
+    if (tx.select().from(users).where(eq(users.username, name)).get()) {
+      throw new AppError("conflict:username", `The username ${name} is taken.`);
+    }
+    const user: User = {
+      id: crypto.randomUUID(),
+      username: name,
+      passwordHash,
+      role: first ? "admin" : (role ?? "user"),
+      disabled: false,
+      createdAt: Date.now(),
+    };
+    tx.insert(users).values(user).run();
+    if (first) tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId)).run();
+    return user;
+  });
+}
+
+/** The user for a name and password, or null — the same work either way, so timing tells nothing. */
+export async function authenticate(db: Db, username: string, password: string): Promise<User | null> {
+  const user = findUserByName(db, username);
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
+  return user && ok && !user.disabled ? user : null;
+}
+
+export function updateUser(
+  db: Db,
+  id: string,
+  changes: { disabled?: boolean; role?: UserRole; passwordHash?: string },
+): User {
+  const user = getUser(db, id);
+  db.update(users).set(changes).where(eq(users.id, id)).run();
+  if (changes.disabled || changes.passwordHash) revokeUserSessions(db, id);
+  return { ...user, ...changes };
+}
+
+/** Removes an account with everything it owns. */
+export function deleteUser(db: Db, id: string): void {
+  getUser(db, id);
+  db.delete(users).where(eq(users.id, id)).run();
+}
+
+export function adminCount(db: Db): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, "admin"), eq(users.disabled, false)))
+      .get()?.n ?? 0
+  );
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A fresh session for a successful login: a new random token every time (no fixation). */
+export function createSession(db: Db, userId: string, ttlDays: number): { token: string; expiresAt: number } {
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const expiresAt = now + ttlDays * 24 * 3600 * 1000;
+  db.insert(sessions)
+    .values({ id: hashToken(token), userId, createdAt: now, expiresAt })
+    .run();
+  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+  return { token, expiresAt };
+}
+
+export function sessionUser(db: Db, token: string | undefined): User | null {
+  if (!token) return null;
+  const row = db
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, Date.now())))
+    .get();
+  return row && !row.user.disabled ? row.user : null;
+}
+
+export function revokeSession(db: Db, token: string): void {
+  db.delete(sessions)
+    .where(eq(sessions.id, hashToken(token)))
+    .run();
+}
+
+export function revokeUserSessions(db: Db, userId: string): void {
+  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+}

@@ -1,0 +1,94 @@
+import "server-only";
+import { accountsRequired, getConfig, isLoopbackHost } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import type { OwnerId } from "@/lib/db/queries";
+import type { User } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { sessionUser } from "./accounts";
+
+/**
+ * Who is asking (issue 7). On loopback without accounts everyone is the single local user, whose
+ * conversations have no owner; with accounts required, a request needs a valid session cookie.
+ */
+export type Viewer = { kind: "local" } | { kind: "user"; user: User };
+
+export const SESSION_COOKIE = "ow_session";
+
+export function ownerOf(viewer: Viewer): OwnerId {
+  return viewer.kind === "user" ? viewer.user.id : null;
+}
+
+export function isAdmin(viewer: Viewer): boolean {
+  return viewer.kind === "local" || viewer.user.role === "admin";
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+/** The viewer, or null when accounts are required and the request has no valid session. */
+export function resolveViewer(db: Db, request: Request): Viewer | null {
+  if (!accountsRequired(getConfig())) return { kind: "local" };
+  const user = sessionUser(db, readCookie(request, SESSION_COOKIE));
+  return user ? { kind: "user", user } : null;
+}
+
+export function requireViewer(db: Db, request: Request, { admin = false } = {}): Viewer {
+  const viewer = resolveViewer(db, request);
+  if (!viewer) throw new AppError("unauthorized:session", "Sign in to continue.");
+  if (admin && !isAdmin(viewer)) throw new AppError("forbidden:admin", "Only an admin can do this.");
+  return viewer;
+}
+
+/** The origin the browser sees: behind a proxy, from X-Forwarded-Proto/Host. */
+export function expectedOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "");
+  const host =
+    request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host;
+  return `${proto}://${host}`;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Request checks that apply to every API route:
+ * - state-changing requests from another site are refused (Origin, else Sec-Fetch-Site);
+ * - without accounts, only loopback Host names are served, so a DNS-rebinding page cannot talk to
+ *   the local app, and a reverse proxy in front forces the operator to turn accounts on.
+ */
+export function guardRequest(request: Request): void {
+  if (!accountsRequired(getConfig())) {
+    const host = (request.headers.get("host") ?? "").replace(/:\d+$/, "");
+    if (host && !isLoopbackHost(host)) {
+      throw new AppError(
+        "forbidden:host",
+        `This server runs without accounts and answers only on loopback. To serve ${host}, set AUTH_MODE=required.`,
+      );
+    }
+  }
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get("origin");
+  if (origin !== null) {
+    if (origin !== expectedOrigin(request)) {
+      throw new AppError("forbidden:origin", "Cross-site request refused.");
+    }
+    return;
+  }
+  if (request.headers.get("sec-fetch-site") === "cross-site") {
+    throw new AppError("forbidden:origin", "Cross-site request refused.");
+  }
+}
+
+/** Client address for rate limiting: the proxy's X-Forwarded-For / X-Real-IP, else "local". */
+export function clientAddress(request: Request): string {
+  return (
+    request.headers.get("x-real-ip") ??
+    request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ??
+    "local"
+  ).slice(0, 64);
+}

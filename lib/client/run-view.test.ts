@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { applyRunEvent, emptyRunView, type RunMessage, type RunView, timelineFromSteps } from "./run-view";
+import type { StepEvent } from "./types";
+
+const fold = (messages: RunMessage[], start: RunView = emptyRunView()) =>
+  messages.reduce((view, message) => applyRunEvent(view, message, 1000), start);
+
+const step = (data: StepEvent, id = String(data.seq)): RunMessage => ({ event: "step", data, id });
+const call = (seq: number, callId: string, tool = "scrape_url"): StepEvent => ({
+  seq,
+  iteration: 1,
+  type: "tool_call",
+  callId,
+  tool,
+  args: { url: `http://example.test/${callId}` },
+});
+const result = (seq: number, callId: string, ok = true): StepEvent => ({
+  seq,
+  iteration: 1,
+  type: "tool_result",
+  callId,
+  tool: "scrape_url",
+  ok,
+  observation: `text of ${callId}`,
+  durationMs: 25,
+});
+const delta = (content: string, id: string): RunMessage => ({
+  event: "answer",
+  data: { status: "delta", content },
+  id,
+});
+
+describe("applyRunEvent", () => {
+  it("pairs each tool result with its call by call id, whatever order they finish in", () => {
+    const view = fold([step(call(2, "a")), step(call(3, "b")), step(result(4, "b", false)), step(result(5, "a"))]);
+    expect(view.timeline).toMatchObject([
+      { kind: "tool", callId: "a", startedAt: 1000, result: { ok: true, observation: "text of a" } },
+      { kind: "tool", callId: "b", result: { ok: false, observation: "text of b" } },
+    ]);
+  });
+
+  it("keeps thinking, interrupts, notices, tool selection and compaction in the order they happened", () => {
+    const view = fold([
+      step({ seq: 2, iteration: 1, type: "tool_selection", selected: ["web_search"], total: 14 }),
+      step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" }),
+      step(call(4, "a")),
+      {
+        event: "compact",
+        data: { originalMessages: 14, keptMessages: 6, tokensBefore: 9800, tokensAfter: 3100 },
+        id: "5",
+      },
+      step({ seq: 6, iteration: 2, type: "interrupt", messages: ["Also B"] }),
+      step({ seq: 7, iteration: 2, type: "notice", text: "Tool budget reached" }),
+    ]);
+    expect(view.timeline.map((entry) => entry.kind)).toEqual([
+      "tool_selection",
+      "thinking",
+      "tool",
+      "compact",
+      "interrupt",
+      "notice",
+    ]);
+  });
+
+  it("ignores a replayed step it already has, so a reconnect that overlaps adds no duplicate card", () => {
+    const once = fold([step(call(2, "a")), step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" })]);
+    const twice = fold([step(call(2, "a")), step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" })], once);
+    expect(twice.timeline).toHaveLength(2);
+  });
+
+  it("appends answer deltas and remembers the last event id to resume after", () => {
+    const view = fold([
+      { event: "answer", data: { status: "start" }, id: "7" },
+      delta("Hello ", "7.1"),
+      delta("world", "7.2"),
+    ]);
+    expect(view).toMatchObject({ answer: "Hello world", answering: true, answerStarted: true, lastEventId: "7.2" });
+  });
+
+  it("discards the answer so far on a second answer start (the server falls back to another answer)", () => {
+    const view = fold([
+      { event: "answer", data: { status: "start" }, id: "7" },
+      delta("Half a synth", "7.1"),
+      { event: "answer", data: { status: "start" }, id: "8" },
+      delta("The loop's answer", "8.1"),
+    ]);
+    expect(view.answer).toBe("The loop's answer");
+  });
+
+  it("ends as stopped, complete or error from done, keeping an earlier error", () => {
+    const done = (extra: object) => ({
+      event: "done",
+      data: {
+        messageId: "m",
+        iterations: 2,
+        usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+        elapsedMs: 9,
+        ...extra,
+      },
+    });
+    expect(fold([done({ stopped: true })]).status).toBe("stopped");
+    expect(fold([done({ pendingInterrupts: ["Also B"] })])).toMatchObject({
+      status: "complete",
+      iterations: 2,
+      pendingInterrupts: ["Also B"],
+    });
+    const failed = fold([{ event: "error", data: { code: "internal", message: "boom", retryable: false } }, done({})]);
+    expect(failed).toMatchObject({ status: "error", error: "boom" });
+  });
+
+  it("builds a stored run's timeline from its steps, with no live timer", () => {
+    expect(timelineFromSteps([call(2, "a"), result(3, "a")])).toMatchObject([
+      { kind: "tool", startedAt: null, result: { ok: true } },
+    ]);
+  });
+});

@@ -1,0 +1,28 @@
+import { AppError } from "@/lib/errors";
+
+export function tooLarge(maxBytes: number, what = "The request body"): AppError {
+  const size =
+    maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  return new AppError("payload_too_large:body", `${what} is larger than the ${size} limit.`);
+}
+
+/** Reads a request body up to `maxBytes`, failing with 413 as soon as it is passed (declared or streamed). */
+export async function readBodyLimited(request: Request, maxBytes: number, what?: string): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes, what);
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes, what);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
