@@ -166,3 +166,24 @@ describe("conversation routes", () => {
     );
   });
 });
+
+describe("single-user mode on loopback", () => {
+  it("answers only loopback Host names, so a DNS-rebinding page cannot reach it", async () => {
+    const rebound = new Request("http://127.0.0.1/api/conversations", { headers: { host: "attacker.example:3000" } });
+    const response = await list(rebound);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("AUTH_MODE=required");
+    for (const host of ["localhost:3000", "127.0.0.1:3000", "[::1]:3000"]) {
+      expect((await list(new Request("http://127.0.0.1/api/conversations", { headers: { host } }))).status).toBe(200);
+    }
+  });
+
+  it("still refuses cross-site writes", async () => {
+    const request = new Request("http://127.0.0.1/api/conversations", {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect((await create(request)).status).toBe(403);
+  });
+});
