@@ -1,18 +1,23 @@
 import "server-only";
-import { ConfigError, getConfig } from "@/lib/config";
+import fs from "node:fs";
+import path from "node:path";
+import { getLiveRuns } from "@/lib/chat/chat-service";
+import { interruptLiveRuns } from "@/lib/chat/shutdown";
+import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+
+export const PID_FILE = "server.pid";
 
 /**
  * Runs once when the server starts (from instrumentation.ts): a bad configuration stops it with one
- * clear line, and the database is opened so migrations and crash recovery happen before the first
- * request (SPEC §3, §4).
+ * clear line; the database is opened so migrations and crash recovery happen before the first
+ * request (SPEC §3, §4); a pid file tells the restore command an instance is running; SIGTERM and
+ * exit store running runs as interrupted (issue 7).
  */
 export function startServer(): void {
+  let config: ReturnType<typeof getConfig>;
   try {
-    const config = getConfig();
-    if (config.FETCH_ALLOW_PRIVATE.length > 0) {
-      console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
-    }
+    config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -20,5 +25,33 @@ export function startServer(): void {
     }
     throw error;
   }
-  getDb();
+  if (config.FETCH_ALLOW_PRIVATE.length > 0) {
+    console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
+  }
+  console.log(`[config] accounts ${accountsRequired(config) ? "required" : "off (single user on loopback)"}`);
+  const db = getDb();
+
+  const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
+  fs.writeFileSync(pidFile, String(process.pid));
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    const interrupted = interruptLiveRuns(db, getLiveRuns());
+    if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted`);
+    try {
+      db.$client.pragma("wal_checkpoint(TRUNCATE)");
+      db.$client.close();
+    } catch {
+      // already closed
+    }
+    fs.rmSync(pidFile, { force: true });
+  };
+  process.once("exit", stop);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      stop();
+      process.exit(0);
+    });
+  }
 }

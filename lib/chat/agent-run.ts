@@ -103,6 +103,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       for await (const part of agent.streamAnswer(result, input, live.signal)) {
         if (part.type === "text") {
           text += part.text;
+          live.answerText = text;
           live.emit("answer", { status: "delta", content: part.text }, { store: false });
           if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
             savePartialAnswer(db, { runId: live.runId, text });
@@ -130,6 +131,9 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     }
   }
   if (live.signal.aborted) status = "stopped";
+  // A shutdown already stored this run as interrupted.
+  if (live.finalized) return;
+  live.finalized = true;
   if (answerStarted) live.emit("answer", { status: "done" });
   if (failure) live.emit("error", { code: failure.code, message: failure.message, retryable: failure.retryable });
 

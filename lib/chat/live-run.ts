@@ -16,6 +16,10 @@ export class LiveRun {
   private seq = 0;
   private deltasSinceSeq = 0;
   private ended = false;
+  /** The answer streamed so far, kept for a shutdown that must store it. */
+  answerText = "";
+  /** Set once the run's assistant message is stored, by the run or by a shutdown: it is stored once. */
+  finalized = false;
 
   constructor(
     readonly runId: string,
@@ -103,6 +107,11 @@ export class LiveRuns {
 
   get size(): number {
     return this.byConversation.size;
+  }
+
+  /** The runs still going. */
+  active(): LiveRun[] {
+    return [...this.byConversation.values()];
   }
 
   countFor(ownerId: string | null): number {

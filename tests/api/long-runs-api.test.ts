@@ -6,8 +6,17 @@ import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { getDb } from "@/lib/db/client";
-import { appendRunEvent, createRun, finishRun, getConversation, listMessages } from "@/lib/db/queries";
+import {
+  appendRunEvent,
+  createRun,
+  finishRun,
+  getConversation,
+  getRun,
+  listMessages,
+  listRunEvents,
+} from "@/lib/db/queries";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
@@ -262,5 +271,23 @@ describe("compaction through the API (SPEC §9)", () => {
     expect(third.some((m) => m.content === "first question")).toBe(false);
     const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { messages: unknown[] };
     expect(detail.messages).toHaveLength(6);
+  });
+});
+
+describe("graceful shutdown (issue 7)", () => {
+  it("stores a running run as interrupted with the answer so far, once, and keeps its events", async () => {
+    const id = await newConversation();
+    fake().script({ when: { stream: true }, chunks: Array.from({ length: 30 }, (_, i) => `s${i} `), chunkDelayMs: 30 });
+    const events = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.data.content === "s3 ");
+    const runId = String(events[0]?.data.runId);
+    expect(interruptLiveRuns(getDb(), getLiveRuns())).toBe(1);
+    await idle(id);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const assistants = listMessages(getDb(), { conversationId: id }).filter((m) => m.role === "assistant");
+    expect(assistants).toHaveLength(1);
+    expect(assistants[0]?.status).toBe("interrupted");
+    expect(assistants[0]?.content.startsWith("s0 s1 s2 s3")).toBe(true);
+    expect(getRun(getDb(), { id: runId }).status).toBe("interrupted");
+    expect(listRunEvents(getDb(), { runId }).map((e) => e.type)).toEqual(["run", "answer"]);
   });
 });

@@ -1,0 +1,30 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { finishRun } from "@/lib/db/queries";
+import type { LiveRuns } from "./live-run";
+
+/**
+ * Graceful shutdown (issue 7): every running run is stored as `interrupted` with the answer it had
+ * streamed, in one synchronous transaction each, then aborted. Synchronous on purpose: it also runs
+ * from the process's `exit` event, where nothing asynchronous happens any more.
+ */
+export function interruptLiveRuns(db: Db, liveRuns: LiveRuns): number {
+  let count = 0;
+  for (const live of liveRuns.active()) {
+    if (live.finalized) continue;
+    live.finalized = true;
+    finishRun(db, {
+      runId: live.runId,
+      status: "interrupted",
+      iterations: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      error: "The server shut down while this answer was being written.",
+      answer: live.answerText,
+    });
+    live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
+    live.end();
+    count++;
+  }
+  return count;
+}
