@@ -15,10 +15,11 @@ const WINDOW_MS = 15 * 60 * 1000;
 const globalForLimits = globalThis as unknown as {
   __loginLimits?: { account: FailureLimiter; address: FailureLimiter };
 };
-const limits = (globalForLimits.__loginLimits ??= {
+globalForLimits.__loginLimits ??= {
   account: new FailureLimiter(5, WINDOW_MS),
   address: new FailureLimiter(20, WINDOW_MS),
-});
+};
+const limits = globalForLimits.__loginLimits;
 
 /** Signs in: a new session token every time (no fixation), failures throttled per account and address. */
 export const POST = publicRoute(async (request: Request) => {
