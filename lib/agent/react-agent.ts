@@ -106,7 +106,9 @@ export class ReActAgent {
       traceChars: this.options.limits.synthesisTraceChars,
     });
     const question = messages.at(-1) as ChatMessage;
-    const fitted = await this.guard.fit(messages, new Set([question]), { hint: "general", signal });
-    yield* this.options.llm.streamChat(fitted, { signal });
+    const llm = this.options.synthesisLlm ?? this.options.llm;
+    const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
+    const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
+    yield* llm.streamChat(fitted, { signal });
   }
 }

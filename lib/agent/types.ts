@@ -78,7 +78,10 @@ export interface AgentLimits {
 }
 
 export interface AgentOptions {
+  /** The tool loop's model. */
   llm: LLM;
+  /** The model that streams the answer; the loop's when not given. */
+  synthesisLlm?: LLM;
   tools: AgentToolbox;
   limits: AgentLimits;
   language: PromptLanguage;

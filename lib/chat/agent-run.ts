@@ -30,7 +30,10 @@ export function agentLimits(config: Config): AgentLimits {
 export interface AgentRunOptions {
   db: Db;
   live: LiveRun;
+  /** The tool loop's model (the fast role when configured). */
   llm: LLM;
+  /** The model that writes the answer: the conversation's. */
+  synthesisLlm: LLM;
   registry: ToolRegistry;
   config: Config;
   language: PromptLanguage;
@@ -58,6 +61,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const startedAt = Date.now();
   const agent = new ReActAgent({
     llm,
+    synthesisLlm: options.synthesisLlm,
     tools: registryToolbox(
       options.registry,
       { conversationId: live.conversationId, language },

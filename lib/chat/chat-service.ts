@@ -19,6 +19,7 @@ import { AppError } from "@/lib/errors";
 import { getLLM, resolveModelName } from "@/lib/llm/registry";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
 import { detectLanguage, type PromptLanguage, prompt } from "@/lib/prompts";
+import { roleModel } from "@/lib/settings";
 import { createServerToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
 import { LiveRun, LiveRuns } from "./live-run";
@@ -146,10 +147,13 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     }
   };
   ensureIdle();
-  const model = await resolveModelName(input.model, conversation.model);
+  const model = await resolveModelName(input.model, conversation.model, roleModel(db, "general"));
   const llm = await getLLM(model);
-  const useNativeTools = chooseNative(input.mode, llm);
-  const mode = useNativeTools && llm.abilities.tool_call ? "native" : "json";
+  // SPEC §6: the tool loop may use the fast model; the answer is written by the conversation's.
+  const fast = roleModel(db, "fast");
+  const loopLlm = fast && fast !== model ? await getLLM(fast) : llm;
+  const useNativeTools = chooseNative(input.mode, loopLlm);
+  const mode = useNativeTools && loopLlm.abilities.tool_call ? "native" : "json";
   ensureIdle(); // the awaits above leave room for a second request
 
   const previous = listMessages(db, { conversationId: conversation.id });
@@ -177,7 +181,8 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   void runAgentTurn({
     db,
     live,
-    llm,
+    llm: loopLlm,
+    synthesisLlm: llm,
     registry: createServerToolRegistry(db),
     config,
     language,

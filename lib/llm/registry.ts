@@ -15,11 +15,11 @@ export function getOllamaApi(): OllamaApi {
 }
 
 /**
- * The model a chat uses: the request's, else the conversation's, else MODEL_GENERAL, else the
- * first installed model (SPEC §6).
+ * The first named model, else the first installed one (SPEC §6: the request's, the conversation's,
+ * then the general role, in the caller's order).
  */
 export async function resolveModelName(...preferred: (string | null | undefined)[]): Promise<string> {
-  const chosen = [...preferred, getConfig().MODEL_GENERAL].find((name): name is string => Boolean(name));
+  const chosen = preferred.find((name): name is string => Boolean(name));
   if (chosen) return chosen;
   const models = await getOllamaApi().listModels();
   const first = models.find(

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createFileStore } from "@/lib/files/file-store";
+import { getSettings } from "@/lib/settings";
 import { createBuiltinRegistry } from "./builtin";
 import type { ToolRegistry } from "./registry";
 import { fetchPublic } from "./safe-http";
@@ -13,7 +14,8 @@ export function createServerToolServices(db: Db): ToolServices {
   const config = getConfig();
   const maxBytes = config.MAX_FETCH_MB * 1024 * 1024;
   return {
-    limits: config,
+    // The search backend may be chosen on the settings page.
+    limits: { ...config, SEARCH_BACKEND: getSettings(db).searchBackend.value },
     secret: getServerSecret(),
     fetch: (url, options) =>
       fetchPublic(url, {

@@ -16,6 +16,7 @@ import { POST as create, GET as list } from "@/app/api/conversations/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as models } from "@/app/api/models/route";
 import { GET as events } from "@/app/api/runs/[runId]/events/route";
+import { GET as readSettings, PATCH as writeSettings } from "@/app/api/settings/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -99,7 +100,10 @@ describe("accounts (issue 7)", () => {
     bob = await signIn("bob");
   });
 
-  it("only an admin manages users", async () => {
+  it("only an admin manages users and settings", async () => {
+    expect((await writeSettings(alice.request("/api/settings", "PATCH", { searchBackend: "duckduckgo" }))).status).toBe(
+      403,
+    );
     expect((await listUsers(alice.request("/api/admin/users", "GET"))).status).toBe(403);
     expect((await patchSettings(alice.request("/api/admin/settings", "PATCH", { signupOpen: true }))).status).toBe(403);
     const all = (await (await listUsers(admin.request("/api/admin/users", "GET"))).json()) as {

@@ -1,6 +1,8 @@
 import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
 import { apiRoute } from "@/lib/http/api-route";
 import { getOllamaApi } from "@/lib/llm/registry";
+import { roleModel } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
@@ -13,6 +15,6 @@ export const GET = apiRoute(async () => {
       ...model,
       usableContext: Math.min(config.NUM_CTX, model.contextLength ?? config.NUM_CTX),
     })),
-    defaultModel: config.MODEL_GENERAL ?? models[0]?.name ?? null,
+    defaultModel: roleModel(getDb(), "general") ?? models[0]?.name ?? null,
   });
 });

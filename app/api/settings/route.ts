@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { isAdmin } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { getOllamaApi } from "@/lib/llm/registry";
+import { getSettings, MODEL_ROLES, updateSettings } from "@/lib/settings";
+
+export const dynamic = "force-dynamic";
+
+const model = z.string().trim().max(200).nullable();
+const settingsBody = z.object({
+  roles: z.object(Object.fromEntries(MODEL_ROLES.map((role) => [role, model.optional()]))).optional(),
+  searchBackend: z.enum(["duckduckgo", "searxng"]).optional(),
+});
+
+/** The settings page: effective values with where each comes from, and an Ollama check. */
+export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
+  const db = getDb();
+  let ollama: { reachable: boolean; version: string | null; error?: string };
+  try {
+    ollama = { reachable: true, version: await getOllamaApi().version(AbortSignal.timeout(3000)) };
+  } catch (error) {
+    ollama = { reachable: false, version: null, error: error instanceof Error ? error.message : String(error) };
+  }
+  return Response.json({ ...getSettings(db), ollama, editable: isAdmin(viewer) });
+});
+
+/** Admins change roles and the search backend; values set in the environment are refused. */
+export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer) => {
+  if (!isAdmin(viewer)) throw new AppError("forbidden:admin", "Only an admin can change settings.");
+  const body = await parseJsonBody(request, settingsBody);
+  const db = getDb();
+  if (body.roles) {
+    const installed = new Set((await getOllamaApi().listModels()).map((m) => m.name));
+    for (const [role, name] of Object.entries(body.roles)) {
+      if (name && !installed.has(name) && !installed.has(`${name}:latest`)) {
+        throw new AppError(
+          "bad_request:unknown_model",
+          `Model '${name}' for the ${role} role is not installed in Ollama.`,
+        );
+      }
+    }
+  }
+  return Response.json(updateSettings(db, body as Parameters<typeof updateSettings>[1]));
+});

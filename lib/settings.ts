@@ -1,0 +1,118 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { type Config, getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { settings } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Settings an admin can change from the UI (SPEC §6, §13): model roles and the search backend.
+ * A value set in the environment wins and is shown read-only; the limits of §3 are environment-only.
+ */
+
+export const MODEL_ROLES = ["general", "fast", "reasoning", "vision"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+const ROLE_ENV: Record<ModelRole, keyof Config & string> = {
+  general: "MODEL_GENERAL",
+  fast: "MODEL_FAST",
+  reasoning: "MODEL_REASONING",
+  vision: "MODEL_VISION",
+};
+
+export const LIMIT_KEYS = [
+  "NUM_CTX",
+  "SEARCH_MAX_RESULTS",
+  "SCRAPE_MAX_CHARS",
+  "FETCH_MAX_RESULTS",
+  "FETCH_MAX_CHARS",
+  "MAX_FETCH_MB",
+  "MAX_PDF_PAGES",
+  "MAX_TOOL_RESULT_CHARS",
+  "MAX_TOOL_CONTEXT_CHARS",
+  "MAX_TOOL_ROUNDS",
+  "MAX_ITERATIONS",
+  "PAGINATION_TOKEN_TTL",
+  "TOOL_SELECTION_THRESHOLD",
+  "TOOL_SELECTION_MAX",
+  "SYNTHESIS_TRACE_CHARS",
+  "MAX_RUNS_PER_USER",
+  "MAX_RUNS_TOTAL",
+] as const satisfies readonly (keyof Config)[];
+
+export type Source = "env" | "settings" | "default";
+export interface Setting<T> {
+  value: T;
+  source: Source;
+}
+
+export interface EffectiveSettings {
+  ollamaUrl: string;
+  roles: Record<ModelRole, Setting<string | null>>;
+  searchBackend: Setting<Config["SEARCH_BACKEND"]>;
+  limits: Record<(typeof LIMIT_KEYS)[number], Setting<number>>;
+}
+
+function stored<T>(db: Db, key: string): T | undefined {
+  const row = db.select().from(settings).where(eq(settings.key, key)).get();
+  return row ? (row.value as T) : undefined;
+}
+
+function store(db: Db, key: string, value: unknown): void {
+  if (value === null) db.delete(settings).where(eq(settings.key, key)).run();
+  else db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+}
+
+const fromEnv = (name: string, env: NodeJS.ProcessEnv) => env[name] !== undefined && env[name] !== "";
+
+export function getSettings(db: Db, config = getConfig(), env = process.env): EffectiveSettings {
+  const roles = Object.fromEntries(
+    MODEL_ROLES.map((role): [ModelRole, Setting<string | null>] => {
+      const envName = ROLE_ENV[role];
+      if (fromEnv(envName, env)) return [role, { value: String(config[envName]), source: "env" }];
+      const value = stored<string>(db, `role.${role}`);
+      return [role, value ? { value, source: "settings" } : { value: null, source: "default" }];
+    }),
+  ) as EffectiveSettings["roles"];
+  const backend = stored<Config["SEARCH_BACKEND"]>(db, "searchBackend");
+  const searchBackend: Setting<Config["SEARCH_BACKEND"]> = fromEnv("SEARCH_BACKEND", env)
+    ? { value: config.SEARCH_BACKEND, source: "env" }
+    : backend
+      ? { value: backend, source: "settings" }
+      : { value: config.SEARCH_BACKEND, source: "default" };
+  const limits = Object.fromEntries(
+    LIMIT_KEYS.map((key) => [key, { value: config[key], source: fromEnv(key, env) ? "env" : "default" }]),
+  ) as EffectiveSettings["limits"];
+  return { ollamaUrl: config.OLLAMA_BASE_URL, roles, searchBackend, limits };
+}
+
+/** The model configured for a role, if any (environment first, then the settings page). */
+export function roleModel(db: Db, role: ModelRole): string | undefined {
+  return getSettings(db).roles[role].value ?? undefined;
+}
+
+export function updateSettings(
+  db: Db,
+  patch: { roles?: Partial<Record<ModelRole, string | null>>; searchBackend?: Config["SEARCH_BACKEND"] },
+  env = process.env,
+): EffectiveSettings {
+  for (const [role, value] of Object.entries(patch.roles ?? {}) as [ModelRole, string | null][]) {
+    if (fromEnv(ROLE_ENV[role], env)) {
+      throw new AppError(
+        "bad_request:env_setting",
+        `The ${role} model is set by ${ROLE_ENV[role]} in the environment.`,
+      );
+    }
+    store(db, `role.${role}`, value || null);
+  }
+  if (patch.searchBackend !== undefined) {
+    if (fromEnv("SEARCH_BACKEND", env)) {
+      throw new AppError("bad_request:env_setting", "The search backend is set by SEARCH_BACKEND in the environment.");
+    }
+    if (patch.searchBackend === "searxng" && !getConfig().SEARXNG_URL) {
+      throw new AppError("bad_request:searxng_url", "Set SEARXNG_URL in the environment before choosing SearXNG.");
+    }
+    store(db, "searchBackend", patch.searchBackend);
+  }
+  return getSettings(db);
+}
