@@ -145,6 +145,11 @@ describe("every route refuses the unauthenticated", () => {
       "PATCH /api/admin/settings",
       () => patchSettings(anon.request("/api/admin/settings", "PATCH", { signupOpen: true })),
     ],
+    ["GET /api/settings", () => readSettings(anon.request("/api/settings", "GET"))],
+    [
+      "PATCH /api/settings",
+      () => writeSettings(anon.request("/api/settings", "PATCH", { searchBackend: "duckduckgo" })),
+    ],
   ];
   it.each(cases)("%s → 401", async (_name, call) => {
     const response = await call();
