@@ -15,6 +15,8 @@ export interface OllamaLLMOptions {
   numCtx: number;
   /** Ask thinking models to think (sent as `think: true` only when the model can). */
   think?: boolean;
+  /** Upper bound on one request, so a hung model cannot hold a run forever. */
+  timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -95,8 +97,20 @@ function toUsage(usage: { inputTokens?: number; outputTokens?: number } | undefi
 }
 
 /** Errors from the SDK are re-thrown as the AppError our fetch raised, or wrapped in one. */
-function normalizeError(error: unknown): unknown {
+function normalizeError(error: unknown, timeoutMs?: number): unknown {
   if (error instanceof AppError || isAbortError(error)) return error;
+  if (
+    (error as { name?: string })?.name === "TimeoutError" ||
+    (error as { cause?: { name?: string } })?.cause?.name === "TimeoutError"
+  ) {
+    return new AppError(
+      "upstream:ollama_timeout",
+      `Ollama did not finish within ${Math.round((timeoutMs ?? 0) / 1000)} s.`,
+      {
+        retryable: true,
+      },
+    );
+  }
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof AppError) return cause;
   const message = error instanceof Error ? error.message : String(error);
@@ -119,6 +133,10 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
       }),
     })(options.model);
 
+  /** The caller's signal (Stop) combined with the request timeout. */
+  const withTimeout = (signal?: AbortSignal) =>
+    options.timeoutMs ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(signal ? [signal] : [])]) : signal;
+
   const providerOptions = (temperature?: number) => ({
     ollama: { think, options: { num_ctx: contextLength, ...(temperature === undefined ? {} : { temperature }) } },
   });
@@ -134,7 +152,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
           model: modelFor(chatOptions.format),
           messages: toModelMessages(messages),
           tools: toToolSet(chatOptions.tools),
-          abortSignal: chatOptions.signal,
+          abortSignal: withTimeout(chatOptions.signal),
           maxRetries: 0,
           providerOptions: providerOptions(chatOptions.temperature),
         });
@@ -145,7 +163,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
         }));
         return { content: result.text, toolCalls, reasoning: result.reasoningText ?? "", usage: toUsage(result.usage) };
       } catch (error) {
-        throw normalizeError(error);
+        throw normalizeError(error, options.timeoutMs);
       }
     },
 
@@ -157,7 +175,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
           streamFailure = error;
         }),
         messages: toModelMessages(messages),
-        abortSignal: streamOptions.signal,
+        abortSignal: withTimeout(streamOptions.signal),
         maxRetries: 0,
         providerOptions: providerOptions(streamOptions.temperature),
         onError: () => {}, // errors are re-thrown from the loop below
@@ -171,9 +189,10 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
             if (part.text) yield { type: "reasoning", text: part.text };
             break;
           case "error":
-            throw streamFailure ?? normalizeError(part.error);
+            throw streamFailure ?? normalizeError(part.error, options.timeoutMs);
           case "abort":
-            throw new DOMException("The run was stopped.", "AbortError");
+            if (streamOptions.signal?.aborted) throw new DOMException("The run was stopped.", "AbortError");
+            throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
           case "finish":
             if (streamFailure) throw streamFailure;
             yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };

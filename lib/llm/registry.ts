@@ -45,5 +45,6 @@ export async function getLLM(model: string): Promise<LLM> {
     abilities: info.abilities,
     modelContextLength: info.contextLength,
     numCtx: config.NUM_CTX,
+    timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
   });
 }
