@@ -11,6 +11,7 @@ import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { LiveRun } from "./live-run";
+import { suggestTitle } from "./title";
 import { registryToolbox } from "./toolbox";
 
 const PARTIAL_SAVE_MS = 1000;
@@ -43,6 +44,8 @@ export interface AgentRunOptions {
   onInterrupt: (text: string) => void;
   /** Where a compaction summary of earlier turns is kept for the next turns. */
   onCompact: (event: CompactionEvent) => void;
+  /** Set on a conversation's first turn: stores a title made from the first exchange. */
+  onTitle?: (title: string) => string | null;
 }
 
 function toAppError(error: unknown): AppError {
@@ -152,6 +155,16 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     error: failure?.message,
     answer: content,
   });
+  let title: string | null = null;
+  if (options.onTitle && status === "complete" && text.trim()) {
+    const suggested = await suggestTitle(options.llm, {
+      question: input.question,
+      answer: text,
+      language,
+      signal: live.signal,
+    });
+    if (suggested) title = options.onTitle(suggested);
+  }
   const pending = live.interrupts.close();
   live.emit("done", {
     messageId: message.id,
@@ -161,5 +174,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ...(status === "stopped" ? { stopped: true } : {}),
     ...(fallback ? { fallback: true } : {}),
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
+    ...(title ? { title } : {}),
   });
 }

@@ -157,12 +157,13 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   ensureIdle(); // the awaits above leave room for a second request
 
   const previous = listMessages(db, { conversationId: conversation.id });
+  const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
   const userMessage = insertMessage(db, { conversationId: conversation.id, role: "user", content: input.message });
   if (conversation.title === DEFAULT_TITLE || conversation.model !== model) {
     updateConversation(db, {
       id: conversation.id,
       ownerId: input.ownerId,
-      title: conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : undefined,
+      title: autoTitle ?? undefined,
       model,
     });
   }
@@ -192,6 +193,15 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       history,
       question: input.message,
     },
+    // Only a title the user has not changed meanwhile is replaced.
+    onTitle: autoTitle
+      ? (title) => {
+          const current = getConversation(db, { id: conversation.id, ownerId: input.ownerId });
+          if (current.title !== autoTitle) return null;
+          updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
+          return title;
+        }
+      : undefined,
     onInterrupt: (text) =>
       insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId: run.id }),
     onCompact: (event) => {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { cleanTitle, suggestTitle } from "./title";
+
+describe("automatic title from the first exchange", () => {
+  it.each([
+    ['"Rust vs Go for CLIs."', "Rust vs Go for CLIs"],
+    ["Title: **Tokyo trip plan**\nextra line", "Tokyo trip plan"],
+    ["「東京旅行の計画」。", "東京旅行の計画"],
+    ["<think>hmm</think>\n\nWeather in Oslo", "Weather in Oslo"],
+    ["   ", null],
+  ])("cleans %j to %j", (raw, title) => {
+    expect(cleanTitle(raw)).toBe(title);
+  });
+
+  it("bounds the length", () => {
+    expect(cleanTitle("word ".repeat(40))?.length).toBeLessThanOrEqual(80);
+  });
+
+  it("asks the model in the question's language and gives null on failure", async () => {
+    const llm = scriptedLLM({ chat: [{ content: "Ollama overview" }, new Error("down")] });
+    expect(await suggestTitle(llm, { question: "What is Ollama?", answer: "A runtime.", language: "en" })).toBe(
+      "Ollama overview",
+    );
+    expect(llm.chatCalls[0]?.messages[0]?.content).toContain("Question:\nWhat is Ollama?");
+    expect(await suggestTitle(llm, { question: "q", answer: "a", language: "ja" })).toBeNull();
+  });
+});

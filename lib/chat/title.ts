@@ -1,0 +1,58 @@
+import type { LLM } from "@/lib/llm/types";
+import { type PromptLanguage, prompt } from "@/lib/prompts";
+
+const TITLE_MAX = 80;
+
+/** A model's title reply made fit for the sidebar: one line, no quotes or Markdown, bounded. */
+export function cleanTitle(raw: string): string | null {
+  const line = raw
+    .replace(/<think>[\s\S]*?<\/think>/gi, "")
+    .split("\n")
+    .map((l) => l.trim())
+    .find(Boolean);
+  if (!line) return null;
+  const title = line
+    .replace(/^(title|タイトル)\s*[:：]\s*/i, "")
+    .replace(/[*_`#>]/g, "")
+    .replace(/^["'「『“]+|["'」』”]+$/g, "")
+    .replace(/[.。!！]+$/, "")
+    .trim();
+  if (!title) return null;
+  return title.length > TITLE_MAX ? `${title.slice(0, TITLE_MAX - 1)}…` : title;
+}
+
+/**
+ * An automatic title from the first exchange (issue 6): one short model call after the answer,
+ * bounded in time; any failure keeps the title taken from the first message.
+ */
+export async function suggestTitle(
+  llm: LLM,
+  {
+    question,
+    answer,
+    language,
+    signal,
+    timeoutMs = 15_000,
+  }: {
+    question: string;
+    answer: string;
+    language: PromptLanguage;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+  },
+): Promise<string | null> {
+  try {
+    const reply = await llm.chat(
+      [
+        {
+          role: "user",
+          content: prompt(language, "title", { question: question.slice(0, 1000), answer: answer.slice(0, 1500) }),
+        },
+      ],
+      { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]), temperature: 0.2 },
+    );
+    return cleanTitle(reply.content);
+  } catch {
+    return null;
+  }
+}
