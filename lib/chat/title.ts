@@ -14,6 +14,7 @@ export function cleanTitle(raw: string): string | null {
   const title = line
     .replace(/^(title|タイトル)\s*[:：]\s*/i, "")
     .replace(/[*_`#>]/g, "")
+    .replace(/[.。!！]+$/, "")
     .replace(/^["'「『“]+|["'」』”]+$/g, "")
     .replace(/[.。!！]+$/, "")
     .trim();
