@@ -10,6 +10,7 @@ import {
   listFileSummaries,
   listMessages,
   type OwnerId,
+  removeLastTurn,
   saveConversationSummary,
   titleFromMessage,
   updateConversation,
@@ -42,6 +43,8 @@ export interface ChatInput {
   message: string;
   model?: string;
   mode?: ChatMode;
+  /** Regenerate / edit-and-resend: the last turn is replaced by this message and a new answer. */
+  replaceLast?: boolean;
 }
 
 /**
@@ -156,6 +159,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   const mode = useNativeTools && loopLlm.abilities.tool_call ? "native" : "json";
   ensureIdle(); // the awaits above leave room for a second request
 
+  if (input.replaceLast) removeLastTurn(db, { conversationId: conversation.id });
   const previous = listMessages(db, { conversationId: conversation.id });
   const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
   const userMessage = insertMessage(db, { conversationId: conversation.id, role: "user", content: input.message });

@@ -384,3 +384,22 @@ export function runMessage(db: Db, { runId }: { runId: string }): Message | unde
     .where(and(eq(messages.runId, runId), eq(messages.role, "assistant")))
     .get();
 }
+
+/**
+ * Removes the conversation's last turn — its user message and everything after it (interrupts, the
+ * answer, their runs and events) — for regenerate and edit-and-resend. Returns the removed question.
+ */
+export function removeLastTurn(db: Db, { conversationId }: { conversationId: string }): Message {
+  const all = listMessages(db, { conversationId });
+  const index = all.findLastIndex((message) => message.role === "user" && message.runId === null);
+  const question = all[index];
+  if (!question) throw new AppError("bad_request:no_turn", "There is no message to answer again.");
+  const removed = all.slice(index);
+  db.transaction((tx) => {
+    for (const message of removed) tx.delete(messages).where(eq(messages.id, message.id)).run();
+    tx.delete(runs)
+      .where(and(eq(runs.conversationId, conversationId), sql`${runs.startedAt} >= ${question.createdAt}`))
+      .run();
+  });
+  return question;
+}

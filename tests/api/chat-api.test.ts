@@ -291,3 +291,31 @@ describe("bad input gets a clear error and loses nothing", () => {
     await waitIdle(id);
   });
 });
+
+describe("regenerate and edit-and-resend (replaceLast)", () => {
+  it("replaces the last question and its answer, keeping earlier turns", async () => {
+    const id = await newConversation();
+    await readEvents(await send({ conversationId: id, message: "first" }));
+    await waitIdle(id);
+    await readEvents(await send({ conversationId: id, message: "second, with a typo" }));
+    await waitIdle(id);
+    const before = (await detail(id)).messages.map((m) => m.content);
+    expect(before).toHaveLength(4);
+    await readEvents(await send({ conversationId: id, message: "second, fixed", replaceLast: true }));
+    await waitIdle(id);
+    const after = (await detail(id)).messages;
+    expect(after.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(after[0]?.content).toBe("first");
+    expect(after[2]?.content).toBe("second, fixed");
+    expect(after.some((m) => m.content.includes("typo"))).toBe(false);
+    // The model no longer sees the replaced turn.
+    const loop = fake().chatRequests().at(-2)?.body.messages as { content: string }[];
+    expect(loop.some((m) => m.content.includes("typo"))).toBe(false);
+  });
+
+  it("regenerating without any turn is a clear 400", async () => {
+    const id = await newConversation();
+    const response = await send({ conversationId: id, message: "x", replaceLast: true });
+    expect(response.status).toBe(400);
+  });
+});

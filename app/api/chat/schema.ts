@@ -11,6 +11,8 @@ export const chatBody = z.object({
   model: z.string().trim().min(1).max(200).optional(),
   /** auto: native tool calling when the model can, else JSON mode; native or json force one. */
   mode: z.enum(["auto", "native", "json"]).optional(),
+  /** Replace the conversation's last turn (its question and answer) by this message: regenerate, or edit and resend. */
+  replaceLast: z.boolean().optional(),
 });
 
 export type ChatBody = z.infer<typeof chatBody>;
