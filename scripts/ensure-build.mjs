@@ -33,10 +33,11 @@ export function sourceFingerprint() {
   return hash.digest("hex");
 }
 
-export function ensureBuild() {
+/** `force`: build even when the build is current (`npm run build`). */
+export function ensureBuild({ force = false } = {}) {
   const fingerprint = sourceFingerprint();
   const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(stamp);
-  if (built && fs.readFileSync(stamp, "utf8") === fingerprint) return;
+  if (!force && built && fs.readFileSync(stamp, "utf8") === fingerprint) return;
   console.log("[start] building the app (next build)…");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
@@ -47,4 +48,4 @@ export function ensureBuild() {
   fs.writeFileSync(stamp, fingerprint);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) ensureBuild();
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureBuild({ force: process.argv.includes("--force") });
