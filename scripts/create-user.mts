@@ -1,0 +1,46 @@
+// npm run create-user -- <username> [--admin]
+// Creates an account from the server's shell, so the first admin need not race anyone to the sign-up
+// page. The password is read from standard input (one line), never from the command line.
+import path from "node:path";
+import readline from "node:readline";
+import { createUser } from "@/lib/auth/accounts";
+import { getConfig } from "@/lib/config";
+import { DB_FILENAME, openDb } from "@/lib/db/client";
+
+try {
+  process.loadEnvFile(path.resolve(".env"));
+} catch {
+  // no .env
+}
+
+const args = process.argv.slice(2);
+const username = args.find((arg) => !arg.startsWith("--"));
+if (!username) {
+  console.error("usage: npm run create-user -- <username> [--admin]   (the password is read from stdin)");
+  process.exit(2);
+}
+
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+if (process.stdin.isTTY) process.stdout.write("Password (at least 8 characters): ");
+const password = await new Promise<string>((resolve) => rl.once("line", resolve).once("close", () => resolve("")));
+rl.close();
+if (password.length < 8) {
+  console.error("The password must be at least 8 characters.");
+  process.exit(2);
+}
+
+const db = openDb(path.resolve(getConfig().DATA_DIR, DB_FILENAME));
+try {
+  const user = await createUser(db, {
+    username,
+    password,
+    role: args.includes("--admin") ? "admin" : "user",
+    byAdmin: true,
+  });
+  console.log(`Created ${user.role} ${user.username}.`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+} finally {
+  db.$client.close();
+}
