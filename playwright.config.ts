@@ -1,11 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { APP_OLLAMA_DOWN_URL, APP_URL, FAKE_OLLAMA_PORT, FAKE_OLLAMA_URL } from "./e2e/support/servers";
+import {
+  APP_OLLAMA_DOWN_URL,
+  APP_URL,
+  FAKE_OLLAMA_PORT,
+  FAKE_OLLAMA_URL,
+  FAKE_WEB_PORT,
+  FAKE_WEB_URL,
+} from "./e2e/support/servers";
 
 /**
  * E2E against the production build (made beforehand by `npm run test:e2e`) and the fake Ollama.
- * Three servers: the fake Ollama, the app talking to it, and a second app whose Ollama is down.
+ * Four servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback,
+ * the app talking to both, and a second app whose Ollama is down.
  */
 
 // This file is loaded by the runner and again by each worker. Only the runner (workers have
@@ -53,16 +61,30 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: "npx tsx tests/fake-ollama/cli.ts",
+      command: "npx tsx e2e/support/fake-ollama-server.ts",
       url: `${FAKE_OLLAMA_URL}/api/version`,
       env: { FAKE_OLLAMA_PORT: String(FAKE_OLLAMA_PORT) },
       reuseExistingServer: false,
       timeout: 30_000,
     },
     {
+      command: "npx tsx e2e/support/fake-web-server.ts",
+      url: `${FAKE_WEB_URL}/health`,
+      env: { FAKE_WEB_PORT: String(FAKE_WEB_PORT) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: nextStart(3100),
       url: `${APP_URL}/api/health`,
-      env: { NEXT_TELEMETRY_DISABLED: "1", OLLAMA_BASE_URL: FAKE_OLLAMA_URL, DATA_DIR: path.join(dataRoot, "app") },
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        OLLAMA_BASE_URL: FAKE_OLLAMA_URL,
+        DATA_DIR: path.join(dataRoot, "app"),
+        // The agent's tools may reach the fake web on loopback, and search through its DuckDuckGo page.
+        FETCH_ALLOW_PRIVATE: `127.0.0.1:${FAKE_WEB_PORT}`,
+        DUCKDUCKGO_URL: `${FAKE_WEB_URL}/html/`,
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

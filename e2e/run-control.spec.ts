@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { FAKE_WEB_URL } from "./support/servers";
 import { unique } from "./support/unique";
 
 test.beforeEach(async () => {
@@ -53,16 +54,76 @@ test("a run that fails shows the error under the answer, also after a reload", a
   await expect(chat.lastAnswer.getByText("model runner has unexpectedly stopped")).toHaveCount(1);
 });
 
-test("after a reload mid-answer the run is shown as in progress, can be stopped, and ends stopped", async ({
+test("after a reload mid-answer the page re-attaches to the run and the answer keeps streaming to its end", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Reload me")}`);
+  await fakeOllama.script({
+    when: { stream: false, hasTools: true },
+    toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
+  });
+  const question = `[slow] ${unique("Reload me")}`;
+  await chat.startConversation(question);
+  await expect(chat.lastAnswer).toContainText("line 2");
+
+  await page.reload();
+  // The run's events are replayed (the tool card, the answer so far), then it follows live.
+  await expect(chat.lastAnswer).toHaveAttribute("data-status", "streaming");
+  await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "ok");
+  await expect(chat.lastAnswer).toContainText("line 2");
+  await expect(chat.stopButton).toBeVisible();
+  await chat.expectAnswerDone("complete");
+  await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("line 39");
+  await expect(chat.userMessages).toHaveText([question]);
+  // Each line exactly once: the resumed stream neither repeats nor drops deltas.
+  await expect(chat.lastAnswer.getByRole("listitem")).toHaveCount(39);
+});
+
+test("when the answer's stream drops, the page resumes the run after the last event it saw, without repeating text", async ({
+  page,
+}) => {
+  // Cut POST /api/chat's stream after a dozen chunks, as a flaky network would.
+  await page.addInitScript(() => {
+    const original = window.fetch;
+    window.fetch = async (input, init) => {
+      const response = await original(input, init);
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (!url.endsWith("/api/chat") || !response.body) return response;
+      const reader = response.body.getReader();
+      let chunks = 0;
+      const cut = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          controller.enqueue(value);
+          if (++chunks >= 12) {
+            void reader.cancel();
+            controller.error(new TypeError("network error (simulated)"));
+          }
+        },
+      });
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+  });
+  const chat = new ChatPage(page);
+  const resumed = page.waitForRequest((request) => /\/api\/runs\/[^/]+\/events\?after=\d/.test(request.url()));
+  await chat.startConversation(`[slow] ${unique("Flaky network")}`);
+
+  const after = new URL((await resumed).url()).searchParams.get("after");
+  expect(after).not.toBe("0");
+  await chat.expectAnswerDone("complete");
+  await expect(chat.lastAnswer.getByRole("listitem")).toHaveCount(39);
+  await expect(chat.lastAnswer.getByRole("listitem").last()).toHaveText("line 39");
+});
+
+test("after a reload mid-answer the run can be stopped, and Ollama's request is aborted", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.startConversation(`[slow] ${unique("Reload and stop")}`);
   await expect(chat.lastAnswer).toContainText("line 2");
 
   await page.reload();
   await expect(chat.lastAnswer).toHaveAttribute("data-status", "streaming");
-  await expect(chat.lastAnswer).toContainText("being written");
+  await expect(chat.lastAnswer).toContainText("line 3");
   await chat.stopButton.click();
 
   await chat.expectAnswerDone("stopped");

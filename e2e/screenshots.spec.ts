@@ -1,6 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
+import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { FAKE_WEB_URL } from "./support/servers";
 
 /** A reply with the Markdown an answer typically has: headings, lists, code, a table. */
 const RICH_ANSWER = [
@@ -10,6 +12,11 @@ const RICH_ANSWER = [
   "| Approach | First token | Memory |\n|---|---|---|\n| Streaming | ~50 ms | constant |\n| Buffering | full answer | grows |\n\n",
   "```ts\nfor await (const part of llm.streamChat(history)) {\n  render(part.text);\n}\n```\n\n",
   "1. Open a stream\n2. Render each delta\n3. Stop on `done`\n",
+];
+
+const QUOKKA_ANSWER = [
+  "Quokkas live on **Rottnest Island** and **Bald Island** off Western Australia, with small mainland populations.\n\n",
+  "- **Diet:** grasses, leaves, stems and bark\n- **Active:** mostly at night\n- **Water:** can go long periods without it\n",
 ];
 
 const schemes = ["light", "dark"] as const;
@@ -41,7 +48,42 @@ for (const size of sizes) {
         await chat.startConversation("How does streaming compare to buffering the answer?");
         await chat.expectAnswerDone();
         await expect(chat.lastAnswer.getByRole("table")).toBeVisible();
+        // Code is highlighted once Shiki has loaded the language.
+        await expect(chat.lastAnswer.locator('pre span[style*="--sdm-c"]').first()).toBeVisible();
         await chat.screenshot("conversation");
+
+        // A research turn: two tool calls, one of them opened, then the answer.
+        await fakeOllama.script(
+          {
+            when: { stream: false, hasTools: true },
+            toolCalls: [
+              { name: "web_search", arguments: { query: "quokka habitat and diet" } },
+              { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } },
+            ],
+          },
+          { when: { stream: true }, chunks: QUOKKA_ANSWER, chunkDelayMs: 10 },
+        );
+        await chat.send("Where do quokkas live and what do they eat?");
+        await chat.expectAnswerDone();
+        await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
+        await chat.toolCard("scrape_url").scrollIntoViewIfNeeded();
+        await chat.screenshot("tool-cards");
+
+        // The composer with files: one uploaded PDF and one refused file.
+        await chat.attach(
+          {
+            name: "field-notes.pdf",
+            mimeType: "application/pdf",
+            buffer: Buffer.from(makeTextPdf([["Notes"], ["More"], ["End"]])),
+          },
+          { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") },
+        );
+        await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
+        await expect(chat.attachmentChips.last()).toHaveAttribute("data-state", "error");
+        await chat.screenshot("attachments");
+        for (const name of ["field-notes.pdf", "notes.txt"]) {
+          await page.getByRole("button", { name: `Remove ${name}` }).click();
+        }
 
         await chat.modelPicker.click();
         await expect(page.getByRole("listbox")).toBeVisible();

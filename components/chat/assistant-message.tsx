@@ -1,10 +1,11 @@
 import { CircleAlert, CircleStop, Unplug } from "lucide-react";
 import { memo } from "react";
-import type { ChatItem } from "./chat-items";
+import type { AssistantItem } from "./chat-items";
+import { useConversationFiles } from "./files/conversation-files-context";
+import { linkAttachments } from "./files/link-attachments";
 import { Markdown } from "./markdown";
 import { MessageFooter } from "./message-footer";
-
-type AssistantItem = Extract<ChatItem, { kind: "assistant" }>;
+import { RunTimeline } from "./run/run-timeline";
 
 const STATUS_LABELS = {
   stopped: { text: "Stopped", Icon: CircleStop, tone: "text-muted-foreground bg-muted" },
@@ -16,10 +17,16 @@ const STATUS_LABELS = {
   },
 } as const;
 
-/** One answer: Markdown (streaming or final), a waiting state, its status and error, and the footer. */
+/**
+ * One answer: what the agent did (tool cards, thinking…), then the Markdown answer (streaming or
+ * final) or a waiting state, its status and error, and the footer.
+ */
 export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
+  const { run } = item;
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
+  const toolRunning = run.timeline.some((entry) => entry.kind === "tool" && entry.result === null);
+  const { conversationId, names } = useConversationFiles();
 
   return (
     <article
@@ -29,11 +36,17 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
       aria-label="Answer"
       className="group/answer min-w-0"
     >
-      {streaming && !item.answering ? (
-        <Waiting detached={item.detached} activity={item.activity} />
-      ) : item.content ? (
-        <Markdown text={item.content} streaming={streaming} />
+      <RunTimeline timeline={run.timeline} runEnded={!streaming} />
+      {streaming && !run.answering ? (
+        toolRunning && !item.reconnecting ? null : (
+          <Waiting item={item} />
+        )
+      ) : run.answer ? (
+        <div data-testid="answer-text">
+          <Markdown text={linkAttachments(run.answer, conversationId, names)} streaming={streaming} />
+        </div>
       ) : null}
+      {streaming && run.answering && item.reconnecting ? <Waiting item={item} /> : null}
       {label ? (
         <div className="mt-2 flex flex-col items-start gap-2">
           <span
@@ -43,32 +56,39 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
             <label.Icon aria-hidden className="size-3.5" />
             {label.text}
           </span>
-          {item.error ? (
+          {run.error ? (
             <p
               role="alert"
               data-testid="message-error"
               className="w-full rounded-xl border border-red-200 bg-red-50/70 px-3.5 py-2.5 text-sm text-red-800 dark:border-red-500/20 dark:bg-red-500/10 dark:text-red-200"
             >
-              {item.error}
+              {run.error}
             </p>
           ) : null}
         </div>
       ) : null}
       {streaming ? null : (
         <MessageFooter
-          content={item.content}
-          model={item.model}
-          mode={item.mode}
-          iterations={item.iterations}
-          usage={item.usage}
-          elapsedMs={item.elapsedMs}
+          content={run.answer}
+          model={run.model}
+          mode={run.mode}
+          iterations={run.iterations}
+          usage={run.usage}
+          elapsedMs={run.elapsedMs}
+          fallback={run.fallback}
         />
       )}
     </article>
   );
 });
 
-function Waiting({ detached, activity }: { detached: boolean; activity: string | null }) {
+function Waiting({ item }: { item: AssistantItem }) {
+  const { run } = item;
+  const text = item.reconnecting
+    ? "Connection lost. Reconnecting…"
+    : run.answerStarted && run.timeline.length > 0
+      ? "Writing the answer…"
+      : "Thinking…";
   return (
     <div role="status" className="flex items-center gap-2 py-1 text-sm text-muted-foreground">
       <span aria-hidden className="flex gap-1">
@@ -76,7 +96,7 @@ function Waiting({ detached, activity }: { detached: boolean; activity: string |
         <span className="size-1.5 animate-bounce rounded-full bg-current [animation-delay:-0.15s]" />
         <span className="size-1.5 animate-bounce rounded-full bg-current" />
       </span>
-      {detached ? "An answer is being written; it will appear here when it is done." : (activity ?? "Thinking…")}
+      {text}
     </div>
   );
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { StoredMessage } from "@/lib/client/types";
-import { buildChatItems } from "./chat-items";
-import type { LiveTurn } from "./use-chat-runs";
+import { emptyRunView, type RunView } from "@/lib/client/run-view";
+import type { StepEvent, StoredMessage } from "@/lib/client/types";
+import { buildChatItems, LOST_MESSAGE } from "./chat-items";
+import { type LiveTurn, newTurn } from "./live-turn";
 
 const run = (id: string, extra: Partial<NonNullable<StoredMessage["run"]>> = {}) => ({
   id,
   status: "complete" as const,
-  mode: "plain",
+  mode: "native",
   model: "llama3.2:latest",
   iterations: 1,
   usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
@@ -16,7 +17,7 @@ const run = (id: string, extra: Partial<NonNullable<StoredMessage["run"]>> = {})
   ...extra,
 });
 
-const user = (id: string, content: string): StoredMessage => ({
+const user = (id: string, content: string, extra: Partial<StoredMessage> = {}): StoredMessage => ({
   id,
   conversationId: "c1",
   role: "user",
@@ -25,6 +26,7 @@ const user = (id: string, content: string): StoredMessage => ({
   runId: null,
   createdAt: 1,
   run: null,
+  ...extra,
 });
 
 const assistant = (id: string, runId: string, content: string, extra: Partial<StoredMessage> = {}): StoredMessage => ({
@@ -39,66 +41,49 @@ const assistant = (id: string, runId: string, content: string, extra: Partial<St
   ...extra,
 });
 
-const turn = (extra: Partial<LiveTurn> = {}): LiveTurn => ({
-  conversationId: "c1",
-  question: "Why?",
-  runId: "r2",
-  userMessageId: "u2",
-  model: "llama3.2:latest",
-  mode: "native",
-  iterations: null,
-  content: "Because",
-  answering: true,
-  activity: null,
-  status: "streaming",
-  error: null,
-  usage: null,
-  elapsedMs: null,
-  stopping: false,
-  lost: false,
+const turn = (runExtra: Partial<RunView> = {}, extra: Partial<LiveTurn> = {}): LiveTurn => ({
+  ...newTurn({ conversationId: "c1", question: "Why?" }),
+  run: emptyRunView({ runId: "r2", userMessageId: "u2", answer: "Because", answering: true, ...runExtra }),
   ...extra,
 });
 
 const summary = (items: ReturnType<typeof buildChatItems>) =>
-  items.map((item) => (item.kind === "user" ? `user:${item.content}` : `assistant:${item.status}:${item.content}`));
+  items.map((item) =>
+    item.kind === "user"
+      ? `user${item.queued ? "(queued)" : ""}:${item.content}`
+      : `assistant:${item.status}:${item.run.answer}`,
+  );
 
 describe("buildChatItems", () => {
   const history = [user("u1", "Hi"), assistant("a1", "r1", "Hello")];
 
   it("appends the live question and answer after the stored messages", () => {
-    const items = buildChatItems({ messages: history, activeRunId: "r2", turn: turn() });
+    const items = buildChatItems({ messages: history, turns: [turn()] });
     expect(summary(items)).toEqual(["user:Hi", "assistant:complete:Hello", "user:Why?", "assistant:streaming:Because"]);
   });
 
   it("shows the live question once when the store already has it", () => {
-    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], activeRunId: "r2", turn: turn() });
+    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], turns: [turn()] });
     expect(summary(items)).toEqual(["user:Hi", "assistant:complete:Hello", "user:Why?", "assistant:streaming:Because"]);
   });
 
   it("lets the stored answer replace the live one once its run is stored, keeping the same row key", () => {
     const stored = [...history, user("u2", "Why?"), assistant("a2", "r2", "Because.")];
-    const live = turn({ status: "complete", content: "Because." });
-    const items = buildChatItems({ messages: stored, activeRunId: null, turn: live });
+    const items = buildChatItems({ messages: stored, turns: [turn({ status: "complete", answer: "Because." })] });
     expect(summary(items)).toEqual(["user:Hi", "assistant:complete:Hello", "user:Why?", "assistant:complete:Because."]);
-    const liveKey = buildChatItems({ messages: history, activeRunId: "r2", turn: turn() }).at(-1)?.key;
+    const liveKey = buildChatItems({ messages: history, turns: [turn()] }).at(-1)?.key;
     expect(items.at(-1)?.key).toBe(liveKey);
   });
 
-  it("shows a waiting placeholder for a run this page does not stream (after a reload)", () => {
-    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], activeRunId: "r2", turn: undefined });
-    expect(items.at(-1)).toMatchObject({ kind: "assistant", status: "streaming", detached: true });
+  it("shows a run joined after a reload under its stored question, without inventing one", () => {
+    const joined = { ...turn(), question: null };
+    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], turns: [joined] });
+    expect(summary(items)).toEqual(["user:Hi", "assistant:complete:Hello", "user:Why?", "assistant:streaming:Because"]);
   });
 
-  it("does not add a placeholder while the live turn waits for its run event", () => {
-    const waiting = turn({ runId: null, userMessageId: null, content: "", answering: false });
-    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], activeRunId: "r2", turn: waiting });
-    expect(items.filter((item) => item.kind === "assistant" && item.detached)).toEqual([]);
-  });
-
-  it("falls back to the placeholder when the stream was lost but the run still goes on", () => {
-    const lost = turn({ status: "error", lost: true, error: "lost" });
-    const items = buildChatItems({ messages: [...history, user("u2", "Why?")], activeRunId: "r2", turn: lost });
-    expect(summary(items).slice(2)).toEqual(["user:Why?", "assistant:streaming:"]);
+  it("marks a turn whose stream could not be resumed as failed, saying why", () => {
+    const items = buildChatItems({ messages: history, turns: [turn({}, { lost: true })] });
+    expect(items.at(-1)).toMatchObject({ status: "error", live: false, run: { error: LOST_MESSAGE } });
   });
 
   it("shows a stored error as a notice, without repeating it in the text", () => {
@@ -106,17 +91,76 @@ describe("buildChatItems", () => {
       status: "error",
       run: run("r2", { status: "error", error: "model runner has unexpectedly stopped" }),
     });
-    const [item] = buildChatItems({ messages: [failed], activeRunId: null, turn: undefined });
+    const [item] = buildChatItems({ messages: [failed] });
     expect(item).toMatchObject({
       status: "error",
-      content: "Partial",
-      error: "model runner has unexpectedly stopped",
+      run: { answer: "Partial", error: "model runner has unexpectedly stopped" },
     });
   });
 
+  it("rebuilds a stored run's tool cards from its stored steps", () => {
+    const steps: StepEvent[] = [
+      { seq: 2, iteration: 1, type: "tool_call", callId: "c1", tool: "scrape_url", args: { url: "http://x" } },
+      {
+        seq: 3,
+        iteration: 1,
+        type: "tool_result",
+        callId: "c1",
+        tool: "scrape_url",
+        ok: true,
+        observation: "Page",
+        durationMs: 40,
+      },
+    ];
+    const [item] = buildChatItems({ messages: [assistant("a1", "r1", "Done", { run: run("r1", { steps }) })] });
+    expect(item?.kind === "assistant" && item.run.timeline).toMatchObject([
+      { kind: "tool", tool: "scrape_url", result: { ok: true, observation: "Page", durationMs: 40 } },
+    ]);
+  });
+
+  it("shows messages sent while working inside their run, not as questions of their own", () => {
+    const injected = user("u3", "Also check B", { runId: "r2", createdAt: 2 });
+    const stored = [...history, user("u2", "Why?"), injected, assistant("a2", "r2", "Because.")];
+    expect(summary(buildChatItems({ messages: stored }))).toEqual([
+      "user:Hi",
+      "assistant:complete:Hello",
+      "user:Why?",
+      "assistant:complete:Because.",
+    ]);
+  });
+
+  it("shows queued messages after the live answer, marked queued", () => {
+    const live = turn({}, { queued: [{ key: "q1", text: "Also check B" }] });
+    expect(summary(buildChatItems({ messages: history, turns: [live] })).slice(-2)).toEqual([
+      "assistant:streaming:Because",
+      "user(queued):Also check B",
+    ]);
+  });
+
+  it("keeps a finished turn until the store has it while the next turn already runs", () => {
+    const first = turn({ status: "complete", answer: "Because." });
+    const second = {
+      ...newTurn({ conversationId: "c1", question: "Also B" }),
+      run: emptyRunView({ runId: "r3", userMessageId: "u3" }),
+    };
+    expect(summary(buildChatItems({ messages: history, turns: [first, second] })).slice(2)).toEqual([
+      "user:Why?",
+      "assistant:complete:Because.",
+      "user:Also B",
+      "assistant:streaming:",
+    ]);
+  });
+
+  it("shows the files a stored question was sent with", () => {
+    const messages = [user("u1", "Read this"), user("u2", "And this")];
+    const sent = { id: "f1", filename: "a.pdf", mime: "application/pdf", size: 10, pageCount: 2 };
+    const items = buildChatItems({ messages, filesOf: (id) => (id === "u1" ? [sent] : undefined) });
+    expect(items.map((item) => (item.kind === "user" ? item.attachments.map((a) => a.id) : []))).toEqual([["f1"], []]);
+  });
+
   it("reuses the item objects of unchanged stored messages, so memoised rows skip re-rendering", () => {
-    const first = buildChatItems({ messages: history, activeRunId: null, turn: undefined });
-    const second = buildChatItems({ messages: history, activeRunId: "r2", turn: turn() });
+    const first = buildChatItems({ messages: history });
+    const second = buildChatItems({ messages: history, turns: [turn()] });
     expect(second[0]).toBe(first[0]);
     expect(second[1]).toBe(first[1]);
   });

@@ -1,29 +1,32 @@
-import type { StoredMessage, Usage } from "@/lib/client/types";
-import type { LiveTurn } from "./use-chat-runs";
+import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-view";
+import type { StoredMessage } from "@/lib/client/types";
+import type { LiveTurn, SentAttachment } from "./live-turn";
 
-export type AssistantStatus = "streaming" | "complete" | "stopped" | "error" | "interrupted";
+export type AssistantStatus = RunView["status"] | "interrupted";
 
 export type ChatItem =
-  | { kind: "user"; key: string; content: string }
+  | {
+      kind: "user";
+      key: string;
+      content: string;
+      attachments: SentAttachment[];
+      /** Sent while the agent worked and not taken by it yet. */
+      queued: boolean;
+    }
   | {
       kind: "assistant";
       key: string;
-      content: string;
       status: AssistantStatus;
-      error: string | null;
-      model: string | null;
-      /** How the run worked with the model: native tool calls, JSON mode, a plan (DAG)… */
-      mode: string | null;
-      iterations: number | null;
-      usage: Usage | null;
-      elapsedMs: number | null;
-      /** Streaming, and the first words have arrived. */
-      answering: boolean;
-      /** Before the first words: what the agent is doing, if known. */
-      activity: string | null;
-      /** A run is going on the server but this page is not receiving its stream (e.g. after a reload). */
-      detached: boolean;
+      run: RunView;
+      /** Followed live by this page (its tool timers tick). */
+      live: boolean;
+      reconnecting: boolean;
     };
+
+export type AssistantItem = Extract<ChatItem, { kind: "assistant" }>;
+
+export const LOST_MESSAGE =
+  "The connection to the server was lost before the answer finished. It may still be running: reload to see it.";
 
 const assistantKey = (runId: string | null, fallback: string) => (runId ? `run:${runId}` : fallback);
 
@@ -33,100 +36,112 @@ function withoutErrorSuffix(content: string, error: string | null): string {
   return suffix && content.endsWith(suffix) ? content.slice(0, -suffix.length).trimEnd() : content;
 }
 
-function fromStored(message: StoredMessage): ChatItem {
-  if (message.role === "user") return { kind: "user", key: message.id, content: message.content };
-  const error = message.status === "error" ? (message.run?.error ?? null) : null;
+function assistantFromStored(message: StoredMessage): AssistantItem {
+  const run = message.run;
+  const error = message.status === "error" ? (run?.error ?? null) : null;
+  const answer = withoutErrorSuffix(message.content, error);
   return {
     kind: "assistant",
     key: assistantKey(message.runId, message.id),
-    content: withoutErrorSuffix(message.content, error),
     status: message.status,
-    error,
-    model: message.run?.model ?? null,
-    mode: message.run?.mode ?? null,
-    iterations: message.run?.iterations ?? null,
-    usage: message.run?.usage ?? null,
-    elapsedMs: message.run?.elapsedMs ?? null,
-    answering: false,
-    activity: null,
-    detached: false,
+    live: false,
+    reconnecting: false,
+    run: emptyRunView({
+      runId: message.runId,
+      userMessageId: null,
+      model: run?.model ?? null,
+      mode: run?.mode ?? null,
+      timeline: timelineFromSteps(run?.steps ?? []),
+      answer,
+      answering: answer.length > 0,
+      status: message.status === "interrupted" ? "error" : message.status,
+      error,
+      usage: run?.usage ?? null,
+      iterations: run?.iterations ?? null,
+      elapsedMs: run?.elapsedMs ?? null,
+    }),
   };
 }
 
-// Stored messages do not change, so their items are reused and memoised rows skip re-rendering.
-const storedItems = new WeakMap<StoredMessage, ChatItem>();
+function assistantFromTurn(turn: LiveTurn): AssistantItem {
+  return {
+    kind: "assistant",
+    key: assistantKey(turn.run.runId, `${turn.key}:answer`),
+    status: turn.lost ? "error" : turn.run.status,
+    live: !turn.lost && turn.run.status === "streaming",
+    reconnecting: turn.reconnecting,
+    run: turn.lost ? { ...turn.run, error: turn.run.error ?? LOST_MESSAGE } : turn.run,
+  };
+}
 
-function itemFor(message: StoredMessage): ChatItem {
-  let item = storedItems.get(message);
+type FilesOf = (messageId: string) => SentAttachment[] | undefined;
+
+const NONE: never[] = [];
+
+// Stored messages do not change, so their items are reused and memoised rows skip re-rendering.
+const storedAssistants = new WeakMap<StoredMessage, AssistantItem>();
+const storedUsers = new WeakMap<StoredMessage, ChatItem>();
+
+function storedUser(message: StoredMessage, filesOf: FilesOf): ChatItem {
+  let item = storedUsers.get(message);
   if (!item) {
-    item = fromStored(message);
-    storedItems.set(message, item);
+    const attachments = filesOf(message.id) ?? NONE;
+    item = { kind: "user", key: message.id, content: message.content, attachments, queued: false };
+    storedUsers.set(message, item);
+  }
+  return item;
+}
+
+function storedAssistant(message: StoredMessage): AssistantItem {
+  let item = storedAssistants.get(message);
+  if (!item) {
+    item = assistantFromStored(message);
+    storedAssistants.set(message, item);
   }
   return item;
 }
 
 /**
- * What the thread shows: the stored messages, then the live turn's question and answer unless the
- * store already has them, then a placeholder when the server runs an answer this page does not stream.
+ * What the thread shows: the stored messages, then each live turn the store does not have yet (its
+ * question, its run, the messages queued for it). Messages sent while a run worked are stored as
+ * user messages of that run; they are shown inside the run, where it took them.
  */
 export function buildChatItems({
   messages,
-  activeRunId,
-  turn,
+  turns = NONE,
+  filesOf = () => undefined,
 }: {
   messages: StoredMessage[];
-  activeRunId: string | null;
-  turn: LiveTurn | undefined;
+  turns?: LiveTurn[];
+  /** The files a stored question was sent with, as far as this browser knows. */
+  filesOf?: FilesOf;
 }): ChatItem[] {
-  const items = messages.map(itemFor);
   const storedIds = new Set(messages.map((message) => message.id));
   const answeredRuns = new Set(messages.flatMap((m) => (m.role === "assistant" && m.runId ? [m.runId] : [])));
+  const shownRuns = new Set([...answeredRuns, ...turns.flatMap((turn) => (turn.run.runId ? [turn.run.runId] : []))]);
 
-  if (turn) {
-    if (!turn.userMessageId || !storedIds.has(turn.userMessageId)) {
-      items.push({ kind: "user", key: turn.userMessageId ?? "pending-question", content: turn.question });
-    }
-    const answered = turn.runId !== null && answeredRuns.has(turn.runId);
-    const stillRunningElsewhere = turn.lost && turn.runId !== null && turn.runId === activeRunId;
-    if (!answered && !stillRunningElsewhere) {
-      items.push({
-        kind: "assistant",
-        key: assistantKey(turn.runId, "pending-answer"),
-        content: turn.content,
-        status: turn.status,
-        error: turn.error,
-        model: turn.model,
-        mode: turn.mode,
-        iterations: turn.iterations,
-        usage: turn.usage,
-        elapsedMs: turn.elapsedMs,
-        answering: turn.answering,
-        activity: turn.activity,
-        detached: false,
-      });
-    }
+  const items: ChatItem[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") items.push(storedAssistant(message));
+    else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesOf));
   }
 
-  const turnCoversActiveRun =
-    turn !== undefined &&
-    !turn.lost &&
-    (turn.runId === activeRunId || (turn.runId === null && turn.status === "streaming"));
-  if (activeRunId && !turnCoversActiveRun) {
-    items.push({
-      kind: "assistant",
-      key: assistantKey(activeRunId, "active-run"),
-      content: "",
-      status: "streaming",
-      error: null,
-      model: null,
-      mode: null,
-      iterations: null,
-      usage: null,
-      elapsedMs: null,
-      answering: false,
-      activity: null,
-      detached: true,
-    });
+  for (const turn of turns) {
+    if (turn.run.runId !== null && answeredRuns.has(turn.run.runId)) continue;
+    const questionStored = turn.run.userMessageId !== null && storedIds.has(turn.run.userMessageId);
+    if (turn.question !== null && !questionStored) {
+      items.push({
+        kind: "user",
+        key: turn.run.userMessageId ?? `${turn.key}:question`,
+        content: turn.question,
+        attachments: turn.attachments,
+        queued: false,
+      });
+    }
+    items.push(assistantFromTurn(turn));
+    for (const queued of turn.queued) {
+      items.push({ kind: "user", key: queued.key, content: queued.text, attachments: [], queued: true });
+    }
   }
   return items;
 }

@@ -1,8 +1,11 @@
 "use client";
 
-import { ArrowUp, Loader2, Square } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { cx } from "@/lib/client/cx";
+import { AttachmentChips } from "./attachments/attachment-chips";
+import type { Attachments } from "./attachments/use-attachments";
+import { AttachButton, SendButton, StopButton } from "./composer-buttons";
+import type { Draft } from "./use-chat-runs";
 
 const MAX_HEIGHT_PX = 240;
 
@@ -11,20 +14,38 @@ interface ComposerProps {
   onSend: (text: string) => Promise<string | null>;
   /** Stops the running answer; resolves with an error message to show, or null. */
   onStop: () => Promise<string | null>;
-  /** An answer is being written: the send button becomes Stop. */
+  /** An answer is being written: Stop appears, and sending steers the running agent. */
   running: boolean;
   stopping?: boolean;
+  /** The pending files; without them the composer has no attach button. */
+  attachments?: Attachments;
+  /** Text handed back to the user (e.g. messages a stopped run never read), put into the box. */
+  draft?: Draft | null;
+  /** Called once the draft is in the box. */
+  onDraftTaken?: () => void;
   placeholder?: string;
   autoFocus?: boolean;
 }
 
-/** The message box: grows with its text, Enter sends, Shift+Enter breaks the line. */
-export function Composer({ onSend, onStop, running, stopping = false, placeholder, autoFocus }: ComposerProps) {
+/** The message box: grows with its text, Enter sends, Shift+Enter breaks the line, files ride along. */
+export function Composer({
+  onSend,
+  onStop,
+  running,
+  stopping = false,
+  attachments,
+  draft,
+  onDraftTaken,
+  placeholder,
+  autoFocus,
+}: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
-  const canSend = text.trim().length > 0 && !sending && !running;
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploading = attachments?.uploading ?? false;
+  const canSend = text.trim().length > 0 && !sending && !uploading;
 
   // Grow with the text (every render: cheap, and the box re-renders only when its own state changes).
   useLayoutEffect(() => {
@@ -38,6 +59,15 @@ export function Composer({ onSend, onStop, running, stopping = false, placeholde
   useEffect(() => {
     if (autoFocus && window.matchMedia("(pointer: fine)").matches) input.current?.focus();
   }, [autoFocus]);
+
+  const takenDraft = useRef<number | null>(null);
+  useEffect(() => {
+    if (!draft?.text || takenDraft.current === draft.id) return;
+    takenDraft.current = draft.id;
+    setText((current) => (current.trim() ? `${draft.text}\n\n${current}` : draft.text));
+    onDraftTaken?.();
+    input.current?.focus();
+  }, [draft, onDraftTaken]);
 
   const send = async () => {
     if (!canSend) return;
@@ -66,62 +96,42 @@ export function Composer({ onSend, onStop, running, stopping = false, placeholde
     void send();
   };
 
+  const hint = uploading
+    ? "Waiting for the files to finish uploading…"
+    : running
+      ? "Enter sends it to the agent while it works · Stop ends the run"
+      : "Enter to send · Shift+Enter for a new line";
+
   return (
     <form onSubmit={onSubmit} className="w-full" aria-label="Send a message">
       <div
         className={cx(
-          "flex items-end gap-2 rounded-[1.625rem] border border-border bg-card p-2 pl-4 shadow-sm transition-shadow",
+          "rounded-[1.625rem] border border-border bg-card shadow-sm transition-shadow",
           "focus-within:border-ring/60 focus-within:shadow-md",
         )}
       >
-        <textarea
-          ref={input}
-          data-testid="composer-input"
-          aria-label="Message"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "composer-error" : "composer-hint"}
-          rows={1}
-          value={text}
-          placeholder={placeholder ?? "Message your model…"}
-          onChange={(event) => {
-            setText(event.target.value);
-            if (error) setError(null);
-          }}
-          onKeyDown={onKeyDown}
-          className="max-h-60 min-h-10 flex-1 resize-none bg-transparent py-2 text-[0.9375rem] leading-6 outline-none placeholder:text-muted-foreground"
-        />
-        {running ? (
-          <button
-            type="button"
-            data-testid="stop-button"
-            aria-label="Stop the answer"
-            title="Stop"
-            disabled={stopping}
-            onClick={() => void stop()}
-            className="grid size-9 shrink-0 place-items-center rounded-full bg-foreground text-background transition-opacity hover:opacity-85 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50"
-          >
-            {stopping ? (
-              <Loader2 aria-hidden className="size-4 animate-spin" />
-            ) : (
-              <Square aria-hidden className="size-3.5 fill-current" />
-            )}
-          </button>
-        ) : (
-          <button
-            type="submit"
-            data-testid="send-button"
-            aria-label="Send message"
-            title="Send (Enter)"
-            disabled={!canSend}
-            className="grid size-9 shrink-0 place-items-center rounded-full bg-foreground text-background transition-opacity hover:opacity-85 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:bg-muted-foreground/25 disabled:text-background disabled:opacity-100"
-          >
-            {sending ? (
-              <Loader2 aria-hidden className="size-4 animate-spin" />
-            ) : (
-              <ArrowUp aria-hidden className="size-4.5" />
-            )}
-          </button>
-        )}
+        {attachments ? <AttachmentChips items={attachments.items} onRemove={attachments.remove} /> : null}
+        <div className={cx("flex items-end gap-2 p-2", attachments ? "pl-2" : "pl-4")}>
+          {attachments ? <AttachButton inputRef={fileInput} onFiles={attachments.add} /> : null}
+          <textarea
+            ref={input}
+            data-testid="composer-input"
+            aria-label="Message"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "composer-error" : "composer-hint"}
+            rows={1}
+            value={text}
+            placeholder={running ? "Add something while the agent works…" : (placeholder ?? "Message your model…")}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (error) setError(null);
+            }}
+            onKeyDown={onKeyDown}
+            className="max-h-60 min-h-10 flex-1 resize-none bg-transparent py-2 text-[0.9375rem] leading-6 outline-none placeholder:text-muted-foreground"
+          />
+          {running ? <StopButton stopping={stopping} onStop={() => void stop()} /> : null}
+          {!running || text.trim() ? <SendButton disabled={!canSend} sending={sending} steering={running} /> : null}
+        </div>
       </div>
       {error ? (
         <p
@@ -134,7 +144,7 @@ export function Composer({ onSend, onStop, running, stopping = false, placeholde
         </p>
       ) : (
         <p id="composer-hint" className="mt-2 hidden text-center text-xs text-muted-foreground sm:block">
-          Enter to send · Shift+Enter for a new line
+          {hint}
         </p>
       )}
     </form>

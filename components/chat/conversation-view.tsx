@@ -6,47 +6,57 @@ import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/models-context";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";
+import { sentFilesOf } from "@/lib/client/sent-files";
+import { DropOverlay } from "./attachments/drop-overlay";
+import { mentionFiles } from "./attachments/file-facts";
+import { useAttachments } from "./attachments/use-attachments";
+import { useFileDrop } from "./attachments/use-file-drop";
 import { ChatHeader } from "./chat-header";
 import { buildChatItems } from "./chat-items";
 import { useChatRunsContext } from "./chat-runs-context";
 import { Composer } from "./composer";
 import { ComposerDock } from "./composer-dock";
+import { ConversationFilesContext } from "./files/conversation-files-context";
+import { FilesMenu } from "./files/files-menu";
+import { isLive, type LiveTurn } from "./live-turn";
 import { MessageList } from "./message-list";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useConversationDetail } from "./use-conversation-detail";
 
-const DETACHED_POLL_MS = 2000;
+const NO_TURNS: LiveTurn[] = [];
 
-/** `/c/<id>`: one conversation — its thread, the live answer, the composer and the model picker. */
+/** `/c/<id>`: one conversation — its thread, the live run, the composer, its files and model. */
 export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation } = useConversationDetail(id);
-  const { turns, send, stop } = useChatRunsContext();
+  const { turns: allTurns, drafts, takeDraft, send, steer, attach, stop } = useChatRunsContext();
   const conversations = useConversations();
   const { defaultModel } = useModels();
   const [notice, setNotice] = useState<string | null>(null);
-  const turn = turns[id];
+  const turns = allTurns[id] ?? NO_TURNS;
   const detail = state.status === "ready" ? state.detail : null;
+  const files = detail?.files;
 
   const items = useMemo(
-    () => (detail ? buildChatItems({ messages: detail.messages, activeRunId: detail.activeRunId, turn }) : []),
-    [detail, turn],
+    () => (detail ? buildChatItems({ messages: detail.messages, turns, filesOf: sentFilesOf }) : []),
+    [detail, turns],
   );
-  const live = items.find((item) => item.kind === "assistant" && item.status === "streaming");
-  const detached = live?.kind === "assistant" && live.detached;
+  const live = turns.findLast(isLive);
+  const last = turns.at(-1);
 
-  // When the live answer ends, the stored messages (with ids, usage and status) take its place.
-  const settled = turn && turn.status !== "streaming" ? `${turn.runId}:${turn.status}` : null;
+  // When a live turn ends, the stored messages (with ids, usage and status) take its place.
+  const settled = turns.map((turn) => (isLive(turn) ? "" : `${turn.key}:${turn.run.status}:${turn.lost}`)).join("|");
   useEffect(() => {
-    if (settled) void reload();
+    if (settled.replaceAll("|", "")) void reload();
   }, [settled, reload]);
 
-  // A run this page does not receive (the page was reloaded mid-answer): look again until it ends.
+  // A run this page does not follow (reload mid-run, another tab, a lost stream): follow it.
+  const activeRunId = detail?.activeRunId ?? null;
+  const lost = turns.some((turn) => turn.lost);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a lost stream is retried when it becomes lost
   useEffect(() => {
-    if (!detached) return;
-    const timer = setInterval(() => void reload(), DETACHED_POLL_MS);
-    return () => clearInterval(timer);
-  }, [detached, reload]);
+    if (activeRunId) attach(id, activeRunId);
+  }, [activeRunId, lost, id, attach]);
 
   const title = conversations.items.find((c) => c.id === id)?.title ?? detail?.conversation.title ?? "";
   useEffect(() => {
@@ -54,16 +64,30 @@ export function ConversationView({ id }: { id: string }) {
   }, [title]);
 
   const model = detail?.conversation.model ?? defaultModel;
+  const attachments = useAttachments({ conversationId: async () => id, onUploaded: reload });
+  const { dragging, handlers } = useFileDrop(attachments.add);
+  const filesContext = useMemo(
+    () => ({ conversationId: id, names: new Map((files ?? []).map((file) => [file.id, file.filename])) }),
+    [id, files],
+  );
 
+  const { ready, clear } = attachments;
   const onSend = useCallback(
     async (message: string) => {
-      const result = await send({ conversationId: id, message, model: model ?? undefined });
-      return result.ok ? null : result.error.message;
+      const input = { conversationId: id, model: model ?? undefined };
+      // While the agent works, the message steers it (SPEC §9) instead of starting a turn.
+      const result = live
+        ? await steer({ ...input, message: mentionFiles(message, ready) })
+        : await send({ ...input, message, attachments: ready });
+      if (!result.ok) return result.error.message;
+      clear();
+      return null;
     },
-    [send, id, model],
+    [send, steer, live, id, model, ready, clear],
   );
 
   const onStop = useCallback(async () => (await stop(id))?.message ?? null, [stop, id]);
+  const onDraftTaken = useCallback(() => takeDraft(id), [takeDraft, id]);
 
   const onModelChange = useCallback(
     async (name: string) => {
@@ -80,30 +104,37 @@ export function ConversationView({ id }: { id: string }) {
   );
 
   return (
-    <>
-      <ChatHeader title={title}>
-        {detail ? <ModelPicker value={model} onChange={(name) => void onModelChange(name)} /> : null}
-      </ChatHeader>
-      {state.status === "loading" ? <ThreadLoading /> : null}
-      {state.status === "not-found" ? <ThreadNotFound /> : null}
-      {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
-      {detail ? (
-        <>
-          {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} />}
-          <RunAnnouncer turn={turn} />
-          <ComposerDock notice={notice}>
-            <ModelNotice model={model} />
-            <Composer
-              key={id}
-              onSend={onSend}
-              onStop={onStop}
-              running={live !== undefined}
-              stopping={turn?.stopping ?? false}
-              autoFocus
-            />
-          </ComposerDock>
-        </>
-      ) : null}
-    </>
+    <ConversationFilesContext value={filesContext}>
+      <div className="relative flex min-h-0 flex-1 flex-col" {...(detail ? handlers : {})}>
+        <ChatHeader title={title}>
+          {detail ? <FilesMenu conversationId={id} files={detail.files} /> : null}
+          {detail ? <ModelPicker value={model} onChange={(name) => void onModelChange(name)} /> : null}
+        </ChatHeader>
+        {state.status === "loading" ? <ThreadLoading /> : null}
+        {state.status === "not-found" ? <ThreadNotFound /> : null}
+        {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
+        {detail ? (
+          <>
+            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} />}
+            <RunAnnouncer turn={last} />
+            <ComposerDock notice={notice}>
+              <ModelNotice model={model} />
+              <Composer
+                key={id}
+                onSend={onSend}
+                onStop={onStop}
+                running={live !== undefined}
+                stopping={live?.stopping ?? false}
+                attachments={attachments}
+                draft={drafts[id] ?? null}
+                onDraftTaken={onDraftTaken}
+                autoFocus
+              />
+            </ComposerDock>
+          </>
+        ) : null}
+        {dragging ? <DropOverlay /> : null}
+      </div>
+    </ConversationFilesContext>
   );
 }

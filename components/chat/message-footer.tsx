@@ -3,12 +3,12 @@ import type { Usage } from "@/lib/client/types";
 import { CopyButton } from "./copy-button";
 
 const MODE_LABELS: Record<string, string> = {
-  native: "tool calls",
+  native: "native tools",
   json: "JSON mode",
   dag: "plan mode",
 };
 
-/** Under a finished answer: copy, then model, mode, steps, tokens and time taken. */
+/** Under a finished answer: copy, then model, mode, iterations, tokens and time taken. */
 export function MessageFooter({
   content,
   model,
@@ -16,6 +16,7 @@ export function MessageFooter({
   iterations,
   usage,
   elapsedMs,
+  fallback = false,
 }: {
   content: string;
   model: string | null;
@@ -23,15 +24,18 @@ export function MessageFooter({
   iterations: number | null;
   usage: Usage | null;
   elapsedMs: number | null;
+  /** Synthesis failed and the answer is the tool loop's own. */
+  fallback?: boolean;
 }) {
   const facts = [
     model,
     mode && mode !== "plain" ? (MODE_LABELS[mode] ?? `${mode} mode`) : null,
-    iterations && iterations > 1 ? `${iterations} steps` : null,
+    iterations ? `${iterations} ${iterations === 1 ? "iteration" : "iterations"}` : null,
     usage && usage.totalTokens > 0
       ? `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out tokens`
       : null,
     elapsedMs !== null ? formatElapsed(elapsedMs) : null,
+    fallback ? "draft answer (writing the final one failed)" : null,
   ].filter((fact): fact is string => Boolean(fact));
   return (
     <div

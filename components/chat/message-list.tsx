@@ -23,7 +23,7 @@ export function MessageList({ items }: { items: ChatItem[] }) {
         <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-7 px-4 pt-6 pb-10 sm:px-6">
           {items.map((item) =>
             item.kind === "user" ? (
-              <UserMessage key={item.key} content={item.content} />
+              <UserMessage key={item.key} content={item.content} attachments={item.attachments} queued={item.queued} />
             ) : (
               <AssistantMessage key={item.key} item={item} />
             ),

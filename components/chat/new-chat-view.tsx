@@ -1,17 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/models-context";
 import { useNewChatModel } from "@/components/models/use-new-chat-model";
+import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";
+import { DropOverlay } from "./attachments/drop-overlay";
+import { useAttachments } from "./attachments/use-attachments";
+import { useFileDrop } from "./attachments/use-file-drop";
 import { ChatHeader } from "./chat-header";
 import { useChatRunsContext } from "./chat-runs-context";
 import { Composer } from "./composer";
 
-/** `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it. */
+/**
+ * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
+ * a file creates it at once, since files belong to a conversation.
+ */
 export function NewChatView() {
   const router = useRouter();
   const { send } = useChatRunsContext();
@@ -19,35 +26,66 @@ export function NewChatView() {
   const [remembered, remember] = useNewChatModel();
   // A remembered model that is no longer installed falls back to the default.
   const model = remembered && (status !== "ready" || find(remembered)) ? remembered : defaultModel;
+  const created = useRef<Promise<string> | null>(null);
+  const { upsert } = useConversations();
 
   useEffect(() => {
     document.title = "ollama-web";
   }, []);
 
+  const createConversation = useCallback(
+    () => api.createConversation(model ? { model } : {}).then(({ conversation }) => conversation),
+    [model],
+  );
+
+  // Files belong to a conversation: the first one creates it, and the sidebar lists it from then on.
+  const conversationForFiles = useCallback(() => {
+    if (!created.current) {
+      const creating = createConversation().then((conversation) => {
+        upsert(conversation);
+        return conversation.id;
+      });
+      // A failed attempt is forgotten, so the next file tries again.
+      creating.catch(() => {
+        if (created.current === creating) created.current = null;
+      });
+      created.current = creating;
+    }
+    return created.current;
+  }, [createConversation, upsert]);
+
+  const attachments = useAttachments({ conversationId: conversationForFiles });
+  const { dragging, handlers } = useFileDrop(attachments.add);
+
+  const { ready, clear } = attachments;
   const onSend = useCallback(
     async (message: string) => {
+      const forFiles = created.current;
       let conversationId: string;
       try {
-        conversationId = (await api.createConversation(model ? { model } : {})).conversation.id;
+        conversationId = forFiles ? await forFiles : (await createConversation()).id;
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
-      const result = await send({ conversationId, message, model: model ?? undefined });
+      const result = await send({ conversationId, message, model: model ?? undefined, attachments: ready });
       if (!result.ok) {
-        // Nothing was said in it: leave no empty conversation behind.
-        await api.deleteConversation(conversationId).catch((error: unknown) => {
-          console.error("[chat] could not remove the unused conversation", error);
-        });
+        // Nothing was said in it and nothing attached to it: leave no empty conversation behind.
+        if (!forFiles) {
+          await api.deleteConversation(conversationId).catch((error: unknown) => {
+            console.error("[chat] could not remove the unused conversation", error);
+          });
+        }
         return result.error.message;
       }
+      clear();
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, send, router],
+    [model, send, router, ready, clear, createConversation],
   );
 
   return (
-    <>
+    <div className="relative flex min-h-0 flex-1 flex-col" {...handlers}>
       <ChatHeader title="New chat">
         <ModelPicker value={model} onChange={remember} />
       </ChatHeader>
@@ -71,11 +109,12 @@ export function NewChatView() {
             </p>
           </div>
           <div className="flex flex-col gap-2">
-            <Composer onSend={onSend} onStop={async () => null} running={false} autoFocus />
+            <Composer onSend={onSend} onStop={async () => null} running={false} attachments={attachments} autoFocus />
             <ModelNotice model={model} />
           </div>
         </div>
       </div>
-    </>
+      {dragging ? <DropOverlay /> : null}
+    </div>
   );
 }

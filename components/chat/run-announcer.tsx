@@ -1,6 +1,6 @@
 "use client";
 
-import type { LiveTurn } from "./use-chat-runs";
+import type { LiveTurn } from "./live-turn";
 
 const MESSAGES = {
   streaming: "",
@@ -14,7 +14,7 @@ const MESSAGES = {
  * token by token (that would be unbearable), they read it once it is done.
  */
 export function RunAnnouncer({ turn }: { turn: LiveTurn | undefined }) {
-  const text = turn ? MESSAGES[turn.status] + (turn.error ? ` ${turn.error}` : "") : "";
+  const text = turn ? MESSAGES[turn.run.status] + (turn.run.error ? ` ${turn.run.error}` : "") : "";
   return (
     <p aria-live="polite" className="sr-only">
       {text}

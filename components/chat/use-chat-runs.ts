@@ -1,43 +1,38 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api, isAbort } from "@/lib/client/api";
-import { readSse } from "@/lib/client/sse";
-import type { AnswerEvent, DoneEvent, ErrorEvent, RunEvent, StepEvent, Usage } from "@/lib/client/types";
-
-export type TurnStatus = "streaming" | "complete" | "stopped" | "error";
-
-/**
- * The turn being answered live in one conversation: the question, then the answer as it streams.
- * It lives above the pages so a stream keeps going while the user looks at another conversation.
- */
-export interface LiveTurn {
-  conversationId: string;
-  question: string;
-  runId: string | null;
-  userMessageId: string | null;
-  model: string | null;
-  mode: string | null;
-  iterations: number | null;
-  content: string;
-  /** The first answer delta has arrived. */
-  answering: boolean;
-  /** What the agent is doing before the answer starts ("Using web_search…"), from `step` events. */
-  activity: string | null;
-  status: TurnStatus;
-  error: string | null;
-  usage: Usage | null;
-  elapsedMs: number | null;
-  stopping: boolean;
-  /** The stream ended without its `done` event: the run may still be going on the server. */
-  lost: boolean;
-}
+import { ApiError, api } from "@/lib/client/api";
+import { followRun } from "@/lib/client/follow-run";
+import { rememberSentFiles } from "@/lib/client/sent-files";
+import { applyToTurn, isLive, type LiveTurn, newTurn, type SentAttachment, untakenMessages } from "./live-turn";
 
 export type SendResult = { ok: true } | { ok: false; error: ApiError };
 
+export interface SendInput {
+  conversationId: string;
+  message: string;
+  model?: string;
+  attachments?: SentAttachment[];
+}
+
+/** Text for a conversation's composer: messages a stopped run never took, given back to the user. */
+export interface Draft {
+  id: number;
+  text: string;
+}
+
 export interface ChatRuns {
-  turns: Record<string, LiveTurn>;
-  send(input: { conversationId: string; message: string; model?: string }): Promise<SendResult>;
+  /** The turns followed live, per conversation, oldest first (the last one may be running). */
+  turns: Record<string, LiveTurn[]>;
+  drafts: Record<string, Draft>;
+  /** The composer took the draft: it is not offered again. */
+  takeDraft(conversationId: string): void;
+  /** Starts a run; resolves once the server accepted it (or with the error to show). */
+  send(input: SendInput): Promise<SendResult>;
+  /** A message for the running agent (SPEC §9); without a live run it is sent as a new turn. */
+  steer(input: SendInput): Promise<SendResult>;
+  /** Follows a run this page did not start (reload mid-run, another tab), or resumes a lost one. */
+  attach(conversationId: string, runId: string): void;
   /** Asks the server to stop the conversation's run; resolves with an error to show, if any. */
   stop(conversationId: string): Promise<ApiError | null>;
 }
@@ -47,16 +42,21 @@ interface Callbacks {
   onSettled?: (conversationId: string) => void;
 }
 
-const LOST_MESSAGE = "The connection to the server was lost before the answer finished.";
+/** Settled turns kept until the stored messages replace them. */
+const KEPT_TURNS = 4;
 
 function toApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, "client", String(error));
 }
 
 export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
-  const [turns, setTurns] = useState<Record<string, LiveTurn>>({});
+  const [turns, setTurns] = useState<Record<string, LiveTurn[]>>({});
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  // Every change goes through this ref first, so a finished run reads its final state synchronously.
+  const latest = useRef(turns);
   const controllers = useRef(new Map<string, AbortController>());
   const callbacksRef = useRef(callbacks);
+  const sendRef = useRef<ChatRuns["send"] | null>(null);
   useEffect(() => {
     callbacksRef.current = callbacks;
   });
@@ -67,129 +67,155 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
     };
   }, []);
 
-  const patch = useCallback((conversationId: string, change: (turn: LiveTurn) => Partial<LiveTurn>) => {
-    setTurns((previous) => {
-      const turn = previous[conversationId];
-      return turn ? { ...previous, [conversationId]: { ...turn, ...change(turn) } } : previous;
-    });
+  const mutate = useCallback((conversationId: string, change: (list: LiveTurn[]) => LiveTurn[]) => {
+    const next = { ...latest.current, [conversationId]: change(latest.current[conversationId] ?? []) };
+    latest.current = next;
+    setTurns(next);
   }, []);
 
-  const consume = useCallback(
-    async (conversationId: string, body: ReadableStream<Uint8Array>, signal: AbortSignal, started: () => void) => {
-      let finished = false;
-      try {
-        for await (const message of readSse(body, signal)) {
-          const data: unknown = JSON.parse(message.data);
-          if (message.event === "run") {
-            const run = data as RunEvent;
-            patch(conversationId, () => ({
-              runId: run.runId,
-              userMessageId: run.userMessageId,
-              model: run.model,
-              mode: run.mode,
-            }));
-            started();
-            callbacksRef.current.onStarted?.(conversationId);
-          } else if (message.event === "step") {
-            const activity = describeStep(data as StepEvent);
-            if (activity) patch(conversationId, () => ({ activity }));
-          } else if (message.event === "answer") {
-            const answer = data as AnswerEvent;
-            if (answer.status === "delta") {
-              patch(conversationId, (turn) => ({ content: turn.content + answer.content, answering: true }));
-            }
-          } else if (message.event === "error") {
-            const error = data as ErrorEvent;
-            patch(conversationId, () => ({ status: "error", error: error.message }));
-          } else if (message.event === "done") {
-            const done = data as DoneEvent;
-            finished = true;
-            patch(conversationId, (turn) => ({
-              status: turn.status === "error" ? "error" : done.stopped ? "stopped" : "complete",
-              usage: done.usage,
-              iterations: done.iterations,
-              elapsedMs: done.elapsedMs,
-              stopping: false,
-            }));
+  const update = useCallback(
+    (conversationId: string, key: string, change: (turn: LiveTurn) => LiveTurn) =>
+      mutate(conversationId, (list) => list.map((turn) => (turn.key === key ? change(turn) : turn))),
+    [mutate],
+  );
+
+  const follow = useCallback(
+    async (
+      turn: LiveTurn,
+      controller: AbortController,
+      source: { initial?: ReadableStream<Uint8Array>; after?: string },
+      onStarted?: () => void,
+    ) => {
+      const { conversationId, key } = turn;
+      controllers.current.set(key, controller);
+      const outcome = await followRun({
+        ...source,
+        runId: turn.run.runId,
+        signal: controller.signal,
+        openEvents: api.runEvents,
+        onReconnecting: (attempt) => update(conversationId, key, (t) => ({ ...t, reconnecting: attempt > 0 })),
+        onMessage: (message) => {
+          let data: unknown;
+          try {
+            data = JSON.parse(message.data);
+          } catch {
+            console.warn("[chat] ignored an event that is not JSON", message);
+            return;
           }
-        }
-      } catch (error) {
-        if (!isAbort(error)) console.error("[chat] reading the answer stream failed", error);
+          update(conversationId, key, (t) => applyToTurn(t, { event: message.event, data, id: message.id }));
+          if (message.event === "run") {
+            const { userMessageId } = data as { userMessageId?: string };
+            if (userMessageId) rememberSentFiles(userMessageId, turn.attachments);
+            onStarted?.();
+            callbacksRef.current.onStarted?.(conversationId);
+          }
+        },
+      });
+      controllers.current.delete(key);
+      if (outcome === "aborted") return;
+      if (outcome === "lost") {
+        update(conversationId, key, (t) => ({ ...t, lost: true, reconnecting: false, stopping: false }));
       }
-      if (!finished && !signal.aborted) {
-        patch(conversationId, () => ({ status: "error", error: LOST_MESSAGE, lost: true, stopping: false }));
+      const ended = latest.current[conversationId]?.find((t) => t.key === key);
+      const untaken = outcome === "done" && ended ? untakenMessages(ended) : [];
+      if (untaken.length > 0 && ended) {
+        update(conversationId, key, (t) => ({ ...t, queued: [] }));
+        const text = untaken.join("\n\n");
+        // After Stop the user decides what to do with them; otherwise the agent gets them next.
+        if (ended.run.status === "stopped")
+          setDrafts((previous) => ({ ...previous, [conversationId]: { id: Date.now(), text } }));
+        else void sendRef.current?.({ conversationId, message: text, model: ended.run.model ?? undefined });
       }
+      callbacksRef.current.onSettled?.(conversationId);
     },
-    [patch],
+    [update],
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model }) => {
+    async ({ conversationId, message, model, attachments }) => {
+      const turn = newTurn({ conversationId, question: message, attachments, model });
       const controller = new AbortController();
-      setTurns((previous) => ({ ...previous, [conversationId]: newTurn(conversationId, message, model) }));
+      mutate(conversationId, (list) => [...list.slice(-(KEPT_TURNS - 1)), turn]);
       let body: ReadableStream<Uint8Array>;
       try {
         body = await api.chat({ conversationId, message, model }, controller.signal);
       } catch (error) {
-        setTurns(({ [conversationId]: _failed, ...rest }) => rest);
+        mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: toApiError(error) };
       }
-      controllers.current.set(conversationId, controller);
       return new Promise<SendResult>((resolve) => {
         const started = () => resolve({ ok: true });
-        void consume(conversationId, body, controller.signal, started).finally(() => {
-          started();
-          controllers.current.delete(conversationId);
-          callbacksRef.current.onSettled?.(conversationId);
-        });
+        void follow(turn, controller, { initial: body }, started).finally(started);
       });
     },
-    [consume],
+    [follow, mutate],
+  );
+  sendRef.current = send;
+
+  const steer = useCallback<ChatRuns["steer"]>(
+    async (input) => {
+      const { conversationId, message } = input;
+      const live = latest.current[conversationId]?.findLast(isLive);
+      if (!live) return send(input);
+      const queued = { key: `${live.key}:queued-${Date.now()}-${live.queued.length}`, text: message };
+      update(conversationId, live.key, (t) => ({ ...t, queued: [...t.queued, queued] }));
+      try {
+        await api.interrupt(conversationId, message);
+        return { ok: true };
+      } catch (error) {
+        // 409: the run ended first. The message stays queued and goes out as the next turn at `done`.
+        if (error instanceof ApiError && error.status === 409) return { ok: true };
+        update(conversationId, live.key, (t) => ({ ...t, queued: t.queued.filter((q) => q.key !== queued.key) }));
+        return { ok: false, error: toApiError(error) };
+      }
+    },
+    [send, update],
+  );
+
+  const attach = useCallback<ChatRuns["attach"]>(
+    (conversationId, runId) => {
+      const list = latest.current[conversationId] ?? [];
+      const known = list.find((turn) => turn.run.runId === runId);
+      if (known && !known.lost) return;
+      // A run just started here has no id yet; its own stream brings it.
+      if (!known && list.some((turn) => isLive(turn) && turn.run.runId === null)) return;
+      if (known) {
+        update(conversationId, known.key, (t) => ({ ...t, lost: false, reconnecting: true }));
+        void follow(known, new AbortController(), { after: known.run.lastEventId ?? "0" });
+        return;
+      }
+      const turn = newTurn({ conversationId, question: null, runId });
+      // A turn lost before its run had an id is this run: the stored question stands in for it now.
+      const kept = (previous: LiveTurn[]) => previous.filter((t) => !(t.lost && t.run.runId === null));
+      mutate(conversationId, (previous) => [...kept(previous).slice(-(KEPT_TURNS - 1)), turn]);
+      void follow(turn, new AbortController(), { after: "0" });
+    },
+    [follow, mutate, update],
   );
 
   const stop = useCallback<ChatRuns["stop"]>(
     async (conversationId) => {
-      patch(conversationId, () => ({ stopping: true }));
+      const live = latest.current[conversationId]?.findLast((turn) => turn.run.status === "streaming");
+      if (live) update(conversationId, live.key, (t) => ({ ...t, stopping: true }));
       try {
         await api.stop(conversationId);
         return null;
       } catch (error) {
-        patch(conversationId, () => ({ stopping: false }));
+        if (live) update(conversationId, live.key, (t) => ({ ...t, stopping: false }));
         // 409: the run ended on its own in the meantime; nothing to report.
         if (error instanceof ApiError && error.status === 409) return null;
         return toApiError(error);
       }
     },
-    [patch],
+    [update],
   );
 
-  return useMemo(() => ({ turns, send, stop }), [turns, send, stop]);
-}
+  const takeDraft = useCallback((conversationId: string) => {
+    setDrafts(({ [conversationId]: _taken, ...rest }) => rest);
+  }, []);
 
-function newTurn(conversationId: string, question: string, model: string | undefined): LiveTurn {
-  return {
-    conversationId,
-    question,
-    runId: null,
-    userMessageId: null,
-    model: model ?? null,
-    mode: null,
-    iterations: null,
-    content: "",
-    answering: false,
-    activity: null,
-    status: "streaming",
-    error: null,
-    usage: null,
-    elapsedMs: null,
-    stopping: false,
-    lost: false,
-  };
-}
-
-function describeStep(step: StepEvent): string | null {
-  if (step.type === "tool_call" && step.tool) return `Using ${step.tool}…`;
-  if (step.type === "tool_result") return "Reading the results…";
-  if (step.type === "thinking") return "Thinking…";
-  return null;
+  return useMemo(
+    () => ({ turns, drafts, takeDraft, send, steer, attach, stop }),
+    [turns, drafts, takeDraft, send, steer, attach, stop],
+  );
 }

@@ -1,12 +1,68 @@
-import { memo } from "react";
+"use client";
 
-/** The user's question, as typed (no Markdown), in a bubble on the right. */
-export const UserMessage = memo(function UserMessage({ content }: { content: string }) {
+import { Clock } from "lucide-react";
+import { memo } from "react";
+import { fileUrl } from "@/lib/client/api";
+import { cx } from "@/lib/client/cx";
+import { FileChip } from "./attachments/file-chip";
+import { fileFacts } from "./attachments/file-facts";
+import { useConversationFiles } from "./files/conversation-files-context";
+import type { SentAttachment } from "./live-turn";
+
+/**
+ * The user's message, as typed (no Markdown), in a bubble on the right, with the files sent with
+ * it. A message sent while the agent works waits, marked queued, until the agent takes it.
+ */
+export const UserMessage = memo(function UserMessage({
+  content,
+  attachments = [],
+  queued = false,
+}: {
+  content: string;
+  attachments?: SentAttachment[];
+  queued?: boolean;
+}) {
+  const { conversationId } = useConversationFiles();
   return (
-    <div data-testid="message-user" className="flex justify-end">
-      <div className="max-w-[85%] rounded-3xl bg-bubble px-4 py-2.5 text-[0.9375rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-[75%]">
+    <div data-testid="message-user" data-queued={queued || undefined} className="flex flex-col items-end gap-1.5">
+      {attachments.length > 0 ? (
+        <ul aria-label="Attached files" className="flex max-w-[85%] flex-wrap justify-end gap-1.5 sm:max-w-[75%]">
+          {attachments.map((file) => (
+            <li key={file.id} className="min-w-0">
+              <FileChip
+                data-testid="message-attachment"
+                filename={file.filename}
+                mime={file.mime}
+                facts={fileFacts(file)}
+              >
+                {conversationId ? (
+                  <a
+                    href={fileUrl(conversationId, file.id)}
+                    download={file.filename}
+                    className="absolute inset-0 rounded-xl focus-visible:outline-2 focus-visible:outline-ring"
+                  >
+                    <span className="sr-only">Download {file.filename}</span>
+                  </a>
+                ) : null}
+              </FileChip>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div
+        className={cx(
+          "max-w-[85%] rounded-3xl bg-bubble px-4 py-2.5 text-[0.9375rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-[75%]",
+          queued && "opacity-70",
+        )}
+      >
         {content}
       </div>
+      {queued ? (
+        <span data-testid="queued-label" className="flex items-center gap-1 text-xs text-muted-foreground">
+          <Clock aria-hidden className="size-3" />
+          Queued: the agent reads it after its current step
+        </span>
+      ) : null}
     </div>
   );
 });

@@ -2,6 +2,7 @@
 
 import { Loader2 } from "lucide-react";
 import { useChatRunsContext } from "@/components/chat/chat-runs-context";
+import { isLive } from "@/components/chat/live-turn";
 import { type DateGroup, dateGroup } from "@/lib/client/format";
 import type { ConversationSummary } from "@/lib/client/types";
 import { ConversationItem } from "./conversation-item";
@@ -65,7 +66,7 @@ export function ConversationList({
                 key={conversation.id}
                 conversation={conversation}
                 active={conversation.id === activeId}
-                running={turns[conversation.id]?.status === "streaming"}
+                running={turns[conversation.id]?.some(isLive) ?? false}
                 onRequestDelete={onRequestDelete}
               />
             ))}

@@ -13,6 +13,9 @@ export class ChatPage {
   readonly banner: Locator;
   readonly composerError: Locator;
   readonly title: Locator;
+  readonly attachButton: Locator;
+  readonly attachmentChips: Locator;
+  readonly filesButton: Locator;
 
   constructor(readonly page: Page) {
     this.composer = page.getByTestId("composer-input");
@@ -26,6 +29,21 @@ export class ChatPage {
     this.banner = page.getByTestId("ollama-banner");
     this.composerError = page.getByTestId("composer-error");
     this.title = page.getByTestId("conversation-title-heading");
+    this.attachButton = page.getByTestId("attach-button");
+    this.attachmentChips = page.getByTestId("attachment-chip");
+    this.filesButton = page.getByTestId("files-button");
+  }
+
+  /** The last answer's card for a call of `tool`. */
+  toolCard(tool: string): Locator {
+    return this.lastAnswer.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
+  }
+
+  /** Attaches files through the paperclip button and the browser's file chooser. */
+  async attach(...files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    const chooser = this.page.waitForEvent("filechooser");
+    await this.attachButton.click();
+    await (await chooser).setFiles(files);
   }
 
   get sidebar(): Locator {

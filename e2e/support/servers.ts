@@ -4,3 +4,6 @@ export const FAKE_OLLAMA_URL = `http://127.0.0.1:${FAKE_OLLAMA_PORT}`;
 export const APP_URL = "http://127.0.0.1:3100";
 /** A second app instance whose OLLAMA_BASE_URL points at a port nobody listens on. */
 export const APP_OLLAMA_DOWN_URL = "http://127.0.0.1:3101";
+/** Fake web pages, PDFs and a DuckDuckGo-shaped search page; the app may fetch it (FETCH_ALLOW_PRIVATE). */
+export const FAKE_WEB_PORT = 11500;
+export const FAKE_WEB_URL = `http://127.0.0.1:${FAKE_WEB_PORT}`;

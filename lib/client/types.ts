@@ -159,4 +159,6 @@ export interface DoneEvent {
   fallback?: boolean;
   /** Messages sent while working that the run never took: the client sends them as the next turn. */
   pendingInterrupts?: string[];
+  /** On a conversation's first turn: the title the model gave it. */
+  title?: string;
 }

@@ -46,7 +46,9 @@ async function benchSsePath() {
   const chunks = 1500;
   const fake = await startFakeOllama();
   fake.setDefaultResponder((req) =>
-    req.stream === false ? { content: "loop answer" } : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
+    req.stream === false
+      ? { content: "loop answer" }
+      : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
   );
   const server = await startServer({ OLLAMA_BASE_URL: fake.url });
   try {
@@ -70,7 +72,10 @@ async function benchSsePath() {
         }
         return message.event === "done";
       });
-      const stream = fake.chatRequests().filter((r) => r.body?.stream !== false).at(-1);
+      const stream = fake
+        .chatRequests()
+        .filter((r) => r.body?.stream !== false)
+        .at(-1);
       if (!stream?.firstWriteAt) throw new Error("no streamed reply recorded");
       const tokens = text.split(" ").filter(Boolean).length;
       if (tokens !== chunks) throw new Error(`expected ${chunks} tokens, got ${tokens}`);
@@ -79,11 +84,15 @@ async function benchSsePath() {
         rates.push(tokens / ((lastDeltaAt - firstDeltaAt) / 1000));
       }
     }
-    console.log(`SSE path: ${latencies.length} chats through next start, a fake Ollama streaming ${chunks} tokens with no delay`);
+    console.log(
+      `SSE path: ${latencies.length} chats through next start, a fake Ollama streaming ${chunks} tokens with no delay`,
+    );
     console.log(
       `  model's first token → first answer byte at the client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms`,
     );
-    console.log(`  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`);
+    console.log(
+      `  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`,
+    );
   } finally {
     await server.stop();
     await fake.close();

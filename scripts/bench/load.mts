@@ -16,14 +16,19 @@ interface Outcome {
   error?: string;
 }
 
-async function oneConversation(base: string, i: number, fake: Awaited<ReturnType<typeof startFakeOllama>>): Promise<Outcome> {
+async function oneConversation(
+  base: string,
+  i: number,
+  fake: Awaited<ReturnType<typeof startFakeOllama>>,
+): Promise<Outcome> {
   const conversationId = await createConversation(base);
   const response = await fetch(`${base}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ conversationId, message: `load-${i}-question` }),
   });
-  if (response.status !== 200) return { index: i, firstDeltaAt: Number.NaN, reconnected: false, error: `HTTP ${response.status}` };
+  if (response.status !== 200)
+    return { index: i, firstDeltaAt: Number.NaN, reconnected: false, error: `HTTP ${response.status}` };
   let runId = "";
   let lastId = "0";
   let text = "";
@@ -51,7 +56,8 @@ async function oneConversation(base: string, i: number, fake: Awaited<ReturnType
     await readSseUntil(again, onMessage);
   }
   const expected = chunksFor(i).join("");
-  const error = errorEvent ?? (!done ? "no done event" : text !== expected ? "answer text has a gap or a duplicate" : undefined);
+  const error =
+    errorEvent ?? (!done ? "no done event" : text !== expected ? "answer text has a gap or a duplicate" : undefined);
   return { index: i, firstDeltaAt, reconnected: i % 2 === 0, error };
 }
 
@@ -68,7 +74,9 @@ async function main() {
     await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i, fake)));
     const rssBefore = server.rssMb();
     const started = clock();
-    const outcomes = await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, i, fake)));
+    const outcomes = await Promise.all(
+      Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, i, fake)),
+    );
     const seconds = (clock() - started) / 1000;
     // Two more waves: memory that keeps climbing wave after wave is a leak; a plateau is the heap's size.
     const rssAfterWaves = [server.rssMb()];
@@ -83,7 +91,9 @@ async function main() {
     const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     outcomes.push(
-      ...(await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i, fake)))),
+      ...(await Promise.all(
+        Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i, fake)),
+      )),
     );
     rssAfterWaves.push(server.rssMb());
     const health = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };
@@ -96,15 +106,21 @@ async function main() {
       const index = /load-(\d+)-question/.exec(text)?.[1];
       if (index) firstWrites.set(Number(index), request.firstWriteAt);
     }
-    const latencies = outcomes.map((o) => o.firstDeltaAt - (firstWrites.get(o.index) ?? Number.NaN)).filter(Number.isFinite);
+    const latencies = outcomes
+      .map((o) => o.firstDeltaAt - (firstWrites.get(o.index) ?? Number.NaN))
+      .filter(Number.isFinite);
     console.log(
       `Load: ${CONVERSATIONS} concurrent conversations, ${TOKENS} tokens each at ${TOKEN_MS} ms/token, ${outcomes.filter((o) => o.reconnected).length} clients dropping and re-attaching mid-answer`,
     );
-    console.log(`  wall time ${fmt(seconds)} s (one answer alone takes ${fmt((TOKENS * TOKEN_MS) / 1000)} s of model time)`);
+    console.log(
+      `  wall time ${fmt(seconds)} s (one answer alone takes ${fmt((TOKENS * TOKEN_MS) / 1000)} s of model time)`,
+    );
     console.log(
       `  added latency, model's first token → client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms, p99 ${fmt(percentile(latencies, 99))} ms`,
     );
-    console.log(`  errors: ${errors.length} of ${outcomes.length} conversations${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].join("; ")})` : ""}`);
+    console.log(
+      `  errors: ${errors.length} of ${outcomes.length} conversations${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].join("; ")})` : ""}`,
+    );
     console.log(
       `  server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${health.runs.active}`,
     );

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SseParser, type SseMessage } from "@/lib/client/sse";
+import { type SseMessage, SseParser } from "@/lib/client/sse";
 import { ensureBuild } from "../ensure-build.mjs";
 
 export const clock = () => performance.timeOrigin + performance.now();

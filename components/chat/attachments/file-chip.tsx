@@ -1,0 +1,54 @@
+import { FileImage, FileText } from "lucide-react";
+import type { ReactNode } from "react";
+import { cx } from "@/lib/client/cx";
+import { isImage } from "./file-facts";
+
+function iconTone(mime: string, tone: "normal" | "error"): string {
+  if (tone === "error") return "bg-red-50 text-red-600 dark:bg-red-500/10 dark:text-red-300";
+  if (mime === "application/pdf") return "bg-red-500/10 text-red-600 dark:text-red-400";
+  if (isImage(mime)) return "bg-sky-500/10 text-sky-600 dark:text-sky-400";
+  return "bg-muted text-muted-foreground";
+}
+
+/** A file as a small card: type icon, name, one line of facts, and whatever goes at its end. */
+export function FileChip({
+  filename,
+  mime,
+  facts,
+  tone = "normal",
+  children,
+  className,
+  ...rest
+}: {
+  filename: string;
+  mime: string;
+  facts: ReactNode;
+  tone?: "normal" | "error";
+  children?: ReactNode;
+  className?: string;
+  "data-testid"?: string;
+  "data-state"?: string;
+}) {
+  const Icon = isImage(mime) ? FileImage : FileText;
+  return (
+    <div
+      {...rest}
+      className={cx(
+        "relative flex max-w-full min-w-0 items-center gap-2.5 overflow-hidden rounded-xl border bg-card py-1.5 pr-2 pl-1.5 text-left",
+        tone === "error" ? "border-red-300 dark:border-red-500/40" : "border-border",
+        className,
+      )}
+    >
+      <span className={cx("grid size-8 shrink-0 place-items-center rounded-lg", iconTone(mime, tone))}>
+        <Icon aria-hidden className="size-4" />
+      </span>
+      <span className="flex min-w-0 flex-col">
+        <span className="truncate text-[0.8125rem] leading-5 font-medium" title={filename}>
+          {filename}
+        </span>
+        <span className="truncate text-xs leading-4 text-muted-foreground">{facts}</span>
+      </span>
+      {children}
+    </div>
+  );
+}

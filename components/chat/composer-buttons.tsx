@@ -1,0 +1,98 @@
+import { ArrowUp, Loader2, Paperclip, Square } from "lucide-react";
+import { type RefObject, useId } from "react";
+import { cx } from "@/lib/client/cx";
+
+const ROUND =
+  "grid size-9 shrink-0 place-items-center rounded-full transition-opacity focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
+
+/** File types the server accepts (SPEC §12): PDFs and images. */
+const ACCEPT = "application/pdf,.pdf,image/png,image/jpeg,image/gif,image/webp";
+
+/** The paperclip and its hidden file input. */
+export function AttachButton({
+  inputRef,
+  onFiles,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  onFiles: (files: File[]) => void;
+}) {
+  const id = useId();
+  return (
+    <>
+      <input
+        ref={inputRef}
+        id={id}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        data-testid="file-input"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden
+        onChange={(event) => {
+          const files = Array.from(event.target.files ?? []);
+          event.target.value = "";
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+      <button
+        type="button"
+        data-testid="attach-button"
+        aria-label="Attach files (PDF or image)"
+        title="Attach PDFs or images"
+        onClick={() => inputRef.current?.click()}
+        className={cx(ROUND, "text-muted-foreground hover:bg-muted hover:text-foreground")}
+      >
+        <Paperclip aria-hidden className="size-4.5" />
+      </button>
+    </>
+  );
+}
+
+export function StopButton({ stopping, onStop }: { stopping: boolean; onStop: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="stop-button"
+      aria-label="Stop the answer"
+      title="Stop"
+      disabled={stopping}
+      onClick={onStop}
+      className={cx(ROUND, "bg-foreground text-background hover:opacity-85 disabled:opacity-50")}
+    >
+      {stopping ? (
+        <Loader2 aria-hidden className="size-4 animate-spin" />
+      ) : (
+        <Square aria-hidden className="size-3.5 fill-current" />
+      )}
+    </button>
+  );
+}
+
+export function SendButton({
+  disabled,
+  sending,
+  steering,
+}: {
+  disabled: boolean;
+  sending: boolean;
+  steering: boolean;
+}) {
+  const label = steering ? "Send to the agent while it works" : "Send message";
+  return (
+    <button
+      type="submit"
+      data-testid="send-button"
+      aria-label={label}
+      title={steering ? "Send now: the agent reads it after its current step (Enter)" : "Send (Enter)"}
+      disabled={disabled}
+      className={cx(
+        ROUND,
+        "bg-foreground text-background hover:opacity-85 disabled:bg-muted-foreground/25 disabled:text-background disabled:opacity-100",
+        steering && "border border-border bg-background text-foreground",
+      )}
+    >
+      {sending ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <ArrowUp aria-hidden className="size-4.5" />}
+    </button>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { Download, Files, Globe } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { fileUrl } from "@/lib/client/api";
+import { cx } from "@/lib/client/cx";
+import type { ConversationFile } from "@/lib/client/types";
+import { FileChip } from "../attachments/file-chip";
+import { fileFacts } from "../attachments/file-facts";
+import { shortUrl } from "../run/tool-meta";
+
+/**
+ * The conversation's files in the header: what the user attached and what the agent fetched,
+ * each a download link. The model sees all of them (as `attachment:<id>`) in every turn.
+ */
+export function FilesMenu({ conversationId, files }: { conversationId: string; files: ConversationFile[] }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [open]);
+
+  if (files.length === 0) return null;
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        data-testid="files-button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-label={`Files of this conversation: ${files.length}`}
+        onClick={() => setOpen((value) => !value)}
+        className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+      >
+        <Files aria-hidden className="size-4" />
+        <span className="tabular-nums">{files.length}</span>
+      </button>
+      {open ? (
+        <div
+          id={panelId}
+          data-testid="files-panel"
+          className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(28rem,70dvh)] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
+        >
+          <p className="px-1 pb-2 text-xs text-muted-foreground">
+            The agent can read all of these in this conversation.
+          </p>
+          <ul className="flex flex-col gap-1.5">
+            {files.map((file) => (
+              <li key={file.id}>
+                <FileChip
+                  data-testid="conversation-file"
+                  filename={file.filename}
+                  mime={file.mime}
+                  className="w-full"
+                  facts={
+                    <>
+                      {file.origin === "fetch" ? (
+                        <span className="inline-flex items-center gap-1" title={file.sourceUrl ?? undefined}>
+                          <Globe aria-hidden className="size-3" />
+                          {file.sourceUrl ? shortUrl(file.sourceUrl) : "fetched"} ·{" "}
+                        </span>
+                      ) : null}
+                      {fileFacts(file)}
+                    </>
+                  }
+                >
+                  <a
+                    href={fileUrl(conversationId, file.id)}
+                    download={file.filename}
+                    data-testid="file-download"
+                    aria-label={`Download ${file.filename}`}
+                    className={cx(
+                      "ml-auto grid size-7 shrink-0 place-items-center rounded-lg text-muted-foreground",
+                      "hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring",
+                    )}
+                  >
+                    <Download aria-hidden className="size-3.5" />
+                  </a>
+                </FileChip>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

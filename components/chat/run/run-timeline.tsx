@@ -1,0 +1,38 @@
+import { memo } from "react";
+import type { TimelineEntry } from "@/lib/client/run-view";
+import { ThinkingBlock } from "./thinking-block";
+import { CompactDivider, InjectedMessages, RunNotice, ToolSelectionNote } from "./timeline-notes";
+import { ToolCard } from "./tool-card";
+
+/** What the agent did before answering, in order: tool cards, thinking, injected messages, notes. */
+export const RunTimeline = memo(function RunTimeline({
+  timeline,
+  runEnded,
+}: {
+  timeline: TimelineEntry[];
+  runEnded: boolean;
+}) {
+  if (timeline.length === 0) return null;
+  return (
+    <div data-testid="run-timeline" className="mb-4 flex flex-col gap-2">
+      {timeline.map((entry) => {
+        switch (entry.kind) {
+          case "tool":
+            return <ToolCard key={entry.key} entry={entry} runEnded={runEnded} />;
+          case "thinking":
+            return <ThinkingBlock key={entry.key} text={entry.text} />;
+          case "interrupt":
+            return <InjectedMessages key={entry.key} messages={entry.messages} />;
+          case "notice":
+            return <RunNotice key={entry.key} text={entry.text} />;
+          case "tool_selection":
+            return <ToolSelectionNote key={entry.key} selected={entry.selected} total={entry.total} />;
+          case "compact":
+            return <CompactDivider key={entry.key} event={entry} />;
+          default:
+            return null;
+        }
+      })}
+    </div>
+  );
+});

@@ -1,0 +1,65 @@
+import { CornerDownRight, Info, ListFilter } from "lucide-react";
+import type { CompactEvent } from "@/lib/client/types";
+
+const grouped = new Intl.NumberFormat("fr-FR");
+
+/** "9 800": a thin space groups digits without suggesting a decimal point in any language. */
+const tokens = (count: number) => grouped.format(Math.round(count)).replace(/\s/g, "\u202f");
+
+/** A small note inside a run, e.g. "the tool budget is reached". */
+export function RunNotice({ text }: { text: string }) {
+  return (
+    <p data-testid="run-notice" className="flex items-start gap-2 text-xs text-muted-foreground">
+      <Info aria-hidden className="mt-px size-3.5 shrink-0" />
+      <span>{text}</span>
+    </p>
+  );
+}
+
+/** Which tools a preliminary call chose when there were many. */
+export function ToolSelectionNote({ selected, total }: { selected: string[]; total: number }) {
+  return (
+    <p data-testid="tool-selection" className="flex items-start gap-2 text-xs text-muted-foreground">
+      <ListFilter aria-hidden className="mt-px size-3.5 shrink-0" />
+      <span>
+        Using {selected.length} of {total} tools
+        {selected.length > 0 ? <>: {selected.join(", ")}</> : null}
+      </span>
+    </p>
+  );
+}
+
+/** Where the context guard summarised the older part of the history (SPEC §9). */
+export function CompactDivider({ event }: { event: CompactEvent }) {
+  return (
+    <div data-testid="compact-divider" className="flex items-center gap-3 py-1 text-xs text-muted-foreground">
+      <span aria-hidden className="h-px flex-1 bg-border" />
+      <span className="shrink-0">
+        Context compacted: {event.originalMessages} → {event.keptMessages} messages ({tokens(event.tokensBefore)} →{" "}
+        {tokens(event.tokensAfter)} tokens)
+      </span>
+      <span aria-hidden className="h-px flex-1 bg-border" />
+    </div>
+  );
+}
+
+/** Messages the user sent while the agent worked, at the point where the agent took them. */
+export function InjectedMessages({ messages }: { messages: string[] }) {
+  return (
+    <div className="flex flex-col items-end gap-1.5 py-1">
+      <span className="flex items-center gap-1 text-xs text-muted-foreground">
+        <CornerDownRight aria-hidden className="size-3.5" />
+        Sent while working
+      </span>
+      {messages.map((message, index) => (
+        <p
+          key={index}
+          data-testid="injected-message"
+          className="max-w-[85%] rounded-2xl bg-bubble px-3.5 py-2 text-sm leading-relaxed break-words whitespace-pre-wrap sm:max-w-[75%]"
+        >
+          {message}
+        </p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+"use client";
+
+import { Ban, ChevronRight, CircleCheck, CircleX, LoaderCircle } from "lucide-react";
+import { memo, useId, useState } from "react";
+import { cx } from "@/lib/client/cx";
+import { formatElapsed } from "@/lib/client/format";
+import type { TimelineEntry } from "@/lib/client/run-view";
+import { useConversationFiles } from "../files/conversation-files-context";
+import { ArtifactPreview } from "./artifact-preview";
+import { splitPageInfo, toolMeta } from "./tool-meta";
+import { useElapsed } from "./use-elapsed";
+
+type ToolEntry = Extract<TimelineEntry, { kind: "tool" }>;
+
+export type ToolCardState = "running" | "ok" | "error" | "cancelled";
+
+function prettyArgs(args: unknown): string {
+  try {
+    return JSON.stringify(args, null, 2) ?? "";
+  } catch {
+    return String(args);
+  }
+}
+
+/**
+ * One tool call of a run: collapsed, its tool, the gist of its arguments and how it went (a live
+ * timer while it runs); expanded, the arguments as JSON and the observation the model read.
+ */
+export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: ToolEntry; runEnded: boolean }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const { names: fileNames } = useConversationFiles();
+  const { Icon, label, summary } = toolMeta(entry.tool, entry.args, fileNames);
+  const state: ToolCardState = entry.result ? (entry.result.ok ? "ok" : "error") : runEnded ? "cancelled" : "running";
+  const elapsed = useElapsed(entry.startedAt, state === "running");
+  const time = entry.result ? formatElapsed(entry.result.durationMs) : elapsed !== null ? formatElapsed(elapsed) : null;
+
+  return (
+    <div
+      data-testid="tool-card"
+      data-tool={entry.tool}
+      data-state={state}
+      className={cx(
+        "overflow-hidden rounded-xl border bg-card text-sm",
+        state === "error" ? "border-red-200 dark:border-red-500/30" : "border-border",
+      )}
+    >
+      <button
+        type="button"
+        data-testid="tool-card-toggle"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((value) => !value)}
+        className="flex w-full min-w-0 items-center gap-2.5 px-3 py-2 text-left transition-colors hover:bg-muted/60 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+      >
+        <span className="grid size-6 shrink-0 place-items-center rounded-md bg-muted text-muted-foreground">
+          <Icon aria-hidden className="size-3.5" />
+        </span>
+        <span className="shrink-0 font-medium">{label}</span>
+        <span className="min-w-0 flex-1 truncate text-muted-foreground" title={summary}>
+          {summary}
+        </span>
+        <StatusBadge state={state} time={time} />
+        <ChevronRight
+          aria-hidden
+          className={cx("size-4 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")}
+        />
+      </button>
+      {open ? (
+        <div id={panelId} className="space-y-3 border-t border-border/70 px-3 py-3">
+          <Block title="Arguments" text={prettyArgs(entry.args)} />
+          {entry.result ? (
+            <Observation text={entry.result.observation} error={!entry.result.ok} />
+          ) : (
+            <p className="text-xs text-muted-foreground">
+              {state === "running" ? "Waiting for the result…" : "The run ended before this call returned."}
+            </p>
+          )}
+          {entry.result?.artifact ? <ArtifactPreview artifact={entry.result.artifact} /> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+});
+
+function StatusBadge({ state, time }: { state: ToolCardState; time: string | null }) {
+  const icon = {
+    running: <LoaderCircle aria-hidden className="size-3.5 animate-spin" />,
+    ok: <CircleCheck aria-hidden className="size-3.5 text-emerald-600 dark:text-emerald-400" />,
+    error: <CircleX aria-hidden className="size-3.5 text-red-600 dark:text-red-400" />,
+    cancelled: <Ban aria-hidden className="size-3.5" />,
+  }[state];
+  const name = { running: "Running", ok: "Done", error: "Failed", cancelled: "Did not finish" }[state];
+  return (
+    <span className="flex shrink-0 items-center gap-1.5 text-xs text-muted-foreground tabular-nums">
+      {icon}
+      <span className="sr-only">{name}</span>
+      {state === "error" ? <span className="text-red-700 dark:text-red-300">Failed</span> : null}
+      {time && state !== "cancelled" ? <span>{time}</span> : null}
+    </span>
+  );
+}
+
+function Block({ title, text, error = false }: { title: string; text: string; error?: boolean }) {
+  return (
+    <section>
+      <h4 className="mb-1 text-xs font-medium text-muted-foreground">{title}</h4>
+      <pre
+        data-testid={title === "Result" ? "tool-observation" : undefined}
+        className={cx(
+          "max-h-72 overflow-auto rounded-lg px-3 py-2 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap",
+          error ? "bg-red-50 text-red-900 dark:bg-red-500/10 dark:text-red-200" : "bg-muted/70",
+        )}
+      >
+        {text || "(empty)"}
+      </pre>
+    </section>
+  );
+}
+
+function Observation({ text, error }: { text: string; error: boolean }) {
+  const { body, pageInfo } = splitPageInfo(text);
+  const facts = new Map(pageInfo);
+  const pages = facts.get("source_pages");
+  return (
+    <>
+      <Block title="Result" text={body} error={error} />
+      {facts.get("has_more") === "true" ? (
+        <p className="text-xs text-muted-foreground">
+          More text follows{pages ? ` (pages ${pages})` : ""}; the agent can read on with a continuation token.
+        </p>
+      ) : null}
+    </>
+  );
+}

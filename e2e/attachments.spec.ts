@@ -1,0 +1,127 @@
+import { expect, type Page, test } from "@playwright/test";
+import { makeTextPdf } from "../tests/support/pdf-fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { fakeOllama } from "./support/fake-ollama";
+import { unique } from "./support/unique";
+
+test.beforeEach(async () => {
+  await fakeOllama.reset();
+});
+
+const REPORT = {
+  name: "quarterly-report.pdf",
+  mimeType: "application/pdf",
+  buffer: Buffer.from(
+    makeTextPdf([
+      ["Quarterly report", "Revenue grew by twelve percent."],
+      ["Outlook", "Next quarter looks stable."],
+    ]),
+  ),
+};
+
+/** Resolves with the upload's JSON (`{id, filename, pageCount, ref, …}`) once the server answered. */
+function nextUpload(page: Page) {
+  return page
+    .waitForResponse(
+      (response) =>
+        /\/api\/conversations\/[^/]+\/files$/.test(response.url()) && response.request().method() === "POST",
+    )
+    .then(async (response) => ({ status: response.status(), body: await response.json() }));
+}
+
+test("a PDF attached on a new chat shows its pages, the agent reads it by attachment id, and the file stays downloadable", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  const upload = nextUpload(page);
+  await chat.attach(REPORT);
+
+  const chip = chat.attachmentChips.first();
+  await expect(chip).toHaveAttribute("data-state", "ready");
+  await expect(chip).toContainText("quarterly-report.pdf");
+  await expect(chip).toContainText("2 pages");
+  const uploaded = await upload;
+  expect(uploaded.status).toBe(201);
+  expect(uploaded.body).toMatchObject({ filename: "quarterly-report.pdf", pageCount: 2 });
+
+  await fakeOllama.script(
+    {
+      when: { stream: false, hasTools: true },
+      toolCalls: [{ name: "pdf_to_text", arguments: { url_or_path: `attachment:${uploaded.body.id}` } }],
+    },
+    { when: { stream: true }, content: `Revenue grew by twelve percent (attachment:${uploaded.body.id}).` },
+  );
+  await chat.send(unique("Summarise the report"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+  await expect(chat.attachmentChips).toHaveCount(0);
+
+  // The question carries its file; the tool card names the file and shows its text.
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("2 pages");
+  const card = chat.toolCard("pdf_to_text");
+  await expect(card).toHaveAttribute("data-state", "ok");
+  await expect(card).toContainText("quarterly-report.pdf");
+  await card.getByTestId("tool-card-toggle").click();
+  await expect(card.getByTestId("tool-observation")).toContainText("Revenue grew by twelve percent.");
+  await expect(card.getByTestId("tool-observation")).toContainText("Next quarter looks stable.");
+  await chat.expectAnswerDone();
+  // The answer's reference to the file is a download link named after it.
+  await expect(chat.lastAnswer.getByRole("link", { name: "quarterly-report.pdf" })).toHaveAttribute(
+    "href",
+    `/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`,
+  );
+
+  // The model was told about the file in the system prompt.
+  const [first] = await fakeOllama.chatRequests();
+  expect(first?.body.messages[0].content).toContain(`attachment:${uploaded.body.id}`);
+
+  await page.reload();
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("quarterly-report.pdf");
+  await chat.filesButton.click();
+  const download = page.getByTestId("conversation-file").getByTestId("file-download");
+  await expect(download).toHaveAttribute(
+    "href",
+    `/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`,
+  );
+  const response = await page.request.get(`/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`);
+  expect(response.headers()["content-disposition"]).toContain("attachment");
+  expect(Buffer.from(await response.body()).equals(REPORT.buffer)).toBe(true);
+});
+
+test("a file that is not a PDF or an image is refused on its chip, and removing the chip clears it", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.startConversation(unique("Files please"));
+  await chat.expectAnswerDone();
+
+  await chat.attach({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("just some notes\n") });
+  const chip = chat.attachmentChips.first();
+  await expect(chip).toHaveAttribute("data-state", "error");
+  await expect(page.getByTestId("attachment-error")).toContainText("Only PDF files and images");
+
+  await chip.getByRole("button", { name: "Remove notes.txt" }).click();
+  await expect(chat.attachmentChips).toHaveCount(0);
+  await expect(page.getByTestId("attachment-error")).toHaveCount(0);
+});
+
+test("files dropped onto the chat are attached like chosen ones", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.startConversation(unique("Drop zone"));
+  await chat.expectAnswerDone();
+
+  const bytes = [...REPORT.buffer];
+  const transfer = await page.evaluateHandle((data) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(data)], "dropped.pdf", { type: "application/pdf" }));
+    return dt;
+  }, bytes);
+  const target = chat.page.getByTestId("message-list");
+  await target.dispatchEvent("dragenter", { dataTransfer: transfer });
+  await expect(page.getByTestId("drop-overlay")).toBeVisible();
+  await target.dispatchEvent("drop", { dataTransfer: transfer });
+  await expect(page.getByTestId("drop-overlay")).toHaveCount(0);
+  await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
+  await expect(chat.attachmentChips.first()).toContainText("dropped.pdf");
+  await expect(chat.filesButton).toHaveAccessibleName(/1$/);
+});

@@ -1,0 +1,114 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+import { fakeOllama } from "./support/fake-ollama";
+import { FAKE_WEB_URL } from "./support/servers";
+import { unique } from "./support/unique";
+
+test.beforeEach(async () => {
+  await fakeOllama.reset();
+});
+
+/** The first tool-loop call reads a page that takes `ms` to load: time to act while the agent works. */
+const slowToolRound = (ms: number) => ({
+  when: { stream: false, hasTools: true },
+  toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/slow/quokka.html?ms=${ms}` } }],
+});
+
+test("a message sent while the agent works is queued, then shown where the agent took it, and reaches the model", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await fakeOllama.script(slowToolRound(2500));
+  await chat.startConversation(`[slow] ${unique("Research quokkas")}`);
+  await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "running");
+
+  await chat.send("Also mention what they eat");
+  const queued = page.locator('[data-testid="message-user"][data-queued="true"]');
+  await expect(queued).toContainText("Also mention what they eat");
+  await expect(queued.getByTestId("queued-label")).toBeVisible();
+  await chat.screenshot("steering-queued");
+
+  // The agent takes it after the tool result: it moves into the turn, marked as sent while working.
+  const injected = chat.lastAnswer.getByTestId("injected-message");
+  await expect(injected).toHaveText("Also mention what they eat");
+  await expect(chat.lastAnswer).toContainText("Sent while working");
+  await expect(queued).toHaveCount(0);
+  await chat.screenshot("steering-injected");
+
+  // The tool loop's next request carries it as a user interrupt.
+  await expect
+    .poll(async () =>
+      (await fakeOllama.chatRequests()).some((request) =>
+        request.body.messages.some(
+          (m: { role: string; content?: string }) =>
+            m.role === "user" &&
+            m.content?.includes("[USER INTERRUPT]") &&
+            m.content.includes("Also mention what they eat"),
+        ),
+      ),
+    )
+    .toBe(true);
+
+  await expect(chat.lastAnswer).toContainText("line 2");
+  await chat.stopButton.click();
+  await chat.expectAnswerDone("stopped");
+
+  // After a reload the message is still shown inside the turn, not as a question of its own.
+  await page.reload();
+  await chat.expectAnswerDone("stopped");
+  await expect(chat.lastAnswer.getByTestId("injected-message")).toHaveText("Also mention what they eat");
+  await expect(chat.userMessages).toHaveCount(1);
+});
+
+test("a message the run never took is sent as the next turn when the run ends", async ({ page }) => {
+  const chat = new ChatPage(page);
+  // No tools: the loop answers at once and the slow answer streams; nothing can take the message now.
+  const question = `[slow] ${unique("Count for me")}`;
+  await chat.startConversation(question);
+  await expect(chat.lastAnswer).toContainText("line 1");
+
+  await chat.send("And then say goodbye");
+  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toContainText("And then say goodbye");
+
+  await expect(chat.userMessages).toHaveText([question, "And then say goodbye"], { timeout: 20_000 });
+  await expect(chat.assistantMessages).toHaveCount(2);
+  await chat.expectAnswerDone();
+  await expect(chat.lastAnswer).toContainText("Echo: And then say goodbye");
+  await expect(chat.assistantMessages.first()).toContainText("line 39");
+});
+
+test("after Stop, a message the run never took is given back in the composer instead of being sent", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.startConversation(`[slow] ${unique("Stop with a queue")}`);
+  await expect(chat.lastAnswer).toContainText("line 1");
+  await chat.send("Keep this for later");
+  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toHaveCount(1);
+
+  await chat.stopButton.click();
+  await chat.expectAnswerDone("stopped");
+  await expect(chat.composer).toHaveValue("Keep this for later");
+  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toHaveCount(0);
+  await expect(chat.assistantMessages).toHaveCount(1);
+  expect((await fakeOllama.chatRequests()).some((r) => JSON.stringify(r.body).includes("Keep this for later"))).toBe(
+    false,
+  );
+});
+
+test("Stop during a tool call ends the run as stopped and the running card stops too", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await fakeOllama.script(slowToolRound(10_000));
+  await chat.startConversation(unique("Stop me while reading"));
+  const card = chat.toolCard("scrape_url");
+  await expect(card).toHaveAttribute("data-state", "running");
+
+  await chat.stopButton.click();
+  await chat.expectAnswerDone("stopped");
+  await expect(card).not.toHaveAttribute("data-state", "running");
+  await expect(chat.sendButton).toBeVisible();
+
+  await page.reload();
+  await chat.expectAnswerDone("stopped");
+  await expect(chat.toolCard("scrape_url")).not.toHaveAttribute("data-state", "running");
+});
