@@ -80,7 +80,8 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         return texts;
       },
     },
-    onStep: (step) => live.emit("step", step, { withSeq: true }),
+    // `at` lets a page that re-attaches show how long a running tool has been going.
+    onStep: (step) => live.emit("step", { ...step, at: Date.now() }, { withSeq: true }),
     onCompact: (event) => {
       live.emit("compact", {
         originalMessages: event.originalMessages,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, exists, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, gt, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import {
@@ -341,11 +341,12 @@ function summarizeRun(run: Run, steps: unknown[]): RunSummary {
 export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
   const conversation = getConversation(db, { id, ownerId });
   const runRows = listRuns(db, { conversationId: id });
+  // Steps, and compactions as `{type: "compact", ...}` entries, so a reload shows the same turn.
   const stepEvents = db
-    .select({ runId: runEvents.runId, data: runEvents.data })
+    .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
-    .where(and(eq(runs.conversationId, id), eq(runEvents.type, "step")))
+    .where(and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact"])))
     .orderBy(asc(runEvents.runId), asc(runEvents.seq))
     .all();
   const runsById = new Map(
@@ -353,7 +354,11 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
       run.id,
       summarizeRun(
         run,
-        stepEvents.filter((event) => event.runId === run.id).map((event) => event.data),
+        stepEvents
+          .filter((event) => event.runId === run.id)
+          .map((event) =>
+            event.type === "compact" ? { type: "compact", seq: event.seq, ...(event.data as object) } : event.data,
+          ),
       ),
     ]),
   );

@@ -265,6 +265,17 @@ describe("compaction through the API (SPEC §9)", () => {
       .slice(1)) {
       expect(body.messages.some((m: { content: string }) => m.content === "second question")).toBe(true);
     }
+    // After a reload the turn still shows where it was compacted.
+    const reloaded = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as {
+      messages: { run: { steps: { type: string; tokensBefore?: number }[] } | null }[];
+    };
+    const steps = reloaded.messages[3]?.run?.steps ?? [];
+    expect(steps.some((step) => step.type === "compact" && typeof step.tokensBefore === "number")).toBe(true);
+    expect(
+      steps
+        .filter((step) => step.type === "tool_call")
+        .every((step) => typeof (step as { at?: number }).at === "number"),
+    ).toBe(true);
     const conversation = getConversation(getDb(), { id, ownerId: null });
     expect(conversation.summary).toBe("Summary: first answer was long.");
     // Turn 3 starts from the stored summary instead of the turns it covers.
