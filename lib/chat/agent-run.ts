@@ -4,7 +4,7 @@ import { ReActAgent } from "@/lib/agent/react-agent";
 import type { AgentInput, AgentLimits, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { finishRun, savePartialAnswer } from "@/lib/db/queries";
+import { finishRun, savePartialAnswer } from "@/lib/db/runs";
 import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
 import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";

@@ -2,8 +2,6 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import {
-  appendRunEvent,
-  createRun,
   DEFAULT_TITLE,
   getConversation,
   insertMessage,
@@ -15,6 +13,7 @@ import {
   titleFromMessage,
   updateConversation,
 } from "@/lib/db/queries";
+import { appendRunEvent, createRun } from "@/lib/db/runs";
 import type { Message } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { getLLM, resolveModelName } from "@/lib/llm/registry";

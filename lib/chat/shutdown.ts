@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { finishRun } from "@/lib/db/queries";
+import { finishRun } from "@/lib/db/runs";
 import type { LiveRuns } from "./live-run";
 
 /**

@@ -4,21 +4,17 @@ import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
 import { type Db, openDb } from "./client";
 import {
-  appendRunEvent,
   createConversation,
-  createRun,
   DEFAULT_TITLE,
   deleteConversation,
-  finishRun,
   getConversation,
   getConversationDetail,
   insertMessage,
   listConversations,
-  listRunEvents,
-  savePartialAnswer,
   titleFromMessage,
   updateConversation,
 } from "./queries";
+import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
 import { files, messages, runEvents, runs } from "./schema";
 
 let ctx: ReturnType<typeof tempDb>;

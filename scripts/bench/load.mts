@@ -16,11 +16,7 @@ interface Outcome {
   error?: string;
 }
 
-async function oneConversation(
-  base: string,
-  i: number,
-  fake: Awaited<ReturnType<typeof startFakeOllama>>,
-): Promise<Outcome> {
+async function oneConversation(base: string, i: number): Promise<Outcome> {
   const conversationId = await createConversation(base);
   const response = await fetch(`${base}/api/chat`, {
     method: "POST",
@@ -71,18 +67,18 @@ async function main() {
   const server = await startServer({ OLLAMA_BASE_URL: fake.url });
   try {
     // Warm up the routes, then measure memory before the load.
-    await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i, fake)));
+    await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i)));
     const rssBefore = server.rssMb();
     const started = clock();
     const outcomes = await Promise.all(
-      Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, i, fake)),
+      Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, i)),
     );
     const seconds = (clock() - started) / 1000;
     // Two more waves: memory that keeps climbing wave after wave is a leak; a plateau is the heap's size.
     const rssAfterWaves = [server.rssMb()];
     for (let wave = 1; wave <= 2; wave++) {
       const more = await Promise.all(
-        Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, wave * 10_000 + i, fake)),
+        Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, wave * 10_000 + i)),
       );
       outcomes.push(...more);
       rssAfterWaves.push(server.rssMb());
@@ -91,9 +87,7 @@ async function main() {
     const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     outcomes.push(
-      ...(await Promise.all(
-        Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i, fake)),
-      )),
+      ...(await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i)))),
     );
     rssAfterWaves.push(server.rssMb());
     const health = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };

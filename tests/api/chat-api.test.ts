@@ -6,7 +6,8 @@ import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { listMessages, listRunEvents } from "@/lib/db/queries";
+import { listMessages } from "@/lib/db/queries";
+import { listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 

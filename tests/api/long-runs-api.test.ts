@@ -8,15 +8,8 @@ import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { getDb } from "@/lib/db/client";
-import {
-  appendRunEvent,
-  createRun,
-  finishRun,
-  getConversation,
-  getRun,
-  listMessages,
-  listRunEvents,
-} from "@/lib/db/queries";
+import { getConversation, listMessages } from "@/lib/db/queries";
+import { appendRunEvent, createRun, finishRun, getRun, listRunEvents } from "@/lib/db/runs";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";

@@ -6,14 +6,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DB_FILENAME, type Db, openDb } from "@/lib/db/client";
-import {
-  appendRunEvent,
-  createConversation,
-  createRun,
-  finishRun,
-  insertMessage,
-  listMessages,
-} from "@/lib/db/queries";
+import { createConversation, insertMessage, listMessages } from "@/lib/db/queries";
+import { appendRunEvent, createRun, finishRun } from "@/lib/db/runs";
 import { findFile, insertFile } from "@/lib/files/file-store";
 import { runNodeScript } from "./support/run-script";
 

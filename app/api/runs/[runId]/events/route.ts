@@ -1,7 +1,8 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { getConversation, getRun, listRunEvents, runMessage } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/queries";
+import { getRun, listRunEvents, runMessage } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { type SseEvent, sseResponse } from "@/lib/http/sse";
