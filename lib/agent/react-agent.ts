@@ -76,7 +76,8 @@ export class ReActAgent {
       .join("\n\n");
     loopState.push({ role: "system", content: system });
     for (const message of input.history) loopState.push(message);
-    loopState.push({ role: "user", content: input.question }, { pinned: true });
+    const images = llm.abilities.vision && input.images?.length ? { images: input.images } : {};
+    loopState.push({ role: "user", content: input.question, ...images }, { pinned: true });
 
     let answer: string;
     let hitMaxIterations = false;
@@ -105,8 +106,11 @@ export class ReActAgent {
       language: this.options.language,
       traceChars: this.options.limits.synthesisTraceChars,
     });
-    const question = messages.at(-1) as ChatMessage;
     const llm = this.options.synthesisLlm ?? this.options.llm;
+    if (llm.abilities.vision && input.images?.length) {
+      messages[messages.length - 1] = { role: "user", content: messages.at(-1)?.content ?? "", images: input.images };
+    }
+    const question = messages.at(-1) as ChatMessage;
     const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
     const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
     yield* llm.streamChat(fitted, { signal });

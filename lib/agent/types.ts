@@ -99,4 +99,6 @@ export interface AgentInput {
   /** Earlier turns as plain user/assistant text. */
   history: ChatMessage[];
   question: string;
+  /** Base64 images sent with the question, for vision models. */
+  images?: string[];
 }

@@ -14,8 +14,10 @@ import {
   updateConversation,
 } from "@/lib/db/queries";
 import { appendRunEvent, createRun } from "@/lib/db/runs";
-import type { Message } from "@/lib/db/schema";
+import type { Message, StoredFile } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { findFile } from "@/lib/files/file-store";
+import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM, resolveModelName } from "@/lib/llm/registry";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
 import { detectLanguage, type PromptLanguage, prompt } from "@/lib/prompts";
@@ -44,6 +46,7 @@ export interface ChatInput {
   mode?: ChatMode;
   /** Regenerate / edit-and-resend: the last turn is replaced by this message and a new answer. */
   replaceLast?: boolean;
+  attachmentIds?: string[];
 }
 
 /**
@@ -111,6 +114,14 @@ export function systemPrompt(language: PromptLanguage, files: FileSummary[], now
   return parts.join("\n\n");
 }
 
+/** Image attachments prepared for a vision model, as base64 (SPEC §11 Images). */
+async function visionImages(files: StoredFile[], maxPixels: number): Promise<string[]> {
+  const images = files.filter((file) => file.mime.startsWith("image/"));
+  return Promise.all(
+    images.map(async (file) => (await resizeForVision(file.bytes, { maxPixels })).bytes.toString("base64")),
+  );
+}
+
 function chooseNative(mode: ChatMode | undefined, llm: LLM): boolean {
   if (mode === "json") return false;
   if (mode === "native" && !llm.abilities.tool_call) {
@@ -161,7 +172,18 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   if (input.replaceLast) removeLastTurn(db, { conversationId: conversation.id });
   const previous = listMessages(db, { conversationId: conversation.id });
   const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
-  const userMessage = insertMessage(db, { conversationId: conversation.id, role: "user", content: input.message });
+  const attachments = (input.attachmentIds ?? []).map((fileId) => {
+    const file = findFile(db, { conversationId: conversation.id, fileId });
+    if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
+    return file;
+  });
+  const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
+  const userMessage = insertMessage(db, {
+    conversationId: conversation.id,
+    role: "user",
+    content: input.message,
+    attachmentIds: attachments.map((file) => file.id),
+  });
   if (conversation.title === DEFAULT_TITLE || conversation.model !== model) {
     updateConversation(db, {
       id: conversation.id,
@@ -195,6 +217,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
       history,
       question: input.message,
+      images,
     },
     // Only a title the user has not changed meanwhile is replaced.
     onTitle: autoTitle

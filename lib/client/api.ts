@@ -1,5 +1,15 @@
 /** Typed calls to the app's HTTP API from the browser. Every failure becomes an `ApiError`. */
-import type { ConversationDetail, ConversationSummary, Health, InterruptAccepted, ModelList } from "./types";
+import type {
+  ConversationDetail,
+  ConversationSummary,
+  Health,
+  InterruptAccepted,
+  Me,
+  ModelList,
+  PublicUser,
+  SettingsPatch,
+  SettingsView,
+} from "./types";
 
 export class ApiError extends Error {
   constructor(
@@ -24,6 +34,22 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(response.status, "http", `Request failed (${response.status} ${response.statusText}).`);
 }
 
+/** Where the sign-in page sends the user back to: a path of this app, never another site. */
+export function safeNext(next: string | null | undefined): string {
+  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/";
+}
+
+/**
+ * A 401 means the session is gone (signed out elsewhere, expired): go to the sign-in page and come
+ * back here afterwards. The auth routes answer 401 for a wrong password; those are not redirected.
+ */
+function onUnauthorized(path: string, response: Response): void {
+  if (response.status !== 401 || path.startsWith("/api/auth/") || typeof window === "undefined") return;
+  if (window.location.pathname === "/login") return;
+  const here = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/login?next=${encodeURIComponent(here)}`);
+}
+
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
   let response: Response;
   try {
@@ -35,7 +61,10 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
   }
-  if (!response.ok) throw await errorFromResponse(response);
+  if (!response.ok) {
+    onUnauthorized(path, response);
+    throw await errorFromResponse(response);
+  }
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
@@ -101,12 +130,52 @@ export const api = {
     }),
 
   /** Starts a run; resolves with the SSE response once the server accepted it. */
-  chat: (body: { conversationId: string; message: string; model?: string }, signal?: AbortSignal) =>
+  chat: (
+    body: { conversationId: string; message: string; model?: string; replaceLast?: boolean },
+    signal?: AbortSignal,
+  ) =>
     openStream("/api/chat", {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify(body),
       signal,
+    }),
+
+  me: (signal?: AbortSignal) => request<Me>("/api/auth/me", { signal, cache: "no-store" }),
+
+  login: (body: { username: string; password: string }) =>
+    request<{ user: PublicUser }>("/api/auth/login", { method: "POST", body: JSON.stringify(body) }),
+
+  signup: (body: { username: string; password: string }) =>
+    request<{ user: PublicUser }>("/api/auth/signup", { method: "POST", body: JSON.stringify(body) }),
+
+  logout: () => request<void>("/api/auth/logout", { method: "POST" }),
+
+  users: (signal?: AbortSignal) => request<{ users: PublicUser[] }>("/api/admin/users", { signal, cache: "no-store" }),
+
+  addUser: (body: { username: string; password: string; role?: "admin" | "user" }) =>
+    request<{ user: PublicUser }>("/api/admin/users", { method: "POST", body: JSON.stringify(body) }),
+
+  updateUser: (id: string, body: { disabled?: boolean; role?: "admin" | "user"; password?: string }) =>
+    request<{ user: PublicUser }>(`/api/admin/users/${encodeURIComponent(id)}`, {
+      method: "PATCH",
+      body: JSON.stringify(body),
+    }),
+
+  removeUser: (id: string) => request<void>(`/api/admin/users/${encodeURIComponent(id)}`, { method: "DELETE" }),
+
+  adminSettings: (signal?: AbortSignal) =>
+    request<{ signupOpen: boolean }>("/api/admin/settings", { signal, cache: "no-store" }),
+
+  setSignupOpen: (signupOpen: boolean) =>
+    request<{ signupOpen: boolean }>("/api/admin/settings", { method: "PATCH", body: JSON.stringify({ signupOpen }) }),
+
+  settings: (signal?: AbortSignal) => request<SettingsView>("/api/settings", { signal, cache: "no-store" }),
+
+  updateSettings: (body: SettingsPatch) =>
+    request<Omit<SettingsView, "ollama" | "editable">>("/api/settings", {
+      method: "PATCH",
+      body: JSON.stringify(body),
     }),
 
   /** A run's events after `after` ("0", "12" or "12.3"), then live ones while it runs. */
@@ -131,6 +200,9 @@ async function openStream(path: string, init: RequestInit): Promise<ReadableStre
     if (isAbort(error)) throw error;
     throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
   }
-  if (!response.ok || !response.body) throw await errorFromResponse(response);
+  if (!response.ok || !response.body) {
+    onUnauthorized(path, response);
+    throw await errorFromResponse(response);
+  }
   return response.body;
 }

@@ -162,3 +162,45 @@ export interface DoneEvent {
   /** On a conversation's first turn: the title the model gave it. */
   title?: string;
 }
+
+/** An account as the API shows it (never its password hash). */
+export interface PublicUser {
+  id: string;
+  username: string;
+  role: "admin" | "user";
+  disabled: boolean;
+  createdAt: number;
+}
+
+/** `GET /api/auth/me`: whether accounts are on, who is signed in, and what the sign-in page offers. */
+export interface Me {
+  accountsRequired: boolean;
+  user: PublicUser | null;
+  signupOpen: boolean;
+  firstUser: boolean;
+}
+
+export type SettingSource = "env" | "settings" | "default";
+export interface Setting<T> {
+  value: T;
+  source: SettingSource;
+}
+
+export const MODEL_ROLES = ["general", "fast", "reasoning", "vision"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+export type SearchBackend = "duckduckgo" | "searxng";
+
+/** `GET /api/settings`: the effective values, where each comes from, and an Ollama check. */
+export interface SettingsView {
+  ollamaUrl: string;
+  ollama: { reachable: boolean; version: string | null; error?: string };
+  roles: Record<ModelRole, Setting<string | null>>;
+  searchBackend: Setting<SearchBackend>;
+  limits: Record<string, Setting<number>>;
+  editable: boolean;
+}
+
+export interface SettingsPatch {
+  roles?: Partial<Record<ModelRole, string | null>>;
+  searchBackend?: SearchBackend;
+}

@@ -159,6 +159,7 @@ export function insertMessage(
     content: string;
     status?: MessageStatus;
     runId?: string | null;
+    attachmentIds?: string[];
   },
 ): Message {
   const row: Message = {
@@ -168,6 +169,7 @@ export function insertMessage(
     content: values.content,
     status: values.status ?? "complete",
     runId: values.runId ?? null,
+    attachmentIds: values.attachmentIds?.length ? values.attachmentIds : null,
     createdAt: Date.now(),
   };
   db.transaction((tx) => {

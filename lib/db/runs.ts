@@ -67,6 +67,7 @@ export function finishRun(
     content: values.answer,
     status: values.status === "interrupted" ? "interrupted" : values.status,
     runId: run.id,
+    attachmentIds: null,
     createdAt: now,
   };
   db.transaction((tx) => {

@@ -69,6 +69,8 @@ export const messages = sqliteTable(
     content: text("content").notNull(),
     status: text("status", { enum: messageStatuses }).notNull().default("complete"),
     runId: text("run_id"),
+    /** Files sent with this user message (ids of the conversation's files). */
+    attachmentIds: text("attachment_ids", { mode: "json" }).$type<string[]>(),
     createdAt: integer("created_at").notNull(),
   },
   (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],

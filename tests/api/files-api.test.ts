@@ -130,3 +130,55 @@ describe("downloads", () => {
     expect((await download(jsonRequest("", "GET"), params({ id: mine, fileId }))).status).toBe(200);
   });
 });
+
+describe("attachments sent with a message (SPEC §12 attachmentIds)", () => {
+  async function pngBytes(): Promise<Uint8Array> {
+    const { createCanvas } = await import("@napi-rs/canvas");
+    const canvas = createCanvas(2048, 1024);
+    canvas.getContext("2d").fillRect(0, 0, 10, 10);
+    return new Uint8Array(await canvas.encode("png"));
+  }
+
+  it("records them on the user message and shows a vision model the images, resized", async () => {
+    const { POST: chat } = await import("@/app/api/chat/route");
+    const { readEvents } = await import("@/tests/support/app-env");
+    const id = (
+      (await (await create(jsonRequest("/api/conversations", "POST", { model: "llava:7b" }))).json()) as {
+        conversation: { id: string };
+      }
+    ).conversation.id;
+    const { id: fileId } = (await (await uploadRequest(id, await pngBytes(), "chart.png")).json()) as { id: string };
+    const response = await chat(
+      jsonRequest("/api/chat", "POST", { conversationId: id, message: "what is this?", attachmentIds: [fileId] }),
+    );
+    expect(response.status).toBe(200);
+    await readEvents(response);
+    const requests = fake().chatRequests();
+    const loopUser = requests[0]?.body.messages.at(-1);
+    expect(loopUser.images).toHaveLength(1);
+    const jpeg = Buffer.from(loopUser.images[0], "base64");
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const { imageSize } = await import("@/lib/files/image-resize");
+    expect(imageSize(jpeg)).toEqual({ width: 1024, height: 512 });
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as {
+      messages: { role: string; attachmentIds: string[] | null }[];
+    };
+    expect(detail.messages[0]?.attachmentIds).toEqual([fileId]);
+  });
+
+  it("a model without vision gets no images; an id from elsewhere is a 400", async () => {
+    const { POST: chat } = await import("@/app/api/chat/route");
+    const { readEvents } = await import("@/tests/support/app-env");
+    const id = await newConversation();
+    const other = await newConversation();
+    const { id: fileId } = (await (await uploadRequest(id, await pngBytes(), "chart.png")).json()) as { id: string };
+    await readEvents(
+      await chat(jsonRequest("/api/chat", "POST", { conversationId: id, message: "hi", attachmentIds: [fileId] })),
+    );
+    expect(fake().chatRequests()[0]?.body.messages.at(-1).images).toBeUndefined();
+    const refused = await chat(
+      jsonRequest("/api/chat", "POST", { conversationId: other, message: "hi", attachmentIds: [fileId] }),
+    );
+    expect(refused.status).toBe(400);
+  });
+});

@@ -13,6 +13,8 @@ export const chatBody = z.object({
   mode: z.enum(["auto", "native", "json"]).optional(),
   /** Replace the conversation's last turn (its question and answer) by this message: regenerate, or edit and resend. */
   replaceLast: z.boolean().optional(),
+  /** Files of this conversation sent with the message; images reach a vision model. */
+  attachmentIds: z.array(z.string().min(1).max(100)).max(20).optional(),
 });
 
 export type ChatBody = z.infer<typeof chatBody>;
