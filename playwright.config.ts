@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import {
+  APP_ACCOUNTS_URL,
   APP_OLLAMA_DOWN_URL,
   APP_URL,
   FAKE_OLLAMA_PORT,
@@ -12,8 +13,8 @@ import {
 
 /**
  * E2E against the production build (made beforehand by `npm run test:e2e`) and the fake Ollama.
- * Four servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback,
- * the app talking to both, and a second app whose Ollama is down.
+ * Five servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback,
+ * the app talking to both, a second app whose Ollama is down, and a third with accounts required.
  */
 
 // This file is loaded by the runner and again by each worker. Only the runner (workers have
@@ -27,6 +28,7 @@ if (process.env.TEST_WORKER_INDEX === undefined) {
   }
   fs.mkdirSync(path.join(dataRoot, "app"), { recursive: true });
   fs.mkdirSync(path.join(dataRoot, "ollama-down"), { recursive: true });
+  fs.mkdirSync(path.join(dataRoot, "accounts"), { recursive: true });
 }
 
 const nextStart = (port: number) => `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`;
@@ -96,6 +98,19 @@ export default defineConfig({
         // Port 9 (discard) has no listener here: this instance finds Ollama down.
         OLLAMA_BASE_URL: "http://127.0.0.1:9",
         DATA_DIR: path.join(dataRoot, "ollama-down"),
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: nextStart(3102),
+      url: `${APP_ACCOUNTS_URL}/api/health`,
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        OLLAMA_BASE_URL: FAKE_OLLAMA_URL,
+        DATA_DIR: path.join(dataRoot, "accounts"),
+        // On loopback, but as if exposed: sign-in required, the first account becomes the admin.
+        AUTH_MODE: "required",
       },
       reuseExistingServer: false,
       timeout: 60_000,

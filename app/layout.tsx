@@ -1,5 +1,9 @@
 import type { Metadata, Viewport } from "next";
+import { cookies, headers } from "next/headers";
 import type { ReactNode } from "react";
+import { isLocale, LOCALE_COOKIE, localeFromAcceptLanguage } from "@/components/preferences/locales";
+import { PreferencesProvider } from "@/components/preferences/preferences";
+import { THEME_SCRIPT } from "@/components/preferences/theme-script";
 import { AppShell } from "@/components/shell/app-shell";
 import "./globals.css";
 
@@ -18,11 +22,21 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The language the page is first drawn in: the one picked before (cookie), else the browser's.
+  const chosen = (await cookies()).get(LOCALE_COOKIE)?.value;
+  const locale = isLocale(chosen) ? chosen : localeFromAcceptLanguage((await headers()).get("accept-language"));
   return (
-    <html lang="en">
+    // The theme script sets the `dark` class before React hydrates; React must not undo it.
+    <html lang={locale} suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, no user input */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
-        <AppShell>{children}</AppShell>
+        <PreferencesProvider initialLocale={locale}>
+          <AppShell>{children}</AppShell>
+        </PreferencesProvider>
       </body>
     </html>
   );

@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
-import { FAKE_WEB_URL } from "./support/servers";
+import { APP_ACCOUNTS_URL, FAKE_WEB_URL } from "./support/servers";
 
 /** A reply with the Markdown an answer typically has: headings, lists, code, a table. */
 const RICH_ANSWER = [
@@ -105,7 +105,46 @@ for (const size of sizes) {
           await chat.openSidebar();
           await chat.screenshot("sidebar");
         }
+
+        await page.goto("/settings");
+        await expect(page.getByTestId("ollama-check")).toBeVisible();
+        await chat.screenshot("settings");
+
+        // The accounts instance: sign-in page, then the admin page (an admin exists by now, or is made).
+        await page.goto(`${APP_ACCOUNTS_URL}/login`);
+        await expect(page.getByTestId("login-title")).toBeVisible();
+        await chat.screenshot("login");
+        await signInOrCreateAdmin(page);
+        await page.goto(`${APP_ACCOUNTS_URL}/admin`);
+        await expect(page.getByTestId("user-row").first()).toBeVisible();
+        await chat.screenshot("admin");
       });
     }
+
+    test("main screens in Japanese", async ({ page }) => {
+      await fakeOllama.reset();
+      const chat = new ChatPage(page);
+      await page.goto("/settings");
+      await page.getByTestId("language-select").selectOption("ja");
+      await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("設定");
+      await chat.screenshot("ja-settings");
+      await page.goto("/");
+      await expect(chat.composer).toBeVisible();
+      await chat.screenshot("ja-home");
+      // Remembered across reloads.
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+      await page.goto(`${APP_ACCOUNTS_URL}/login`);
+      await chat.screenshot("ja-login");
+    });
   });
+}
+
+/** On the accounts instance: signs in as the e2e admin, creating it when this runs first. */
+async function signInOrCreateAdmin(page: Page) {
+  await page.getByTestId("login-username").fill("admin");
+  await page.getByTestId("login-password").fill("correct horse battery");
+  await page.getByTestId("login-submit").click();
+  await expect(page.getByTestId("current-user")).toBeAttached();
 }

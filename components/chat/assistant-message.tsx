@@ -1,5 +1,6 @@
 import { CircleAlert, CircleStop, Unplug } from "lucide-react";
 import { memo } from "react";
+import { useTranslations } from "use-intl";
 import type { AssistantItem } from "./chat-items";
 import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
@@ -8,10 +9,10 @@ import { MessageFooter } from "./message-footer";
 import { RunTimeline } from "./run/run-timeline";
 
 const STATUS_LABELS = {
-  stopped: { text: "Stopped", Icon: CircleStop, tone: "text-muted-foreground bg-muted" },
-  error: { text: "Error", Icon: CircleAlert, tone: "text-red-700 bg-red-50 dark:text-red-300 dark:bg-red-500/10" },
+  stopped: { text: "stopped", Icon: CircleStop, tone: "text-muted-foreground bg-muted" },
+  error: { text: "error", Icon: CircleAlert, tone: "text-red-700 bg-red-50 dark:text-red-300 dark:bg-red-500/10" },
   interrupted: {
-    text: "Interrupted",
+    text: "interrupted",
     Icon: Unplug,
     tone: "text-amber-800 bg-amber-50 dark:text-amber-300 dark:bg-amber-500/10",
   },
@@ -21,7 +22,15 @@ const STATUS_LABELS = {
  * One answer: what the agent did (tool cards, thinking…), then the Markdown answer (streaming or
  * final) or a waiting state, its status and error, and the footer.
  */
-export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
+export const AssistantMessage = memo(function AssistantMessage({
+  item,
+  onRegenerate,
+}: {
+  item: AssistantItem;
+  /** Only on the last answer, once nothing runs. */
+  onRegenerate?: () => Promise<string | null>;
+}) {
+  const t = useTranslations("answer");
   const { run } = item;
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
@@ -33,7 +42,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
       data-testid="message-assistant"
       data-status={item.status}
       aria-busy={streaming}
-      aria-label="Answer"
+      aria-label={t("label")}
       className="group/answer min-w-0"
     >
       <RunTimeline timeline={run.timeline} runEnded={!streaming} />
@@ -54,7 +63,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
             className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ${label.tone}`}
           >
             <label.Icon aria-hidden className="size-3.5" />
-            {label.text}
+            {t(`status.${label.text}`)}
           </span>
           {run.error ? (
             <p
@@ -76,6 +85,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
           usage={run.usage}
           elapsedMs={run.elapsedMs}
           fallback={run.fallback}
+          onRegenerate={onRegenerate}
         />
       )}
     </article>
@@ -83,12 +93,13 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
 });
 
 function Waiting({ item }: { item: AssistantItem }) {
+  const t = useTranslations("answer");
   const { run } = item;
   const text = item.reconnecting
-    ? "Connection lost. Reconnecting…"
+    ? t("reconnecting")
     : run.answerStarted && run.timeline.length > 0
-      ? "Writing the answer…"
-      : "Thinking…";
+      ? t("writing")
+      : t("thinking");
   return (
     <div role="status" className="flex items-center gap-2 py-1 text-sm text-muted-foreground">
       <span aria-hidden className="flex gap-1">

@@ -2,16 +2,18 @@
 
 import { Menu } from "lucide-react";
 import type { ReactNode } from "react";
+import { useTranslations } from "use-intl";
 import { useShell } from "@/components/shell/shell-context";
 import { IconButton } from "@/components/ui/icon-button";
 
 /** The bar above a chat: the menu button (phones), the title and, on the right, the model picker. */
 export function ChatHeader({ title, children }: { title: string; children?: ReactNode }) {
+  const t = useTranslations("shell");
   const { sidebarOpen, openSidebar } = useShell();
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border/70 px-2 sm:px-4">
       <IconButton
-        label="Open sidebar"
+        label={t("openSidebar")}
         className="md:hidden"
         aria-expanded={sidebarOpen}
         aria-controls="sidebar"

@@ -164,4 +164,12 @@ describe("buildChatItems", () => {
     expect(second[0]).toBe(first[0]);
     expect(second[1]).toBe(first[1]);
   });
+
+  it("hides the stored turn a regenerate or edit replaces, and shows the replacing turn instead", () => {
+    const replacing = turn({}, { question: "Why not?", replaces: ["u1", "a1"] });
+    expect(summary(buildChatItems({ messages: history, turns: [replacing] }))).toEqual([
+      "user:Why not?",
+      "assistant:streaming:Because",
+    ]);
+  });
 });

@@ -120,8 +120,11 @@ export function buildChatItems({
   const answeredRuns = new Set(messages.flatMap((m) => (m.role === "assistant" && m.runId ? [m.runId] : [])));
   const shownRuns = new Set([...answeredRuns, ...turns.flatMap((turn) => (turn.run.runId ? [turn.run.runId] : []))]);
 
+  const replaced = new Set(turns.flatMap((turn) => turn.replaces));
+
   const items: ChatItem[] = [];
   for (const message of messages) {
+    if (replaced.has(message.id)) continue;
     if (message.role === "assistant") items.push(storedAssistant(message));
     else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesOf));
   }

@@ -71,20 +71,32 @@ export function StopButton({ stopping, onStop }: { stopping: boolean; onStop: ()
 
 export function SendButton({
   disabled,
+  disabledReason = null,
+  describedBy,
   sending,
   steering,
 }: {
   disabled: boolean;
+  /** Why it cannot send now, said on hover and to screen readers. */
+  disabledReason?: string | null;
+  describedBy?: string;
   sending: boolean;
   steering: boolean;
 }) {
   const label = steering ? "Send to the agent while it works" : "Send message";
+  const title =
+    disabled && disabledReason
+      ? disabledReason
+      : steering
+        ? "Send now: the agent reads it after its current step (Enter)"
+        : "Send (Enter)";
   return (
     <button
       type="submit"
       data-testid="send-button"
       aria-label={label}
-      title={steering ? "Send now: the agent reads it after its current step (Enter)" : "Send (Enter)"}
+      title={title}
+      aria-describedby={describedBy}
       disabled={disabled}
       className={cx(
         ROUND,

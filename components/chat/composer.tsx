@@ -1,6 +1,15 @@
 "use client";
 
-import { type FormEvent, type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
+import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
@@ -39,6 +48,7 @@ export function Composer({
   placeholder,
   autoFocus,
 }: ComposerProps) {
+  const t = useTranslations("composer");
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -89,6 +99,14 @@ export function Composer({
     void send();
   };
 
+  // Pasted files (a screenshot, a PDF copied in the file manager) are attached like the paperclip's.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData.files);
+    if (!attachments || files.length === 0) return;
+    event.preventDefault();
+    attachments.add(files);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // Enter while an input method composes (Japanese, Chinese…) confirms the composition instead.
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing || event.keyCode === 229) return;
@@ -96,14 +114,10 @@ export function Composer({
     void send();
   };
 
-  const hint = uploading
-    ? "Waiting for the files to finish uploading…"
-    : running
-      ? "Enter sends it to the agent while it works · Stop ends the run"
-      : "Enter to send · Shift+Enter for a new line";
+  const hint = uploading ? t("hintUploading") : running ? t("hintRunning") : t("hint");
 
   return (
-    <form onSubmit={onSubmit} className="w-full" aria-label="Send a message">
+    <form onSubmit={onSubmit} className="w-full" aria-label={t("formLabel")}>
       <div
         className={cx(
           "rounded-[1.625rem] border border-border bg-card shadow-sm transition-shadow",
@@ -116,21 +130,30 @@ export function Composer({
           <textarea
             ref={input}
             data-testid="composer-input"
-            aria-label="Message"
+            aria-label={t("inputLabel")}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? "composer-error" : "composer-hint"}
             rows={1}
             value={text}
-            placeholder={running ? "Add something while the agent works…" : (placeholder ?? "Message your model…")}
+            placeholder={running ? t("placeholderRunning") : (placeholder ?? t("placeholder"))}
             onChange={(event) => {
               setText(event.target.value);
               if (error) setError(null);
             }}
             onKeyDown={onKeyDown}
+            onPaste={onPaste}
             className="max-h-60 min-h-10 flex-1 resize-none bg-transparent py-2 text-[0.9375rem] leading-6 outline-none placeholder:text-muted-foreground"
           />
           {running ? <StopButton stopping={stopping} onStop={() => void stop()} /> : null}
-          {!running || text.trim() ? <SendButton disabled={!canSend} sending={sending} steering={running} /> : null}
+          {!running || text.trim() ? (
+            <SendButton
+              disabled={!canSend}
+              disabledReason={uploading ? hint : text.trim() ? null : t("typeFirst")}
+              describedBy={uploading ? "composer-hint" : undefined}
+              sending={sending}
+              steering={running}
+            />
+          ) : null}
         </div>
       </div>
       {error ? (
@@ -143,7 +166,15 @@ export function Composer({
           {error}
         </p>
       ) : (
-        <p id="composer-hint" className="mt-2 hidden text-center text-xs text-muted-foreground sm:block">
+        <p
+          id="composer-hint"
+          data-testid="composer-hint"
+          className={cx(
+            "mt-2 text-center text-xs text-muted-foreground",
+            // On phones only the hint that explains a disabled Send shows.
+            !uploading && "hidden sm:block",
+          )}
+        >
           {hint}
         </p>
       )}

@@ -19,7 +19,7 @@ import { ComposerDock } from "./composer-dock";
 import { ConversationFilesContext } from "./files/conversation-files-context";
 import { FilesMenu } from "./files/files-menu";
 import { isLive, type LiveTurn } from "./live-turn";
-import { MessageList } from "./message-list";
+import { type LastTurnActions, MessageList } from "./message-list";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useConversationDetail } from "./use-conversation-detail";
@@ -86,6 +86,34 @@ export function ConversationView({ id }: { id: string }) {
     [send, steer, live, id, model, ready, clear],
   );
 
+  // Regenerate and edit-and-resend act on the last stored turn, once nothing runs.
+  const lastTurn = useMemo(() => {
+    const messages = detail?.messages ?? [];
+    const start = messages.findLastIndex((message) => message.role === "user" && message.runId === null);
+    if (start === -1 || messages.at(-1)?.role !== "assistant") return null;
+    return { question: messages[start]?.content ?? "", ids: messages.slice(start).map((message) => message.id) };
+  }, [detail]);
+  const replaceLast = useCallback(
+    async (message: string) => {
+      if (!lastTurn) return null;
+      const result = await send({ conversationId: id, message, model: model ?? undefined, replaces: lastTurn.ids });
+      return result.ok ? null : result.error.message;
+    },
+    [send, id, model, lastTurn],
+  );
+  const lastActions = useMemo((): LastTurnActions | null => {
+    if (!lastTurn || live || turns.some((turn) => turn.replaces.length > 0 && isLive(turn))) return null;
+    const lastUser = items.findLast((item) => item.kind === "user");
+    const lastAssistant = items.at(-1);
+    if (!lastUser || lastAssistant?.kind !== "assistant") return null;
+    return {
+      userKey: lastUser.key,
+      assistantKey: lastAssistant.key,
+      regenerate: () => replaceLast(lastTurn.question),
+      edit: replaceLast,
+    };
+  }, [lastTurn, live, turns, items, replaceLast]);
+
   const onStop = useCallback(async () => (await stop(id))?.message ?? null, [stop, id]);
   const onDraftTaken = useCallback(() => takeDraft(id), [takeDraft, id]);
 
@@ -115,7 +143,7 @@ export function ConversationView({ id }: { id: string }) {
         {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
         {detail ? (
           <>
-            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} />}
+            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} lastActions={lastActions} />}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
               <ModelNotice model={model} />

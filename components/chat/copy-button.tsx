@@ -2,10 +2,12 @@
 
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 
 /** Copies an answer's Markdown to the clipboard and says so for a moment. */
 export function CopyButton({ text }: { text: string }) {
+  const t = useTranslations("answer");
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -16,7 +18,7 @@ export function CopyButton({ text }: { text: string }) {
   return (
     <IconButton
       size="sm"
-      label={copied ? "Copied" : "Copy answer"}
+      label={copied ? t("copied") : t("copy")}
       className="-ml-1.5"
       onClick={() => {
         navigator.clipboard.writeText(text).then(

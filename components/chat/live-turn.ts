@@ -27,6 +27,8 @@ export interface LiveTurn {
   reconnecting: boolean;
   /** The stream could not be resumed: the run may still be going on the server. */
   lost: boolean;
+  /** Stored messages this turn replaces (regenerate, edit and resend): hidden from the thread. */
+  replaces: string[];
 }
 
 let turnCounter = 0;
@@ -37,12 +39,14 @@ export function newTurn({
   attachments = [],
   model = null,
   runId = null,
+  replaces = [],
 }: {
   conversationId: string;
   question: string | null;
   attachments?: SentAttachment[];
   model?: string | null;
   runId?: string | null;
+  replaces?: string[];
 }): LiveTurn {
   return {
     key: `turn-${++turnCounter}`,
@@ -54,6 +58,7 @@ export function newTurn({
     stopping: false,
     reconnecting: false,
     lost: false,
+    replaces,
   };
 }
 

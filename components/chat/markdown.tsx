@@ -2,22 +2,32 @@
 
 import { code } from "@streamdown/code";
 import { memo } from "react";
-import { type Components, defaultComponents, type PluginConfig, Streamdown } from "streamdown";
+import { type Components, type PluginConfig, Streamdown } from "streamdown";
 
-const DefaultLink = defaultComponents.a;
+const SAFE_LINK = /^(https?:|mailto:)/i;
 
 // Streamdown draws bold as a styled <span>; <strong> keeps the emphasis for screen readers.
 const components: Components = {
   strong: ({ children }) => <strong className="font-semibold">{children}</strong>,
-  // The conversation's own files (see linkAttachments) download directly; other links keep
-  // Streamdown's confirmation before leaving the app.
-  a: (props) =>
-    props.href?.startsWith("/api/conversations/") ? (
-      <a href={props.href} download className="font-medium underline underline-offset-2">
-        {props.children}
+  // The conversation's own files (see linkAttachments) download directly; web links open in a new
+  // tab that cannot reach back into this one; anything else (javascript:, data:…) is plain text.
+  a: ({ href, children }) =>
+    href?.startsWith("/api/conversations/") ? (
+      <a href={href} download className="font-medium underline underline-offset-2">
+        {children}
+      </a>
+    ) : href && SAFE_LINK.test(href) ? (
+      <a
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        data-testid="answer-link"
+        className="font-medium underline underline-offset-2 wrap-anywhere"
+      >
+        {children}
       </a>
     ) : (
-      <DefaultLink {...props} />
+      <span>{children}</span>
     ),
 };
 

@@ -1,12 +1,10 @@
-import { formatElapsed, formatTokens } from "@/lib/client/format";
+import { useFormatter, useTranslations } from "use-intl";
+import { formatElapsed } from "@/lib/client/format";
 import type { Usage } from "@/lib/client/types";
 import { CopyButton } from "./copy-button";
+import { RegenerateButton } from "./regenerate-button";
 
-const MODE_LABELS: Record<string, string> = {
-  native: "native tools",
-  json: "JSON mode",
-  dag: "plan mode",
-};
+const MODES = new Set(["native", "json", "dag"]);
 
 /** Under a finished answer: copy, then model, mode, iterations, tokens and time taken. */
 export function MessageFooter({
@@ -17,6 +15,7 @@ export function MessageFooter({
   usage,
   elapsedMs,
   fallback = false,
+  onRegenerate,
 }: {
   content: string;
   model: string | null;
@@ -26,16 +25,21 @@ export function MessageFooter({
   elapsedMs: number | null;
   /** Synthesis failed and the answer is the tool loop's own. */
   fallback?: boolean;
+  onRegenerate?: () => Promise<string | null>;
 }) {
+  const t = useTranslations("footer");
+  const format = useFormatter();
+  const tokens = (count: number) =>
+    count < 1000 ? String(count) : format.number(count, { notation: "compact", maximumFractionDigits: 1 });
   const facts = [
     model,
-    mode && mode !== "plain" ? (MODE_LABELS[mode] ?? `${mode} mode`) : null,
-    iterations ? `${iterations} ${iterations === 1 ? "iteration" : "iterations"}` : null,
+    mode && mode !== "plain" ? (MODES.has(mode) ? t(`mode.${mode}`) : t("otherMode", { mode })) : null,
+    iterations ? t("iterations", { count: iterations }) : null,
     usage && usage.totalTokens > 0
-      ? `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out tokens`
+      ? t("tokens", { input: tokens(usage.inputTokens), output: tokens(usage.outputTokens) })
       : null,
     elapsedMs !== null ? formatElapsed(elapsedMs) : null,
-    fallback ? "draft answer (writing the final one failed)" : null,
+    fallback ? t("fallback") : null,
   ].filter((fact): fact is string => Boolean(fact));
   return (
     <div
@@ -43,6 +47,7 @@ export function MessageFooter({
       className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground"
     >
       {content ? <CopyButton text={content} /> : null}
+      {onRegenerate ? <RegenerateButton onRegenerate={onRegenerate} /> : null}
       {facts.map((fact, index) => (
         <span key={fact} className="flex items-center gap-3">
           {index > 0 ? <span aria-hidden className="size-0.5 rounded-full bg-muted-foreground/60" /> : null}

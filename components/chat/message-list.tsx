@@ -7,8 +7,23 @@ import type { ChatItem } from "./chat-items";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
 
+/** What can be done to the last turn: both resend it in place of the stored one (`replaceLast`). */
+export interface LastTurnActions {
+  userKey: string;
+  assistantKey: string;
+  /** Each resolves with an error message to show, or null. */
+  regenerate(): Promise<string | null>;
+  edit(text: string): Promise<string | null>;
+}
+
 /** The thread. Follows a streaming answer down unless the user scrolled up to read. */
-export function MessageList({ items }: { items: ChatItem[] }) {
+export function MessageList({
+  items,
+  lastActions = null,
+}: {
+  items: ChatItem[];
+  lastActions?: LastTurnActions | null;
+}) {
   const { scrollRef, contentRef, atBottom, scrollToBottom } = useStickToBottom();
   const questions = items.filter((item) => item.kind === "user").length;
 
@@ -23,9 +38,19 @@ export function MessageList({ items }: { items: ChatItem[] }) {
         <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-7 px-4 pt-6 pb-10 sm:px-6">
           {items.map((item) =>
             item.kind === "user" ? (
-              <UserMessage key={item.key} content={item.content} attachments={item.attachments} queued={item.queued} />
+              <UserMessage
+                key={item.key}
+                content={item.content}
+                attachments={item.attachments}
+                queued={item.queued}
+                onEdit={item.key === lastActions?.userKey ? lastActions.edit : undefined}
+              />
             ) : (
-              <AssistantMessage key={item.key} item={item} />
+              <AssistantMessage
+                key={item.key}
+                item={item}
+                onRegenerate={item.key === lastActions?.assistantKey ? lastActions.regenerate : undefined}
+              />
             ),
           )}
         </div>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef } from "react";
+import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/models-context";
@@ -20,6 +21,7 @@ import { Composer } from "./composer";
  * a file creates it at once, since files belong to a conversation.
  */
 export function NewChatView() {
+  const t = useTranslations("chat");
   const router = useRouter();
   const { send } = useChatRunsContext();
   const { status, models, defaultModel, find } = useModels();
@@ -86,26 +88,26 @@ export function NewChatView() {
 
   return (
     <div className="relative flex min-h-0 flex-1 flex-col" {...handlers}>
-      <ChatHeader title="New chat">
+      <ChatHeader title={t("newChat")}>
         <ModelPicker value={model} onChange={remember} />
       </ChatHeader>
       <div className="flex flex-1 flex-col items-center overflow-y-auto px-3 sm:px-4">
         <div className="flex w-full max-w-3xl flex-1 flex-col justify-center gap-6 pb-[12vh]">
           <div className="text-center">
-            <h2 className="text-2xl font-semibold tracking-tight sm:text-[1.75rem]">What can I help with?</h2>
+            <h2 className="text-2xl font-semibold tracking-tight sm:text-[1.75rem]">{t("welcome")}</h2>
             <p className="mt-2 text-sm text-muted-foreground">
-              {status === "ready" && models.length === 0 ? (
-                <>
-                  No models are installed yet. Pull one with{" "}
-                  <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8125rem]">ollama pull llama3.2</code>.
-                </>
-              ) : model ? (
-                <>
-                  Chatting with <span className="font-medium text-foreground">{model}</span>, running on your machine.
-                </>
-              ) : (
-                "Your models, running on your machine."
-              )}
+              {status === "ready" && models.length === 0
+                ? t.rich("noModels", {
+                    code: (chunks) => (
+                      <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.8125rem]">{chunks}</code>
+                    ),
+                  })
+                : model
+                  ? t.rich("chattingWith", {
+                      model,
+                      strong: (chunks) => <span className="font-medium text-foreground">{chunks}</span>,
+                    })
+                  : t("yourModels")}
             </p>
           </div>
           <div className="flex flex-col gap-2">

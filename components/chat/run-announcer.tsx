@@ -1,20 +1,19 @@
 "use client";
 
+import { useTranslations } from "use-intl";
 import type { LiveTurn } from "./live-turn";
-
-const MESSAGES = {
-  streaming: "",
-  complete: "The answer is complete.",
-  stopped: "The answer was stopped.",
-  error: "The answer failed.",
-} as const;
 
 /**
  * Tells screen-reader users when the live answer ends; the streaming text itself is not announced
  * token by token (that would be unbearable), they read it once it is done.
  */
 export function RunAnnouncer({ turn }: { turn: LiveTurn | undefined }) {
-  const text = turn ? MESSAGES[turn.run.status] + (turn.run.error ? ` ${turn.run.error}` : "") : "";
+  const t = useTranslations("chat");
+  const status = turn?.run.status;
+  const text =
+    turn && status && status !== "streaming"
+      ? t(`announce.${status}`) + (turn.run.error ? ` ${turn.run.error}` : "")
+      : "";
   return (
     <p aria-live="polite" className="sr-only">
       {text}

@@ -13,6 +13,8 @@ export interface SendInput {
   message: string;
   model?: string;
   attachments?: SentAttachment[];
+  /** Regenerate or edit and resend: the last turn (these stored messages) is replaced by this one. */
+  replaces?: string[];
 }
 
 /** Text for a conversation's composer: messages a stopped run never took, given back to the user. */
@@ -132,13 +134,16 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model, attachments }) => {
-      const turn = newTurn({ conversationId, question: message, attachments, model });
+    async ({ conversationId, message, model, attachments, replaces }) => {
+      const turn = newTurn({ conversationId, question: message, attachments, model, replaces });
+      const replaceLast = replaces !== undefined ? true : undefined;
       const controller = new AbortController();
-      mutate(conversationId, (list) => [...list.slice(-(KEPT_TURNS - 1)), turn]);
+      // A replacing turn also drops the settled turns kept here: the one it replaces is gone from
+      // the store, and a kept copy of it must not come back.
+      mutate(conversationId, (list) => [...(replaces ? list.filter(isLive) : list.slice(-(KEPT_TURNS - 1))), turn]);
       let body: ReadableStream<Uint8Array>;
       try {
-        body = await api.chat({ conversationId, message, model }, controller.signal);
+        body = await api.chat({ conversationId, message, model, replaceLast }, controller.signal);
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: toApiError(error) };

@@ -1,11 +1,14 @@
 "use client";
 
-import { Clock } from "lucide-react";
-import { memo } from "react";
+import { Clock, Pencil } from "lucide-react";
+import { memo, useState } from "react";
+import { useTranslations } from "use-intl";
+import { IconButton } from "@/components/ui/icon-button";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import { FileChip } from "./attachments/file-chip";
 import { fileFacts } from "./attachments/file-facts";
+import { EditMessageForm } from "./edit-message-form";
 import { useConversationFiles } from "./files/conversation-files-context";
 import type { SentAttachment } from "./live-turn";
 
@@ -17,16 +20,24 @@ export const UserMessage = memo(function UserMessage({
   content,
   attachments = [],
   queued = false,
+  onEdit,
 }: {
   content: string;
   attachments?: SentAttachment[];
   queued?: boolean;
+  /** Only on the last question, once nothing runs: resend it changed, in place of the last turn. */
+  onEdit?: (text: string) => Promise<string | null>;
 }) {
+  const t = useTranslations("answer");
   const { conversationId } = useConversationFiles();
+  const [editing, setEditing] = useState(false);
+  if (editing && onEdit) {
+    return <EditMessageForm initial={content} onSubmit={onEdit} onCancel={() => setEditing(false)} />;
+  }
   return (
     <div data-testid="message-user" data-queued={queued || undefined} className="flex flex-col items-end gap-1.5">
       {attachments.length > 0 ? (
-        <ul aria-label="Attached files" className="flex max-w-[85%] flex-wrap justify-end gap-1.5 sm:max-w-[75%]">
+        <ul aria-label={t("attachedFiles")} className="flex max-w-[85%] flex-wrap justify-end gap-1.5 sm:max-w-[75%]">
           {attachments.map((file) => (
             <li key={file.id} className="min-w-0">
               <FileChip
@@ -41,7 +52,7 @@ export const UserMessage = memo(function UserMessage({
                     download={file.filename}
                     className="absolute inset-0 rounded-xl focus-visible:outline-2 focus-visible:outline-ring"
                   >
-                    <span className="sr-only">Download {file.filename}</span>
+                    <span className="sr-only">{t("download", { name: file.filename })}</span>
                   </a>
                 ) : null}
               </FileChip>
@@ -57,10 +68,21 @@ export const UserMessage = memo(function UserMessage({
       >
         {content}
       </div>
+      {onEdit ? (
+        <IconButton
+          size="sm"
+          label={t("editLast")}
+          data-testid="edit-message"
+          className="opacity-70 hover:opacity-100 focus-visible:opacity-100"
+          onClick={() => setEditing(true)}
+        >
+          <Pencil aria-hidden className="size-3.5" />
+        </IconButton>
+      ) : null}
       {queued ? (
         <span data-testid="queued-label" className="flex items-center gap-1 text-xs text-muted-foreground">
           <Clock aria-hidden className="size-3" />
-          Queued: the agent reads it after its current step
+          {t("queued")}
         </span>
       ) : null}
     </div>

@@ -1,7 +1,10 @@
 "use client";
 
-import { usePathname } from "next/navigation";
+import { Loader2 } from "lucide-react";
+import { usePathname, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslations } from "use-intl";
+import { SessionProvider, useSession } from "@/components/auth/session-context";
 import { ChatRunsProvider } from "@/components/chat/chat-runs-context";
 import { ModelsProvider, useModels } from "@/components/models/models-context";
 import { ConversationsProvider } from "@/components/sidebar/conversations-context";
@@ -10,8 +13,54 @@ import { OllamaBanner } from "@/components/status/ollama-banner";
 import { useOllamaHealth } from "@/components/status/use-ollama-health";
 import { ShellContext } from "./shell-context";
 
-/** The app frame around every page: state providers, the sidebar, the Ollama banner, the page. */
+/** Pages shown without the app around them (no sidebar, nothing that needs a session). */
+const BARE_PATHS = new Set(["/login"]);
+
+/**
+ * The app frame around every page: who is signed in first; then state providers, the sidebar, the
+ * Ollama banner, the page. Without a session (accounts on, nobody signed in) only /login shows.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <SessionProvider>
+      <Gate>{children}</Gate>
+    </SessionProvider>
+  );
+}
+
+function Gate({ children }: { children: ReactNode }) {
+  const t = useTranslations("shell");
+  const pathname = usePathname();
+  const router = useRouter();
+  const { status, me, error, reload } = useSession();
+  const bare = BARE_PATHS.has(pathname);
+  const mustSignIn = me?.accountsRequired === true && me.user === null;
+
+  useEffect(() => {
+    if (bare || !mustSignIn) return;
+    router.replace(`/login?next=${encodeURIComponent(`${pathname}${window.location.search}`)}`);
+  }, [bare, mustSignIn, pathname, router]);
+
+  if (bare) return <div className="flex h-dvh flex-col overflow-y-auto bg-background text-foreground">{children}</div>;
+  if (status === "error") {
+    return (
+      <div role="alert" className="grid h-dvh place-items-center px-6 text-center text-sm">
+        <div className="space-y-3">
+          <p>{error}</p>
+          <button type="button" className="font-medium underline" onClick={() => void reload()}>
+            {t("retry")}
+          </button>
+        </div>
+      </div>
+    );
+  }
+  if (status === "loading" || mustSignIn || !me) {
+    return (
+      <div role="status" aria-label={t("loading")} className="grid h-dvh place-items-center bg-background">
+        <Loader2 aria-hidden className="size-5 animate-spin text-muted-foreground" />
+      </div>
+    );
+  }
   return (
     <ConversationsProvider>
       <ModelsProvider>

@@ -1,12 +1,21 @@
 "use client";
 
 import { Loader2 } from "lucide-react";
+import { useTranslations } from "use-intl";
 import { useChatRunsContext } from "@/components/chat/chat-runs-context";
 import { isLive } from "@/components/chat/live-turn";
 import { type DateGroup, dateGroup } from "@/lib/client/format";
 import type { ConversationSummary } from "@/lib/client/types";
 import { ConversationItem } from "./conversation-item";
 import { useConversations } from "./conversations-context";
+
+const GROUP_KEYS: Record<DateGroup, string> = {
+  Today: "today",
+  Yesterday: "yesterday",
+  "Previous 7 days": "week",
+  "Previous 30 days": "month",
+  Older: "older",
+};
 
 function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSummary[]][] {
   const groups = new Map<DateGroup, ConversationSummary[]>();
@@ -28,10 +37,11 @@ export function ConversationList({
 }) {
   const { items, status, error, query, hasMore, loadMore, loadingMore, refresh } = useConversations();
   const { turns } = useChatRunsContext();
+  const t = useTranslations("sidebar");
 
   if (status === "loading") {
     return (
-      <div aria-busy className="flex-1 space-y-2 px-4 pt-4" role="status" aria-label="Loading conversations">
+      <div aria-busy className="flex-1 space-y-2 px-4 pt-4" role="status" aria-label={t("loadingConversations")}>
         {[70, 85, 60, 75].map((width) => (
           <div key={width} className="h-4 animate-pulse rounded bg-muted" style={{ width: `${width}%` }} />
         ))}
@@ -41,25 +51,27 @@ export function ConversationList({
   if (status === "error") {
     return (
       <div role="alert" className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
-        <p>Could not load conversations. {error}</p>
+        <p>
+          {t("loadFailed")} {error}
+        </p>
         <button type="button" onClick={() => void refresh()} className="mt-2 font-medium text-foreground underline">
-          Try again
+          {t("tryAgain")}
         </button>
       </div>
     );
   }
   if (items.length === 0) {
     return (
-      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
-        {query ? `No conversations match “${query}”.` : "No conversations yet. Start one with New chat."}
-      </p>
+      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">{query ? t("noMatch", { query }) : t("empty")}</p>
     );
   }
   return (
     <nav aria-label="Conversation history" className="flex-1 overflow-y-auto px-2 pb-4">
       {groupByDate(items).map(([group, conversations]) => (
-        <section key={group} aria-label={group} className="mt-3 first:mt-1">
-          <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">{group}</h2>
+        <section key={group} aria-label={t(`dateGroup.${GROUP_KEYS[group]}`)} className="mt-3 first:mt-1">
+          <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">
+            {t(`dateGroup.${GROUP_KEYS[group]}`)}
+          </h2>
           <ul className="space-y-px">
             {conversations.map((conversation) => (
               <ConversationItem
@@ -81,7 +93,7 @@ export function ConversationList({
           className="mt-2 flex w-full items-center justify-center gap-2 rounded-lg px-2 py-2 text-sm text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
         >
           {loadingMore ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
-          Load older conversations
+          {t("loadOlder")}
         </button>
       ) : null}
     </nav>

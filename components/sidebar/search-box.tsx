@@ -2,12 +2,14 @@
 
 import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslations } from "use-intl";
 import { useConversations } from "./conversations-context";
 
 const DEBOUNCE_MS = 250;
 
 /** Searches conversation titles and content; the list follows after a short pause in typing. */
 export function SearchBox() {
+  const t = useTranslations("sidebar");
   const { query, setQuery } = useConversations();
   const [text, setText] = useState(query);
 
@@ -32,15 +34,15 @@ export function SearchBox() {
             setText("");
           }
         }}
-        placeholder="Search chats"
-        aria-label="Search conversations"
+        placeholder={t("searchPlaceholder")}
+        aria-label={t("searchLabel")}
         data-testid="conversation-search"
         className="w-full rounded-lg border border-transparent bg-muted/70 py-1.5 pr-8 pl-8 text-sm placeholder:text-muted-foreground focus:border-border focus:bg-background focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring [&::-webkit-search-cancel-button]:hidden"
       />
       {text ? (
         <button
           type="button"
-          aria-label="Clear search"
+          aria-label={t("clearSearch")}
           onClick={() => setText("")}
           className="absolute top-1/2 right-1.5 grid size-6 -translate-y-1/2 place-items-center rounded-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
         >

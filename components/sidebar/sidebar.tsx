@@ -4,9 +4,11 @@ import { MessageSquarePlus, PanelLeftClose } from "lucide-react";
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
+import { AccountFooter } from "./account-footer";
 import { ConversationList } from "./conversation-list";
 import { useConversations } from "./conversations-context";
 import { DeleteDialog } from "./delete-dialog";
@@ -14,6 +16,7 @@ import { SearchBox } from "./search-box";
 
 /** The conversation sidebar: always shown from `md` up, a drawer behind the menu button below. */
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useTranslations("sidebar");
   const { remove } = useConversations();
   const params = useParams<{ id?: string }>();
   const activeId = params.id ?? null;
@@ -61,7 +64,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
       {open ? <div aria-hidden className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={dismiss} /> : null}
       <aside
         id="sidebar"
-        aria-label="Conversations"
+        aria-label={t("conversations")}
         className={cx(
           "fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-border bg-sidebar duration-200 motion-reduce:transition-none",
           "md:visible md:static md:z-auto md:w-64 md:translate-x-0 md:transition-none",
@@ -84,7 +87,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             </span>
             ollama-web
           </Link>
-          <IconButton label="Close sidebar" className="md:hidden" onClick={dismiss}>
+          <IconButton label={t("closeSidebar")} className="md:hidden" onClick={dismiss}>
             <PanelLeftClose aria-hidden className="size-5" />
           </IconButton>
         </div>
@@ -96,11 +99,12 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             className="flex items-center gap-2 rounded-lg border border-border bg-background px-3 py-2 text-sm font-medium shadow-xs transition-colors hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
           >
             <MessageSquarePlus aria-hidden className="size-4" />
-            New chat
+            {t("newChat")}
           </Link>
           <SearchBox />
         </div>
         <ConversationList activeId={activeId} onRequestDelete={setPendingDelete} />
+        <AccountFooter />
       </aside>
       <DeleteDialog
         key={pendingDelete?.id ?? "none"}

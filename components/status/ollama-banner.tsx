@@ -1,10 +1,12 @@
 "use client";
 
 import { ServerCrash, TriangleAlert } from "lucide-react";
+import { useTranslations } from "use-intl";
 import type { HealthState } from "./use-ollama-health";
 
 /** Says what is wrong and how to fix it when Ollama (or the app server itself) cannot be reached. */
 export function OllamaBanner({ health }: { health: HealthState }) {
+  const t = useTranslations("banner");
   if (health.kind === "ollama-down") {
     return (
       <div
@@ -14,14 +16,13 @@ export function OllamaBanner({ health }: { health: HealthState }) {
       >
         <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
         <div className="min-w-0 space-y-0.5">
-          <p className="font-medium">Ollama is not reachable, so models cannot answer.</p>
+          <p className="font-medium">{t("ollamaDown")}</p>
           <p className="text-amber-900/80 dark:text-amber-100/75">
-            Start it with <Code>ollama serve</Code>, or set <Code>OLLAMA_BASE_URL</Code> to where it runs and restart
-            ollama-web. This notice goes away by itself once Ollama answers.
+            {t.rich("ollamaFix", { code: (chunks) => <Code>{String(chunks)}</Code> })}
           </p>
           {health.detail ? (
             <details className="text-xs text-amber-900/70 dark:text-amber-100/60">
-              <summary className="cursor-pointer select-none hover:underline">Details</summary>
+              <summary className="cursor-pointer select-none hover:underline">{t("details")}</summary>
               <p className="mt-1 break-words">{health.detail}</p>
             </details>
           ) : null}
@@ -37,11 +38,7 @@ export function OllamaBanner({ health }: { health: HealthState }) {
         className="flex items-center gap-3 border-b border-red-300/60 bg-red-50 px-4 py-3 text-sm text-red-950 dark:border-red-400/20 dark:bg-red-950/40 dark:text-red-100"
       >
         <ServerCrash aria-hidden className="size-4 shrink-0 text-red-600 dark:text-red-400" />
-        <p>
-          {health.kind === "server-down"
-            ? "Cannot reach the ollama-web server. Check that it is still running; this page retries on its own."
-            : "ollama-web cannot use its database. Check that DATA_DIR is writable and look at the server log."}
-        </p>
+        <p>{health.kind === "server-down" ? t("serverDown") : t("dbDown")}</p>
       </div>
     );
   }

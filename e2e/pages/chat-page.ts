@@ -102,7 +102,7 @@ export class ChatPage {
 
   async screenshot(name: string): Promise<void> {
     const scheme = await this.page.evaluate(() =>
-      window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+      document.documentElement.classList.contains("dark") ? "dark" : "light",
     );
     const width = this.page.viewportSize()?.width ?? 1280;
     await this.page.screenshot({

@@ -7,3 +7,5 @@ export const APP_OLLAMA_DOWN_URL = "http://127.0.0.1:3101";
 /** Fake web pages, PDFs and a DuckDuckGo-shaped search page; the app may fetch it (FETCH_ALLOW_PRIVATE). */
 export const FAKE_WEB_PORT = 11500;
 export const FAKE_WEB_URL = `http://127.0.0.1:${FAKE_WEB_PORT}`;
+/** A third app instance with accounts required (AUTH_MODE=required), its own empty data, the same fake Ollama. */
+export const APP_ACCOUNTS_URL = "http://127.0.0.1:3102";

@@ -1,0 +1,5 @@
+import { LoginView } from "@/components/auth/login-view";
+
+export default function LoginPage() {
+  return <LoginView />;
+}

@@ -1,0 +1,159 @@
+"use client";
+
+import { Loader2 } from "lucide-react";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { useTranslations } from "use-intl";
+import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { api, safeNext } from "@/lib/client/api";
+import { useSession } from "./session-context";
+
+type Mode = "signin" | "signup";
+
+function nextPath(): string {
+  return safeNext(new URLSearchParams(window.location.search).get("next"));
+}
+
+/**
+ * `/login`: sign in; or, on a server without accounts yet, create the admin account; or sign up
+ * when the admin left sign-up open. Afterwards the user goes back to where they were.
+ */
+export function LoginView() {
+  const t = useTranslations("auth");
+  const { status, me, error: sessionError, reload } = useSession();
+  const [mode, setMode] = useState<Mode>("signin");
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ids = { user: useId(), password: useId(), hint: useId() };
+  const firstUser = me?.firstUser ?? false;
+  const effectiveMode: Mode = firstUser ? "signup" : mode;
+
+  // Nothing to sign in to (loopback, single user) or already signed in: go on.
+  useEffect(() => {
+    if (me && (!me.accountsRequired || me.user)) window.location.replace(nextPath());
+  }, [me]);
+
+  useEffect(() => {
+    document.title = `${t(firstUser ? "createAdminTitle" : effectiveMode === "signup" ? "signUpTitle" : "signInTitle")} · ollama-web`;
+  }, [t, firstUser, effectiveMode]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (effectiveMode === "signup") await api.signup({ username, password });
+      else await api.login({ username, password });
+      window.location.assign(nextPath());
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      setBusy(false);
+    }
+  };
+
+  if (status === "error") {
+    return (
+      <Card title={t("signInTitle")}>
+        <InlineError>{sessionError}</InlineError>
+        <button type="button" className={`${BUTTON_PRIMARY} mt-4 w-full`} onClick={() => void reload()}>
+          {t("retry")}
+        </button>
+      </Card>
+    );
+  }
+  if (!me?.accountsRequired || me.user) {
+    return (
+      <div role="status" aria-label={t("loading")} className="grid flex-1 place-items-center">
+        <Loader2 aria-hidden className="size-5 animate-spin text-muted-foreground" />
+      </div>
+    );
+  }
+
+  const title = firstUser ? t("createAdminTitle") : effectiveMode === "signup" ? t("signUpTitle") : t("signInTitle");
+  return (
+    <Card title={title} intro={firstUser ? t("createAdminIntro") : undefined}>
+      <form onSubmit={(event) => void submit(event)} className="space-y-4" data-testid="login-form">
+        <div className="space-y-1.5">
+          <label htmlFor={ids.user} className="text-sm font-medium">
+            {t("username")}
+          </label>
+          <input
+            id={ids.user}
+            data-testid="login-username"
+            className={INPUT}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor={ids.password} className="text-sm font-medium">
+            {t("password")}
+          </label>
+          <input
+            id={ids.password}
+            data-testid="login-password"
+            type="password"
+            className={INPUT}
+            autoComplete={effectiveMode === "signup" ? "new-password" : "current-password"}
+            required
+            aria-describedby={effectiveMode === "signup" ? ids.hint : undefined}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          {effectiveMode === "signup" ? (
+            <p id={ids.hint} className="text-xs text-muted-foreground">
+              {t("passwordHint")}
+            </p>
+          ) : null}
+        </div>
+        {error ? <InlineError data-testid="login-error">{error}</InlineError> : null}
+        <button type="submit" data-testid="login-submit" className={`${BUTTON_PRIMARY} w-full`} disabled={busy}>
+          {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
+          {firstUser ? t("createAdmin") : effectiveMode === "signup" ? t("signUp") : t("signIn")}
+        </button>
+      </form>
+      {!firstUser && me.signupOpen ? (
+        <p className="mt-5 text-center text-sm text-muted-foreground">
+          {effectiveMode === "signin" ? t("noAccount") : t("haveAccount")}{" "}
+          <button
+            type="button"
+            data-testid={effectiveMode === "signin" ? "signup-link" : "signin-link"}
+            className="font-medium text-foreground underline underline-offset-2"
+            onClick={() => {
+              setMode(effectiveMode === "signin" ? "signup" : "signin");
+              setError(null);
+            }}
+          >
+            {effectiveMode === "signin" ? t("signUp") : t("signIn")}
+          </button>
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+function Card({ title, intro, children }: { title: string; intro?: string; children: React.ReactNode }) {
+  return (
+    <main className="flex flex-1 items-center justify-center overflow-y-auto px-4 py-10">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex flex-col items-center gap-3 text-center">
+          <span aria-hidden className="grid size-10 place-items-center rounded-xl bg-foreground text-background">
+            <svg viewBox="0 0 24 24" className="size-6" fill="currentColor" aria-hidden>
+              <path d="M12 3c-3.9 0-7 2.7-7 6.3 0 1.9.9 3.6 2.4 4.8L6.8 20l4.2-2.6c.3 0 .7.1 1 .1 3.9 0 7-2.8 7-6.3S15.9 3 12 3Zm-3 7.5a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Zm6 0a1.1 1.1 0 1 1 0-2.2 1.1 1.1 0 0 1 0 2.2Z" />
+            </svg>
+          </span>
+          <h1 data-testid="login-title" className="text-xl font-semibold tracking-tight">
+            {title}
+          </h1>
+          {intro ? <p className="text-sm text-muted-foreground">{intro}</p> : null}
+        </div>
+        <div className="rounded-2xl border border-border bg-card p-5 shadow-sm">{children}</div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,130 @@
+"use client";
+
+import { useId } from "react";
+import { useTranslations } from "use-intl";
+import { useModels } from "@/components/models/models-context";
+import { Section } from "@/components/shell/page-frame";
+import { INPUT } from "@/components/ui/field";
+import { MODEL_ROLES, type ModelRole, type SettingsPatch, type SettingsView } from "@/lib/client/types";
+import { SourceBadge } from "./source-badge";
+
+const ROLE_ENV: Record<ModelRole, string> = {
+  general: "MODEL_GENERAL",
+  fast: "MODEL_FAST",
+  reasoning: "MODEL_REASONING",
+  vision: "MODEL_VISION",
+};
+
+/** Which installed model plays each role, and the search backend. */
+export function RoleSettings({
+  settings,
+  onSave,
+}: {
+  settings: SettingsView;
+  onSave: (patch: SettingsPatch) => Promise<void>;
+}) {
+  const t = useTranslations("settings");
+  const { models } = useModels();
+  const backendId = useId();
+  const backend = settings.searchBackend;
+  return (
+    <>
+      <Section title={t("rolesSection")} description={t("rolesDescription")} testId="settings-roles">
+        <div className="divide-y divide-border rounded-xl border border-border">
+          {MODEL_ROLES.map((role) => (
+            <RoleRow
+              key={role}
+              role={role}
+              value={settings.roles[role].value}
+              source={settings.roles[role].source}
+              editable={settings.editable}
+              names={models.map((model) => model.name)}
+              onChange={(value) => void onSave({ roles: { [role]: value } })}
+            />
+          ))}
+        </div>
+      </Section>
+      <Section title={t("searchSection")} testId="settings-search">
+        <div className="grid items-center gap-x-3 gap-y-2 rounded-xl border border-border p-4 sm:grid-cols-[minmax(0,1fr)_14rem_auto]">
+          <label htmlFor={backendId} className="text-sm font-medium">
+            {t("searchBackend")}
+          </label>
+          <select
+            id={backendId}
+            data-testid="search-backend"
+            className={INPUT}
+            value={backend.value}
+            disabled={!settings.editable || backend.source === "env"}
+            onChange={(event) =>
+              void onSave({ searchBackend: event.target.value === "searxng" ? "searxng" : "duckduckgo" })
+            }
+          >
+            <option value="duckduckgo">DuckDuckGo</option>
+            <option value="searxng">SearXNG</option>
+          </select>
+          <div>
+            <SourceBadge source={backend.source} envName="SEARCH_BACKEND" />
+          </div>
+        </div>
+      </Section>
+    </>
+  );
+}
+
+function RoleRow({
+  role,
+  value,
+  source,
+  editable,
+  names,
+  onChange,
+}: {
+  role: ModelRole;
+  value: string | null;
+  source: SettingsView["roles"][ModelRole]["source"];
+  editable: boolean;
+  names: string[];
+  onChange: (value: string | null) => void;
+}) {
+  const t = useTranslations("settings");
+  const id = useId();
+  const hintId = useId();
+  const readOnly = !editable || source === "env";
+  // A configured model that is not installed (any more) stays visible as the current value.
+  const options = value && !names.includes(value) ? [value, ...names] : names;
+  return (
+    <div
+      data-testid="role-row"
+      data-role={role}
+      className="grid items-center gap-x-3 gap-y-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_14rem_auto]"
+    >
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium">
+          {t(`role.${role}`)}
+        </label>
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {t(`roleHint.${role}`)}
+        </p>
+      </div>
+      <select
+        id={id}
+        data-testid={`role-${role}`}
+        aria-describedby={hintId}
+        className={INPUT}
+        value={value ?? ""}
+        disabled={readOnly}
+        onChange={(event) => onChange(event.target.value || null)}
+      >
+        <option value="">{t("roleDefault")}</option>
+        {options.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+      <div>
+        <SourceBadge source={source} envName={ROLE_ENV[role]} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+"use client";
+
+import { CircleCheck, CircleX, Loader2, RefreshCw } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslations } from "use-intl";
+import { useModels } from "@/components/models/models-context";
+import { PageFrame, Section } from "@/components/shell/page-frame";
+import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+import type { SettingsView as Settings, SettingsPatch } from "@/lib/client/types";
+import { AppearanceSettings } from "./appearance-settings";
+import { LimitsTable } from "./limits-table";
+import { RoleSettings } from "./role-settings";
+import { SourceBadge } from "./source-badge";
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * `/settings`: this browser's language and theme; the server's Ollama URL with a live check, model
+ * roles, search backend (admins edit; environment values are read-only) and the limits of SPEC §3.
+ */
+export function SettingsView() {
+  const t = useTranslations("settings");
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const { reload: reloadModels } = useModels();
+
+  useEffect(() => {
+    document.title = `${t("title")} · ollama-web`;
+  }, [t]);
+
+  const load = useCallback(async () => {
+    setChecking(true);
+    try {
+      setSettings(await api.settings());
+      setError(null);
+    } catch (failure) {
+      setError(message(failure));
+    } finally {
+      setChecking(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const save = useCallback(async (patch: SettingsPatch) => {
+    setSaveError(null);
+    try {
+      const next = await api.updateSettings(patch);
+      setSettings((previous) => (previous ? { ...previous, ...next } : previous));
+    } catch (failure) {
+      setSaveError(message(failure));
+    }
+  }, []);
+
+  return (
+    <PageFrame title={t("title")}>
+      <AppearanceSettings />
+      {error ? <InlineError data-testid="settings-error">{error}</InlineError> : null}
+      {settings === null && !error ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+          <Loader2 aria-hidden className="size-4 animate-spin" />
+          {t("loading")}
+        </p>
+      ) : null}
+      {settings ? (
+        <>
+          <Section title={t("ollamaSection")} testId="settings-ollama">
+            <div className="space-y-3 rounded-xl border border-border p-4">
+              <div className="flex flex-wrap items-center gap-2 text-sm">
+                <span className="text-muted-foreground">{t("ollamaUrl")}</span>
+                <code data-testid="ollama-url" className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem]">
+                  {settings.ollamaUrl}
+                </code>
+                <SourceBadge source="env" envName="OLLAMA_BASE_URL" />
+              </div>
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                {settings.ollama.reachable ? (
+                  <p data-testid="ollama-check" data-ok="true" className="flex items-center gap-2 text-sm">
+                    <CircleCheck aria-hidden className="size-4 text-emerald-600 dark:text-emerald-400" />
+                    {t("ollamaReachable", { version: settings.ollama.version ?? "?" })}
+                  </p>
+                ) : (
+                  <div data-testid="ollama-check" data-ok="false" className="space-y-1 text-sm">
+                    <p className="flex items-center gap-2 font-medium text-red-700 dark:text-red-300">
+                      <CircleX aria-hidden className="size-4" />
+                      {t("ollamaUnreachable")}
+                    </p>
+                    {settings.ollama.error ? (
+                      <p className="break-words text-muted-foreground">{settings.ollama.error}</p>
+                    ) : null}
+                    <p className="text-muted-foreground">{t("ollamaFix")}</p>
+                  </div>
+                )}
+                <button
+                  type="button"
+                  className={BUTTON_SECONDARY}
+                  data-testid="ollama-recheck"
+                  disabled={checking}
+                  onClick={() => {
+                    void load();
+                    reloadModels();
+                  }}
+                >
+                  <RefreshCw aria-hidden className={checking ? "size-4 animate-spin" : "size-4"} />
+                  {t("recheck")}
+                </button>
+              </div>
+            </div>
+          </Section>
+          {settings.editable ? null : (
+            <p data-testid="settings-readonly" className="text-sm text-muted-foreground">
+              {t("adminOnly")}
+            </p>
+          )}
+          {saveError ? <InlineError data-testid="settings-save-error">{saveError}</InlineError> : null}
+          <RoleSettings settings={settings} onSave={save} />
+          <LimitsTable limits={settings.limits} />
+        </>
+      ) : null}
+    </PageFrame>
+  );
+}
