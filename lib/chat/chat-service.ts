@@ -27,8 +27,6 @@ import { runAgentTurn } from "./agent-run";
 import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, LiveRuns } from "./live-run";
 
-type FileSummary = ReturnType<typeof listFileSummaries>[number];
-
 const globalForRuns = globalThis as unknown as { __liveRuns?: LiveRuns };
 
 export function getLiveRuns(): LiveRuns {
