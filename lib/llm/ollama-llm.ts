@@ -154,6 +154,8 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
           tools: toToolSet(chatOptions.tools),
           abortSignal: withTimeout(chatOptions.signal),
           maxRetries: 0,
+          // Our system messages are ours (prompts/*.json), not user input.
+          allowSystemInMessages: true,
           providerOptions: providerOptions(chatOptions.temperature),
         });
         const toolCalls: ToolCall[] = result.toolCalls.map((call) => ({
@@ -177,6 +179,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
         messages: toModelMessages(messages),
         abortSignal: withTimeout(streamOptions.signal),
         maxRetries: 0,
+        allowSystemInMessages: true,
         providerOptions: providerOptions(streamOptions.temperature),
         onError: () => {}, // errors are re-thrown from the loop below
       });
