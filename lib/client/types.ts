@@ -1,3 +1,6 @@
+import type { AgentStep, Artifact } from "@/lib/agent/types";
+import type { UploadResult } from "@/lib/files/uploads";
+import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
 /** The JSON shapes of the HTTP API (SPEC §12) as the browser sees them. */
 
 export interface ConversationSummary {
@@ -61,14 +64,7 @@ export interface ConversationFile {
 }
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
-export interface UploadedFile {
-  id: string;
-  filename: string;
-  mime: string;
-  size: number;
-  pageCount: number | null;
-  ref: string;
-}
+export type UploadedFile = UploadResult;
 
 /** `POST /api/conversations/:id/interrupt` → 202. */
 export interface InterruptAccepted {
@@ -77,17 +73,8 @@ export interface InterruptAccepted {
   pending: number;
 }
 
-export interface ModelInfo {
-  name: string;
-  family: string | null;
-  parameterSize: string | null;
-  quantization: string | null;
-  sizeBytes: number | null;
-  capabilities: string[];
-  contextLength: number | null;
-  usableContext: number;
-  abilities: { tool_call: boolean; json_mode: boolean; thinking: boolean; vision: boolean };
-}
+/** `GET /api/models`: an installed model, with the context the app will use. */
+export type ModelInfo = InstalledModel & { usableContext: number };
 
 export interface ModelList {
   models: ModelInfo[];
@@ -110,29 +97,10 @@ export interface RunEvent {
 }
 
 /** A file the agent made (HTML or Markdown), shown as a preview instead of sent to the model. */
-export interface Artifact {
-  filename: string;
-  mimeType: string;
-  content: string;
-}
+export type { Artifact };
 
-/** A step of the agent loop (SPEC §12); `seq` is its place among the run's stored events. */
-export type StepEvent = { seq: number; iteration: number } & (
-  | { type: "tool_call"; callId: string; tool: string; args: unknown }
-  | {
-      type: "tool_result";
-      callId: string;
-      tool: string;
-      ok: boolean;
-      observation: string;
-      durationMs: number;
-      artifact?: Artifact;
-    }
-  | { type: "thinking"; text: string }
-  | { type: "interrupt"; messages: string[] }
-  | { type: "tool_selection"; selected: string[]; total: number }
-  | { type: "notice"; text: string }
-);
+/** A step of the agent loop (SPEC §12); `seq` is its place among the run's stored events, `at` its time. */
+export type StepEvent = AgentStep & { seq: number; at?: number };
 
 export interface CompactEvent {
   originalMessages: number;

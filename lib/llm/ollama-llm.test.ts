@@ -269,17 +269,21 @@ describe("abilities from /api/show (SPEC §5)", () => {
 });
 
 describe("request timeout (issue 7: timeouts on every outbound call)", () => {
-  it("a model that never answers fails the call with a clear, retryable timeout error", async () => {
-    fake().script({ hang: true });
+  async function llmWithTimeout(timeoutMs: number): Promise<LLM> {
     const info = await new OllamaApi(fake().url).describe("llama3.2");
-    const llm = createOllamaLLM({
+    return createOllamaLLM({
       baseUrl: fake().url,
       model: "llama3.2",
       abilities: info.abilities,
       modelContextLength: info.contextLength,
       numCtx: 4096,
-      timeoutMs: 150,
+      timeoutMs,
     });
+  }
+
+  it("a model that never answers fails the call with a clear, retryable timeout error", async () => {
+    fake().script({ hang: true });
+    const llm = await llmWithTimeout(150);
     const error = (await llm.chat(question).catch((caught: unknown) => caught)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe("upstream:ollama_timeout");
@@ -289,15 +293,7 @@ describe("request timeout (issue 7: timeouts on every outbound call)", () => {
 
   it("a stream that stalls past the timeout fails the same way", async () => {
     fake().script({ chunks: ["a", "b"], chunkDelayMs: 1000 });
-    const info = await new OllamaApi(fake().url).describe("llama3.2");
-    const llm = createOllamaLLM({
-      baseUrl: fake().url,
-      model: "llama3.2",
-      abilities: info.abilities,
-      modelContextLength: info.contextLength,
-      numCtx: 4096,
-      timeoutMs: 200,
-    });
+    const llm = await llmWithTimeout(200);
     const error = (await collect(llm.streamChat(question)).catch((caught: unknown) => caught)) as AppError;
     expect(error.code).toBe("upstream:ollama_timeout");
   });
