@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { nginxSkipReason, type RunningNginx, startNginx } from "../tests/deploy/support/nginx";
+import { type RunningNginx, requireNginx, startNginx } from "../tests/deploy/support/nginx";
 import { fakeOllama } from "./support/fake-ollama";
 import { APP_URL } from "./support/servers";
 
@@ -10,12 +10,10 @@ import { APP_URL } from "./support/servers";
  * directives can keep the answer streaming.
  */
 
-const skip = nginxSkipReason();
-test.skip(skip !== undefined, skip);
-
 let nginx: RunningNginx;
 
 test.beforeAll(async () => {
+  requireNginx();
   nginx = await startNginx({ upstream: new URL(APP_URL).host });
 });
 

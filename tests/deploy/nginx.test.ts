@@ -11,11 +11,11 @@ import {
   type Directive,
   loadSite,
   mainConfig,
-  nginxSkipReason,
   nginxTest,
   type RunningNginx,
   redirectServer,
   renderNginxConfig,
+  requireNginx,
   startNginx,
 } from "./support/nginx";
 
@@ -84,9 +84,9 @@ describe("the nginx site as written", () => {
   });
 });
 
-const skip = nginxSkipReason();
+describe("nginx running the site", () => {
+  beforeAll(() => requireNginx());
 
-describe.skipIf(skip !== undefined)(`nginx running the site${skip ? ` (${skip})` : ""}`, () => {
   it("accepts the site file as shipped, TLS and HTTP/2 included (nginx -t, a throwaway certificate)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-nginx-t-"));
     try {

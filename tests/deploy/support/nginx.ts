@@ -24,9 +24,11 @@ export function nginxInstalled(): boolean {
 }
 
 /** Skips a suite without nginx on a developer machine; in CI a missing nginx is a failure. */
-export function nginxSkipReason(): string | undefined {
-  if (nginxInstalled() || process.env.CI) return undefined;
-  return `nginx is not installed at ${NGINX_BIN} (Debian: apt-get install nginx, or set NGINX_PATH); skipping. In CI this fails.`;
+/** nginx is a test requirement (README): its absence fails the tests with how to install it. */
+export function requireNginx(): void {
+  if (!nginxInstalled()) {
+    throw new Error(`nginx is not installed at ${NGINX_BIN}: apt-get install -y nginx (or set NGINX_PATH).`);
+  }
 }
 
 // ---- just enough of nginx's configuration syntax to rewrite the site file -------------------
