@@ -7,10 +7,19 @@ import { THEME_SCRIPT } from "@/components/preferences/theme-script";
 import { AppShell } from "@/components/shell/app-shell";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: "ollama-web",
-  description: "Chat with the models on your own machine, served by Ollama.",
-};
+import en from "@/messages/en.json";
+import ja from "@/messages/ja.json";
+
+/** The language the page is first drawn in: the one picked before (cookie), else the browser's. */
+async function requestLocale() {
+  const chosen = (await cookies()).get(LOCALE_COOKIE)?.value;
+  return isLocale(chosen) ? chosen : localeFromAcceptLanguage((await headers()).get("accept-language"));
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  const messages = { en, ja }[await requestLocale()];
+  return { title: "ollama-web", description: messages.meta.description };
+}
 
 export const viewport: Viewport = {
   width: "device-width",
@@ -23,9 +32,7 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // The language the page is first drawn in: the one picked before (cookie), else the browser's.
-  const chosen = (await cookies()).get(LOCALE_COOKIE)?.value;
-  const locale = isLocale(chosen) ? chosen : localeFromAcceptLanguage((await headers()).get("accept-language"));
+  const locale = await requestLocale();
   return (
     // The theme script sets the `dark` class before React hydrates; React must not undo it.
     <html lang={locale} suppressHydrationWarning>

@@ -19,6 +19,11 @@ const QUOKKA_ANSWER = [
   "- **Diet:** grasses, leaves, stems and bark\n- **Active:** mostly at night\n- **Water:** can go long periods without it\n",
 ];
 
+const QUOKKA_ANSWER_JA = [
+  "クオッカは西オーストラリア沖の**ロットネスト島**と**ボールド島**に住み、本土にも小さな群れがいます。\n\n",
+  "- **食べ物:** 草、葉、茎、樹皮\n- **活動:** 主に夜\n- **水:** 長いあいだ飲まずにいられる\n",
+];
+
 const schemes = ["light", "dark"] as const;
 const sizes = [
   { name: "wide", viewport: { width: 1280, height: 800 } },
@@ -131,7 +136,57 @@ for (const size of sizes) {
       await chat.screenshot("ja-settings");
       await page.goto("/");
       await expect(chat.composer).toBeVisible();
+      await expect(chat.modelPicker).toHaveAccessibleName(/モデル: llama3\.2/);
       await chat.screenshot("ja-home");
+
+      // A research turn in Japanese: the tool cards, their states and the opened one read in Japanese.
+      await fakeOllama.script(
+        {
+          when: { stream: false, hasTools: true },
+          toolCalls: [
+            { name: "web_search", arguments: { query: "クオッカ 生息地 食べ物" } },
+            { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } },
+          ],
+        },
+        { when: { stream: true }, chunks: QUOKKA_ANSWER_JA, chunkDelayMs: 10 },
+      );
+      await chat.startConversation("クオッカはどこに住んでいて、何を食べますか？");
+      await chat.expectAnswerDone();
+      await expect(chat.toolCard("web_search")).toContainText("ウェブ検索");
+      await expect(chat.toolCard("scrape_url")).toContainText("ページを読む");
+      await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
+      await expect(chat.toolCard("scrape_url")).toContainText("結果");
+      await chat.toolCard("scrape_url").scrollIntoViewIfNeeded();
+      await chat.screenshot("ja-tool-cards");
+
+      // The composer's file chips and the model picker with its capability badges.
+      await chat.attach(
+        {
+          name: "field-notes.pdf",
+          mimeType: "application/pdf",
+          buffer: Buffer.from(makeTextPdf([["Notes"], ["More"], ["End"]])),
+        },
+        { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") },
+      );
+      await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
+      await expect(chat.attachmentChips.first()).toContainText("3 ページ");
+      await expect(chat.attachmentChips.last()).toHaveAttribute("data-state", "error");
+      await chat.screenshot("ja-attachments");
+      for (const name of ["field-notes.pdf", "notes.txt"]) {
+        await page.getByRole("button", { name: `${name} を取り除く` }).click();
+      }
+
+      await chat.modelPicker.click();
+      await expect(page.getByRole("listbox", { name: "モデル" })).toBeVisible();
+      await expect(page.getByTestId("model-option").filter({ hasText: "gemma:2b" })).toContainText("ツールなし");
+      await chat.screenshot("ja-model-picker");
+      await page.keyboard.press("Escape");
+
+      await chat.filesButton.click();
+      await expect(page.getByTestId("files-panel")).toContainText("エージェント");
+      await chat.screenshot("ja-files");
+      await page.keyboard.press("Escape");
+
       // Remembered across reloads.
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("lang", "ja");

@@ -94,3 +94,35 @@ test("thinking is shown folded above the answer and opens on click", async ({ pa
   await thinking.getByRole("button").click();
   await expect(thinking).toContainText("The user wants a fact.");
 });
+
+test("in Japanese, a tool card's label, state and sections and the model picker read in Japanese", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await page.goto("/settings");
+  await page.getByTestId("language-select").selectOption("ja");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+
+  await chat.open("/");
+  await expect(chat.modelPicker).toHaveAccessibleName(/^モデル: /);
+  await chat.modelPicker.click();
+  const listbox = page.getByRole("listbox", { name: "モデル" });
+  await expect(listbox).toBeVisible();
+  await expect(listbox.locator('[data-capability="tools"]').first()).toHaveText("ツール");
+  await page.keyboard.press("Escape");
+
+  await fakeOllama.script(
+    toolRound(
+      { name: "web_search", arguments: { query: "quokka diet" } },
+      { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/missing.html` } },
+    ),
+  );
+  await chat.startConversation(unique("クオッカの食べ物"));
+  await chat.expectAnswerDone();
+  await expect(chat.toolCard("web_search")).toContainText("ウェブ検索");
+  const failed = chat.toolCard("scrape_url");
+  await expect(failed).toContainText("ページを読む");
+  await expect(failed).toContainText("失敗");
+  await failed.getByTestId("tool-card-toggle").click();
+  await expect(failed).toContainText("引数");
+  await expect(failed).toContainText("結果");
+  await expect(chat.toolCard("web_search")).not.toContainText("Web search");
+});

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const inputs = ["app", "components", "lib", "prompts", "public", "drizzle"];
+const inputs = ["app", "components", "lib", "messages", "prompts", "public", "drizzle"];
 const inputFiles = ["package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "instrumentation.ts"];
 const stamp = path.join(root, ".next", "source-fingerprint");
 

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleStop, Unplug } from "lucide-react";
 import { memo } from "react";
 import { useTranslations } from "use-intl";
-import type { AssistantItem } from "./chat-items";
+import { type AssistantItem, LOST_MESSAGE } from "./chat-items";
 import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
 import { Markdown } from "./markdown";
@@ -71,7 +71,7 @@ export const AssistantMessage = memo(function AssistantMessage({
               data-testid="message-error"
               className="w-full rounded-xl border border-red-200 bg-red-50/70 px-3.5 py-2.5 text-sm text-red-800 dark:border-red-500/20 dark:bg-red-500/10 dark:text-red-200"
             >
-              {run.error}
+              {run.error === LOST_MESSAGE ? t("lost") : run.error}
             </p>
           ) : null}
         </div>

@@ -1,5 +1,6 @@
 import { ArrowUp, Loader2, Paperclip, Square } from "lucide-react";
 import { type RefObject, useId } from "react";
+import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 
 const ROUND =
@@ -16,6 +17,7 @@ export function AttachButton({
   inputRef: RefObject<HTMLInputElement | null>;
   onFiles: (files: File[]) => void;
 }) {
+  const t = useTranslations("attachments");
   const id = useId();
   return (
     <>
@@ -38,8 +40,8 @@ export function AttachButton({
       <button
         type="button"
         data-testid="attach-button"
-        aria-label="Attach files (PDF or image)"
-        title="Attach PDFs or images"
+        aria-label={t("attachLabel")}
+        title={t("attachTitle")}
         onClick={() => inputRef.current?.click()}
         className={cx(ROUND, "text-muted-foreground hover:bg-muted hover:text-foreground")}
       >
@@ -50,12 +52,13 @@ export function AttachButton({
 }
 
 export function StopButton({ stopping, onStop }: { stopping: boolean; onStop: () => void }) {
+  const t = useTranslations("composer");
   return (
     <button
       type="button"
       data-testid="stop-button"
-      aria-label="Stop the answer"
-      title="Stop"
+      aria-label={t("stopLabel")}
+      title={t("stopTitle")}
       disabled={stopping}
       onClick={onStop}
       className={cx(ROUND, "bg-foreground text-background hover:opacity-85 disabled:opacity-50")}
@@ -83,13 +86,9 @@ export function SendButton({
   sending: boolean;
   steering: boolean;
 }) {
-  const label = steering ? "Send to the agent while it works" : "Send message";
-  const title =
-    disabled && disabledReason
-      ? disabledReason
-      : steering
-        ? "Send now: the agent reads it after its current step (Enter)"
-        : "Send (Enter)";
+  const t = useTranslations("composer");
+  const label = steering ? t("steerLabel") : t("sendLabel");
+  const title = disabled && disabledReason ? disabledReason : steering ? t("steerTitle") : t("sendTitle");
   return (
     <button
       type="submit"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/models-context";
@@ -30,6 +31,7 @@ const NO_TURNS: LiveTurn[] = [];
 export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation } = useConversationDetail(id);
   const { turns: allTurns, drafts, takeDraft, send, steer, attach, stop } = useChatRunsContext();
+  const t = useTranslations("models");
   const conversations = useConversations();
   const { defaultModel } = useModels();
   const [notice, setNotice] = useState<string | null>(null);
@@ -125,10 +127,10 @@ export function ConversationView({ id }: { id: string }) {
         setConversation(conversation);
         conversations.upsert(conversation);
       } catch (error) {
-        setNotice(`Could not switch the model: ${error instanceof Error ? error.message : String(error)}`);
+        setNotice(t("switchFailed", { error: error instanceof Error ? error.message : String(error) }));
       }
     },
-    [id, setConversation, conversations.upsert],
+    [id, setConversation, conversations.upsert, t],
   );
 
   return (

@@ -1,8 +1,8 @@
 import { useFormatter, useTranslations } from "use-intl";
-import { formatElapsed } from "@/lib/client/format";
 import type { Usage } from "@/lib/client/types";
 import { CopyButton } from "./copy-button";
 import { RegenerateButton } from "./regenerate-button";
+import { useFormatElapsed } from "./run/use-elapsed";
 
 const MODES = new Set(["native", "json", "dag"]);
 
@@ -29,6 +29,7 @@ export function MessageFooter({
 }) {
   const t = useTranslations("footer");
   const format = useFormatter();
+  const formatElapsed = useFormatElapsed();
   const tokens = (count: number) =>
     count < 1000 ? String(count) : format.number(count, { notation: "compact", maximumFractionDigits: 1 });
   const facts = [

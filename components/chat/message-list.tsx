@@ -2,6 +2,7 @@
 
 import { ArrowDown } from "lucide-react";
 import { useEffect } from "react";
+import { useTranslations } from "use-intl";
 import { AssistantMessage } from "./assistant-message";
 import type { ChatItem } from "./chat-items";
 import { useStickToBottom } from "./use-stick-to-bottom";
@@ -24,6 +25,7 @@ export function MessageList({
   items: ChatItem[];
   lastActions?: LastTurnActions | null;
 }) {
+  const t = useTranslations("thread");
   const { scrollRef, contentRef, atBottom, scrollToBottom } = useStickToBottom();
   const questions = items.filter((item) => item.kind === "user").length;
 
@@ -34,7 +36,12 @@ export function MessageList({
 
   return (
     <div className="relative min-h-0 flex-1">
-      <section ref={scrollRef} aria-label="Messages" data-testid="message-list" className="h-full overflow-y-auto">
+      <section
+        ref={scrollRef}
+        aria-label={t("messagesLabel")}
+        data-testid="message-list"
+        className="h-full overflow-y-auto"
+      >
         <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-7 px-4 pt-6 pb-10 sm:px-6">
           {items.map((item) =>
             item.kind === "user" ? (
@@ -58,7 +65,7 @@ export function MessageList({
       {atBottom ? null : (
         <button
           type="button"
-          aria-label="Scroll to the latest message"
+          aria-label={t("scrollToLatest")}
           onClick={() => scrollToBottom("smooth")}
           className="absolute bottom-3 left-1/2 grid size-9 -translate-x-1/2 place-items-center rounded-full border border-border bg-background text-muted-foreground shadow-md transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
         >

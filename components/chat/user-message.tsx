@@ -7,7 +7,7 @@ import { IconButton } from "@/components/ui/icon-button";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import { FileChip } from "./attachments/file-chip";
-import { fileFacts } from "./attachments/file-facts";
+import { useFileFacts } from "./attachments/file-facts";
 import { EditMessageForm } from "./edit-message-form";
 import { useConversationFiles } from "./files/conversation-files-context";
 import type { SentAttachment } from "./live-turn";
@@ -29,6 +29,7 @@ export const UserMessage = memo(function UserMessage({
   onEdit?: (text: string) => Promise<string | null>;
 }) {
   const t = useTranslations("answer");
+  const fileFacts = useFileFacts();
   const { conversationId } = useConversationFiles();
   const [editing, setEditing] = useState(false);
   if (editing && onEdit) {

@@ -1,4 +1,5 @@
 import { Brain, Eye, Wrench } from "lucide-react";
+import { useTranslations } from "use-intl";
 import type { ModelInfo } from "@/lib/client/types";
 
 const BADGES = [
@@ -22,8 +23,9 @@ const BADGES = [
   },
 ] as const;
 
-/** Small badges for what a model can do: tools, thinking, vision. */
+/** Small badges (`data-capability` keeps the English name for tests and styles) for what a model can do: tools, thinking, vision. */
 export function CapabilityBadges({ model }: { model: ModelInfo }) {
+  const t = useTranslations("models");
   const shown = BADGES.filter((badge) => model.abilities[badge.key]);
   if (shown.length === 0) return null;
   return (
@@ -35,7 +37,7 @@ export function CapabilityBadges({ model }: { model: ModelInfo }) {
           className={`inline-flex items-center gap-1 rounded-full px-1.5 py-0.5 text-[0.6875rem] leading-none font-medium ${tone}`}
         >
           <Icon aria-hidden className="size-3" />
-          {label}
+          {t(`capability.${key}`)}
         </span>
       ))}
     </span>

@@ -1,17 +1,18 @@
 "use client";
 
 import { TriangleAlert } from "lucide-react";
+import { useTranslations } from "use-intl";
 import { useModels } from "./models-context";
 
 /** Warns under the composer when the chosen model cannot call tools, or is not installed. */
 export function ModelNotice({ model }: { model: string | null }) {
+  const t = useTranslations("models");
   const { find, status, models } = useModels();
   if (status !== "ready" || !model) return null;
   const info = find(model);
   let text: string | null = null;
-  if (!info && models.length > 0)
-    text = `${model} is not installed. Pick another model, or pull it with “ollama pull ${model}”.`;
-  else if (info && !info.abilities.tool_call) text = `${model} cannot call tools, so answers will use JSON mode.`;
+  if (!info && models.length > 0) text = t("noticeMissing", { model });
+  else if (info && !info.abilities.tool_call) text = t("noticeNoTools", { model });
   if (!text) return null;
   return (
     <p

@@ -2,6 +2,7 @@
 
 import { Check, ChevronDown, TriangleAlert } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import { formatBytes } from "@/lib/client/format";
 import { CapabilityBadges } from "./capability-badges";
@@ -9,6 +10,7 @@ import { useModels } from "./models-context";
 
 /** A listbox of the installed models with their capabilities; keyboard: arrows, Home/End, Enter, Escape. */
 export function ModelPicker({ value, onChange }: { value: string | null; onChange: (model: string) => void }) {
+  const t = useTranslations("models");
   const { models, status, error, find } = useModels();
   const [open, setOpen] = useState(false);
   const [activeIndex, setActiveIndex] = useState(0);
@@ -78,12 +80,12 @@ export function ModelPicker({ value, onChange }: { value: string | null; onChang
   const label =
     value ??
     (status === "loading"
-      ? "Loading models…"
+      ? t("loading")
       : status === "error"
-        ? "Models unavailable"
+        ? t("unavailable")
         : models.length === 0
-          ? "No models"
-          : "Choose a model");
+          ? t("none")
+          : t("choose"));
   const missing = status === "ready" && value !== null && !selected;
 
   return (
@@ -95,8 +97,8 @@ export function ModelPicker({ value, onChange }: { value: string | null; onChang
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
-        aria-label={`Model: ${label}`}
-        title={status === "error" ? (error ?? undefined) : missing ? `${value} is not installed` : undefined}
+        aria-label={t("pickerLabel", { label })}
+        title={status === "error" ? (error ?? undefined) : missing ? t("notInstalled", { model: value }) : undefined}
         disabled={status === "loading" || unavailable}
         onClick={() => (open ? close() : show())}
         onKeyDown={(event) => {
@@ -119,7 +121,7 @@ export function ModelPicker({ value, onChange }: { value: string | null; onChang
           id={listId}
           role="listbox"
           tabIndex={-1}
-          aria-label="Models"
+          aria-label={t("listLabel")}
           aria-activedescendant={`${listId}-${activeIndex}`}
           onKeyDown={onListKeyDown}
           className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(24rem,70dvh)] w-[min(20rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-1 text-popover-foreground shadow-lg outline-none"
@@ -157,7 +159,7 @@ export function ModelPicker({ value, onChange }: { value: string | null; onChang
                 <div className="mt-1 flex flex-wrap items-center gap-1.5">
                   <CapabilityBadges model={model} />
                   {model.abilities.tool_call ? null : (
-                    <span className="text-[0.6875rem] text-amber-700 dark:text-amber-400">no tools · JSON mode</span>
+                    <span className="text-[0.6875rem] text-amber-700 dark:text-amber-400">{t("noTools")}</span>
                   )}
                 </div>
               </div>

@@ -3,6 +3,7 @@
 import { Loader2, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { memo, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
@@ -23,6 +24,7 @@ export const ConversationItem = memo(function ConversationItem({
   running,
   onRequestDelete,
 }: ConversationItemProps) {
+  const t = useTranslations("sidebar");
   const { rename } = useConversations();
   const [editing, setEditing] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
@@ -54,7 +56,7 @@ export const ConversationItem = memo(function ConversationItem({
         )}
       >
         {running ? (
-          <Loader2 aria-label="Answering" className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
+          <Loader2 aria-label={t("answering")} className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
         ) : null}
         <span data-testid="conversation-title" className="truncate">
           {title}
@@ -72,7 +74,7 @@ export const ConversationItem = memo(function ConversationItem({
         <IconButton
           ref={renameButton}
           size="sm"
-          label={`Rename “${title}”`}
+          label={t("rename", { title })}
           data-testid="rename-conversation"
           onClick={() => setEditing(true)}
         >
@@ -80,7 +82,7 @@ export const ConversationItem = memo(function ConversationItem({
         </IconButton>
         <IconButton
           size="sm"
-          label={`Delete “${title}”`}
+          label={t("delete", { title })}
           data-testid="delete-conversation"
           onClick={() => onRequestDelete(conversation)}
           className="hover:text-red-600 dark:hover:text-red-400"

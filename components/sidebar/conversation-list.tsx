@@ -66,7 +66,7 @@ export function ConversationList({
     );
   }
   return (
-    <nav aria-label="Conversation history" className="flex-1 overflow-y-auto px-2 pb-4">
+    <nav aria-label={t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
       {groupByDate(items).map(([group, conversations]) => (
         <section key={group} aria-label={t(`dateGroup.${GROUP_KEYS[group]}`)} className="mt-3 first:mt-1">
           <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">

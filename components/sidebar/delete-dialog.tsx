@@ -2,6 +2,7 @@
 
 import { Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import type { ConversationSummary } from "@/lib/client/types";
 
 /** Asks before a conversation is deleted for good (a native modal dialog: focus trap and Escape for free). */
@@ -15,6 +16,7 @@ export function DeleteDialog({
   /** Resolves with an error message to show, or null when done. */
   onConfirm: (conversation: ConversationSummary) => Promise<string | null>;
 }) {
+  const t = useTranslations("sidebar");
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -44,11 +46,13 @@ export function DeleteDialog({
       {conversation ? (
         <div className="p-5">
           <h2 id="delete-dialog-title" className="text-base font-semibold">
-            Delete conversation?
+            {t("deleteTitle")}
           </h2>
           <p id="delete-dialog-text" className="mt-2 text-sm text-muted-foreground">
-            <span className="font-medium break-words text-foreground">“{conversation.title}”</span> and all its messages
-            and files will be deleted. This cannot be undone.
+            {t.rich("deleteText", {
+              title: conversation.title,
+              name: (chunks) => <span className="font-medium break-words text-foreground">{chunks}</span>,
+            })}
           </p>
           {error ? (
             <p
@@ -66,7 +70,7 @@ export function DeleteDialog({
               onClick={() => dialog.current?.close()}
               className="rounded-lg border border-border px-3.5 py-2 text-sm font-medium hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
             >
-              Cancel
+              {t("cancel")}
             </button>
             <button
               type="button"
@@ -76,7 +80,7 @@ export function DeleteDialog({
               className="inline-flex items-center gap-2 rounded-lg bg-red-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-60"
             >
               {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
-              Delete
+              {t("deleteConfirm")}
             </button>
           </div>
         </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import type { ApiError } from "@/lib/client/api";
 
 const TITLE_MAX = 200;
@@ -15,6 +16,7 @@ export function RenameInput({
   onSave: (title: string) => Promise<ApiError | null>;
   onDone: () => void;
 }) {
+  const t = useTranslations("sidebar");
   const [value, setValue] = useState(initialTitle);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -47,7 +49,7 @@ export function RenameInput({
         value={value}
         maxLength={TITLE_MAX}
         disabled={saving}
-        aria-label="Conversation title"
+        aria-label={t("titleLabel")}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? "rename-error" : undefined}
         data-testid="rename-input"

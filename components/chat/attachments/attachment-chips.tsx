@@ -1,16 +1,19 @@
 "use client";
 
 import { X } from "lucide-react";
+import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 import { FileChip } from "./file-chip";
-import { fileFacts } from "./file-facts";
+import { useFileFacts } from "./file-facts";
 import type { PendingAttachment } from "./use-attachments";
 
 /** The composer's files: name, pages and size, upload progress, the server's refusal, a remove button. */
 export function AttachmentChips({ items, onRemove }: { items: PendingAttachment[]; onRemove: (key: string) => void }) {
+  const t = useTranslations("attachments");
+  const fileFacts = useFileFacts();
   if (items.length === 0) return null;
   return (
-    <ul aria-label="Files to send" className="flex flex-wrap gap-2 px-2 pt-2">
+    <ul aria-label={t("listLabel")} className="flex flex-wrap gap-2 px-2 pt-2">
       {items.map((item) => (
         <li key={item.key} className="flex max-w-full min-w-0 flex-col items-start gap-1 sm:max-w-72">
           <FileChip
@@ -21,19 +24,19 @@ export function AttachmentChips({ items, onRemove }: { items: PendingAttachment[
             tone={item.state === "error" ? "error" : "normal"}
             facts={
               item.state === "uploading"
-                ? `Uploading… ${Math.round(item.progress * 100)}%`
+                ? t("uploading", { progress: Math.round(item.progress * 100) / 100 })
                 : item.state === "error"
-                  ? "Not attached"
+                  ? t("notAttached")
                   : fileFacts({ pageCount: item.uploaded?.pageCount, size: item.uploaded?.size ?? item.size })
             }
           >
-            <IconButton size="sm" label={`Remove ${item.filename}`} onClick={() => onRemove(item.key)}>
+            <IconButton size="sm" label={t("remove", { name: item.filename })} onClick={() => onRemove(item.key)}>
               <X aria-hidden className="size-3.5" />
             </IconButton>
             {item.state === "uploading" ? (
               <span
                 role="progressbar"
-                aria-label={`Uploading ${item.filename}`}
+                aria-label={t("uploadingLabel", { name: item.filename })}
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={Math.round(item.progress * 100)}

@@ -1,7 +1,11 @@
+"use client";
+
 import { Paperclip } from "lucide-react";
+import { useTranslations } from "use-intl";
 
 /** Shown over the chat while files are dragged onto it. */
 export function DropOverlay() {
+  const t = useTranslations("attachments");
   return (
     <div
       data-testid="drop-overlay"
@@ -11,8 +15,8 @@ export function DropOverlay() {
         <span className="grid size-11 place-items-center rounded-full bg-muted">
           <Paperclip aria-hidden className="size-5" />
         </span>
-        <p className="text-base font-medium">Drop files to attach</p>
-        <p className="text-sm text-muted-foreground">PDFs and images (PNG, JPEG, GIF, WebP)</p>
+        <p className="text-base font-medium">{t("dropTitle")}</p>
+        <p className="text-sm text-muted-foreground">{t("dropTypes")}</p>
       </div>
     </div>
   );

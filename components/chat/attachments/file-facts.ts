@@ -1,9 +1,17 @@
+import { useCallback } from "react";
+import { useTranslations } from "use-intl";
 import { formatBytes } from "@/lib/client/format";
 
-/** "12 pages · 1.2 MB": what a chip says about a file under its name. */
-export function fileFacts({ pageCount, size }: { pageCount?: number | null; size: number }): string {
-  const pages = pageCount ? `${pageCount} ${pageCount === 1 ? "page" : "pages"}` : null;
-  return [pages, formatBytes(size)].filter(Boolean).join(" · ");
+export type FileFacts = (file: { pageCount?: number | null; size: number }) => string;
+
+/** "12 pages · 1.2 MB": what a chip says about a file under its name, in the page's language. */
+export function useFileFacts(): FileFacts {
+  const t = useTranslations("files");
+  return useCallback(
+    ({ pageCount, size }) =>
+      [pageCount ? t("pages", { count: pageCount }) : null, formatBytes(size)].filter(Boolean).join(" · "),
+    [t],
+  );
 }
 
 export const isImage = (mime: string) => mime.startsWith("image/");

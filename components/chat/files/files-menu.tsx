@@ -2,11 +2,12 @@
 
 import { Download, Files, Globe } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import type { ConversationFile } from "@/lib/client/types";
 import { FileChip } from "../attachments/file-chip";
-import { fileFacts } from "../attachments/file-facts";
+import { useFileFacts } from "../attachments/file-facts";
 import { shortUrl } from "../run/tool-meta";
 
 /**
@@ -14,6 +15,8 @@ import { shortUrl } from "../run/tool-meta";
  * each a download link. The model sees all of them (as `attachment:<id>`) in every turn.
  */
 export function FilesMenu({ conversationId, files }: { conversationId: string; files: ConversationFile[] }) {
+  const t = useTranslations("files");
+  const fileFacts = useFileFacts();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -46,7 +49,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
         data-testid="files-button"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        aria-label={`Files of this conversation: ${files.length}`}
+        aria-label={t("button", { count: files.length })}
         onClick={() => setOpen((value) => !value)}
         className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
       >
@@ -59,9 +62,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
           data-testid="files-panel"
           className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(28rem,70dvh)] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
         >
-          <p className="px-1 pb-2 text-xs text-muted-foreground">
-            The agent can read all of these in this conversation.
-          </p>
+          <p className="px-1 pb-2 text-xs text-muted-foreground">{t("intro")}</p>
           <ul className="flex flex-col gap-1.5">
             {files.map((file) => (
               <li key={file.id}>
@@ -75,7 +76,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
                       {file.origin === "fetch" ? (
                         <span className="inline-flex items-center gap-1" title={file.sourceUrl ?? undefined}>
                           <Globe aria-hidden className="size-3" />
-                          {file.sourceUrl ? shortUrl(file.sourceUrl) : "fetched"} ·{" "}
+                          {file.sourceUrl ? shortUrl(file.sourceUrl) : t("fetched")} ·{" "}
                         </span>
                       ) : null}
                       {fileFacts(file)}
@@ -86,7 +87,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
                     href={fileUrl(conversationId, file.id)}
                     download={file.filename}
                     data-testid="file-download"
-                    aria-label={`Download ${file.filename}`}
+                    aria-label={t("download", { name: file.filename })}
                     className={cx(
                       "ml-auto grid size-7 shrink-0 place-items-center rounded-lg text-muted-foreground",
                       "hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring",

@@ -2,6 +2,7 @@
 
 import { Download } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslations } from "use-intl";
 import type { Artifact } from "@/lib/client/types";
 import { Markdown } from "../markdown";
 
@@ -10,6 +11,7 @@ import { Markdown } from "../markdown";
  * so it cannot touch this page; Markdown is rendered like an answer. Both can be downloaded.
  */
 export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
+  const t = useTranslations("tools");
   const [href, setHref] = useState<string | null>(null);
   useEffect(() => {
     const url = URL.createObjectURL(new Blob([artifact.content], { type: artifact.mimeType || "text/plain" }));
@@ -21,7 +23,7 @@ export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
   return (
     <section data-testid="tool-artifact">
       <div className="mb-1 flex items-center gap-2">
-        <h4 className="text-xs font-medium text-muted-foreground">Preview · {artifact.filename}</h4>
+        <h4 className="text-xs font-medium text-muted-foreground">{t("preview", { name: artifact.filename })}</h4>
         {href ? (
           <a
             href={href}
@@ -29,13 +31,13 @@ export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
             className="ml-auto inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted-foreground hover:bg-muted hover:text-foreground"
           >
             <Download aria-hidden className="size-3.5" />
-            Download
+            {t("download")}
           </a>
         ) : null}
       </div>
       {html ? (
         <iframe
-          title={`Preview of ${artifact.filename}`}
+          title={t("previewOf", { name: artifact.filename })}
           sandbox=""
           srcDoc={artifact.content}
           className="h-80 w-full rounded-lg border border-border bg-white"

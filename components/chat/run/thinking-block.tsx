@@ -2,10 +2,12 @@
 
 import { Brain, ChevronRight } from "lucide-react";
 import { memo, useId, useState } from "react";
+import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 
 /** The model's reasoning (Ollama `thinking`), folded away behind its first line. */
 export const ThinkingBlock = memo(function ThinkingBlock({ text }: { text: string }) {
+  const t = useTranslations("tools");
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const preview = text.trim().split("\n")[0] ?? "";
@@ -19,7 +21,7 @@ export const ThinkingBlock = memo(function ThinkingBlock({ text }: { text: strin
         className="flex max-w-full min-w-0 items-center gap-2 rounded-lg py-1 pr-2 text-left text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
       >
         <Brain aria-hidden className="size-4 shrink-0" />
-        <span className="shrink-0 font-medium">Thought</span>
+        <span className="shrink-0 font-medium">{t("thought")}</span>
         {open ? null : <span className="min-w-0 truncate opacity-80">{preview}</span>}
         <ChevronRight aria-hidden className={cx("size-3.5 shrink-0 transition-transform", open && "rotate-90")} />
       </button>

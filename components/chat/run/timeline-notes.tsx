@@ -1,10 +1,6 @@
 import { CornerDownRight, Info, ListFilter } from "lucide-react";
+import { useFormatter, useTranslations } from "use-intl";
 import type { CompactEvent } from "@/lib/client/types";
-
-const grouped = new Intl.NumberFormat("fr-FR");
-
-/** "9 800": a thin space groups digits without suggesting a decimal point in any language. */
-const tokens = (count: number) => grouped.format(Math.round(count)).replace(/\s/g, "\u202f");
 
 /** A small note inside a run, e.g. "the tool budget is reached". */
 export function RunNotice({ text }: { text: string }) {
@@ -18,12 +14,18 @@ export function RunNotice({ text }: { text: string }) {
 
 /** Which tools a preliminary call chose when there were many. */
 export function ToolSelectionNote({ selected, total }: { selected: string[]; total: number }) {
+  const t = useTranslations("tools");
+  const format = useFormatter();
   return (
     <p data-testid="tool-selection" className="flex items-start gap-2 text-xs text-muted-foreground">
       <ListFilter aria-hidden className="mt-px size-3.5 shrink-0" />
       <span>
-        Using {selected.length} of {total} tools
-        {selected.length > 0 ? <>: {selected.join(", ")}</> : null}
+        {t("selection", {
+          selected: selected.length,
+          total,
+          hasNames: selected.length > 0 ? "true" : "false",
+          names: format.list(selected),
+        })}
       </span>
     </p>
   );
@@ -31,12 +33,17 @@ export function ToolSelectionNote({ selected, total }: { selected: string[]; tot
 
 /** Where the context guard summarised the older part of the history (SPEC §9). */
 export function CompactDivider({ event }: { event: CompactEvent }) {
+  const t = useTranslations("tools");
   return (
     <div data-testid="compact-divider" className="flex items-center gap-3 py-1 text-xs text-muted-foreground">
       <span aria-hidden className="h-px flex-1 bg-border" />
       <span className="shrink-0">
-        Context compacted: {event.originalMessages} → {event.keptMessages} messages ({tokens(event.tokensBefore)} →{" "}
-        {tokens(event.tokensAfter)} tokens)
+        {t("compacted", {
+          from: event.originalMessages,
+          to: event.keptMessages,
+          before: Math.round(event.tokensBefore),
+          after: Math.round(event.tokensAfter),
+        })}
       </span>
       <span aria-hidden className="h-px flex-1 bg-border" />
     </div>
@@ -45,11 +52,12 @@ export function CompactDivider({ event }: { event: CompactEvent }) {
 
 /** Messages the user sent while the agent worked, at the point where the agent took them. */
 export function InjectedMessages({ messages }: { messages: string[] }) {
+  const t = useTranslations("tools");
   return (
     <div className="flex flex-col items-end gap-1.5 py-1">
       <span className="flex items-center gap-1 text-xs text-muted-foreground">
         <CornerDownRight aria-hidden className="size-3.5" />
-        Sent while working
+        {t("sentWhileWorking")}
       </span>
       {messages.map((message, index) => (
         <p

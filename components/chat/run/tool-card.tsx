@@ -2,13 +2,13 @@
 
 import { Ban, ChevronRight, CircleCheck, CircleX, LoaderCircle } from "lucide-react";
 import { memo, useId, useState } from "react";
+import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
-import { formatElapsed } from "@/lib/client/format";
 import type { TimelineEntry } from "@/lib/client/run-view";
 import { useConversationFiles } from "../files/conversation-files-context";
 import { ArtifactPreview } from "./artifact-preview";
 import { splitPageInfo, toolMeta } from "./tool-meta";
-import { useElapsed } from "./use-elapsed";
+import { useElapsed, useFormatElapsed } from "./use-elapsed";
 
 type ToolEntry = Extract<TimelineEntry, { kind: "tool" }>;
 
@@ -30,7 +30,12 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const { names: fileNames } = useConversationFiles();
-  const { Icon, label, summary } = toolMeta(entry.tool, entry.args, fileNames);
+  const t = useTranslations("tools");
+  const formatElapsed = useFormatElapsed();
+  const meta = toolMeta(entry.tool, entry.args, fileNames);
+  const { Icon } = meta;
+  const label = meta.labelKey ? t(`label.${meta.labelKey}`) : meta.label;
+  const summary = [meta.summary, meta.paging ? t("nextPage") : ""].filter(Boolean).join(" · ");
   const state: ToolCardState = entry.result ? (entry.result.ok ? "ok" : "error") : runEnded ? "cancelled" : "running";
   const elapsed = useElapsed(entry.startedAt, state === "running");
   const time = entry.result ? formatElapsed(entry.result.durationMs) : elapsed !== null ? formatElapsed(elapsed) : null;
@@ -68,13 +73,11 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
       </button>
       {open ? (
         <div id={panelId} className="space-y-3 border-t border-border/70 px-3 py-3">
-          <Block title="Arguments" text={prettyArgs(entry.args)} />
+          <Block title={t("arguments")} text={prettyArgs(entry.args)} />
           {entry.result ? (
             <Observation text={entry.result.observation} error={!entry.result.ok} />
           ) : (
-            <p className="text-xs text-muted-foreground">
-              {state === "running" ? "Waiting for the result…" : "The run ended before this call returned."}
-            </p>
+            <p className="text-xs text-muted-foreground">{state === "running" ? t("waiting") : t("endedBefore")}</p>
           )}
           {entry.result?.artifact ? <ArtifactPreview artifact={entry.result.artifact} /> : null}
         </div>
@@ -84,50 +87,63 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
 });
 
 function StatusBadge({ state, time }: { state: ToolCardState; time: string | null }) {
+  const t = useTranslations("tools");
   const icon = {
     running: <LoaderCircle aria-hidden className="size-3.5 animate-spin" />,
     ok: <CircleCheck aria-hidden className="size-3.5 text-emerald-600 dark:text-emerald-400" />,
     error: <CircleX aria-hidden className="size-3.5 text-red-600 dark:text-red-400" />,
     cancelled: <Ban aria-hidden className="size-3.5" />,
   }[state];
-  const name = { running: "Running", ok: "Done", error: "Failed", cancelled: "Did not finish" }[state];
+  const name = t(`status.${state}`);
   return (
     <span className="flex shrink-0 items-center gap-1.5 text-xs text-muted-foreground tabular-nums">
       {icon}
       <span className="sr-only">{name}</span>
-      {state === "error" ? <span className="text-red-700 dark:text-red-300">Failed</span> : null}
+      {state === "error" ? <span className="text-red-700 dark:text-red-300">{t("failed")}</span> : null}
       {time && state !== "cancelled" ? <span>{time}</span> : null}
     </span>
   );
 }
 
-function Block({ title, text, error = false }: { title: string; text: string; error?: boolean }) {
+function Block({
+  title,
+  text,
+  error = false,
+  testId,
+}: {
+  title: string;
+  text: string;
+  error?: boolean;
+  testId?: string;
+}) {
+  const t = useTranslations("tools");
   return (
     <section>
       <h4 className="mb-1 text-xs font-medium text-muted-foreground">{title}</h4>
       <pre
-        data-testid={title === "Result" ? "tool-observation" : undefined}
+        data-testid={testId}
         className={cx(
           "max-h-72 overflow-auto rounded-lg px-3 py-2 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap",
           error ? "bg-red-50 text-red-900 dark:bg-red-500/10 dark:text-red-200" : "bg-muted/70",
         )}
       >
-        {text || "(empty)"}
+        {text || t("empty")}
       </pre>
     </section>
   );
 }
 
 function Observation({ text, error }: { text: string; error: boolean }) {
+  const t = useTranslations("tools");
   const { body, pageInfo } = splitPageInfo(text);
   const facts = new Map(pageInfo);
   const pages = facts.get("source_pages");
   return (
     <>
-      <Block title="Result" text={body} error={error} />
+      <Block title={t("result")} text={body} error={error} testId="tool-observation" />
       {facts.get("has_more") === "true" ? (
         <p className="text-xs text-muted-foreground">
-          More text follows{pages ? ` (pages ${pages})` : ""}; the agent can read on with a continuation token.
+          {t("moreText", { hasPages: pages ? "true" : "false", pages: pages ?? "" })}
         </p>
       ) : null}
     </>

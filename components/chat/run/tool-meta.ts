@@ -1,10 +1,17 @@
 import { FileSearch, FileText, Globe, type LucideIcon, Search, Wrench } from "lucide-react";
 
-/** How a tool call reads on its card: an icon, a name a person understands, and the gist of its arguments. */
+/**
+ * How a tool call reads on its card: an icon, a name a person understands (a message key under
+ * `tools.label` for the known tools, else the tool's own name), and the gist of its arguments.
+ */
 export interface ToolMeta {
   Icon: LucideIcon;
+  /** The tool's name when it has no translated label. */
   label: string;
+  labelKey: KnownTool | null;
   summary: string;
+  /** The call only continues an earlier one (the card adds "next page"). */
+  paging: boolean;
 }
 
 type Args = Record<string, unknown>;
@@ -31,20 +38,20 @@ function firstString(args: Args): string {
   return Object.keys(args).length > 0 ? JSON.stringify(args) : "";
 }
 
+type KnownTool = "web_search" | "scrape_url" | "pdf_to_text" | "search_and_fetch";
+
 const TOOLS: Record<
-  string,
-  { Icon: LucideIcon; label: string; summary: (args: Args, files: ReadonlyMap<string, string>) => string }
+  KnownTool,
+  { Icon: LucideIcon; summary: (args: Args, files: ReadonlyMap<string, string>) => string }
 > = {
-  web_search: { Icon: Search, label: "Web search", summary: (args) => text(args.query) },
-  scrape_url: { Icon: Globe, label: "Read page", summary: (args) => shortUrl(text(args.url)) },
+  web_search: { Icon: Search, summary: (args) => text(args.query) },
+  scrape_url: { Icon: Globe, summary: (args) => shortUrl(text(args.url)) },
   pdf_to_text: {
     Icon: FileText,
-    label: "Read PDF",
     summary: (args, files) => source(text(args.url_or_path), files),
   },
   search_and_fetch: {
     Icon: FileSearch,
-    label: "Find files",
     summary: (args) =>
       [text(args.query), text(args.file_type) && `(${text(args.file_type)})`].filter(Boolean).join(" "),
   },
@@ -52,14 +59,15 @@ const TOOLS: Record<
 
 export function toolMeta(tool: string, rawArgs: unknown, fileNames: ReadonlyMap<string, string> = new Map()): ToolMeta {
   const args = asArgs(rawArgs);
-  const known = TOOLS[tool];
-  const summary = known ? known.summary(args, fileNames) : firstString(args);
-  // A call that only continues an earlier one carries a token, not its source.
-  const paging = text(args.continue_from) ? "next page" : "";
+  const key = Object.hasOwn(TOOLS, tool) ? (tool as KnownTool) : null;
+  const known = key ? TOOLS[key] : null;
   return {
     Icon: known?.Icon ?? Wrench,
-    label: known?.label ?? tool,
-    summary: [summary, paging].filter(Boolean).join(" · "),
+    label: tool,
+    labelKey: key,
+    summary: known ? known.summary(args, fileNames) : firstString(args),
+    // A call that only continues an earlier one carries a token, not its source.
+    paging: text(args.continue_from) !== "",
   };
 }
 

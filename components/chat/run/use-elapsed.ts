@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslations } from "use-intl";
 
 const TICK_MS = 200;
 
@@ -14,4 +15,19 @@ export function useElapsed(startedAt: number | null, running: boolean): number |
     return () => clearInterval(timer);
   }, [running, startedAt]);
   return startedAt === null ? null : Math.max(0, now - startedAt);
+}
+
+/** "850 ms", "4.2 s", "2 min 5 s" in the page's language. */
+export function useFormatElapsed(): (ms: number) => string {
+  const t = useTranslations("tools");
+  return useCallback(
+    (ms: number) => {
+      if (ms < 1000) return t("milliseconds", { value: Math.round(ms) });
+      const seconds = ms / 1000;
+      if (seconds < 60) return t("seconds", { value: Number(seconds.toFixed(seconds < 10 ? 1 : 0)) });
+      const minutes = Math.floor(seconds / 60);
+      return t("minutes", { minutes, seconds: Math.round(seconds - minutes * 60) });
+    },
+    [t],
+  );
 }
