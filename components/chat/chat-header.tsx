@@ -1,30 +1,13 @@
 "use client";
 
-import { Menu } from "lucide-react";
 import type { ReactNode } from "react";
-import { useTranslations } from "use-intl";
-import { useShell } from "@/components/shell/shell-context";
-import { IconButton } from "@/components/ui/icon-button";
+import { PageHeader } from "@/components/shell/page-header";
 
-/** The bar above a chat: the menu button (phones), the title and, on the right, the model picker. */
+/** The bar above a chat: the title and, on the right, the model picker. */
 export function ChatHeader({ title, children }: { title: string; children?: ReactNode }) {
-  const t = useTranslations("shell");
-  const { sidebarOpen, openSidebar } = useShell();
   return (
-    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border/70 px-2 sm:px-4">
-      <IconButton
-        label={t("openSidebar")}
-        className="md:hidden"
-        aria-expanded={sidebarOpen}
-        aria-controls="sidebar"
-        onClick={openSidebar}
-      >
-        <Menu aria-hidden className="size-5" />
-      </IconButton>
-      <h1 data-testid="conversation-title-heading" className="min-w-0 flex-1 truncate text-[0.9375rem] font-medium">
-        {title}
-      </h1>
+    <PageHeader title={title} titleTestId="conversation-title-heading">
       {children}
-    </header>
+    </PageHeader>
   );
 }

@@ -38,12 +38,12 @@ export function fixChatRequestBody(body: JsonObject, patch: ChatRequestPatch): J
   fixed.options = options;
   fixed.think = patch.think;
   if (patch.format !== undefined) fixed.format = patch.format;
-  if (Array.isArray(fixed.messages)) fixed.messages = fixMessages(fixed.messages as JsonObject[]);
+  if (Array.isArray(fixed.messages)) fixed.messages = repairMessages(fixed.messages as JsonObject[]);
   if (Array.isArray(fixed.tools) && fixed.tools.length === 0) delete fixed.tools;
   return fixed;
 }
 
-function fixMessages(messages: JsonObject[]): JsonObject[] {
+function repairMessages(messages: JsonObject[]): JsonObject[] {
   const toolNames = new Map<string, string>();
   return messages.map((message) => {
     const out: JsonObject = { ...message };

@@ -1,0 +1,38 @@
+"use client";
+
+import { Menu } from "lucide-react";
+import type { ReactNode } from "react";
+import { useTranslations } from "use-intl";
+import { IconButton } from "@/components/ui/icon-button";
+import { useShell } from "./shell-context";
+
+/** The bar above every page: the menu button (phones), the title and, on the right, `children`. */
+export function PageHeader({
+  title,
+  titleTestId,
+  children,
+}: {
+  title: string;
+  titleTestId?: string;
+  children?: ReactNode;
+}) {
+  const t = useTranslations("shell");
+  const { sidebarOpen, openSidebar } = useShell();
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border/70 px-2 sm:px-4">
+      <IconButton
+        label={t("openSidebar")}
+        className="md:hidden"
+        aria-expanded={sidebarOpen}
+        aria-controls="sidebar"
+        onClick={openSidebar}
+      >
+        <Menu aria-hidden className="size-5" />
+      </IconButton>
+      <h1 data-testid={titleTestId} className="min-w-0 flex-1 truncate text-[0.9375rem] font-medium">
+        {title}
+      </h1>
+      {children}
+    </header>
+  );
+}
