@@ -72,7 +72,10 @@ function install(packages, { dryRun }) {
     return;
   }
   const ownPolicy = !fs.existsSync(POLICY_RC);
-  if (ownPolicy) fs.writeFileSync(POLICY_RC, "#!/bin/sh\n# written by ollama-web's test-prereqs: no service starts\nexit 101\n", { mode: 0o755 });
+  if (ownPolicy)
+    fs.writeFileSync(POLICY_RC, "#!/bin/sh\n# written by ollama-web's test-prereqs: no service starts\nexit 101\n", {
+      mode: 0o755,
+    });
   try {
     for (const [command, args] of steps) run(command, args, env);
   } finally {

@@ -1,0 +1,48 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** scripts/test-prereqs.mjs: the first step of `npm test` (README "Two commands"). */
+
+const SCRIPT = path.resolve("scripts/test-prereqs.mjs");
+const MISSING = "/nonexistent/for-test/chromium";
+
+function prereqs(args: string[], env: Record<string, string>, { asNobody = false } = {}) {
+  const node = [process.execPath, SCRIPT, ...args];
+  const [command, ...rest] =
+    asNobody && process.getuid?.() === 0
+      ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node]
+      : node;
+  const result = spawnSync(command as string, rest, { env: { ...process.env, ...env }, encoding: "utf8" });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe("test prerequisites", () => {
+  it("does nothing and says nothing when everything is present", () => {
+    const { code, output } = prereqs([], {});
+    expect(code).toBe(0);
+    expect(output).toBe("");
+  });
+
+  it("names what is missing", () => {
+    const { code, output } = prereqs(["--check"], { CHROMIUM_PATH: MISSING });
+    expect(code).toBe(1);
+    expect(output).toContain("Chromium");
+    expect(output).not.toContain("nginx");
+  });
+
+  it("stops at once with the install command when not root, never skipping", () => {
+    const { code, output } = prereqs([], { CHROMIUM_PATH: MISSING, NGINX_PATH: MISSING }, { asNobody: true });
+    expect(code).toBe(1);
+    expect(output).toContain("apt-get install -y chromium nginx");
+    expect(output).not.toContain("Installing");
+  });
+
+  it.runIf(process.getuid?.() === 0)("as root with apt installs only the missing packages", () => {
+    const { code, output } = prereqs(["--dry-run"], { NGINX_PATH: MISSING });
+    expect(code).toBe(0);
+    expect(output).toContain("would run: apt-get update");
+    expect(output).toMatch(/would run: apt-get install .* nginx$/m);
+    expect(output).not.toMatch(/install .*chromium/);
+  });
+});
