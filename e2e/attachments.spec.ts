@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import { expect, type Page, test } from "@playwright/test";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
@@ -124,4 +125,75 @@ test("files dropped onto the chat are attached like chosen ones", async ({ page 
   await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
   await expect(chat.attachmentChips.first()).toContainText("dropped.pdf");
   await expect(chat.filesButton).toHaveAccessibleName(/1$/);
+});
+
+/** A valid 4×3 RGB PNG, built here so the test needs no binary fixture. */
+function tinyPng(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] as number) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(4, 0);
+  header.writeUInt32BE(3, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.concat(Array.from({ length: 3 }, () => Buffer.from([0, ...Array(12).fill(200)])));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+test("an image attached in the composer reaches the vision model, shows on its question after a reload, and goes again on regenerate", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  await chat.chooseModel("llava:7b");
+  const upload = nextUpload(page);
+  await chat.attach({ name: "chart.png", mimeType: "image/png", buffer: tinyPng() });
+  await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
+  const uploaded = await upload;
+  expect(uploaded.status).toBe(201);
+
+  await chat.send(unique("What does this chart show"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+  await chat.expectAnswerDone();
+
+  // What the server sent Ollama, not what the page remembers: the question carries the image.
+  const imagesSent = async () =>
+    (await fakeOllama.chatRequests()).map(
+      (request) =>
+        (request.body.messages as { role: string; images?: string[] }[]).findLast((m) => m.role === "user")?.images
+          ?.length ?? 0,
+    );
+  expect((await imagesSent()).at(-1)).toBe(1);
+
+  // The file-to-question link is the server's: it survives a reload and a fresh browser context.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("chart.png");
+
+  const before = (await fakeOllama.chatRequests()).length;
+  await page.getByTestId("regenerate-button").click();
+  await expect.poll(async () => (await fakeOllama.chatRequests()).length).toBeGreaterThan(before);
+  await chat.expectAnswerDone();
+  expect((await imagesSent()).at(-1)).toBe(1);
+  await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("chart.png");
 });

@@ -24,6 +24,7 @@ const user = (id: string, content: string, extra: Partial<StoredMessage> = {}): 
   content,
   status: "complete",
   runId: null,
+  attachmentIds: null,
   createdAt: 1,
   run: null,
   ...extra,
@@ -36,6 +37,7 @@ const assistant = (id: string, runId: string, content: string, extra: Partial<St
   content,
   status: "complete",
   runId,
+  attachmentIds: null,
   createdAt: 2,
   run: run(runId),
   ...extra,
@@ -151,10 +153,13 @@ describe("buildChatItems", () => {
     ]);
   });
 
-  it("shows the files a stored question was sent with", () => {
-    const messages = [user("u1", "Read this"), user("u2", "And this")];
-    const sent = { id: "f1", filename: "a.pdf", mime: "application/pdf", size: 10, pageCount: 2 };
-    const items = buildChatItems({ messages, filesOf: (id) => (id === "u1" ? [sent] : undefined) });
+  it("shows on a stored question the files the server says it was sent with, skipping deleted ones", () => {
+    const messages = [user("u1", "Read this", { attachmentIds: ["f1", "gone"] }), user("u2", "And this")];
+    const files = [
+      { id: "f1", filename: "a.pdf", mime: "application/pdf", size: 10, pageCount: 2 },
+      { id: "f2", filename: "b.png", mime: "image/png", size: 5, pageCount: null },
+    ];
+    const items = buildChatItems({ messages, files });
     expect(items.map((item) => (item.kind === "user" ? item.attachments.map((a) => a.id) : []))).toEqual([["f1"], []]);
   });
 

@@ -74,7 +74,7 @@ function assistantFromTurn(turn: LiveTurn): AssistantItem {
   };
 }
 
-type FilesOf = (messageId: string) => SentAttachment[] | undefined;
+type FilesById = ReadonlyMap<string, SentAttachment>;
 
 const NONE: never[] = [];
 
@@ -82,10 +82,10 @@ const NONE: never[] = [];
 const storedAssistants = new WeakMap<StoredMessage, AssistantItem>();
 const storedUsers = new WeakMap<StoredMessage, ChatItem>();
 
-function storedUser(message: StoredMessage, filesOf: FilesOf): ChatItem {
+function storedUser(message: StoredMessage, files: FilesById): ChatItem {
   let item = storedUsers.get(message);
   if (!item) {
-    const attachments = filesOf(message.id) ?? NONE;
+    const attachments = (message.attachmentIds ?? []).flatMap((id) => files.get(id) ?? []);
     item = { kind: "user", key: message.id, content: message.content, attachments, queued: false };
     storedUsers.set(message, item);
   }
@@ -109,13 +109,14 @@ function storedAssistant(message: StoredMessage): AssistantItem {
 export function buildChatItems({
   messages,
   turns = NONE,
-  filesOf = () => undefined,
+  files = NONE,
 }: {
   messages: StoredMessage[];
   turns?: LiveTurn[];
-  /** The files a stored question was sent with, as far as this browser knows. */
-  filesOf?: FilesOf;
+  /** The conversation's files: a stored question shows those it was sent with. */
+  files?: readonly SentAttachment[];
 }): ChatItem[] {
+  const filesById: FilesById = new Map(files.map((file) => [file.id, file]));
   const storedIds = new Set(messages.map((message) => message.id));
   const answeredRuns = new Set(messages.flatMap((m) => (m.role === "assistant" && m.runId ? [m.runId] : [])));
   const shownRuns = new Set([...answeredRuns, ...turns.flatMap((turn) => (turn.run.runId ? [turn.run.runId] : []))]);
@@ -126,7 +127,7 @@ export function buildChatItems({
   for (const message of messages) {
     if (replaced.has(message.id)) continue;
     if (message.role === "assistant") items.push(storedAssistant(message));
-    else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesOf));
+    else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesById));
   }
 
   for (const turn of turns) {

@@ -7,7 +7,6 @@ import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/models-context";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";
-import { sentFilesOf } from "@/lib/client/sent-files";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { mentionFiles } from "./attachments/file-facts";
 import { useAttachments } from "./attachments/use-attachments";
@@ -40,7 +39,7 @@ export function ConversationView({ id }: { id: string }) {
   const files = detail?.files;
 
   const items = useMemo(
-    () => (detail ? buildChatItems({ messages: detail.messages, turns, filesOf: sentFilesOf }) : []),
+    () => (detail ? buildChatItems({ messages: detail.messages, turns, files: detail.files }) : []),
     [detail, turns],
   );
   const live = turns.findLast(isLive);
@@ -93,12 +92,25 @@ export function ConversationView({ id }: { id: string }) {
     const messages = detail?.messages ?? [];
     const start = messages.findLastIndex((message) => message.role === "user" && message.runId === null);
     if (start === -1 || messages.at(-1)?.role !== "assistant") return null;
-    return { question: messages[start]?.content ?? "", ids: messages.slice(start).map((message) => message.id) };
+    const question = messages[start];
+    // The new turn is sent with the same files (an image must reach the vision model again).
+    const sentIds = new Set(question?.attachmentIds ?? []);
+    return {
+      question: question?.content ?? "",
+      ids: messages.slice(start).map((message) => message.id),
+      attachments: (detail?.files ?? []).filter((file) => sentIds.has(file.id)),
+    };
   }, [detail]);
   const replaceLast = useCallback(
     async (message: string) => {
       if (!lastTurn) return null;
-      const result = await send({ conversationId: id, message, model: model ?? undefined, replaces: lastTurn.ids });
+      const result = await send({
+        conversationId: id,
+        message,
+        model: model ?? undefined,
+        attachments: lastTurn.attachments,
+        replaces: lastTurn.ids,
+      });
       return result.ok ? null : result.error.message;
     },
     [send, id, model, lastTurn],

@@ -1,8 +1,8 @@
 import { applyRunEvent, emptyRunView, type RunMessage, type RunView } from "@/lib/client/run-view";
-import type { SentAttachment } from "@/lib/client/sent-files";
-import type { StepEvent } from "@/lib/client/types";
+import type { ConversationFile, StepEvent } from "@/lib/client/types";
 
-export type { SentAttachment } from "@/lib/client/sent-files";
+/** A file sent with a question, as its chip shows it. */
+export type SentAttachment = Pick<ConversationFile, "id" | "filename" | "mime" | "size" | "pageCount">;
 
 /** A message sent while the agent works, not yet taken by it (SPEC §9). */
 export interface QueuedMessage {

@@ -3,7 +3,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, api } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
-import { rememberSentFiles } from "@/lib/client/sent-files";
 import { applyToTurn, isLive, type LiveTurn, newTurn, type SentAttachment, untakenMessages } from "./live-turn";
 
 export type SendResult = { ok: true } | { ok: false; error: ApiError };
@@ -106,8 +105,6 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
           }
           update(conversationId, key, (t) => applyToTurn(t, { event: message.event, data, id: message.id }));
           if (message.event === "run") {
-            const { userMessageId } = data as { userMessageId?: string };
-            if (userMessageId) rememberSentFiles(userMessageId, turn.attachments);
             onStarted?.();
             callbacksRef.current.onStarted?.(conversationId);
           }
@@ -143,7 +140,8 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       mutate(conversationId, (list) => [...(replaces ? list.filter(isLive) : list.slice(-(KEPT_TURNS - 1))), turn]);
       let body: ReadableStream<Uint8Array>;
       try {
-        body = await api.chat({ conversationId, message, model, replaceLast }, controller.signal);
+        const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
+        body = await api.chat({ conversationId, message, model, replaceLast, attachmentIds }, controller.signal);
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: toApiError(error) };

@@ -131,7 +131,14 @@ export const api = {
 
   /** Starts a run; resolves with the SSE response once the server accepted it. */
   chat: (
-    body: { conversationId: string; message: string; model?: string; replaceLast?: boolean },
+    body: {
+      conversationId: string;
+      message: string;
+      model?: string;
+      replaceLast?: boolean;
+      /** Files of the conversation sent with this message (images reach a vision model). */
+      attachmentIds?: string[];
+    },
     signal?: AbortSignal,
   ) =>
     openStream("/api/chat", {

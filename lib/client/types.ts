@@ -40,6 +40,8 @@ export interface StoredMessage {
   status: MessageStatus;
   /** On an assistant message: the run that wrote it. On a user message: the run it was sent into while working. */
   runId: string | null;
+  /** On a user message: the conversation files sent with it. */
+  attachmentIds: string[] | null;
   createdAt: number;
   run: RunSummary | null;
 }
