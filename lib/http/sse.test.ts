@@ -20,8 +20,11 @@ describe("SSE framing (SPEC §12)", () => {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = "";
-    while (!text.includes(": keepalive\n\n")) text += decoder.decode((await reader.read()).value);
+    // Two reads past the opening comment: the first keepalive, then the next one on the interval.
+    for (let reads = 0; reads < 3; reads++) text += decoder.decode((await reader.read()).value);
     await reader.cancel();
+    expect(text.startsWith(": connected\n\n")).toBe(true);
+    expect(text.split(": keepalive\n\n").length - 1).toBeGreaterThanOrEqual(2);
   });
 
   it("unsubscribes when the client goes away", async () => {
