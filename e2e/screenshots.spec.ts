@@ -34,12 +34,14 @@ async function prepare(page: Page, scheme: (typeof schemes)[number]) {
   await page.emulateMedia({ colorScheme: scheme });
 }
 
+// Screenshot artifacts for people to look at (test-results/): nothing compares them, so these are
+// not tests of how the screens look; what they assert on the way is checked here as elsewhere.
 for (const size of sizes) {
-  test.describe(`screens at ${size.name}`, () => {
+  test.describe(`screenshot artifacts at ${size.name}`, () => {
     test.use({ viewport: size.viewport });
 
     for (const scheme of schemes) {
-      test(`main screens in ${scheme} mode`, async ({ page }) => {
+      test(`artifact: main screens in ${scheme} mode`, async ({ page }) => {
         await fakeOllama.reset();
         await prepare(page, scheme);
         const chat = new ChatPage(page);
@@ -126,7 +128,7 @@ for (const size of sizes) {
       });
     }
 
-    test("main screens in Japanese", async ({ page }) => {
+    test("artifact: main screens in Japanese", async ({ page }) => {
       await fakeOllama.reset();
       const chat = new ChatPage(page);
       await page.goto("/settings");
