@@ -31,11 +31,12 @@ export function sniffFileType(bytes: Buffer): SniffedType | null {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go
-const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 /**
  * A filename safe to store, show and send back in Content-Disposition: no directories, no control
- * or bidi-override characters, no leading dots, bounded length, and the extension of the real type.
+ * characters, no bidi controls (overrides, isolates, marks), no HTML brackets, no leading dots,
+ * bounded length, and the extension of the real type. Uploads and fetched files both go through it.
  */
 export function safeFilename(name: string | null | undefined, extension: string): string {
   const base = (name ?? "").split(/[\\/]/).at(-1) ?? "";

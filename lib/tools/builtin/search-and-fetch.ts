@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeFilename } from "@/lib/files/sniff";
 import { prompt } from "@/lib/prompts";
 import { fetchErrorMessage, isMediaType } from "../fetch-errors";
 import { fitPage, sliceText } from "../page-fit";
@@ -85,14 +86,21 @@ function nextCandidate(cursor: FetchCursor): FetchCursor | null {
 const isPdf = (mime: string, bytes: Buffer) =>
   mime === "application/pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
 
-function filenameFor(url: string, fileType: string): string {
+/**
+ * The stored name of a fetched file: the URL's last path segment, cleaned exactly like an upload's
+ * name (no directories, CR/LF, HTML brackets or bidi controls), ending in what the file is: .pdf for
+ * a PDF, else the URL's own extension when it is a type this tool fetches, else the type asked for.
+ */
+export function fetchedFilename(url: string, fileType: string, pdf: boolean): string {
+  let last = "";
   try {
-    const last = decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "");
-    if (last) return last.slice(0, 200);
+    last = decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "");
   } catch {
-    // fall through
+    // A malformed escape: safeFilename's default name.
   }
-  return `download.${fileType}`;
+  const own = /\.([A-Za-z0-9]+)$/.exec(last)?.[1]?.toLowerCase() ?? "";
+  const extension = pdf ? "pdf" : (FETCH_FILE_TYPES as readonly string[]).includes(own) ? own : fileType;
+  return safeFilename(last || "download", extension);
 }
 
 /** The current candidate as a stored file: the saved copy when the token names one, else fetched and saved now. */
@@ -111,7 +119,7 @@ async function loadCandidate(
     if (isMediaType(resource.mime)) return { error: `unsupported content type ${resource.mime}` };
     const pdf = isPdf(resource.mime, resource.bytes);
     const saved = services.files.saveFetched(context.conversationId, {
-      filename: filenameFor(resource.url, cursor.fileType),
+      filename: fetchedFilename(resource.url, cursor.fileType, pdf),
       // Text keeps its Content-Type with the charset, so the stored copy decodes the same way later.
       mime: pdf ? "application/pdf" : resource.contentType || "text/plain",
       bytes: resource.bytes,
