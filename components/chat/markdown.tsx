@@ -1,10 +1,47 @@
 "use client";
 
 import { code } from "@streamdown/code";
-import { memo } from "react";
-import { type Components, type PluginConfig, Streamdown } from "streamdown";
+import { ImageOff } from "lucide-react";
+import { type ComponentProps, memo } from "react";
+import { type Components, defaultComponents, type PluginConfig, Streamdown } from "streamdown";
+import { useTranslations } from "use-intl";
+import { withoutBidiControls } from "@/lib/text/bidi-controls";
+import { answerImage } from "./answer-images";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
+
+const StreamdownImage = defaultComponents.img;
+
+/**
+ * An image in an answer: this app's own files are drawn; a web image from anywhere else is never
+ * fetched by itself (its address could carry the conversation away), it is a link showing where it
+ * points. Raw `<img>` HTML in an answer comes here too.
+ */
+function AnswerImage(props: ComponentProps<typeof StreamdownImage>) {
+  const t = useTranslations("answer");
+  const image = answerImage(
+    typeof props.src === "string" ? props.src : null,
+    typeof window === "undefined" ? null : window.location.origin,
+  );
+  if (image.kind === "inline") return <StreamdownImage {...props} src={image.src} />;
+  const label = props.alt?.trim() || t("image");
+  if (image.kind === "text") return <span>{label}</span>;
+  return (
+    <a
+      href={image.href}
+      target="_blank"
+      rel="noopener noreferrer"
+      data-testid="answer-image-link"
+      title={`${t("imageNotLoaded")} ${image.href}`}
+      className="inline-flex max-w-full items-baseline gap-1.5 rounded-md border border-border px-1.5 py-0.5 align-baseline text-sm underline-offset-2 hover:underline"
+    >
+      <ImageOff aria-hidden className="size-3.5 shrink-0 self-center text-muted-foreground" />
+      <span className="sr-only">{t("imageNotLoaded")}</span>
+      <span className="font-medium">{label}</span>
+      <span className="min-w-0 font-mono text-xs text-muted-foreground wrap-anywhere">{image.href}</span>
+    </a>
+  );
+}
 
 // Streamdown draws bold as a styled <span>; <strong> keeps the emphasis for screen readers.
 const components: Components = {
@@ -29,6 +66,9 @@ const components: Components = {
     ) : (
       <span>{children}</span>
     ),
+  img: AnswerImage,
+  // <picture><source srcset=…> would let the browser pick a remote image for an allowed <img>.
+  source: () => null,
 };
 
 // Shiki highlighting (light and dark themes, picked by the colour scheme), languages loaded on demand.
@@ -36,7 +76,8 @@ const plugins: PluginConfig = { code };
 
 /**
  * An answer rendered as Markdown. Streamdown copes with half-written Markdown (an open code fence,
- * a table row in progress) while tokens arrive, and memoises finished blocks.
+ * a table row in progress) while tokens arrive, and memoises finished blocks. Bidi embeddings,
+ * overrides and isolates are dropped first: they would show text (or code) other than what it is.
  */
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
   return (
@@ -48,7 +89,7 @@ export const Markdown = memo(function Markdown({ text, streaming }: { text: stri
       caret={streaming ? "block" : undefined}
       controls={{ code: true, table: { copy: true, download: false, fullscreen: false }, mermaid: false }}
     >
-      {text}
+      {withoutBidiControls(text)}
     </Streamdown>
   );
 });

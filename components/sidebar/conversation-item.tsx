@@ -7,6 +7,7 @@ import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
+import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversations } from "./conversations-context";
 import { RenameInput } from "./rename-input";
 
@@ -59,7 +60,7 @@ export const ConversationItem = memo(function ConversationItem({
           <Loader2 aria-label={t("answering")} className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
         ) : null}
         <span data-testid="conversation-title" className="truncate">
-          {title}
+          {withoutBidiControls(title)}
         </span>
       </Link>
       <div

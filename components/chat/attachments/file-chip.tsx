@@ -1,6 +1,7 @@
 import { FileImage, FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { cx } from "@/lib/client/cx";
+import { displayFilename } from "@/lib/text/bidi-controls";
 import { isImage } from "./file-facts";
 
 function iconTone(mime: string, tone: "normal" | "error"): string {
@@ -10,7 +11,7 @@ function iconTone(mime: string, tone: "normal" | "error"): string {
   return "bg-muted text-muted-foreground";
 }
 
-/** A file as a small card: type icon, name, one line of facts, and whatever goes at its end. */
+/** A file as a small card: type icon, name (no bidi controls), one line of facts, whatever goes at its end. */
 export function FileChip({
   filename,
   mime,
@@ -30,6 +31,7 @@ export function FileChip({
   "data-state"?: string;
 }) {
   const Icon = isImage(mime) ? FileImage : FileText;
+  const name = displayFilename(filename);
   return (
     <div
       {...rest}
@@ -43,8 +45,8 @@ export function FileChip({
         <Icon aria-hidden className="size-4" />
       </span>
       <span className="flex min-w-0 flex-col">
-        <span className="truncate text-[0.8125rem] leading-5 font-medium" title={filename}>
-          {filename}
+        <span className="truncate text-[0.8125rem] leading-5 font-medium" title={name}>
+          {name}
         </span>
         <span className="truncate text-xs leading-4 text-muted-foreground">{facts}</span>
       </span>

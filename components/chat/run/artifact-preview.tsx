@@ -4,6 +4,7 @@ import { Download } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslations } from "use-intl";
 import type { Artifact } from "@/lib/client/types";
+import { displayFilename } from "@/lib/text/bidi-controls";
 import { Markdown } from "../markdown";
 
 /**
@@ -19,15 +20,16 @@ export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
     return () => URL.revokeObjectURL(url);
   }, [artifact]);
   const html = /html/i.test(artifact.mimeType) || /\.html?$/i.test(artifact.filename);
+  const name = displayFilename(artifact.filename);
 
   return (
     <section data-testid="tool-artifact">
       <div className="mb-1 flex items-center gap-2">
-        <h4 className="text-xs font-medium text-muted-foreground">{t("preview", { name: artifact.filename })}</h4>
+        <h4 className="text-xs font-medium text-muted-foreground">{t("preview", { name })}</h4>
         {href ? (
           <a
             href={href}
-            download={artifact.filename}
+            download={name}
             className="ml-auto inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted-foreground hover:bg-muted hover:text-foreground"
           >
             <Download aria-hidden className="size-3.5" />
@@ -37,7 +39,7 @@ export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
       </div>
       {html ? (
         <iframe
-          title={t("previewOf", { name: artifact.filename })}
+          title={t("previewOf", { name })}
           sandbox=""
           srcDoc={artifact.content}
           className="h-80 w-full rounded-lg border border-border bg-white"

@@ -5,6 +5,7 @@ import { memo, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import type { TimelineEntry } from "@/lib/client/run-view";
+import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversationFiles } from "../files/conversation-files-context";
 import { ArtifactPreview } from "./artifact-preview";
 import { splitPageInfo, toolMeta } from "./tool-meta";
@@ -35,7 +36,8 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
   const meta = toolMeta(entry.tool, entry.args, fileNames);
   const { Icon } = meta;
   const label = meta.labelKey ? t(`label.${meta.labelKey}`) : meta.label;
-  const summary = [meta.summary, meta.paging ? t("nextPage") : ""].filter(Boolean).join(" · ");
+  // Arguments, file names and pages the tool read are shown as written, minus bidi controls.
+  const summary = withoutBidiControls([meta.summary, meta.paging ? t("nextPage") : ""].filter(Boolean).join(" · "));
   const state: ToolCardState = entry.result ? (entry.result.ok ? "ok" : "error") : runEnded ? "cancelled" : "running";
   const elapsed = useElapsed(entry.startedAt, state === "running");
   const time = entry.result ? formatElapsed(entry.result.durationMs) : elapsed !== null ? formatElapsed(elapsed) : null;
@@ -127,7 +129,7 @@ function Block({
           error ? "bg-red-50 text-red-900 dark:bg-red-500/10 dark:text-red-200" : "bg-muted/70",
         )}
       >
-        {text || t("empty")}
+        {withoutBidiControls(text) || t("empty")}
       </pre>
     </section>
   );

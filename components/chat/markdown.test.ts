@@ -1,0 +1,42 @@
+import { createElement } from "react";
+import { describe, expect, it } from "vitest";
+import { renderHtml } from "@/tests/support/render-html";
+import { Markdown } from "./markdown";
+
+/** The answer as the server would draw it (no window: only relative file URLs count as the app's). */
+const render = (text: string) => renderHtml(createElement(Markdown, { text, streaming: false }));
+
+describe("Markdown answers", () => {
+  it("renders a remote Markdown image and a raw <img> as links showing the URL, never as images", () => {
+    const html = render(
+      'Look ![chart](http://127.0.0.1:9/leak?d=secret) here.\n\n<img src="http://127.0.0.1:9/raw?d=secret">\n',
+    );
+    expect(html).not.toMatch(/<img|rel="preload"/);
+    const links = [...html.matchAll(/<a [^>]*data-testid="answer-image-link"[^>]*>/g)].map((m) => m[0]);
+    expect(links).toHaveLength(2);
+    expect(links[0]).toContain('href="http://127.0.0.1:9/leak?d=secret"');
+    expect(links[1]).toContain('href="http://127.0.0.1:9/raw?d=secret"');
+    expect(html).toContain(">http://127.0.0.1:9/leak?d=secret</span>");
+    expect(html).toContain(">chart</span>");
+  });
+
+  it("draws an image of the conversation's own files", () => {
+    const html = render("![scan](/api/conversations/c1/files/f1)");
+    expect(html).toMatch(/<img [^>]*src="\/api\/conversations\/c1\/files\/f1"/);
+  });
+
+  it("drops <source> so a <picture> cannot swap a remote image into an allowed <img>", () => {
+    const html = render(
+      '<picture><source srcset="http://127.0.0.1:9/swap?d=secret"><img src="/api/conversations/c1/files/f1"></picture>',
+    );
+    expect(html).not.toContain("127.0.0.1:9");
+  });
+
+  it("bidi embeddings, overrides and isolates never reach the rendered answer", () => {
+    const html = render(
+      "Open invoice\u202Efdp.exe and `a\u2066b\u2069` then \u202Ax\u202C\n\n```\nif (ok\u202E) {}\n```",
+    );
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(html).toContain("invoicefdp.exe");
+  });
+});
