@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /** SPEC §3: every setting comes from the environment, validated once. */
@@ -33,6 +34,19 @@ const hostPortList = z
     (entries) => entries.every((entry) => /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(entry)),
     "must be a comma-separated list of host:port",
   );
+
+/** Addresses (IPv4/IPv6) or CIDR ranges; "none" trusts no proxy. */
+const addressRangeList = z
+  .string()
+  .transform((value) =>
+    value.trim().toLowerCase() === "none"
+      ? []
+      : value
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+  )
+  .refine((entries) => entries.every(isAddressRange), "must be a comma-separated list of IP addresses or CIDR ranges");
 
 export const configSchema = z
   .object({
@@ -72,6 +86,12 @@ export const configSchema = z
     /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
     AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),
     SESSION_TTL_DAYS: positiveInt(30),
+    /** Proxies whose X-Forwarded-For / X-Real-IP name the client; loopback = the nginx of docs/deploy.md. */
+    TRUSTED_PROXIES: addressRangeList.default(["127.0.0.0/8", "::1"]),
+    /** Failed sign-ins counted per account and per client address within LOGIN_WINDOW_MIN minutes. */
+    LOGIN_FAILURES_PER_ACCOUNT: positiveInt(5),
+    LOGIN_FAILURES_PER_ADDRESS: positiveInt(20),
+    LOGIN_WINDOW_MIN: positiveInt(15),
     MAX_RUNS_PER_USER: positiveInt(2),
     MAX_RUNS_TOTAL: positiveInt(8),
     /** Upper bound on one model request; a local model can be slow, a hung one must not hold a run forever. */
@@ -86,6 +106,15 @@ export const configSchema = z
       });
     }
   });
+
+/** An IPv4/IPv6 address or a CIDR range of one ("10.0.0.0/8", "fd00::/8"). */
+export function isAddressRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, "").toLowerCase();

@@ -1,7 +1,7 @@
 // `npm start`: build if needed, then serve the production build. Migrations run at server start.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureBuild } from "./ensure-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -16,7 +16,17 @@ const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 const server = spawn(
   process.execPath,
-  [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", host, "-p", port],
+  [
+    // Stamps each request with its TCP peer before Next.js sees it (lib/auth/peer-stamp.mjs).
+    "--import",
+    pathToFileURL(path.join(root, "scripts/lib/preload-peer-stamp.mjs")).href,
+    path.join(root, "node_modules/next/dist/bin/next"),
+    "start",
+    "-H",
+    host,
+    "-p",
+    port,
+  ],
   {
     cwd: root,
     stdio: "inherit",

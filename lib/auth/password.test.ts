@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "./password";
-import { FailureLimiter } from "./rate-limit";
 
 describe("password hashing (scrypt)", () => {
   it("verifies the right password and refuses a wrong one", async () => {
@@ -20,15 +19,5 @@ describe("password hashing (scrypt)", () => {
 
   it("treats Unicode compatibility forms as the same password", async () => {
     expect(await verifyPassword("ｐａｓｓ word", await hashPassword("pass word"))).toBe(true);
-  });
-});
-
-describe("failure limiter", () => {
-  it("blocks after the limit within the window and frees the key when the window passes", () => {
-    const limiter = new FailureLimiter(3, 1000);
-    for (let i = 0; i < 3; i++) limiter.fail("k", 100 * i);
-    expect(limiter.retryAfter("k", 250)).toBe(750);
-    expect(limiter.retryAfter("k", 1001)).toBe(0);
-    expect(limiter.retryAfter("other", 250)).toBe(0);
   });
 });

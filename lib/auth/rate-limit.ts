@@ -1,20 +1,22 @@
 /**
- * Failed-login throttling per account and per client address (issue 7): after `limit` failures in
- * `windowMs`, further attempts are refused until the window has passed. In memory: a restart
- * forgets, which is acceptable for one process on one VM.
+ * Sliding-window attempt counting per key (docs/security.md). An attempt counts from the moment it
+ * is reserved, before any slow work such as hashing a password, so attempts made in parallel cannot
+ * all pass the check; a successful attempt gives its reservation back. In memory: a restart forgets,
+ * which is acceptable for one process on one VM.
  */
-export class FailureLimiter {
-  private readonly failures = new Map<string, number[]>();
+export class AttemptLimiter {
+  private readonly attempts = new Map<string, number[]>();
+  private lastSweep = 0;
 
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
+    readonly limit: number,
+    readonly windowMs: number,
   ) {}
 
   private recent(key: string, now: number): number[] {
-    const kept = (this.failures.get(key) ?? []).filter((at) => now - at < this.windowMs);
-    if (kept.length > 0) this.failures.set(key, kept);
-    else this.failures.delete(key);
+    const kept = (this.attempts.get(key) ?? []).filter((at) => now - at < this.windowMs);
+    if (kept.length > 0) this.attempts.set(key, kept);
+    else this.attempts.delete(key);
     return kept;
   }
 
@@ -25,11 +27,38 @@ export class FailureLimiter {
     return this.windowMs - (now - (recent[recent.length - this.limit] as number));
   }
 
-  fail(key: string, now = Date.now()): void {
-    this.failures.set(key, [...this.recent(key, now), now]);
+  /**
+   * Counts one attempt for `key` at `now`. Callers check `retryAfter` first in the same synchronous
+   * step (no await in between), which is what makes the pair atomic.
+   */
+  reserve(key: string, now = Date.now()): void {
+    this.sweep(now);
+    this.attempts.set(key, [...this.recent(key, now), now]);
   }
 
+  /** Gives back the attempt reserved at `at` (it succeeded). */
+  release(key: string, at: number): void {
+    const attempts = this.attempts.get(key);
+    const index = attempts?.indexOf(at) ?? -1;
+    if (!attempts || index < 0) return;
+    attempts.splice(index, 1);
+    if (attempts.length === 0) this.attempts.delete(key);
+  }
+
+  /** Forgets every attempt of `key`. */
   reset(key: string): void {
-    this.failures.delete(key);
+    this.attempts.delete(key);
+  }
+
+  /** Keys tracked now (for tests of the memory bound). */
+  get size(): number {
+    return this.attempts.size;
+  }
+
+  /** Drops keys whose attempts have all left the window, at most once per window. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowMs) return;
+    this.lastSweep = now;
+    for (const key of [...this.attempts.keys()]) this.recent(key, now);
   }
 }

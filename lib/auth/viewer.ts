@@ -83,12 +83,3 @@ export function guardRequest(request: Request): void {
     throw new AppError("forbidden:origin", "Cross-site request refused.");
   }
 }
-
-/** Client address for rate limiting: the proxy's X-Forwarded-For / X-Real-IP, else "local". */
-export function clientAddress(request: Request): string {
-  return (
-    request.headers.get("x-real-ip") ??
-    request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ??
-    "local"
-  ).slice(0, 64);
-}
