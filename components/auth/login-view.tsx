@@ -4,13 +4,14 @@ import { Loader2 } from "lucide-react";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
-import { api, safeNext } from "@/lib/client/api";
+import { loginDestination } from "@/lib/auth/login-destination";
+import { api } from "@/lib/client/api";
 import { useSession } from "./session-context";
 
 type Mode = "signin" | "signup";
 
 function nextPath(): string {
-  return safeNext(new URLSearchParams(window.location.search).get("next"));
+  return loginDestination(new URLSearchParams(window.location.search).get("next"), window.location.origin);
 }
 
 /**

@@ -34,11 +34,6 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(response.status, "http", `Request failed (${response.status} ${response.statusText}).`);
 }
 
-/** Where the sign-in page sends the user back to: a path of this app, never another site. */
-export function safeNext(next: string | null | undefined): string {
-  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/";
-}
-
 /**
  * A 401 means the session is gone (signed out elsewhere, expired): go to the sign-in page and come
  * back here afterwards. The auth routes answer 401 for a wrong password; those are not redirected.
