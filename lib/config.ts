@@ -94,6 +94,9 @@ export const configSchema = z
     LOGIN_WINDOW_MIN: positiveInt(15),
     MAX_RUNS_PER_USER: positiveInt(2),
     MAX_RUNS_TOTAL: positiveInt(8),
+    /** Follow-ups one run takes while it works (each reaches the model and the conversation), in number and bytes. */
+    MAX_INTERRUPTS_PER_RUN: positiveInt(20),
+    MAX_INTERRUPT_BYTES_PER_RUN: positiveInt(64 * 1024),
     /** Upper bound on one model request; a local model can be slow, a hung one must not hold a run forever. */
     OLLAMA_TIMEOUT_S: positiveInt(600),
   })

@@ -1,10 +1,11 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import {
   DEFAULT_TITLE,
   getConversation,
   insertMessage,
+  lastQuestion,
   listFileSummaries,
   listMessages,
   type OwnerId,
@@ -14,7 +15,7 @@ import {
   updateConversation,
 } from "@/lib/db/queries";
 import { appendRunEvent, createRun } from "@/lib/db/runs";
-import type { StoredFile } from "@/lib/db/schema";
+import type { Conversation, Message, StoredFile } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { findFile } from "@/lib/files/file-store";
 import { resizeForVision } from "@/lib/files/image-resize";
@@ -67,33 +68,52 @@ function chooseNative(mode: ChatMode | undefined, llm: LLM): boolean {
   return true;
 }
 
-/**
- * Starts a run: checks the model first (unknown model → 400, Ollama down → 502, nothing stored),
- * then stores the user's message and the run, and runs the agent in the background. The returned
- * live run outlives the HTTP request that started it (SPEC §12).
- */
-export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
-  const conversation = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
-  const config = getConfig();
-  const ensureIdle = () => {
-    if (liveRuns.forConversation(conversation.id)) {
-      throw new AppError("conflict:run_active", "This conversation already has a running answer. Stop it or wait.");
-    }
-    if (liveRuns.countFor(input.ownerId) >= config.MAX_RUNS_PER_USER) {
-      throw new AppError(
-        "rate_limited:runs_per_user",
-        `You already have ${config.MAX_RUNS_PER_USER} answers running. Wait for one to finish, or stop one, then retry.`,
-        { retryable: true, details: { retryAfterSeconds: 10 } },
-      );
-    }
-    if (liveRuns.size >= config.MAX_RUNS_TOTAL) {
-      throw new AppError("rate_limited:runs_total", "The server is busy with other answers. Retry in a few seconds.", {
-        retryable: true,
-        details: { retryAfterSeconds: 10 },
-      });
-    }
-  };
-  ensureIdle();
+/** Takes the run's slot for its conversation, its user and the server, or says why it cannot. */
+function reserveSlot(liveRuns: LiveRuns, live: LiveRun, config: Config): void {
+  const refusal = liveRuns.reserve(live, { perUser: config.MAX_RUNS_PER_USER, total: config.MAX_RUNS_TOTAL });
+  if (refusal === "conversation") {
+    throw new AppError("conflict:run_active", "This conversation already has a running answer. Stop it or wait.");
+  }
+  if (refusal === "per_user") {
+    throw new AppError(
+      "rate_limited:runs_per_user",
+      `You already have ${config.MAX_RUNS_PER_USER} answers running. Wait for one to finish, or stop one, then retry.`,
+      { retryable: true, details: { retryAfterSeconds: 10 } },
+    );
+  }
+  if (refusal === "total") {
+    throw new AppError("rate_limited:runs_total", "The server is busy with other answers. Retry in a few seconds.", {
+      retryable: true,
+      details: { retryAfterSeconds: 10 },
+    });
+  }
+}
+
+/** Everything a turn needs that can be refused, found before anything is stored. */
+interface PreparedTurn {
+  model: string;
+  llm: LLM;
+  loopLlm: LLM;
+  useNativeTools: boolean;
+  mode: "native" | "json";
+  attachments: StoredFile[];
+  images: string[];
+}
+
+async function prepareTurn(
+  db: Db,
+  input: ChatInput,
+  conversation: Conversation,
+  config: Config,
+): Promise<PreparedTurn> {
+  if (input.replaceLast && !lastQuestion(db, { conversationId: conversation.id })) {
+    throw new AppError("bad_request:no_turn", "There is no message to answer again.");
+  }
+  const attachments = (input.attachmentIds ?? []).map((fileId) => {
+    const file = findFile(db, { conversationId: conversation.id, fileId });
+    if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
+    return file;
+  });
   const model = await resolveModelName(input.model, conversation.model, roleModel(db, "general"));
   const llm = await getLLM(model);
   // SPEC §6: the tool loop may use the fast model; the answer is written by the conversation's.
@@ -101,69 +121,101 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   const loopLlm = fast && fast !== model ? await getLLM(fast) : llm;
   const useNativeTools = chooseNative(input.mode, loopLlm);
   const mode = useNativeTools && loopLlm.abilities.tool_call ? "native" : "json";
-  ensureIdle(); // the awaits above leave room for a second request
-
-  if (input.replaceLast) removeLastTurn(db, { conversationId: conversation.id });
-  const previous = listMessages(db, { conversationId: conversation.id });
-  const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
-  const attachments = (input.attachmentIds ?? []).map((fileId) => {
-    const file = findFile(db, { conversationId: conversation.id, fileId });
-    if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
-    return file;
-  });
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  const userMessage = insertMessage(db, {
-    conversationId: conversation.id,
-    role: "user",
-    content: input.message,
-    attachmentIds: attachments.map((file) => file.id),
+  return { model, llm, loopLlm, useNativeTools, mode, attachments, images };
+}
+
+/**
+ * Starts a run. Its slot is reserved before anything is awaited (one run per conversation, the
+ * per-user and total caps hold under parallel requests); then every input is checked (unknown model
+ * → 400, Ollama down → 502, a bad attachment → 400) before anything is stored, and a refused or
+ * failed start gives the slot back. The user's message and the run are stored in one transaction
+ * and the agent runs in the background; the returned live run outlives the HTTP request.
+ */
+export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
+  const found = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const config = getConfig();
+  const runId = crypto.randomUUID();
+  const live = new LiveRun({
+    runId,
+    conversationId: found.id,
+    ownerId: input.ownerId,
+    persist: (event) => appendRunEvent(db, { runId, seq: event.id, type: event.event, data: event.data }),
+    interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
   });
-  if (conversation.title === DEFAULT_TITLE || conversation.model !== model) {
-    updateConversation(db, {
-      id: conversation.id,
-      ownerId: input.ownerId,
-      title: autoTitle ?? undefined,
-      model,
+  reserveSlot(liveRuns, live, config);
+
+  let turn: PreparedTurn;
+  let conversation: Conversation;
+  let previous: Message[];
+  let autoTitle: string | null;
+  try {
+    turn = await prepareTurn(db, input, found, config);
+    // Read again after the awaits: the conversation may have been renamed, or removed with its account.
+    conversation = getConversation(db, { id: found.id, ownerId: input.ownerId });
+    autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
+    previous = db.transaction(() => {
+      if (input.replaceLast) removeLastTurn(db, { conversationId: conversation.id });
+      const earlier = listMessages(db, { conversationId: conversation.id });
+      const userMessage = insertMessage(db, {
+        conversationId: conversation.id,
+        role: "user",
+        content: input.message,
+        attachmentIds: turn.attachments.map((file) => file.id),
+      });
+      if (conversation.title === DEFAULT_TITLE || conversation.model !== turn.model) {
+        updateConversation(db, {
+          id: conversation.id,
+          ownerId: input.ownerId,
+          title: autoTitle ?? undefined,
+          model: turn.model,
+        });
+      }
+      createRun(db, { id: runId, conversationId: conversation.id, mode: turn.mode, model: turn.model });
+      live.markStarted();
+      live.emit("run", {
+        runId,
+        conversationId: conversation.id,
+        userMessageId: userMessage.id,
+        model: turn.model,
+        mode: turn.mode,
+      });
+      return earlier;
     });
+  } catch (error) {
+    liveRuns.release(live);
+    throw error;
   }
-  const run = createRun(db, { conversationId: conversation.id, mode, model });
-  const live = new LiveRun(
-    run.id,
-    conversation.id,
-    (event) => appendRunEvent(db, { runId: run.id, seq: event.id, type: event.event, data: event.data }),
-    input.ownerId,
-  );
-  liveRuns.add(live);
-  live.emit("run", { runId: run.id, conversationId: conversation.id, userMessageId: userMessage.id, model, mode });
 
   const language = detectLanguage(input.message);
   const { history, ids } = previousTurns(previous, conversation, language);
   void runAgentTurn({
     db,
     live,
-    llm: loopLlm,
-    synthesisLlm: llm,
+    llm: turn.loopLlm,
+    synthesisLlm: turn.llm,
     registry: createServerToolRegistry(db),
     config,
     language,
-    useNativeTools,
+    useNativeTools: turn.useNativeTools,
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
       history,
       question: input.message,
-      images,
+      images: turn.images,
     },
-    // Only a title the user has not changed meanwhile is replaced.
+    // Only a title the user has not changed meanwhile is replaced; a run ended from outside (its
+    // account removed) has no conversation left to title.
     onTitle: autoTitle
       ? (title) => {
+          if (live.isEnded) return null;
           const current = getConversation(db, { id: conversation.id, ownerId: input.ownerId });
           if (current.title !== autoTitle) return null;
           updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
           return title;
         }
       : undefined,
-    onInterrupt: (text) =>
-      insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId: run.id }),
+    onInterrupt: (text) => insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId }),
     onCompact: (event) => {
       // Keep the summary for later turns when it replaced earlier turns of the conversation.
       const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
@@ -181,7 +233,10 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   return live;
 }
 
-/** Stops the conversation's running answer; 409 when nothing runs. */
+/**
+ * Stops the conversation's running answer; 409 when nothing runs. A start still being prepared
+ * is stopped too: it stores the question and ends at once as stopped.
+ */
 export function stopChat(conversationId: string, liveRuns = getLiveRuns()): { runId: string } {
   const live = liveRuns.forConversation(conversationId);
   if (!live) throw new AppError("conflict:no_active_run", "Nothing is running in this conversation.");

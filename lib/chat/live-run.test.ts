@@ -2,11 +2,21 @@ import { describe, expect, it } from "vitest";
 import type { SseEvent } from "@/lib/http/sse";
 import { LiveRun, LiveRuns } from "./live-run";
 
-function newRun() {
+const interruptLimits = { maxCount: 20, maxBytes: 65_536 };
+
+function newRun({ runId = "run-1", conversationId = "conv-1", ownerId = null as string | null } = {}) {
   const persisted: { event: string; data: unknown; id: number }[] = [];
-  const run = new LiveRun("run-1", "conv-1", (event) => persisted.push(event));
+  const run = new LiveRun({
+    runId,
+    conversationId,
+    ownerId,
+    persist: (event) => persisted.push(event),
+    interruptLimits,
+  });
   return { run, persisted };
 }
+
+const roomy = { perUser: 10, total: 10 };
 
 describe("LiveRun", () => {
   it("numbers and persists stored events, and never persists answer deltas", () => {
@@ -86,7 +96,7 @@ describe("LiveRuns", () => {
   it("keeps a finished run reachable by id for a grace period, but frees the conversation at once", async () => {
     const runs = new LiveRuns(20);
     const { run } = newRun();
-    runs.add(run);
+    runs.reserve(run, roomy);
     runs.remove(run);
     expect(runs.forConversation("conv-1")).toBeUndefined();
     expect(runs.get("run-1")).toBe(run);
@@ -97,11 +107,36 @@ describe("LiveRuns", () => {
   it("finds a run by conversation and by id until it is removed", () => {
     const runs = new LiveRuns(0);
     const { run } = newRun();
-    runs.add(run);
+    runs.reserve(run, roomy);
     expect(runs.forConversation("conv-1")).toBe(run);
     expect(runs.get("run-1")).toBe(run);
     runs.remove(run);
     expect(runs.forConversation("conv-1")).toBeUndefined();
     expect(runs.size).toBe(0);
+  });
+
+  it("reserves one slot per conversation, within the per-user and total caps, and says which one refused", () => {
+    const runs = new LiveRuns(0);
+    const limits = { perUser: 2, total: 3 };
+    expect(runs.reserve(newRun({ runId: "a1", conversationId: "c1", ownerId: "alice" }).run, limits)).toBeNull();
+    expect(runs.reserve(newRun({ runId: "a2", conversationId: "c1", ownerId: "alice" }).run, limits)).toBe(
+      "conversation",
+    );
+    expect(runs.reserve(newRun({ runId: "a3", conversationId: "c2", ownerId: "alice" }).run, limits)).toBeNull();
+    expect(runs.reserve(newRun({ runId: "a4", conversationId: "c3", ownerId: "alice" }).run, limits)).toBe("per_user");
+    expect(runs.reserve(newRun({ runId: "b1", conversationId: "c4", ownerId: "bob" }).run, limits)).toBeNull();
+    expect(runs.reserve(newRun({ runId: "b2", conversationId: "c5", ownerId: "bob" }).run, limits)).toBe("total");
+    expect(runs.size).toBe(3);
+    expect(runs.ownedBy("alice").map((run) => run.runId)).toEqual(["a1", "a3"]);
+  });
+
+  it("a released reservation frees its slot and its id at once", () => {
+    const runs = new LiveRuns(60_000);
+    const { run } = newRun();
+    expect(runs.reserve(run, { perUser: 1, total: 1 })).toBeNull();
+    runs.release(run);
+    expect(runs.size).toBe(0);
+    expect(runs.get("run-1")).toBeUndefined();
+    expect(runs.reserve(newRun({ runId: "run-2" }).run, { perUser: 1, total: 1 })).toBeNull();
   });
 });

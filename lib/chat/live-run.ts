@@ -1,33 +1,50 @@
 import type { SseEvent } from "@/lib/http/sse";
-import { InterruptQueue } from "./interrupt-queue";
+import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
+
+export interface LiveRunOptions {
+  runId: string;
+  conversationId: string;
+  /** Stores an event of the run (not answer deltas); called only once the run has started. */
+  persist: (event: { event: string; data: unknown; id: number }) => void;
+  /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
+  ownerId?: string | null;
+  interruptLimits: InterruptLimits;
+}
 
 /**
- * A run in progress, as seen by the web layer: its event log, its live subscribers, its interrupt
- * queue and the abort controller that Stop uses. Stored events get a sequence number N (SSE id
- * "N"); answer deltas are not stored (SPEC §4) and get "N.k", the k-th delta after stored event N,
- * so a client can resume exactly where it was with `?after=` (or Last-Event-ID).
+ * A run as seen by the web layer, from the moment its slot is reserved: its event log, its live
+ * subscribers, its interrupt queue and the abort controller that Stop uses. It is a reservation
+ * until `markStarted` (its run row exists); Stop during the reservation is honoured when it starts.
+ * Stored events get a sequence number N (SSE id "N"); answer deltas are not stored and get "N.k",
+ * the k-th delta after stored event N, so a client can resume exactly where it was with `?after=`
+ * (or Last-Event-ID).
  */
 export class LiveRun {
   readonly controller = new AbortController();
-  readonly interrupts = new InterruptQueue();
+  readonly interrupts: InterruptQueue;
+  readonly runId: string;
+  readonly conversationId: string;
+  readonly ownerId: string | null;
+  private readonly persist: LiveRunOptions["persist"];
   private readonly log: Required<SseEvent>[] = [];
   private readonly listeners = new Set<(event: SseEvent) => void>();
   private readonly endListeners = new Set<() => void>();
   private seq = 0;
   private deltasSinceSeq = 0;
+  private started = false;
   private ended = false;
   /** The answer streamed so far, kept for a shutdown that must store it. */
   answerText = "";
   /** Set once the run's assistant message is stored, by the run or by a shutdown: it is stored once. */
   finalized = false;
 
-  constructor(
-    readonly runId: string,
-    readonly conversationId: string,
-    private readonly persist: (event: { event: string; data: unknown; id: number }) => void,
-    /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
-    readonly ownerId: string | null = null,
-  ) {}
+  constructor(options: LiveRunOptions) {
+    this.runId = options.runId;
+    this.conversationId = options.conversationId;
+    this.ownerId = options.ownerId ?? null;
+    this.persist = options.persist;
+    this.interrupts = new InterruptQueue(options.interruptLimits);
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal;
@@ -35,6 +52,15 @@ export class LiveRun {
 
   get isEnded(): boolean {
     return this.ended;
+  }
+
+  /** Whether the run exists in the database (not only its reserved slot). */
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  markStarted(): void {
+    this.started = true;
   }
 
   /**
@@ -86,10 +112,20 @@ export class LiveRun {
   }
 }
 
+/** How many runs may go at once: per account (null = the single user) and in the whole process. */
+export interface RunLimits {
+  perUser: number;
+  total: number;
+}
+
+/** Why a slot was refused: the conversation already has a run, or a cap is reached. */
+export type SlotRefusal = "conversation" | "per_user" | "total";
+
 /**
- * The runs of this process, by conversation; at most one runs per conversation. A finished run
- * stays reachable by id for a grace period, so a client that dropped just before the end can
- * still resume exactly where it was (its deltas are not in the database).
+ * The runs of this process, by conversation; at most one runs per conversation. A slot is taken
+ * by `reserve`, synchronously, before a start awaits anything, so parallel starts cannot all pass
+ * the checks. A finished run stays reachable by id for a grace period, so a client that dropped
+ * just before the end can still resume exactly where it was (its deltas are not in the database).
  */
 export class LiveRuns {
   private readonly byConversation = new Map<string, LiveRun>();
@@ -105,24 +141,39 @@ export class LiveRuns {
     return this.byRun.get(runId);
   }
 
+  /** Runs going or reserved. */
   get size(): number {
     return this.byConversation.size;
   }
 
-  /** The runs still going. */
+  /** The runs going or reserved. */
   active(): LiveRun[] {
     return [...this.byConversation.values()];
   }
 
-  countFor(ownerId: string | null): number {
-    let n = 0;
-    for (const run of this.byConversation.values()) if (run.ownerId === ownerId) n++;
-    return n;
+  /** One account's runs, going or reserved. */
+  ownedBy(ownerId: string | null): LiveRun[] {
+    return this.active().filter((run) => run.ownerId === ownerId);
   }
 
-  add(run: LiveRun): void {
+  countFor(ownerId: string | null): number {
+    return this.ownedBy(ownerId).length;
+  }
+
+  /** Takes the run's slot if its conversation is free and no cap is reached; else says why not. */
+  reserve(run: LiveRun, limits: RunLimits): SlotRefusal | null {
+    if (this.byConversation.has(run.conversationId)) return "conversation";
+    if (this.countFor(run.ownerId) >= limits.perUser) return "per_user";
+    if (this.byConversation.size >= limits.total) return "total";
     this.byConversation.set(run.conversationId, run);
     this.byRun.set(run.runId, run);
+    return null;
+  }
+
+  /** A start that failed gives its slot back at once; nothing of it is kept. */
+  release(run: LiveRun): void {
+    if (this.byConversation.get(run.conversationId) === run) this.byConversation.delete(run.conversationId);
+    if (this.byRun.get(run.runId) === run) this.byRun.delete(run.runId);
   }
 
   /** The conversation is free for a new run at once; the finished run's log lingers for the grace period. */

@@ -11,7 +11,9 @@ import type { LiveRuns } from "./live-run";
 export function interruptLiveRuns(db: Db, liveRuns: LiveRuns): number {
   let count = 0;
   for (const live of liveRuns.active()) {
-    if (live.finalized) continue;
+    // A start still being prepared has stored nothing: aborting it is enough.
+    if (!live.isStarted) live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
+    if (live.finalized || !live.isStarted) continue;
     live.finalized = true;
     finishRun(db, {
       runId: live.runId,

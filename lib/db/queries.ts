@@ -250,13 +250,22 @@ export function saveConversationSummary(
   db.update(conversations).set({ summary, summaryThrough: throughMessageId }).where(eq(conversations.id, id)).run();
 }
 
+/** A turn's question: a user message that is not an interrupt injected into a run. */
+const isQuestion = (message: Message) => message.role === "user" && message.runId === null;
+
+/** The question of the conversation's last turn. */
+export function lastQuestion(db: Db, { conversationId }: { conversationId: string }): Message | undefined {
+  return listMessages(db, { conversationId }).findLast(isQuestion);
+}
+
 /**
  * Removes the conversation's last turn — its user message and everything after it (interrupts, the
  * answer, their runs and events) — for regenerate and edit-and-resend. Returns the removed question.
+ * Callers check everything else first: what this removes is gone.
  */
 export function removeLastTurn(db: Db, { conversationId }: { conversationId: string }): Message {
   const all = listMessages(db, { conversationId });
-  const index = all.findLastIndex((message) => message.role === "user" && message.runId === null);
+  const index = all.findLastIndex(isQuestion);
   const question = all[index];
   if (!question) throw new AppError("bad_request:no_turn", "There is no message to answer again.");
   const removed = all.slice(index);

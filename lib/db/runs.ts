@@ -15,9 +15,13 @@ import {
 
 /** Runs and their events (SPEC §4): created when a chat starts, finished with the assistant message. */
 
-export function createRun(db: Db, values: { conversationId: string; mode: RunMode; model: string }): Run {
+/** `id` is given when the run's live slot was reserved before the run was stored. */
+export function createRun(
+  db: Db,
+  values: { id?: string; conversationId: string; mode: RunMode; model: string },
+): Run {
   const row: Run = {
-    id: crypto.randomUUID(),
+    id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
     status: "running",
     mode: values.mode,

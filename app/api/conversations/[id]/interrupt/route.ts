@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
@@ -17,16 +18,35 @@ const interruptBody = z.object({
     .refine((text) => text.trim().length > 0, "must not be empty"),
 });
 
-/** A follow-up for the running agent (SPEC §9): 202 while a run is active, 409 otherwise. */
+/**
+ * A follow-up for the running agent: 202 while a run is active, 409 otherwise, 429 once
+ * the run has taken as many follow-ups, or as many bytes of them, as it may.
+ */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
   getConversation(getDb(), { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
-  if (!live?.interrupts.enqueue(body.message)) {
+  const result = live?.interrupts.enqueue(body.message) ?? "closed";
+  if (result === "closed" || !live) {
     throw new AppError(
       "conflict:no_active_run",
       "Nothing is running in this conversation; send the message as a new turn.",
+    );
+  }
+  const config = getConfig();
+  if (result === "too_many") {
+    throw new AppError(
+      "rate_limited:interrupts",
+      `This answer has already taken ${config.MAX_INTERRUPTS_PER_RUN} follow-ups, the most one answer takes. Send this one as a new message once the answer is done.`,
+      { retryable: true },
+    );
+  }
+  if (result === "too_large") {
+    throw new AppError(
+      "rate_limited:interrupt_bytes",
+      `Follow-ups to one answer are limited to ${config.MAX_INTERRUPT_BYTES_PER_RUN} bytes in total, and this one would go over. Send it as a new message once the answer is done.`,
+      { retryable: true },
     );
   }
   return Response.json({ queued: true, runId: live.runId, pending: live.interrupts.size }, { status: 202 });
