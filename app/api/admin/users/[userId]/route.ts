@@ -1,6 +1,7 @@
 import { adminCount, deleteUser, getUser, toPublicUser, updateUser } from "@/lib/auth/accounts";
 import { hashPassword } from "@/lib/auth/password";
 import type { Viewer } from "@/lib/auth/viewer";
+import { stopRunsOf } from "@/lib/chat/account-removal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -38,12 +39,17 @@ export const PATCH = apiRoute(
   { admin: true },
 );
 
-/** Removes the account with its conversations, files and runs. */
+/**
+ * Removes the account with its conversations, files and runs. Its running answers are ended first
+ * (stored as stopped, their streams told and closed), in the same synchronous step as the removal.
+ */
 export const DELETE = apiRoute(
   async (_request: Request, { params }: Context, viewer) => {
     const { userId } = await params;
     guardLastAdmin(viewer, userId, true);
-    deleteUser(getDb(), userId);
+    const db = getDb();
+    stopRunsOf(db, userId);
+    deleteUser(db, userId);
     return new Response(null, { status: 204 });
   },
   { admin: true },
