@@ -71,13 +71,15 @@ export function SettingsView() {
         <>
           <Section title={t("ollamaSection")} testId="settings-ollama">
             <div className="space-y-3 rounded-xl border border-border p-4">
-              <div className="flex flex-wrap items-center gap-2 text-sm">
-                <span className="text-muted-foreground">{t("ollamaUrl")}</span>
-                <code data-testid="ollama-url" className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem]">
-                  {settings.ollamaUrl}
-                </code>
-                <SourceBadge source="env" envName="OLLAMA_BASE_URL" />
-              </div>
+              {settings.ollamaUrl === undefined ? null : (
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="text-muted-foreground">{t("ollamaUrl")}</span>
+                  <code data-testid="ollama-url" className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem]">
+                    {settings.ollamaUrl}
+                  </code>
+                  <SourceBadge source="env" envName="OLLAMA_BASE_URL" />
+                </div>
+              )}
               <div className="flex flex-wrap items-center justify-between gap-3">
                 {settings.ollama.reachable ? (
                   <p data-testid="ollama-check" data-ok="true" className="flex items-center gap-2 text-sm">

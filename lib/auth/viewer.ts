@@ -37,6 +37,16 @@ export function resolveViewer(db: Db, request: Request): Viewer | null {
   return user ? { kind: "user", user } : null;
 }
 
+/** Whether a public route may show this request the admin's details; false when that cannot be told. */
+export function viewsAsAdmin(db: () => Db, request: Request): boolean {
+  try {
+    const viewer = resolveViewer(db(), request);
+    return viewer !== null && isAdmin(viewer);
+  } catch {
+    return false;
+  }
+}
+
 export function requireViewer(db: Db, request: Request, { admin = false } = {}): Viewer {
   const viewer = resolveViewer(db, request);
   if (!viewer) throw new AppError("unauthorized:session", "Sign in to continue.");

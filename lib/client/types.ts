@@ -86,6 +86,7 @@ export interface ModelList {
 export interface Health {
   ok: boolean;
   db: boolean;
+  /** `error` (why Ollama is unreachable, and where it was looked for) is for admins only. */
   ollama: { reachable: boolean; version: string | null; error?: string };
 }
 
@@ -162,7 +163,9 @@ export type SearchBackend = "duckduckgo" | "searxng";
 
 /** `GET /api/settings`: the effective values, where each comes from, and an Ollama check. */
 export interface SettingsView {
-  ollamaUrl: string;
+  /** Where Ollama runs: admins only. */
+  ollamaUrl?: string;
+  /** `error` (why Ollama is unreachable) is for admins only. */
   ollama: { reachable: boolean; version: string | null; error?: string };
   roles: Record<ModelRole, Setting<string | null>>;
   searchBackend: Setting<SearchBackend>;

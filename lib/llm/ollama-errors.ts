@@ -27,11 +27,15 @@ export function ollamaHttpError(status: number, body: string, model?: string): A
   return new AppError("upstream:ollama", `Ollama error: ${text}`, { retryable, details: { status } });
 }
 
+/**
+ * Every signed-in user may read this (chat errors, the model list), so it does not name the address:
+ * that is for admins, on the settings page. The cause keeps it for the server's own log.
+ */
 export function ollamaUnreachableError(baseUrl: string, reason: string): AppError {
   return new AppError(
     "upstream:ollama_unreachable",
-    `Cannot reach Ollama at ${baseUrl} (${reason}). Start it with \`ollama serve\`, or set OLLAMA_BASE_URL to where it listens.`,
-    { retryable: true },
+    `Cannot reach Ollama (${reason}). Start it with \`ollama serve\`, or set OLLAMA_BASE_URL to where it listens.`,
+    { retryable: true, cause: new Error(`Cannot connect to ${baseUrl}: ${reason}`) },
   );
 }
 

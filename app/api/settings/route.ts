@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
+import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaApi } from "@/lib/llm/registry";
 import { getSettings, MODEL_ROLES, updateSettings } from "@/lib/settings";
 
@@ -15,16 +16,15 @@ const settingsBody = z.object({
   searchBackend: z.enum(["duckduckgo", "searxng"]).optional(),
 });
 
-/** The settings page: effective values with where each comes from, and an Ollama check. */
+/**
+ * The settings page: effective values with where each comes from, and an Ollama check. Where Ollama
+ * runs and why it cannot be reached are for admins (the local user counts as one).
+ */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
-  const db = getDb();
-  let ollama: { reachable: boolean; version: string | null; error?: string };
-  try {
-    ollama = { reachable: true, version: await getOllamaApi().version(AbortSignal.timeout(3000)) };
-  } catch (error) {
-    ollama = { reachable: false, version: null, error: error instanceof Error ? error.message : String(error) };
-  }
-  return Response.json({ ...getSettings(db), ollama, editable: isAdmin(viewer) });
+  const admin = isAdmin(viewer);
+  const { ollamaUrl, ...settings } = getSettings(getDb());
+  const ollama = await checkOllama({ detailed: admin });
+  return Response.json({ ...settings, ...(admin ? { ollamaUrl } : {}), ollama, editable: admin });
 });
 
 /** Admins change roles and the search backend; values set in the environment are refused. */
