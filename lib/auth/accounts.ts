@@ -42,10 +42,16 @@ export function getUser(db: Db, id: string): User {
   return user;
 }
 
+/**
+ * Whether anyone may create an account. Closed unless the admin opened it: the first account (the
+ * admin) can always be created, but once it exists nobody else joins without the admin's say-so.
+ */
 export function isSignupOpen(db: Db): boolean {
   const row = db.select().from(settings).where(eq(settings.key, "signupOpen")).get();
-  return row ? row.value === true : true;
+  return row?.value === true;
 }
+
+const signupClosed = () => new AppError("forbidden:signup_closed", "Sign-up is closed. Ask the admin for an account.");
 
 export function setSignupOpen(db: Db, open: boolean): void {
   db.insert(settings)
@@ -68,12 +74,12 @@ export async function createUser(
   }: { username: string; password: string; role?: UserRole; byAdmin?: boolean },
 ): Promise<User> {
   const name = normaliseUsername(username);
+  // Refused before the (slow) hash as well, so a closed sign-up costs the server nothing.
+  if (!byAdmin && countUsers(db) > 0 && !isSignupOpen(db)) throw signupClosed();
   const passwordHash = await hashPassword(password);
   return db.transaction((tx) => {
     const first = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
-    if (!first && !byAdmin && !isSignupOpen(tx as unknown as Db)) {
-      throw new AppError("forbidden:signup_closed", "Sign-up is closed. Ask the admin for an account.");
-    }
+    if (!first && !byAdmin && !isSignupOpen(tx as unknown as Db)) throw signupClosed();
     if (tx.select().from(users).where(eq(users.username, name)).get()) {
       throw new AppError("conflict:username", `The username ${name} is taken.`);
     }

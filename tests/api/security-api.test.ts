@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATCH as patchSettings } from "@/app/api/admin/settings/route";
+import { GET as adminSettings, PATCH as patchSettings } from "@/app/api/admin/settings/route";
 import { PATCH as patchUser, DELETE as removeUser } from "@/app/api/admin/users/[userId]/route";
 import { POST as addUser, GET as listUsers } from "@/app/api/admin/users/route";
 import { POST as login } from "@/app/api/auth/login/route";
@@ -83,7 +83,21 @@ describe("accounts (issue 7)", () => {
     expect(row?.passwordHash).not.toContain(PASSWORD);
   });
 
-  it("later sign-ups are users; when the admin closes sign-up they are refused, and the admin can still add people", async () => {
+  it("once the admin exists, sign-up is closed by default: a sign-up is refused and /me says so", async () => {
+    const meNow = (await (await me(client().request("/api/auth/me", "GET"))).json()) as Record<string, unknown>;
+    expect(meNow).toMatchObject({ firstUser: false, signupOpen: false });
+    const refused = await signup(
+      client().request("/api/auth/signup", "POST", { username: "early-bird", password: PASSWORD }),
+    );
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("forbidden:signup_closed");
+    expect(await (await adminSettings(admin.request("/api/admin/settings", "GET"))).json()).toEqual({
+      signupOpen: false,
+    });
+  });
+
+  it("the admin can reopen sign-up: later sign-ups are users; closed again, they are refused, and the admin can still add people", async () => {
+    expect((await patchSettings(admin.request("/api/admin/settings", "PATCH", { signupOpen: true }))).status).toBe(200);
     alice = await signUp("alice");
     const aliceMe = (await (await me(alice.request("/api/auth/me", "GET"))).json()) as { user: { role: string } };
     expect(aliceMe.user.role).toBe("user");

@@ -3,14 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
+import { POST as signup } from "@/app/api/auth/signup/route";
 import { createUser } from "@/lib/auth/accounts";
 import { PEER_HEADER as PEER } from "@/lib/auth/peer-stamp.mjs";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
 import { ORIGIN } from "@/tests/support/accounts";
 
-// Counts password checks: the expensive step that throttling must keep attackers from reaching.
-const checks = vi.hoisted(() => ({ count: 0 }));
+// Counts password checks and hashes: the expensive work that limits must keep attackers from reaching.
+const checks = vi.hoisted(() => ({ count: 0, hashes: 0 }));
 vi.mock("@/lib/auth/password", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/lib/auth/password")>();
   return {
@@ -18,6 +19,10 @@ vi.mock("@/lib/auth/password", async (importOriginal) => {
     verifyPassword: (password: string, stored: string) => {
       checks.count++;
       return actual.verifyPassword(password, stored);
+    },
+    hashPassword: (password: string) => {
+      checks.hashes++;
+      return actual.hashPassword(password);
     },
   };
 });
@@ -53,6 +58,7 @@ afterAll(() => {
 });
 beforeEach(() => {
   checks.count = 0;
+  checks.hashes = 0;
 });
 
 function attempt(username: string, password: string, headers: Record<string, string>): Promise<Response> {
@@ -144,5 +150,19 @@ describe("sign-in throttling", () => {
     }
     expect((await attempt("erin", PASSWORD, { [PEER]: "2001:db8:1:2:ffff::1" })).status).toBe(429);
     expect((await attempt("erin", PASSWORD, { [PEER]: "2001:db8:1:3::1" })).status).toBe(200);
+  });
+});
+
+describe("sign-up", () => {
+  it("while sign-up is closed, a sign-up is refused before its password is hashed", async () => {
+    const response = await signup(
+      new Request(`${ORIGIN}/api/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ username: "newcomer", password: PASSWORD }),
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(checks.hashes).toBe(0);
   });
 });
