@@ -12,6 +12,7 @@ export type ErrorKind =
   | "unsupported_media_type"
   | "rate_limited"
   | "upstream"
+  | "unavailable"
   | "internal";
 
 const statusByKind: Record<ErrorKind, number> = {
@@ -24,6 +25,7 @@ const statusByKind: Record<ErrorKind, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   upstream: 502,
+  unavailable: 503,
   internal: 500,
 };
 

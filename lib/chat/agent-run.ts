@@ -3,6 +3,7 @@ import type { CompactionEvent } from "@/lib/agent/context-guard";
 import { ReActAgent } from "@/lib/agent/react-agent";
 import type { AgentInput, AgentLimits, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
+import { databaseBusyError, isDatabaseBusy, writeWhenFree } from "@/lib/db/busy";
 import type { Db } from "@/lib/db/client";
 import { finishRun, savePartialAnswer } from "@/lib/db/runs";
 import type { RunStatus } from "@/lib/db/schema";
@@ -50,6 +51,7 @@ export interface AgentRunOptions {
 
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseBusy(error)) return databaseBusyError(error);
   console.error("[chat] run failed", error);
   return new AppError("internal", error instanceof Error ? error.message : String(error));
 }
@@ -114,8 +116,13 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
           live.answerText = text;
           live.emit("answer", { status: "delta", content: part.text }, { store: false });
           if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
-            savePartialAnswer(db, { runId: live.runId, text });
             lastSave = Date.now();
+            try {
+              savePartialAnswer(db, { runId: live.runId, text });
+            } catch (error) {
+              // Only crash recovery reads it: a locked database skips one save, the next catches up.
+              if (!isDatabaseBusy(error)) throw error;
+            }
           }
         } else if (part.type === "finish") {
           usage = addUsage(usage, part.usage);
@@ -142,33 +149,65 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   // A shutdown already stored this run as interrupted.
   if (live.finalized) return;
   live.finalized = true;
-  if (answerStarted) live.emit("answer", { status: "done" });
-  if (failure) live.emit("error", { code: failure.code, message: failure.message, retryable: failure.retryable });
+  // While another process locks the database the run still ends for its client: its last events go
+  // out live only, and its end is stored as soon as the database is free.
+  const emitEnd = (event: string, data: unknown) => {
+    try {
+      live.emit(event, data);
+    } catch (error) {
+      if (!isDatabaseBusy(error)) throw error;
+      live.emit(event, data, { store: false });
+    }
+  };
+  const errorEvent = (error: AppError) => ({ code: error.code, message: error.message, retryable: error.retryable });
+  if (answerStarted) emitEnd("answer", { status: "done" });
+  if (failure) emitEnd("error", errorEvent(failure));
 
   const iterations = result?.iterations ?? 0;
   const content = failure ? [text.trim(), `**Error:** ${failure.message}`].filter(Boolean).join("\n\n") : text;
-  const message = finishRun(db, {
-    runId: live.runId,
-    status,
-    iterations,
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    error: failure?.message,
-    answer: content,
-  });
+  const messageId = crypto.randomUUID();
+  const stored = writeWhenFree(
+    () =>
+      finishRun(db, {
+        runId: live.runId,
+        messageId,
+        status,
+        iterations,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        error: failure?.message,
+        answer: content,
+      }),
+    `the end of run ${live.runId}`,
+  );
+  if (!stored && !failure) {
+    emitEnd(
+      "error",
+      errorEvent(
+        new AppError(
+          "unavailable:database_busy",
+          "The database is busy (locked by another process): this answer is saved as soon as it is free.",
+        ),
+      ),
+    );
+  }
   let title: string | null = null;
-  if (options.onTitle && status === "complete" && text.trim()) {
+  if (stored && options.onTitle && status === "complete" && text.trim()) {
     const suggested = await suggestTitle(options.llm, {
       question: input.question,
       answer: text,
       language,
       signal: live.signal,
     });
-    if (suggested) title = options.onTitle(suggested);
+    try {
+      if (suggested) title = options.onTitle(suggested);
+    } catch (error) {
+      if (!isDatabaseBusy(error)) throw error; // the placeholder title stays
+    }
   }
   const pending = live.interrupts.close();
-  live.emit("done", {
-    messageId: message.id,
+  emitEnd("done", {
+    messageId,
     iterations,
     usage,
     elapsedMs: Date.now() - startedAt,

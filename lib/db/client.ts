@@ -16,12 +16,19 @@ export const DB_FILENAME = "ollama-web.sqlite";
  * Opens (creating if needed) the database, applies pending migrations and recovers runs a crash
  * left "running" (SPEC §4). Called once per process through `getDb()`, or directly by tests.
  */
-export function openDb(file: string, migrationsFolder = path.join(process.cwd(), "drizzle")): Db {
+export function openDb(
+  file: string,
+  {
+    migrationsFolder = path.join(process.cwd(), "drizzle"),
+    busyTimeoutMs = getConfig().DB_BUSY_TIMEOUT_MS,
+  }: { migrationsFolder?: string; busyTimeoutMs?: number } = {},
+): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
+  // Short: better-sqlite3 is synchronous, so a write waiting for a lock stalls every request (lib/db/busy.ts).
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder });

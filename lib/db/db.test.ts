@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
 import { type Db, openDb } from "./client";
@@ -47,6 +48,20 @@ describe("database setup (SPEC §4)", () => {
     expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(Number(db.$client.pragma("busy_timeout", { simple: true }))).toBeGreaterThan(0);
+  });
+
+  it("waits for another connection's lock only DB_BUSY_TIMEOUT_MS, short by default (a waiting write blocks the server)", () => {
+    expect(Number(db.$client.pragma("busy_timeout", { simple: true }))).toBe(300);
+    vi.stubEnv("DB_BUSY_TIMEOUT_MS", "120");
+    resetConfigForTests();
+    try {
+      const other = openDb(ctx.file);
+      expect(Number(other.$client.pragma("busy_timeout", { simple: true }))).toBe(120);
+      other.$client.close();
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfigForTests();
+    }
   });
 
   it("applies the drizzle migrations, creating every table", () => {

@@ -60,12 +60,14 @@ export function finishRun(
     outputTokens: number;
     error?: string | null;
     answer: string;
+    /** Chosen by the caller when it announces the message before it is stored. */
+    messageId?: string;
   },
 ): Message {
   const run = getRun(db, { id: values.runId });
   const now = Date.now();
   const message: Message = {
-    id: crypto.randomUUID(),
+    id: values.messageId ?? crypto.randomUUID(),
     conversationId: run.conversationId,
     role: "assistant",
     content: values.answer,

@@ -1,14 +1,26 @@
 import "server-only";
 import type { z } from "zod";
+import { databaseBusyError, isDatabaseBusy } from "@/lib/db/busy";
 import { AppError, isAbortError } from "@/lib/errors";
 import { readBodyLimited } from "./body";
 
 /** SPEC §12: every error is `{"error": {"code", "message"}}` with a fitting status. */
-export function errorResponse(error: unknown): Response {
+export function errorResponse(caught: unknown): Response {
+  let error = caught;
+  if (isDatabaseBusy(caught)) {
+    console.warn("[api] database busy:", caught instanceof Error ? caught.message : caught);
+    error = databaseBusyError(caught);
+  }
   if (error instanceof AppError) {
     const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+    const body = {
+      code: error.code,
+      message: error.message,
+      ...(error.retryable ? { retryable: true } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    };
     return Response.json(
-      { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
+      { error: body },
       { status: error.status, headers: retryAfter ? { "Retry-After": String(retryAfter) } : undefined },
     );
   }

@@ -31,6 +31,7 @@ describe("GET /api/health", () => {
     expect(await response.json()).toEqual({
       ok: true,
       db: true,
+      dbStatus: "ok",
       ollama: { reachable: true, version: "0.12.10" },
       runs: { active: 0 },
     });

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { viewsAsAdmin } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { busyRetryAfterSeconds, type DatabaseStatus, databaseStatus } from "@/lib/db/busy";
 import { getDb } from "@/lib/db/client";
 import { publicRoute } from "@/lib/http/api-route";
 import { checkOllama } from "@/lib/llm/ollama-status";
@@ -9,17 +9,21 @@ export const dynamic = "force-dynamic";
 
 /** SPEC §12: `{ok, db, ollama: {reachable, version}}`, and how many runs are active. Reveals no paths or secrets. */
 export const GET = publicRoute(async (request: Request) => {
-  let db = false;
+  // "busy": another process holds the write lock, so writes get a 503 with Retry-After meanwhile.
+  let dbStatus: DatabaseStatus = "unavailable";
   try {
-    getDb().get(sql`select 1`);
-    db = true;
+    dbStatus = databaseStatus(getDb());
   } catch (error) {
     console.error("[health] database check failed", error);
   }
+  const db = dbStatus === "ok";
   // Anyone may ask; why Ollama is unreachable, and its address, only an admin is told.
   const ollama = await checkOllama({ detailed: viewsAsAdmin(getDb, request) });
   return Response.json(
-    { ok: db && ollama.reachable, db, ollama, runs: { active: getLiveRuns().size } },
-    { status: db ? 200 : 503 },
+    { ok: db && ollama.reachable, db, dbStatus, ollama, runs: { active: getLiveRuns().size } },
+    {
+      status: db ? 200 : 503,
+      headers: dbStatus === "busy" ? { "Retry-After": String(busyRetryAfterSeconds()) } : undefined,
+    },
   );
 });
