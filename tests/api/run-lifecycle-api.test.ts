@@ -6,6 +6,7 @@ import { DELETE as remove } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
@@ -219,6 +220,19 @@ describe("run slots are reserved before any await", () => {
     expect((await readEvents(response)).at(-1)?.event).toBe("done");
     await idle(id);
     expect(listMessages(getDb(), { conversationId: id }).map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("a shutdown while a chat is starting stores nothing for it and stops it", async () => {
+    const { id, fileId } = await visionConversation();
+    imageGate.close();
+    const starting = send({ conversationId: id, message: "describe it", attachmentIds: [fileId] });
+    await expect.poll(() => imageGate.waiting).toBe(1);
+    expect(interruptLiveRuns(getDb(), getLiveRuns())).toBe(0);
+    expect(listRuns(getDb(), { conversationId: id })).toEqual([]);
+    imageGate.open();
+    const events = await readEvents(await starting);
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    await idle(id);
   });
 });
 
