@@ -1,24 +1,77 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "./config";
+import { closeDbForTests, DB_FILENAME } from "./db/client";
 import { startServer } from "./server-start";
+
+/** Runs startServer with process.exit stubbed; returns what it printed to stderr. */
+function startAndExpectExit(): string[] {
+  const errors: string[] = [];
+  vi.spyOn(console, "error").mockImplementation((line: string) => errors.push(line));
+  vi.spyOn(console, "log").mockImplementation(() => {});
+  const exit = vi.spyOn(process, "exit").mockImplementation(((code?: number) => {
+    throw new Error(`exit ${code}`);
+  }) as typeof process.exit);
+  expect(() => startServer()).toThrow("exit 1");
+  expect(exit).toHaveBeenCalledWith(1);
+  return errors;
+}
 
 describe("server start (SPEC §3)", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.restoreAllMocks();
     resetConfigForTests();
+    closeDbForTests();
   });
 
   it("a bad variable stops the server with one line naming it", () => {
     vi.stubEnv("MAX_TOOL_ROUNDS", "many");
     resetConfigForTests();
-    const errors: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((line: string) => errors.push(line));
-    const exit = vi.spyOn(process, "exit").mockImplementation(((code?: number) => {
-      throw new Error(`exit ${code}`);
-    }) as typeof process.exit);
-    expect(() => startServer()).toThrow("exit 1");
-    expect(exit).toHaveBeenCalledWith(1);
-    expect(errors).toEqual(['Invalid configuration: MAX_TOOL_ROUNDS must be a positive whole number (got "many")']);
+    expect(startAndExpectExit()).toEqual([
+      'Invalid configuration: MAX_TOOL_ROUNDS must be a positive whole number (got "many")',
+    ]);
+  });
+});
+
+describe("an unusable DATA_DIR stops the server with one line naming it", () => {
+  let scratch = "";
+  afterEach(() => {
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  function fileInScratch(): string {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-datadir-"));
+    const file = path.join(scratch, "not-a-dir");
+    fs.writeFileSync(file, "");
+    return file;
+  }
+
+  it("a file, not a directory", () => {
+    const file = fileInScratch();
+    vi.stubEnv("DATA_DIR", file);
+    resetConfigForTests();
+    expect(startAndExpectExit()).toEqual([`Invalid configuration: DATA_DIR is not a directory: ${file}`]);
+  });
+
+  it("a database file that cannot be opened", () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-datadir-"));
+    fs.mkdirSync(path.join(scratch, DB_FILENAME));
+    vi.stubEnv("DATA_DIR", scratch);
+    resetConfigForTests();
+    const errors = startAndExpectExit();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(new RegExp(`^Cannot open the database in DATA_DIR ${scratch}: `));
+  });
+
+  it("a directory that cannot be created (a parent is a file)", () => {
+    const dir = path.join(fileInScratch(), "data");
+    vi.stubEnv("DATA_DIR", dir);
+    resetConfigForTests();
+    expect(startAndExpectExit()).toEqual([
+      `Invalid configuration: DATA_DIR cannot be created (a parent is not a directory): ${dir}`,
+    ]);
   });
 });

@@ -4,15 +4,16 @@ import path from "node:path";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
+import { dataDirError } from "./data-dir-check.mjs";
 
 export const PID_FILE = "server.pid";
 
 /**
- * Runs once when the server starts (from instrumentation.ts): a bad configuration stops it with one
- * clear line; the database is opened so migrations and crash recovery happen before the first
- * request (SPEC §3, §4); a pid file tells the restore command an instance is running; SIGTERM and
- * exit store running runs as interrupted (issue 7).
+ * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
+ * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
+ * happen before the first request (SPEC §3, §4); a pid file tells the restore command an instance
+ * is running; SIGTERM and exit store running runs as interrupted (issue 7).
  */
 export function startServer(): void {
   let config: ReturnType<typeof getConfig>;
@@ -29,7 +30,19 @@ export function startServer(): void {
     console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
   }
   console.log(`[config] accounts ${accountsRequired(config) ? "required" : "off (single user on loopback)"}`);
-  const db = getDb();
+  const dataDir = path.resolve(config.DATA_DIR);
+  const unusable = dataDirError(process.env.DATA_DIR, dataDir);
+  if (unusable) {
+    console.error(unusable);
+    process.exit(1);
+  }
+  let db: Db;
+  try {
+    db = getDb();
+  } catch (error) {
+    console.error(`Cannot open the database in DATA_DIR ${dataDir}: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  }
 
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
   fs.writeFileSync(pidFile, String(process.pid));

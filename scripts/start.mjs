@@ -2,13 +2,21 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { dataDirError } from "../lib/data-dir-check.mjs";
 import { ensureBuild } from "./ensure-build.mjs";
+import { dataDir } from "./lib/data-dir.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 try {
   process.loadEnvFile(path.join(root, ".env"));
 } catch {
   // no .env: the environment alone configures the app
+}
+// An unusable DATA_DIR stops here with one line, before a build or a server that could only fail.
+const dataDirProblem = dataDirError(process.env.DATA_DIR, dataDir());
+if (dataDirProblem) {
+  console.error(dataDirProblem);
+  process.exit(1);
 }
 ensureBuild();
 
