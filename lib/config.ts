@@ -99,6 +99,8 @@ export const configSchema = z
     MAX_INTERRUPT_BYTES_PER_RUN: positiveInt(64 * 1024),
     /** Upper bound on one model request; a local model can be slow, a hung one must not hold a run forever. */
     OLLAMA_TIMEOUT_S: positiveInt(600),
+    /** Longest NDJSON line (or non-streamed body) taken from Ollama; a broken server cannot fill memory with one line. */
+    OLLAMA_MAX_LINE_MB: positiveInt(16),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
   })

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
-import { fixChatRequestBody, surfaceMidStreamErrors } from "./ollama-fetch";
+import { fixChatRequestBody } from "./ollama-fetch";
 
 const patch = { numCtx: 8192, think: false };
 
@@ -68,52 +67,5 @@ describe("request repair (SPEC §5 flaw 2 and the request fixes)", () => {
       patch,
     );
     expect((fixed.messages as { content: unknown }[])[0]?.content).toBe("");
-  });
-});
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return new Response(stream).text();
-}
-
-function streamOf(...parts: string[]): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(encoder.encode(part));
-      controller.close();
-    },
-  });
-}
-
-describe("mid-stream errors (SPEC §5 flaw 1)", () => {
-  it("passes ordinary NDJSON through line by line, even when lines are split across chunks", async () => {
-    const errors: AppError[] = [];
-    const stream = surfaceMidStreamErrors(
-      streamOf('{"message":{"content":"a"},', '"done":false}\n{"done":true}'),
-      (e) => errors.push(e),
-    );
-    expect(await readAll(stream)).toBe('{"message":{"content":"a"},"done":false}\n{"done":true}\n');
-    expect(errors).toEqual([]);
-  });
-
-  it('reports Ollama\'s own text when an {"error"} line arrives after the 200, keeping the lines before it', async () => {
-    const errors: AppError[] = [];
-    const stream = surfaceMidStreamErrors(
-      streamOf(
-        '{"message":{"content":"a"},"done":false}\n{"error":"model runner has unexpectedly stopped"}\n{"x":1}\n',
-      ),
-      (e) => errors.push(e),
-    );
-    expect(await readAll(stream)).toBe('{"message":{"content":"a"},"done":false}\n');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(AppError);
-    expect(errors[0]?.message).toContain("model runner has unexpectedly stopped");
-  });
-
-  it('does not mistake content that mentions "error" for an error line', async () => {
-    const line = '{"message":{"content":"{\\"error\\": 1}"},"done":false}';
-    const errors: AppError[] = [];
-    expect(await readAll(surfaceMidStreamErrors(streamOf(`${line}\n`), (e) => errors.push(e)))).toBe(`${line}\n`);
-    expect(errors).toEqual([]);
   });
 });

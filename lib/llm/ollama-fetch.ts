@@ -1,5 +1,6 @@
 import { type AppError, isAbortError } from "@/lib/errors";
-import { connectFailureReason, midStreamError, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
+import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
+import { type LineLimits, limitBodyBytes, surfaceMidStreamErrors } from "./ollama-stream";
 
 /**
  * A `fetch` for `ollama-ai-provider-v2` that repairs what the provider gets wrong on the wire
@@ -75,61 +76,22 @@ function parseArguments(text: string): JsonObject {
   }
 }
 
-/**
- * Passes NDJSON through line by line; Ollama's `{"error"}` line (and anything after it) is taken
- * out and reported to `onError`. Reporting on the side, rather than erroring the stream, keeps the
- * deltas before the error: an errored stream discards what its consumers have not read yet.
- */
-export function surfaceMidStreamErrors(
-  body: ReadableStream<Uint8Array>,
-  onError: (error: AppError) => void,
-): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let pending = "";
-  let failed = false;
-  const pass = (lines: string[], controller: TransformStreamDefaultController<Uint8Array>) => {
-    let out = "";
-    for (const line of lines) {
-      if (failed || !line.trim()) continue;
-      const error = midStreamError(line);
-      if (error === undefined) out += `${line}\n`;
-      else {
-        failed = true;
-        onError(ollamaHttpError(500, JSON.stringify({ error })));
-      }
-    }
-    if (out) controller.enqueue(encoder.encode(out));
-  };
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        const lines = pending.split("\n");
-        pending = lines.pop() ?? "";
-        pass(lines, controller);
-      },
-      flush(controller) {
-        pass([pending + decoder.decode()], controller);
-      },
-    }),
-  );
-}
-
 export function createOllamaFetch({
   baseUrl,
   patch,
   model,
   onStreamError = () => {},
+  maxLineBytes = Number.POSITIVE_INFINITY,
+  onScan,
   fetchImpl = fetch,
 }: {
   baseUrl: string;
   patch: ChatRequestPatch;
   model?: string;
-  /** Called when a streamed reply ends with Ollama's error line. */
+  /** Called when a streamed reply ends with Ollama's error line, or is cut off for a too-long line. */
   onStreamError?: (error: AppError) => void;
   fetchImpl?: typeof fetch;
-}): typeof fetch {
+} & LineLimits): typeof fetch {
   return async (input, init) => {
     let requestInit = init;
     if (typeof init?.body === "string" && String(input).endsWith("/chat")) {
@@ -146,11 +108,12 @@ export function createOllamaFetch({
     if (!response.ok) {
       throw ollamaHttpError(response.status, await response.text().catch(() => ""), model);
     }
-    if (!response.body || !(response.headers.get("content-type") ?? "").includes("ndjson")) return response;
-    return new Response(surfaceMidStreamErrors(response.body, onStreamError), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    if (!response.body) return response;
+    const ndjson = (response.headers.get("content-type") ?? "").includes("ndjson");
+    if (!ndjson && !Number.isFinite(maxLineBytes)) return response;
+    const body = ndjson
+      ? surfaceMidStreamErrors(response.body, onStreamError, { maxLineBytes, onScan })
+      : limitBodyBytes(response.body, maxLineBytes);
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

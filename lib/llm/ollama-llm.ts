@@ -17,6 +17,8 @@ export interface OllamaLLMOptions {
   think?: boolean;
   /** Upper bound on one request, so a hung model cannot hold a run forever. */
   timeoutMs?: number;
+  /** Longest reply line taken from Ollama (OLLAMA_MAX_LINE_MB); unset = no limit. */
+  maxLineBytes?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -129,6 +131,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
         model: options.model,
         patch: { numCtx: contextLength, think, format },
         onStreamError,
+        maxLineBytes: options.maxLineBytes,
         fetchImpl: options.fetchImpl,
       }),
     })(options.model);

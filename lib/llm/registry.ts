@@ -46,5 +46,6 @@ export async function getLLM(model: string): Promise<LLM> {
     modelContextLength: info.contextLength,
     numCtx: config.NUM_CTX,
     timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
+    maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,
   });
 }

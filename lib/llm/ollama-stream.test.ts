@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { surfaceMidStreamErrors } from "./ollama-stream";
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+function streamOf(...parts: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(encoder.encode(part));
+      controller.close();
+    },
+  });
+}
+
+describe("mid-stream errors (SPEC §5 flaw 1)", () => {
+  it("passes ordinary NDJSON through line by line, even when lines are split across chunks", async () => {
+    const errors: AppError[] = [];
+    const stream = surfaceMidStreamErrors(
+      streamOf('{"message":{"content":"a"},', '"done":false}\n{"done":true}'),
+      (e) => errors.push(e),
+    );
+    expect(await readAll(stream)).toBe('{"message":{"content":"a"},"done":false}\n{"done":true}\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('reports Ollama\'s own text when an {"error"} line arrives after the 200, keeping the lines before it', async () => {
+    const errors: AppError[] = [];
+    const stream = surfaceMidStreamErrors(
+      streamOf(
+        '{"message":{"content":"a"},"done":false}\n{"error":"model runner has unexpectedly stopped"}\n{"x":1}\n',
+      ),
+      (e) => errors.push(e),
+    );
+    expect(await readAll(stream)).toBe('{"message":{"content":"a"},"done":false}\n');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(AppError);
+    expect(errors[0]?.message).toContain("model runner has unexpectedly stopped");
+  });
+
+  it('does not mistake content that mentions "error" for an error line', async () => {
+    const line = '{"message":{"content":"{\\"error\\": 1}"},"done":false}';
+    const errors: AppError[] = [];
+    expect(await readAll(surfaceMidStreamErrors(streamOf(`${line}\n`), (e) => errors.push(e)))).toBe(`${line}\n`);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("line splitting on bytes", () => {
+  it("keeps a character whose bytes are split across chunks whole", async () => {
+    const bytes = new TextEncoder().encode('{"message":{"content":"日本"}}\n');
+    const cut = bytes.indexOf(0xe6) + 1; // inside the first character
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, cut));
+        controller.enqueue(bytes.subarray(cut));
+        controller.close();
+      },
+    });
+    expect(await readAll(surfaceMidStreamErrors(stream, () => {}))).toBe('{"message":{"content":"日本"}}\n');
+  });
+
+  it("takes a line of exactly maxLineBytes and cuts off the reply at a line one byte longer", async () => {
+    const line = '{"done":false}';
+    const errors: AppError[] = [];
+    const ok = surfaceMidStreamErrors(streamOf(`${line}\n`), (e) => errors.push(e), { maxLineBytes: line.length });
+    expect(await readAll(ok)).toBe(`${line}\n`);
+    expect(errors).toEqual([]);
+
+    const cut = surfaceMidStreamErrors(streamOf(`${line}\n`, `${line} \n`, `${line}\n`), (e) => errors.push(e), {
+      maxLineBytes: line.length,
+    });
+    expect(await readAll(cut)).toBe(`${line}\n`);
+    expect(errors.map((e) => e.code)).toEqual(["upstream:ollama_line_too_long"]);
+  });
+});
