@@ -6,6 +6,7 @@ import readline from "node:readline";
 import { createUser } from "@/lib/auth/accounts";
 import { getConfig } from "@/lib/config";
 import { DB_FILENAME, openDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 
 try {
   process.loadEnvFile(path.resolve(".env"));
@@ -24,10 +25,6 @@ const rl = readline.createInterface({ input: process.stdin, terminal: false });
 if (process.stdin.isTTY) process.stdout.write("Password (at least 8 characters): ");
 const password = await new Promise<string>((resolve) => rl.once("line", resolve).once("close", () => resolve("")));
 rl.close();
-if (password.length < 8) {
-  console.error("The password must be at least 8 characters.");
-  process.exit(2);
-}
 
 const db = openDb(path.resolve(getConfig().DATA_DIR, DB_FILENAME));
 try {
@@ -40,7 +37,8 @@ try {
   console.log(`Created ${user.role} ${user.username}.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
+  // A name or password that breaks the account rules is a usage error, like a missing name.
+  process.exitCode = error instanceof AppError && error.kind === "bad_request" ? 2 : 1;
 } finally {
   db.$client.close();
 }

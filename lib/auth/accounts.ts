@@ -4,6 +4,7 @@ import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { conversations, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { checkNewAccount } from "./account-rules";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
 
 /** Accounts, sessions and the sign-up switch (issue 7). */
@@ -73,6 +74,7 @@ export async function createUser(
     byAdmin = false,
   }: { username: string; password: string; role?: UserRole; byAdmin?: boolean },
 ): Promise<User> {
+  checkNewAccount({ username, password });
   const name = normaliseUsername(username);
   // Refused before the (slow) hash as well, so a closed sign-up costs the server nothing.
   if (!byAdmin && countUsers(db) > 0 && !isSignupOpen(db)) throw signupClosed();

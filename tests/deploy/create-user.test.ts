@@ -32,7 +32,9 @@ describe("npm run create-user", () => {
     const second = run(dataDir, ["helper"], "another password");
     expect(second.stdout).toContain("Created user helper.");
     expect(run(dataDir, ["helper"], "another password").status).toBe(1);
-    expect(run(dataDir, ["shorty"], "short").status).toBe(2);
+    const short = run(dataDir, ["shorty"], "short");
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain("The password must be at least 8 characters.");
     const db = new Database(path.join(dataDir, "ollama-web.sqlite"), { readonly: true });
     const rows = db.prepare("select username, role, password_hash from users order by created_at").all() as {
       username: string;
@@ -47,5 +49,17 @@ describe("npm run create-user", () => {
     expect(rows.every((r) => r.password_hash.startsWith("scrypt$") && !r.password_hash.includes("password"))).toBe(
       true,
     );
+  }, 60_000);
+
+  it("applies the same user name rules as sign-up, and creates nothing when they are broken", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ow-user-"));
+    dirs.push(dataDir);
+    const spaced = run(dataDir, ["two words"], "a long password");
+    expect(spaced.status).toBe(2);
+    expect(spaced.stderr).toContain("The username may use letters, digits, dot, dash and underscore only.");
+    expect(run(dataDir, ["ab"], "a long password").stderr).toContain("The username must be at least 3 characters.");
+    const db = new Database(path.join(dataDir, "ollama-web.sqlite"), { readonly: true });
+    expect(db.prepare("select count(*) as n from users").get()).toEqual({ n: 0 });
+    db.close();
   }, 60_000);
 });

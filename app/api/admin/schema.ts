@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { password, username } from "../auth/schema";
+import { password, username } from "@/lib/auth/account-rules";
 
 export const createUserBody = z.object({ username, password, role: z.enum(["admin", "user"]).optional() });
 

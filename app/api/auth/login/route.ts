@@ -1,3 +1,4 @@
+import { loginBody } from "@/lib/auth/account-rules";
 import { authenticate, createSession, normaliseUsername, toPublicUser } from "@/lib/auth/accounts";
 import { clientKey } from "@/lib/auth/client-address";
 import { getLoginThrottle, reserveLogin } from "@/lib/auth/login-throttle";
@@ -7,7 +8,6 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { publicRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { loginBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 

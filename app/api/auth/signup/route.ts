@@ -1,3 +1,4 @@
+import { credentials } from "@/lib/auth/account-rules";
 import { createSession, createUser, toPublicUser } from "@/lib/auth/accounts";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { accountsRequired, getConfig } from "@/lib/config";
@@ -5,7 +6,6 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { publicRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { credentials } from "../schema";
 
 export const dynamic = "force-dynamic";
 
