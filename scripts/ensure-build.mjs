@@ -7,7 +7,14 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const inputs = ["app", "components", "lib", "messages", "prompts", "public", "drizzle"];
-const inputFiles = ["package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "instrumentation.ts"];
+const inputFiles = [
+  "package-lock.json",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "instrumentation.ts",
+  "proxy.ts",
+];
 const stamp = path.join(root, ".next", "source-fingerprint");
 
 function* walk(dir) {
