@@ -79,6 +79,12 @@ export const configSchema = z
     MAX_ITERATIONS: positiveInt(50),
     PAGINATION_TOKEN_TTL: positiveInt(1800),
     MAX_IMAGE_PIXELS: positiveInt(16_000_000),
+    /** Frames of an animated image (GIF, APNG, WebP); each one is decoded state a decoder may hold. */
+    MAX_IMAGE_FRAMES: positiveInt(1000),
+    /** Images are decoded in a child process, killed after this long; its memory is capped (Linux: data segment). */
+    IMAGE_DECODE_TIMEOUT_S: positiveInt(15),
+    IMAGE_DECODE_MEMORY_MB: positiveInt(512),
+    IMAGE_DECODE_CONCURRENCY: positiveInt(2),
     TOOL_SELECTION_THRESHOLD: positiveInt(12),
     TOOL_SELECTION_MAX: positiveInt(6),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),

@@ -1,10 +1,16 @@
 import "server-only";
-import { createCanvas, loadImage } from "@napi-rs/canvas";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { type DecodeLimits, decodeInChild } from "./image-decode";
+import { checkImage, inspectImage } from "./image-inspect";
 
 /**
- * Prepares an image attachment for a vision model (SPEC §11 "Images"; not a tool): the longer side
- * is brought down to `maxSide`, re-encoded as JPEG (or WebP) at `quality`. Images above
- * `maxPixels` are not decoded at all (a decompression bomb costs nothing) and pass through as they are.
+ * Prepares an image attachment for a vision model (not a tool): the longer side is brought down to
+ * `maxSide`, re-encoded as JPEG (or WebP) at `quality`. The image's frames are checked first
+ * (image-inspect.ts): one over `maxPixels` or too many frames is refused with a 413, an unreadable
+ * file with a 415 — files stored before uploads were checked get the same treatment. Decoding runs
+ * in a child process (image-decode.ts); its failure is a 415 for this image, never a server crash.
+ * A JPEG already small enough is sent as it is, without decoding.
  */
 export async function resizeForVision(
   bytes: Buffer,
@@ -12,62 +18,46 @@ export async function resizeForVision(
     maxSide = 1024,
     quality = 85,
     maxPixels,
+    maxFrames,
     format = "image/jpeg",
+    decode,
   }: {
     maxSide?: number;
     quality?: number;
     maxPixels: number;
+    /** Defaults to MAX_IMAGE_FRAMES. */
+    maxFrames?: number;
     format?: "image/jpeg" | "image/webp";
+    /** Defaults to the IMAGE_DECODE_* settings. */
+    decode?: Partial<DecodeLimits>;
   },
 ): Promise<{ bytes: Buffer; width: number; height: number; resized: boolean }> {
-  const size = imageSize(bytes);
-  if (!size || size.width * size.height > maxPixels)
-    return { bytes, width: size?.width ?? 0, height: size?.height ?? 0, resized: false };
-  const image = await loadImage(bytes);
-  const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
-  if (scale === 1 && /^\xff\xd8/.test(bytes.subarray(0, 2).toString("latin1"))) {
-    return { bytes, width: image.width, height: image.height, resized: false };
+  const config = getConfig();
+  const image = checkImage(bytes, { maxPixels, maxFrames: maxFrames ?? config.MAX_IMAGE_FRAMES });
+  const { width, height } = image.declared;
+  if (image.format === "jpeg" && Math.max(width, height) <= maxSide) {
+    return { bytes, width, height, resized: false };
   }
-  const width = Math.max(1, Math.round(image.width * scale));
-  const height = Math.max(1, Math.round(image.height * scale));
-  const canvas = createCanvas(width, height);
-  const context = canvas.getContext("2d");
-  context.fillStyle = "#fff"; // JPEG has no alpha: transparent areas become white, not black
-  context.fillRect(0, 0, width, height);
-  context.drawImage(image, 0, 0, width, height);
-  const encoded = format === "image/webp" ? await canvas.encode("webp", quality) : await canvas.encode("jpeg", quality);
-  return { bytes: Buffer.from(encoded), width, height, resized: true };
+  const outcome = await decodeInChild(
+    { bytes, maxSide, quality, format },
+    {
+      timeoutMs: config.IMAGE_DECODE_TIMEOUT_S * 1000,
+      memoryMb: config.IMAGE_DECODE_MEMORY_MB,
+      concurrency: config.IMAGE_DECODE_CONCURRENCY,
+      ...decode,
+    },
+  );
+  if (!outcome.ok) {
+    throw new AppError("unsupported_media_type:image_decode", `The image cannot be prepared: ${outcome.message}.`, {
+      retryable: outcome.reason === "timeout",
+      details: { reason: outcome.reason },
+    });
+  }
+  return { bytes: outcome.bytes, width: outcome.width, height: outcome.height, resized: true };
 }
 
-/** Width and height from the PNG, GIF, WebP or JPEG header, without decoding the image. */
+/** Width and height the PNG, GIF, WebP or JPEG declares, without decoding; null if it cannot be read. */
 export function imageSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.length >= 24 && bytes.subarray(1, 4).toString("latin1") === "PNG") {
-    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-  }
-  if (bytes.length >= 10 && bytes.subarray(0, 3).toString("latin1") === "GIF") {
-    return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
-  }
-  if (bytes.length >= 30 && bytes.subarray(8, 12).toString("latin1") === "WEBP") {
-    const chunk = bytes.subarray(12, 16).toString("latin1");
-    if (chunk === "VP8X") return { width: 1 + bytes.readUIntLE(24, 3), height: 1 + bytes.readUIntLE(27, 3) };
-    if (chunk === "VP8L") {
-      const bits = bytes.readUInt32LE(21);
-      return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
-    }
-    if (chunk === "VP8 ") return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
-  }
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
-    let offset = 2;
-    while (offset + 9 < bytes.length) {
-      if (bytes[offset] !== 0xff) return null;
-      const marker = bytes[offset + 1] as number;
-      const length = bytes.readUInt16BE(offset + 2);
-      // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
-      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-        return { width: bytes.readUInt16BE(offset + 7), height: bytes.readUInt16BE(offset + 5) };
-      }
-      offset += 2 + length;
-    }
-  }
-  return null;
+  const inspection = inspectImage(bytes);
+  return inspection.ok ? inspection.declared : null;
 }
