@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
 import { openPdf, PdfError } from "@/lib/tools/pdf/pdf-text";
 import { insertFile } from "./file-store";
+import { checkImage, type ImageLimits } from "./image-inspect";
 import { safeFilename, sniffFileType } from "./sniff";
 
 /** SPEC §12 uploads: PDFs and images, recognised by content, size-limited, page count stored. */
@@ -26,7 +27,15 @@ export async function storeUpload(
     filename,
     bytes,
     maxBytes,
-  }: { conversationId: string; ownerId: OwnerId; filename: string; bytes: Buffer; maxBytes: number },
+    imageLimits,
+  }: {
+    conversationId: string;
+    ownerId: OwnerId;
+    filename: string;
+    bytes: Buffer;
+    maxBytes: number;
+    imageLimits: ImageLimits;
+  },
 ): Promise<UploadResult> {
   getConversation(db, { id: conversationId, ownerId });
   if (bytes.length === 0) throw new AppError("bad_request:empty_file", "The file is empty.");
@@ -38,6 +47,8 @@ export async function storeUpload(
       "Only PDF files and images (PNG, JPEG, GIF, WebP) can be attached.",
     );
   }
+  // Every frame is checked before anything is stored; the image itself is never decoded here.
+  if (type.kind === "image") checkImage(bytes, imageLimits);
   let pageCount: number | null = null;
   if (type.kind === "pdf") {
     try {

@@ -6,12 +6,13 @@ import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
+import { makePng } from "@/tests/support/image-fixtures";
 import { makeEncryptedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+const PNG = makePng({ width: 1, height: 1 });
 
 async function newConversation(): Promise<string> {
   return (

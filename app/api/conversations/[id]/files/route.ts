@@ -14,7 +14,8 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
   const { id } = await params;
   const db = getDb();
   getConversation(db, { id, ownerId: ownerOf(viewer) });
-  const maxBytes = getConfig().MAX_FETCH_MB * 1024 * 1024;
+  const config = getConfig();
+  const maxBytes = config.MAX_FETCH_MB * 1024 * 1024;
   const contentType = request.headers.get("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new AppError(
@@ -38,6 +39,7 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
     filename: file instanceof File ? file.name : "file",
     bytes: Buffer.from(await file.arrayBuffer()),
     maxBytes,
+    imageLimits: { maxPixels: config.MAX_IMAGE_PIXELS, maxFrames: config.MAX_IMAGE_FRAMES },
   });
   return Response.json(result, { status: 201 });
 });
