@@ -1,0 +1,27 @@
+/**
+ * The SWR cache key of each API resource the browser reads. One resource, one key: every hook that
+ * reads a resource or updates it after a change names it from here, so they share one cache entry.
+ */
+export const cacheKeys = {
+  me: "/api/auth/me",
+  health: "/api/health",
+  models: "/api/models",
+  settings: "/api/settings",
+  signup: "/api/admin/settings",
+  users: "/api/admin/users",
+  conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,
+} as const;
+
+/** One page of the conversation list: the search it answers (`q`, "" for none) and where the next page starts. */
+export type ConversationPageKey = readonly ["/api/conversations", q: string, cursor: string | null];
+
+/**
+ * The keys of the sidebar's pages for one search: the first page, then one page per `nextCursor`
+ * until a page has none (`null` tells SWR there is no further page).
+ */
+export function conversationPageKey(q: string) {
+  return (index: number, previous: { nextCursor: string | null } | null): ConversationPageKey | null => {
+    if (index === 0) return ["/api/conversations", q, null];
+    return previous?.nextCursor ? ["/api/conversations", q, previous.nextCursor] : null;
+  };
+}
