@@ -2,39 +2,45 @@
 
 import { Loader2, UserPlus } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import type { PublicUser } from "@/lib/client/types";
 
-/** The admin adds an account (sign-up open or not). */
-export function AddUserForm({ onAdded }: { onAdded: (user: PublicUser) => void }) {
+type NewUser = { username: string; password: string; role: "admin" | "user" };
+
+/** The admin adds an account (sign-up open or not); it joins the cached list at the end. */
+export function AddUserForm() {
   const t = useTranslations("admin");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<"user" | "admin">("user");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const ids = { user: useId(), password: useId(), role: useId() };
+  const adding = useSWRMutation(
+    cacheKeys.users,
+    async (_key: string, { arg }: { arg: NewUser }) => (await api.addUser(arg)).user,
+    {
+      populateCache: (user: PublicUser, users: PublicUser[] = []) => [...users, user],
+      revalidate: false,
+      throwOnError: false,
+    },
+  );
+  const busy = adding.isMutating;
+  const failure = busy ? undefined : adding.error;
+  const error = failure === undefined ? null : failure instanceof Error ? failure.message : String(failure);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     setAdded(null);
-    try {
-      const { user } = await api.addUser({ username, password, role });
-      onAdded(user);
-      setAdded(user.username);
-      setUsername("");
-      setPassword("");
-      setRole("user");
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
+    const user = await adding.trigger({ username, password, role });
+    if (!user) return;
+    setAdded(user.username);
+    setUsername("");
+    setPassword("");
+    setRole("user");
   };
 
   return (

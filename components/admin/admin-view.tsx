@@ -1,12 +1,13 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useEffect } from "react";
+import useSWR from "swr";
 import { useTranslations } from "use-intl";
-import { useSession } from "@/components/auth/session-context";
+import { useSession } from "@/components/auth/use-session";
 import { PageFrame, Section } from "@/components/shell/page-frame";
 import { InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
-import type { PublicUser } from "@/lib/client/types";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import { AddUserForm } from "./add-user-form";
 import { SignupSwitch } from "./signup-switch";
 import { UserRow } from "./user-row";
@@ -17,33 +18,17 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export function AdminView() {
   const t = useTranslations("admin");
   const { me } = useSession();
-  const [users, setUsers] = useState<PublicUser[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const isAdmin = me?.accountsRequired === true && me.user?.role === "admin";
+  // Read for admins only; rows and the add form write their changes into this cached list.
+  const { data: users, error: failure } = useSWR(
+    isAdmin ? cacheKeys.users : null,
+    async () => (await api.users()).users,
+  );
+  const error = failure === undefined ? null : message(failure);
 
   useEffect(() => {
     document.title = `${t("title")} · ollama-web`;
   }, [t]);
-
-  const load = useCallback(async () => {
-    try {
-      setUsers((await api.users()).users);
-      setError(null);
-    } catch (failure) {
-      setError(message(failure));
-    }
-  }, []);
-
-  useEffect(() => {
-    if (isAdmin) void load();
-  }, [isAdmin, load]);
-
-  const replace = useCallback((user: PublicUser) => {
-    setUsers((previous) => previous?.map((u) => (u.id === user.id ? user : u)) ?? null);
-  }, []);
-  const removeLocal = useCallback((id: string) => {
-    setUsers((previous) => previous?.filter((u) => u.id !== id) ?? null);
-  }, []);
 
   if (!me?.accountsRequired) {
     return (
@@ -71,23 +56,17 @@ export function AdminView() {
       </Section>
       <Section title={t("usersSection")} testId="admin-users">
         {error ? <InlineError>{error}</InlineError> : null}
-        {users === null && !error ? <p className="text-sm text-muted-foreground">{t("loading")}</p> : null}
+        {users === undefined && !error ? <p className="text-sm text-muted-foreground">{t("loading")}</p> : null}
         {users ? (
           <ul className="divide-y divide-border overflow-hidden rounded-xl border border-border">
             {users.map((user) => (
-              <UserRow
-                key={user.id}
-                user={user}
-                self={user.id === me.user?.id}
-                onChanged={replace}
-                onRemoved={removeLocal}
-              />
+              <UserRow key={user.id} user={user} self={user.id === me.user?.id} />
             ))}
           </ul>
         ) : null}
       </Section>
       <Section title={t("addSection")}>
-        <AddUserForm onAdded={(user) => setUsers((previous) => [...(previous ?? []), user])} />
+        <AddUserForm />
       </Section>
     </PageFrame>
   );

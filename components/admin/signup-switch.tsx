@@ -1,41 +1,34 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
+import useSWR from "swr";
+import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
 import { InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Open or close sign-up: when closed, only the admin adds accounts. */
 export function SignupSwitch() {
   const t = useTranslations("admin");
-  const [open, setOpen] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { data, error: loadError } = useSWR(cacheKeys.signup, () => api.adminSettings());
+  // The server answers with the new setting, which becomes what the switch shows.
+  const switching = useSWRMutation(
+    cacheKeys.signup,
+    (_key: string, { arg }: { arg: boolean }) => api.setSignupOpen(arg),
+    { populateCache: true, revalidate: false, throwOnError: false },
+  );
   const labelId = useId();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .adminSettings(controller.signal)
-      .then((settings) => setOpen(settings.signupOpen))
-      .catch((failure: unknown) => {
-        if (!controller.signal.aborted) setError(failure instanceof Error ? failure.message : String(failure));
-      });
-    return () => controller.abort();
-  }, []);
+  const open = data?.signupOpen ?? null;
+  const busy = switching.isMutating;
+  const failure = (busy ? undefined : switching.error) ?? loadError;
+  const error = failure === undefined ? null : message(failure);
 
   const toggle = async () => {
-    if (open === null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      setOpen((await api.setSignupOpen(!open)).signupOpen);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
+    if (open !== null) await switching.trigger(!open);
   };
 
   return (

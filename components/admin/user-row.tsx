@@ -1,49 +1,47 @@
 "use client";
 
 import { useState } from "react";
+import useSWRMutation from "swr/mutation";
 import { useFormatter, useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
 import type { PublicUser } from "@/lib/client/types";
 
+type UserAction = { change: { disabled?: boolean; role?: "admin" | "user" } } | { remove: true };
+
+/**
+ * Changes or removes one account; the server's answer goes into the cached list (a changed account
+ * replaces its entry, a removed one leaves it), so the list is not read again.
+ */
+function useUserAction(user: PublicUser) {
+  return useSWRMutation(
+    cacheKeys.users,
+    async (_key: string, { arg }: { arg: UserAction }) => {
+      if ("change" in arg) return (await api.updateUser(user.id, arg.change)).user;
+      await api.removeUser(user.id);
+      return null;
+    },
+    {
+      populateCache: (changed: PublicUser | null, users: PublicUser[] = []) =>
+        changed ? users.map((u) => (u.id === changed.id ? changed : u)) : users.filter((u) => u.id !== user.id),
+      revalidate: false,
+      throwOnError: false,
+    },
+  );
+}
+
 /** One account with its actions; removing asks first. The server refuses to lock out the last admin. */
-export function UserRow({
-  user,
-  self,
-  onChanged,
-  onRemoved,
-}: {
-  user: PublicUser;
-  self: boolean;
-  onChanged: (user: PublicUser) => void;
-  onRemoved: (id: string) => void;
-}) {
+export function UserRow({ user, self }: { user: PublicUser; self: boolean }) {
   const t = useTranslations("admin");
   const format = useFormatter();
-  const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { trigger, isMutating: busy, error: failure } = useUserAction(user);
+  const error = busy || failure === undefined ? null : failure instanceof Error ? failure.message : String(failure);
 
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const change = (body: { disabled?: boolean; role?: "admin" | "user" }) =>
-    run(async () => onChanged((await api.updateUser(user.id, body)).user));
-  const remove = () =>
-    run(async () => {
-      await api.removeUser(user.id);
-      onRemoved(user.id);
-    });
+  const change = (body: { disabled?: boolean; role?: "admin" | "user" }) => trigger({ change: body });
+  const remove = () => trigger({ remove: true });
 
   return (
     <li data-testid="user-row" data-username={user.username} className="space-y-2 px-4 py-3">

@@ -6,7 +6,7 @@ import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
 import { loginDestination } from "@/lib/auth/login-destination";
 import { api } from "@/lib/client/api";
-import { useSession } from "./session-context";
+import { useSession } from "./use-session";
 
 type Mode = "signin" | "signup";
 

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
-import { useModels } from "@/components/models/models-context";
+import { useModels } from "@/components/models/use-models";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";
 import { DropOverlay } from "./attachments/drop-overlay";

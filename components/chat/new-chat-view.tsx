@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef } from "react";
 import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
-import { useModels } from "@/components/models/models-context";
+import { useModels } from "@/components/models/use-models";
 import { useNewChatModel } from "@/components/models/use-new-chat-model";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";

@@ -2,7 +2,7 @@
 
 import { TriangleAlert } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { useModels } from "./models-context";
+import { useModels } from "./use-models";
 
 /** Warns under the composer when the chosen model cannot call tools, or is not installed. */
 export function ModelNotice({ model }: { model: string | null }) {

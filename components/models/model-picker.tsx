@@ -6,7 +6,7 @@ import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import { formatBytes } from "@/lib/client/format";
 import { CapabilityBadges } from "./capability-badges";
-import { useModels } from "./models-context";
+import { useModels } from "./use-models";
 
 /** A listbox of the installed models with their capabilities; keyboard: arrows, Home/End, Enter, Escape. */
 export function ModelPicker({ value, onChange }: { value: string | null; onChange: (model: string) => void }) {

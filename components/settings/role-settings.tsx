@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { useTranslations } from "use-intl";
-import { useModels } from "@/components/models/models-context";
+import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
 import { MODEL_ROLES, type ModelRole, type SettingsPatch, type SettingsView } from "@/lib/client/types";

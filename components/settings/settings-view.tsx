@@ -1,13 +1,16 @@
 "use client";
 
 import { CircleCheck, CircleX, Loader2, RefreshCw } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect } from "react";
+import useSWR from "swr";
+import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
-import { useModels } from "@/components/models/models-context";
+import { useModels } from "@/components/models/use-models";
 import { PageFrame, Section } from "@/components/shell/page-frame";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
-import type { SettingsView as Settings, SettingsPatch } from "@/lib/client/types";
+import { cacheKeys } from "@/lib/client/cache-keys";
+import type { SettingsPatch } from "@/lib/client/types";
 import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
 import { RoleSettings } from "./role-settings";
@@ -21,47 +24,34 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export function SettingsView() {
   const t = useTranslations("settings");
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
+  const { data: settings, error, isValidating: checking, mutate } = useSWR(cacheKeys.settings, () => api.settings());
+  // The server answers a save with the new values; they are written into the shown settings
+  // without reading them again (which would also re-check Ollama).
+  const saving = useSWRMutation(
+    cacheKeys.settings,
+    (_key: string, { arg }: { arg: SettingsPatch }) => api.updateSettings(arg),
+    {
+      revalidate: false,
+      throwOnError: false,
+      onSuccess: (next) => void mutate((shown) => shown && { ...shown, ...next }, { revalidate: false }),
+    },
+  );
+  const saveError = saving.error === undefined || saving.isMutating ? null : message(saving.error);
   const { reload: reloadModels } = useModels();
 
   useEffect(() => {
     document.title = `${t("title")} · ollama-web`;
   }, [t]);
 
-  const load = useCallback(async () => {
-    setChecking(true);
-    try {
-      setSettings(await api.settings());
-      setError(null);
-    } catch (failure) {
-      setError(message(failure));
-    } finally {
-      setChecking(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const save = useCallback(async (patch: SettingsPatch) => {
-    setSaveError(null);
-    try {
-      const next = await api.updateSettings(patch);
-      setSettings((previous) => (previous ? { ...previous, ...next } : previous));
-    } catch (failure) {
-      setSaveError(message(failure));
-    }
-  }, []);
+  const save = async (patch: SettingsPatch) => {
+    await saving.trigger(patch);
+  };
 
   return (
     <PageFrame title={t("title")}>
       <AppearanceSettings />
-      {error ? <InlineError data-testid="settings-error">{error}</InlineError> : null}
-      {settings === null && !error ? (
+      {error ? <InlineError data-testid="settings-error">{message(error)}</InlineError> : null}
+      {settings === undefined && !error ? (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
           <Loader2 aria-hidden className="size-4 animate-spin" />
           {t("loading")}
@@ -104,7 +94,7 @@ export function SettingsView() {
                   data-testid="ollama-recheck"
                   disabled={checking}
                   onClick={() => {
-                    void load();
+                    void mutate();
                     reloadModels();
                   }}
                 >

@@ -3,15 +3,28 @@
 import { Loader2 } from "lucide-react";
 import { usePathname, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { SWRConfig, type SWRConfiguration } from "swr";
 import { useTranslations } from "use-intl";
-import { SessionProvider, useSession } from "@/components/auth/session-context";
+import { useSession } from "@/components/auth/use-session";
 import { ChatRunsProvider } from "@/components/chat/chat-runs-context";
-import { ModelsProvider, useModels } from "@/components/models/models-context";
+import { useModels } from "@/components/models/use-models";
 import { ConversationsProvider } from "@/components/sidebar/conversations-context";
 import { Sidebar } from "@/components/sidebar/sidebar";
 import { OllamaBanner } from "@/components/status/ollama-banner";
 import { useOllamaHealth } from "@/components/status/use-ollama-health";
 import { ShellContext } from "./shell-context";
+
+/**
+ * How every API read behaves unless its hook says otherwise: read when a page needs it and again when
+ * the UI asks (`reload`, `refresh`, a settled run), not on focus or reconnect (a conversation's
+ * messages are merged with its live run meanwhile); a failed read shows its error and a retry button.
+ * The health check opts in to polling and focus.
+ */
+const DATA_OPTIONS: SWRConfiguration = {
+  revalidateOnFocus: false,
+  revalidateOnReconnect: false,
+  shouldRetryOnError: false,
+};
 
 /** Pages shown without the app around them (no sidebar, nothing that needs a session). */
 const BARE_PATHS = new Set(["/login"]);
@@ -22,9 +35,9 @@ const BARE_PATHS = new Set(["/login"]);
  */
 export function AppShell({ children }: { children: ReactNode }) {
   return (
-    <SessionProvider>
+    <SWRConfig value={DATA_OPTIONS}>
       <Gate>{children}</Gate>
-    </SessionProvider>
+    </SWRConfig>
   );
 }
 
@@ -63,11 +76,9 @@ function Gate({ children }: { children: ReactNode }) {
   }
   return (
     <ConversationsProvider>
-      <ModelsProvider>
-        <ChatRunsProvider>
-          <Frame>{children}</Frame>
-        </ChatRunsProvider>
-      </ModelsProvider>
+      <ChatRunsProvider>
+        <Frame>{children}</Frame>
+      </ChatRunsProvider>
     </ConversationsProvider>
   );
 }

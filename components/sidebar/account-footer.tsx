@@ -4,7 +4,7 @@ import { LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "use-intl";
-import { useSession } from "@/components/auth/session-context";
+import { useSession } from "@/components/auth/use-session";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 

@@ -1,0 +1,39 @@
+"use client";
+
+import { useCallback } from "react";
+import useSWR from "swr";
+import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
+import type { ModelInfo } from "@/lib/client/types";
+
+export interface Models {
+  models: ModelInfo[];
+  defaultModel: string | null;
+  status: "loading" | "ready" | "error";
+  error: string | null;
+  reload(): void;
+  find(name: string | null | undefined): ModelInfo | undefined;
+}
+
+const NO_MODELS: ModelInfo[] = [];
+
+/**
+ * The installed models, read once per page load and again on `reload` (the settings re-check, Ollama
+ * coming back): listing them asks Ollama, so a picker appearing does not ask again.
+ */
+export function useModels(): Models {
+  const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), { revalidateIfStale: false });
+  const models = data?.models ?? NO_MODELS;
+
+  const reload = useCallback(() => void mutate(), [mutate]);
+  const find = useCallback((name: string | null | undefined) => models.find((m) => m.name === name), [models]);
+  return {
+    models,
+    defaultModel: data?.defaultModel ?? null,
+    // A failed reload says so, and keeps the models it had.
+    status: error !== undefined ? "error" : data ? "ready" : "loading",
+    error: error instanceof Error ? error.message : error === undefined ? null : String(error),
+    reload,
+    find,
+  };
+}
