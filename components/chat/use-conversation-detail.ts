@@ -1,7 +1,9 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
-import { ApiError, api, isAbort } from "@/lib/client/api";
+import { useCallback } from "react";
+import useSWR from "swr";
+import { ApiError, api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import type { ConversationDetail, ConversationSummary } from "@/lib/client/types";
 
 export type DetailState =
@@ -10,41 +12,31 @@ export type DetailState =
   | { status: "error"; message: string }
   | { status: "ready"; detail: ConversationDetail };
 
-/** Loads one conversation with its messages; `reload` refreshes it in place without a loading flash. */
-export function useConversationDetail(id: string) {
-  const [state, setState] = useState<DetailState>({ status: "loading" });
+/** A conversation that is gone shows as not found; a failed background refresh keeps what is on screen. */
+export function detailState(detail: ConversationDetail | undefined, error: unknown): DetailState {
+  if (error instanceof ApiError && error.status === 404) return { status: "not-found" };
+  if (detail) return { status: "ready", detail };
+  if (error !== undefined) return { status: "error", message: error instanceof Error ? error.message : String(error) };
+  return { status: "loading" };
+}
 
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const detail = await api.conversation(id, signal);
-        setState({ status: "ready", detail });
-      } catch (error) {
-        if (isAbort(error)) return;
-        if (error instanceof ApiError && error.status === 404) setState({ status: "not-found" });
-        else {
-          const message = error instanceof Error ? error.message : String(error);
-          // A failed background refresh keeps what is on screen.
-          setState((previous) => (previous.status === "ready" ? previous : { status: "error", message }));
-        }
-      }
+/**
+ * One conversation with its messages. It is read when the page opens and on `reload` (after a run
+ * settles, a file is uploaded), never on focus: a live run's turns are merged with it meanwhile.
+ */
+export function useConversationDetail(id: string) {
+  const { data, error, mutate } = useSWR(cacheKeys.conversation(id), () => api.conversation(id));
+
+  const reload = useCallback(async () => {
+    await mutate();
+  }, [mutate]);
+
+  const setConversation = useCallback(
+    (conversation: ConversationSummary) => {
+      void mutate((current) => current && { ...current, conversation }, { revalidate: false });
     },
-    [id],
+    [mutate],
   );
 
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
-  const reload = useCallback(() => load(), [load]);
-
-  const setConversation = useCallback((conversation: ConversationSummary) => {
-    setState((previous) =>
-      previous.status === "ready" ? { status: "ready", detail: { ...previous.detail, conversation } } : previous,
-    );
-  }, []);
-
-  return { state, reload, setConversation };
+  return { state: detailState(data, error), reload, setConversation };
 }

@@ -1,8 +1,19 @@
 "use client";
 
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api, isAbort } from "@/lib/client/api";
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { useSWRConfig } from "swr";
+import useSWRInfinite from "swr/infinite";
+import { ApiError, api } from "@/lib/client/api";
+import { cacheKeys, conversationPageKey } from "@/lib/client/cache-keys";
 import type { ConversationSummary } from "@/lib/client/types";
+import {
+  type ConversationPage,
+  flattenPages,
+  listStatus,
+  removeFromPages,
+  replaceInPages,
+  upsertInPages,
+} from "./conversation-pages";
 
 export interface Conversations {
   items: ConversationSummary[];
@@ -13,110 +24,101 @@ export interface Conversations {
   hasMore: boolean;
   loadingMore: boolean;
   loadMore(): Promise<void>;
-  /** Re-reads the first page (titles and order change when a run starts or ends). */
+  /** Re-reads the loaded pages (titles and order change when a run starts or ends). */
   refresh(): Promise<void>;
   upsert(conversation: ConversationSummary): void;
   rename(id: string, title: string): Promise<ApiError | null>;
   remove(id: string): Promise<ApiError | null>;
 }
 
-const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.updatedAt - a.updatedAt;
-
 function toApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, "client", String(error));
 }
 
-/** The sidebar's list: first page, search, "load more", and optimistic rename/delete. */
+async function fetchPage([, q, cursor]: readonly [string, string, string | null]): Promise<ConversationPage> {
+  const page = await api.listConversations({ q, cursor });
+  return { q, ...page };
+}
+
+/** The sidebar's list: first page, search, "load more", and rename/delete written into the cache. */
 function useConversationsState(): Conversations {
-  const [items, setItems] = useState<ConversationSummary[]>([]);
-  const [status, setStatus] = useState<Conversations["status"]>("loading");
-  const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState("");
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const queryRef = useRef(query);
+  const { mutate: mutateKey } = useSWRConfig();
+  const {
+    data: pages,
+    error,
+    mutate,
+    size,
+    setSize,
+  } = useSWRInfinite(conversationPageKey(query), fetchPage, {
+    // While a new search loads, the previous results stay on screen.
+    keepPreviousData: true,
+  });
 
-  useEffect(() => {
-    queryRef.current = query;
-    const controller = new AbortController();
-    api
-      .listConversations({ q: query }, controller.signal)
-      .then((page) => {
-        setItems(page.conversations);
-        setCursor(page.nextCursor);
-        setStatus("ready");
-        setError(null);
-      })
-      .catch((failure: unknown) => {
-        if (isAbort(failure)) return;
-        setStatus("error");
-        setError(toApiError(failure).message);
-      });
-    return () => controller.abort();
-  }, [query]);
-
-  const refresh = useCallback(async () => {
-    try {
-      const page = await api.listConversations({ q: queryRef.current });
-      setItems((previous) => {
-        const fresh = new Set(page.conversations.map((c) => c.id));
-        const oldest = page.conversations.at(-1)?.updatedAt ?? 0;
-        const older = page.nextCursor ? previous.filter((c) => !fresh.has(c.id) && c.updatedAt < oldest) : [];
-        return [...page.conversations, ...older];
-      });
-      setCursor((previous) => previous && page.nextCursor);
-      setStatus("ready");
-      setError(null);
-    } catch (failure) {
-      setError(toApiError(failure).message);
-    }
-  }, []);
+  const hasMore = Boolean(pages?.at(-1)?.nextCursor);
+  const loadingMore = hasMore && pages !== undefined && size > pages.length;
 
   const loadMore = useCallback(async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    try {
-      const page = await api.listConversations({ q: queryRef.current, cursor });
-      setItems((previous) => {
-        const known = new Set(previous.map((c) => c.id));
-        return [...previous, ...page.conversations.filter((c) => !known.has(c.id))];
-      });
-      setCursor(page.nextCursor);
-    } catch (failure) {
-      setError(toApiError(failure).message);
-    } finally {
-      setLoadingMore(false);
-    }
-  }, [cursor]);
+    if (hasMore) await setSize((loaded) => loaded + 1);
+  }, [hasMore, setSize]);
 
-  const upsert = useCallback((conversation: ConversationSummary) => {
-    setItems((previous) => [conversation, ...previous.filter((c) => c.id !== conversation.id)].sort(newestFirst));
-  }, []);
+  const refresh = useCallback(async () => {
+    await mutate();
+  }, [mutate]);
 
-  const rename = useCallback(async (id: string, title: string) => {
-    try {
-      const { conversation } = await api.updateConversation(id, { title });
-      setItems((previous) => previous.map((c) => (c.id === id ? conversation : c)));
-      return null;
-    } catch (failure) {
-      return toApiError(failure);
-    }
-  }, []);
+  const upsert = useCallback(
+    (conversation: ConversationSummary) => {
+      void mutate((current) => upsertInPages(current, conversation), { revalidate: false });
+    },
+    [mutate],
+  );
 
-  const remove = useCallback(async (id: string) => {
-    try {
-      await api.deleteConversation(id);
-      setItems((previous) => previous.filter((c) => c.id !== id));
-      return null;
-    } catch (failure) {
-      return toApiError(failure);
-    }
-  }, []);
+  const rename = useCallback(
+    async (id: string, title: string) => {
+      try {
+        const { conversation } = await api.updateConversation(id, { title });
+        await mutate((current) => replaceInPages(current, conversation), { revalidate: false });
+        return null;
+      } catch (failure) {
+        return toApiError(failure);
+      }
+    },
+    [mutate],
+  );
 
-  const hasMore = cursor !== null;
+  const remove = useCallback(
+    async (id: string) => {
+      try {
+        await api.deleteConversation(id);
+        await mutate((current) => removeFromPages(current, id), { revalidate: false });
+        await mutateKey(cacheKeys.conversation(id), undefined, { revalidate: false });
+        return null;
+      } catch (failure) {
+        return toApiError(failure);
+      }
+    },
+    [mutate, mutateKey],
+  );
+
+  const items = useMemo(() => flattenPages(pages), [pages]);
+  const status = listStatus({ pages, query, failed: error !== undefined });
+  const message = error === undefined ? null : toApiError(error).message;
   return useMemo(
-    () => ({ items, status, error, query, setQuery, hasMore, loadingMore, loadMore, refresh, upsert, rename, remove }),
-    [items, status, error, query, hasMore, loadingMore, loadMore, refresh, upsert, rename, remove],
+    () => ({
+      items,
+      status,
+      error: message,
+      query,
+      setQuery,
+      hasMore,
+      loadingMore,
+      loadMore,
+      refresh,
+      upsert,
+      rename,
+      remove,
+    }),
+    [items, status, message, query, hasMore, loadingMore, loadMore, refresh, upsert, rename, remove],
   );
 }
 

@@ -1,4 +1,8 @@
-/** Typed calls to the app's HTTP API from the browser. Every failure becomes an `ApiError`. */
+/**
+ * Typed calls to the app's HTTP API from the browser. Every failure becomes an `ApiError`. The UI
+ * reads through SWR (keys in `cache-keys.ts`), which calls these as its fetchers: this module stays
+ * the one place that knows the URLs, the error shape and the sign-in redirect on a 401.
+ */
 import type {
   ConversationDetail,
   ConversationSummary,
@@ -69,27 +73,25 @@ export function isAbort(error: unknown): boolean {
 
 export const api = {
   /** The health report; a 503 (database down) still carries the report, so it is returned too. */
-  async health(signal?: AbortSignal): Promise<Health> {
+  async health(): Promise<Health> {
     let response: Response;
     try {
-      response = await fetch("/api/health", { signal, cache: "no-store" });
-    } catch (error) {
-      if (isAbort(error)) throw error;
+      response = await fetch("/api/health", { cache: "no-store" });
+    } catch {
       throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
     }
     if (response.ok || response.status === 503) return (await response.json()) as Health;
     throw await errorFromResponse(response);
   },
 
-  models: (signal?: AbortSignal) => request<ModelList>("/api/models", { signal }),
+  models: () => request<ModelList>("/api/models"),
 
-  listConversations: ({ q, cursor }: { q?: string; cursor?: string | null }, signal?: AbortSignal) => {
+  listConversations: ({ q, cursor }: { q?: string; cursor?: string | null }) => {
     const params = new URLSearchParams();
     if (q) params.set("q", q);
     if (cursor) params.set("cursor", cursor);
     const query = params.size ? `?${params}` : "";
     return request<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/conversations${query}`, {
-      signal,
       cache: "no-store",
     });
   },
@@ -100,8 +102,8 @@ export const api = {
       body: JSON.stringify(body),
     }),
 
-  conversation: (id: string, signal?: AbortSignal) =>
-    request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`, { signal, cache: "no-store" }),
+  conversation: (id: string) =>
+    request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`, { cache: "no-store" }),
 
   updateConversation: (id: string, body: { title?: string; model?: string | null }) =>
     request<{ conversation: ConversationSummary }>(`/api/conversations/${encodeURIComponent(id)}`, {
@@ -143,7 +145,7 @@ export const api = {
       signal,
     }),
 
-  me: (signal?: AbortSignal) => request<Me>("/api/auth/me", { signal, cache: "no-store" }),
+  me: () => request<Me>("/api/auth/me", { cache: "no-store" }),
 
   login: (body: { username: string; password: string }) =>
     request<{ user: PublicUser }>("/api/auth/login", { method: "POST", body: JSON.stringify(body) }),
@@ -153,7 +155,7 @@ export const api = {
 
   logout: () => request<void>("/api/auth/logout", { method: "POST" }),
 
-  users: (signal?: AbortSignal) => request<{ users: PublicUser[] }>("/api/admin/users", { signal, cache: "no-store" }),
+  users: () => request<{ users: PublicUser[] }>("/api/admin/users", { cache: "no-store" }),
 
   addUser: (body: { username: string; password: string; role?: "admin" | "user" }) =>
     request<{ user: PublicUser }>("/api/admin/users", { method: "POST", body: JSON.stringify(body) }),
@@ -166,13 +168,12 @@ export const api = {
 
   removeUser: (id: string) => request<void>(`/api/admin/users/${encodeURIComponent(id)}`, { method: "DELETE" }),
 
-  adminSettings: (signal?: AbortSignal) =>
-    request<{ signupOpen: boolean }>("/api/admin/settings", { signal, cache: "no-store" }),
+  adminSettings: () => request<{ signupOpen: boolean }>("/api/admin/settings", { cache: "no-store" }),
 
   setSignupOpen: (signupOpen: boolean) =>
     request<{ signupOpen: boolean }>("/api/admin/settings", { method: "PATCH", body: JSON.stringify({ signupOpen }) }),
 
-  settings: (signal?: AbortSignal) => request<SettingsView>("/api/settings", { signal, cache: "no-store" }),
+  settings: () => request<SettingsView>("/api/settings", { cache: "no-store" }),
 
   updateSettings: (body: SettingsPatch) =>
     request<Omit<SettingsView, "ollama" | "editable">>("/api/settings", {

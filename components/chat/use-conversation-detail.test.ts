@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/client/api";
+import type { ConversationDetail } from "@/lib/client/types";
+import { detailState } from "./use-conversation-detail";
+
+const detail: ConversationDetail = {
+  conversation: { id: "c1", title: "Chat", model: null, createdAt: 0, updatedAt: 0 },
+  messages: [],
+  files: [],
+  activeRunId: null,
+};
+
+describe("conversation page state", () => {
+  it("is loading until the conversation arrives", () => {
+    expect(detailState(undefined, undefined)).toEqual({ status: "loading" });
+  });
+
+  it("shows a failed first read as an error with its message", () => {
+    expect(detailState(undefined, new ApiError(0, "network", "Cannot reach the server."))).toEqual({
+      status: "error",
+      message: "Cannot reach the server.",
+    });
+  });
+
+  it("keeps the shown conversation when a background reload fails", () => {
+    expect(detailState(detail, new ApiError(0, "network", "Cannot reach the server."))).toEqual({
+      status: "ready",
+      detail,
+    });
+  });
+
+  it("shows a conversation that is gone (404) as not found, even one shown before", () => {
+    const gone = new ApiError(404, "not_found:conversation", "Conversation not found.");
+    expect(detailState(undefined, gone)).toEqual({ status: "not-found" });
+    expect(detailState(detail, gone)).toEqual({ status: "not-found" });
+  });
+});

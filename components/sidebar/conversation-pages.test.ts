@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { ConversationSummary } from "@/lib/client/types";
+import {
+  type ConversationPage,
+  flattenPages,
+  listStatus,
+  removeFromPages,
+  replaceInPages,
+  upsertInPages,
+} from "./conversation-pages";
+
+const conversation = (id: string, updatedAt: number): ConversationSummary => ({
+  id,
+  title: `Chat ${id}`,
+  model: null,
+  createdAt: 0,
+  updatedAt,
+});
+
+const page = (conversations: ConversationSummary[], nextCursor: string | null = null, q = ""): ConversationPage => ({
+  q,
+  conversations,
+  nextCursor,
+});
+
+const ids = (pages: ConversationPage[] | undefined) => flattenPages(pages).map((c) => c.id);
+
+describe("sidebar list pages", () => {
+  it("lists a conversation once when it moved to a later page between page loads", () => {
+    const pages = [
+      page([conversation("a", 5), conversation("b", 4)], "x"),
+      page([conversation("b", 4), conversation("c", 1)]),
+    ];
+    expect(ids(pages)).toEqual(["a", "b", "c"]);
+  });
+
+  it("puts a new or updated conversation first, newest first, and takes it out of later pages", () => {
+    const pages = [page([conversation("a", 5), conversation("b", 4)], "x"), page([conversation("c", 1)])];
+    expect(ids(upsertInPages(pages, conversation("n", 9)))).toEqual(["n", "a", "b", "c"]);
+    const moved = upsertInPages(pages, conversation("c", 6));
+    expect(moved?.map((p) => p.conversations.map((c) => c.id))).toEqual([["c", "a", "b"], []]);
+  });
+
+  it("leaves a list that is not loaded yet for the server to fill", () => {
+    expect(upsertInPages(undefined, conversation("n", 9))).toBeUndefined();
+  });
+
+  it("keeps a renamed conversation in its place", () => {
+    const pages = [page([conversation("a", 5), conversation("b", 4)])];
+    const renamed = replaceInPages(pages, { ...conversation("b", 4), title: "Renamed" });
+    expect(flattenPages(renamed).map((c) => c.title)).toEqual(["Chat a", "Renamed"]);
+  });
+
+  it("drops a deleted conversation from whichever page holds it", () => {
+    const pages = [page([conversation("a", 5)], "x"), page([conversation("b", 4)])];
+    expect(ids(removeFromPages(pages, "b"))).toEqual(["a"]);
+  });
+});
+
+describe("sidebar list status", () => {
+  const loaded = [page([conversation("a", 5)], null, "")];
+
+  it("is loading until the first page arrives, and an error when that read fails", () => {
+    expect(listStatus({ pages: undefined, query: "", failed: false })).toBe("loading");
+    expect(listStatus({ pages: undefined, query: "", failed: true })).toBe("error");
+  });
+
+  it("keeps the loaded list on screen when a refresh or load-more fails", () => {
+    expect(listStatus({ pages: loaded, query: "", failed: true })).toBe("ready");
+  });
+
+  it("shows the previous results while a new search loads, and the search's error if it fails", () => {
+    expect(listStatus({ pages: loaded, query: "pasta", failed: false })).toBe("ready");
+    expect(listStatus({ pages: loaded, query: "pasta", failed: true })).toBe("error");
+  });
+});

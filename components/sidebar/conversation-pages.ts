@@ -1,0 +1,68 @@
+import type { ConversationSummary } from "@/lib/client/types";
+
+/** One cached page of the sidebar list. It carries the search it answers, so the list knows what it shows. */
+export interface ConversationPage {
+  q: string;
+  conversations: ConversationSummary[];
+  nextCursor: string | null;
+}
+
+const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.updatedAt - a.updatedAt;
+
+/** The loaded pages as one list; a conversation that moved to a later page while pages loaded shows once. */
+export function flattenPages(pages: readonly ConversationPage[] | undefined): ConversationSummary[] {
+  const seen = new Set<string>();
+  const items: ConversationSummary[] = [];
+  for (const conversation of (pages ?? []).flatMap((page) => page.conversations)) {
+    if (seen.has(conversation.id)) continue;
+    seen.add(conversation.id);
+    items.push(conversation);
+  }
+  return items;
+}
+
+/** A new or just-updated conversation goes to the first page, newest first, and leaves any later page. */
+export function upsertInPages(
+  pages: ConversationPage[] | undefined,
+  conversation: ConversationSummary,
+): ConversationPage[] | undefined {
+  if (!pages?.length) return pages;
+  return pages.map((page, index) => {
+    const others = page.conversations.filter((c) => c.id !== conversation.id);
+    return { ...page, conversations: index === 0 ? [conversation, ...others].sort(newestFirst) : others };
+  });
+}
+
+/** A renamed conversation keeps its place. */
+export function replaceInPages(
+  pages: ConversationPage[] | undefined,
+  conversation: ConversationSummary,
+): ConversationPage[] | undefined {
+  return pages?.map((page) => ({
+    ...page,
+    conversations: page.conversations.map((c) => (c.id === conversation.id ? conversation : c)),
+  }));
+}
+
+export function removeFromPages(pages: ConversationPage[] | undefined, id: string): ConversationPage[] | undefined {
+  return pages?.map((page) => ({ ...page, conversations: page.conversations.filter((c) => c.id !== id) }));
+}
+
+/**
+ * What the sidebar shows. Once the list for the current search is loaded it stays on screen (a failed
+ * refresh or "load more" does not replace it); a new search shows the previous results until its own
+ * arrive, or its error if it fails.
+ */
+export function listStatus({
+  pages,
+  query,
+  failed,
+}: {
+  pages: readonly ConversationPage[] | undefined;
+  query: string;
+  failed: boolean;
+}): "loading" | "ready" | "error" {
+  if (pages?.[0]?.q === query) return "ready";
+  if (failed) return "error";
+  return pages ? "ready" : "loading";
+}
