@@ -1,3 +1,5 @@
+import { displayFilename } from "@/lib/text/bidi-controls";
+
 /** File types are recognised by content, never by name (SPEC §12 uploads). */
 
 export type SniffedType = { mime: string; kind: "pdf" | "image"; extension: string };
@@ -51,8 +53,12 @@ export function safeFilename(name: string | null | undefined, extension: string)
   return `${clean.slice(0, 120)}.${extension}`;
 }
 
-/** `Content-Disposition: attachment` with an ASCII fallback and the UTF-8 name (RFC 6266). */
+/**
+ * `Content-Disposition: attachment` with an ASCII fallback and the UTF-8 name (RFC 6266). Names
+ * stored before fetched names were cleaned may hold bidi controls: the saved file never does.
+ */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  const name = displayFilename(filename);
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
