@@ -73,6 +73,19 @@ export const configSchema = z
     FETCH_MAX_CHARS: positiveInt(8000),
     MAX_FETCH_MB: positiveInt(10),
     MAX_PDF_PAGES: positiveInt(25),
+    /** Each open PDF is parsed in its own worker thread: its JavaScript heap is capped at this size. */
+    PDF_WORKER_MEMORY_MB: positiveInt(256),
+    /** Parsing time one tool call (or one upload check) may spend on a PDF before its worker is stopped. */
+    PDF_TIME_BUDGET_S: positiveInt(10),
+    /** Largest buffer one decoded stream of a PDF may grow to (a Flate bomb stops there). */
+    PDF_MAX_STREAM_MB: positiveInt(32),
+    /** Text items, and characters, one page may yield; a page with more is skipped with a warning. */
+    PDF_MAX_PAGE_ITEMS: positiveInt(20_000),
+    PDF_MAX_PAGE_CHARS: positiveInt(200_000),
+    /** PDF workers parsing at the same time; others wait their turn (their time budget does not run). */
+    PDF_WORKER_CONCURRENCY: positiveInt(2),
+    /** Open PDF documents kept for continuation calls, one idle worker each. */
+    PDF_OPEN_DOCUMENTS: positiveInt(8),
     MAX_TOOL_RESULT_CHARS: positiveInt(6000),
     MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
     MAX_TOOL_ROUNDS: positiveInt(5),

@@ -1,9 +1,10 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { getConversation, type OwnerId } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
-import { openPdf, PdfError } from "@/lib/tools/pdf/pdf-text";
+import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import { insertFile } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
 import { safeFilename, sniffFileType } from "./sniff";
@@ -51,13 +52,16 @@ export async function storeUpload(
   if (type.kind === "image") checkImage(bytes, imageLimits);
   let pageCount: number | null = null;
   if (type.kind === "pdf") {
+    // Counted in a PDF worker under the same limits as the tools: a PDF bomb is refused, not stored.
     try {
-      const pdf = await openPdf(new Uint8Array(bytes));
+      const pdf = await openPdf(new Uint8Array(bytes), pdfLimits(getConfig()));
       pageCount = pdf.pageCount;
       await pdf.close();
     } catch (error) {
-      if (error instanceof PdfError)
-        throw new AppError("unsupported_media_type:pdf", `${error.message} It cannot be attached.`);
+      if (error instanceof PdfError) {
+        const code = error.exceededLimit ? "payload_too_large:pdf" : "unsupported_media_type:pdf";
+        throw new AppError(code, `${error.message} It cannot be attached.`);
+      }
       throw error;
     }
   }

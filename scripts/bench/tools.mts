@@ -10,9 +10,10 @@ import { parseConfig } from "@/lib/config";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { parsePagedResult } from "@/lib/tools/pagination";
-import { openPdf } from "@/lib/tools/pdf/pdf-text";
+import { openPdf, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import type { FileStore, ToolServices } from "@/lib/tools/services";
-import { instrumentPdfjs, makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { countPdfWork } from "@/tests/support/pdf-work";
 
 const now = () => performance.now();
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -97,7 +98,7 @@ async function benchPdf() {
   const call = (args: Record<string, unknown>) =>
     registry.execute("pdf_to_text", args, context, { maxResultChars: config.MAX_TOOL_RESULT_CHARS });
 
-  const counter = await instrumentPdfjs();
+  const counter = countPdfWork();
   console.log(`pdf_to_text: a ${pageCount}-page PDF (${fmt(pdf.length / 1024 / 1024, 2)} MB) stored as an attachment`);
   let start = now();
   const first = await call({ url_or_path: `attachment:${files.id}` });
@@ -133,11 +134,10 @@ async function benchPdf() {
   console.log(
     `  ${fmt(pagesPerSecond, 0)} pages/s through the tool (${fmt(seconds * 1000, 0)} ms for the rest of the document)`,
   );
-  counter.restore();
 
-  // The extractor alone, without the tool's paging: open once, every page's text.
+  // The extractor alone, without the tool's paging: open once, every page's text (one budget for all).
   start = now();
-  const doc = await openPdf(new Uint8Array(pdf));
+  const doc = await openPdf(new Uint8Array(pdf), pdfLimits({ ...config, PDF_TIME_BUDGET_S: 600 }));
   for (let i = 0; i < doc.pageCount; i++) await doc.pageText(i);
   await doc.close();
   const extractorRate = pageCount / ((now() - start) / 1000);

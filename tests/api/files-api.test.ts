@@ -7,6 +7,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
 import { makePng } from "@/tests/support/image-fixtures";
+import { makeObjectStreamBombPdf } from "@/tests/support/pdf-bombs";
 import { makeEncryptedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
 
 const fake = setupFakeOllama();
@@ -87,6 +88,24 @@ describe("uploads (SPEC §12)", () => {
       expect((await errorOf(response)).message).toContain("1 MB limit");
     } finally {
       delete process.env.MAX_FETCH_MB;
+      resetConfigForTests();
+    }
+  });
+
+  it("refuses with 413 a PDF whose page count needs more than the PDF limits allow, and stores nothing", async () => {
+    process.env.PDF_MAX_STREAM_MB = "1";
+    resetConfigForTests();
+    try {
+      const id = await newConversation();
+      const response = await uploadRequest(id, makeObjectStreamBombPdf(64), "bomb.pdf");
+      expect(response.status).toBe(413);
+      expect((await errorOf(response)).message).toBe(
+        "Reading this PDF was stopped: a stream in it inflates to more than 1 MB; the file may be damaged or built to exhaust the reader. It cannot be attached.",
+      );
+      const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { files: unknown[] };
+      expect(detail.files).toEqual([]);
+    } finally {
+      delete process.env.PDF_MAX_STREAM_MB;
       resetConfigForTests();
     }
   });

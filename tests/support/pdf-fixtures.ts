@@ -5,22 +5,22 @@ import { createCipheriv, createHash } from "node:crypto";
  * exactly the document they need (text pages, image-only pages, encryption, damage) in memory.
  */
 
-type PdfObject = string | Uint8Array;
+export type PdfObject = string | Uint8Array;
 
-const latin1 = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
+export const latin1 = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
 const hex = (bytes: Uint8Array): string => `<${Buffer.from(bytes).toString("hex")}>`;
 
-function concat(parts: Uint8Array[]): Uint8Array {
+export function concat(parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts));
 }
 
 /** A stream object: dictionary entries (without /Length) plus raw data. */
-function stream(data: Uint8Array, dictEntries = ""): Uint8Array {
+export function stream(data: Uint8Array, dictEntries = ""): Uint8Array {
   return concat([latin1(`<< /Length ${data.length}${dictEntries} >>\nstream\n`), data, latin1("\nendstream")]);
 }
 
 /** Writes objects 1..n (object i+1 is `objects[i]`), a classic xref table and the trailer. */
-function writePdf(objects: PdfObject[], trailerEntries: string): Uint8Array {
+export function writePdf(objects: PdfObject[], trailerEntries: string): Uint8Array {
   const parts: Uint8Array[] = [latin1("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -199,45 +199,4 @@ export function makeCorruptPdf(): Uint8Array {
 export function makeTruncatedPdf(): Uint8Array {
   const whole = makeTextPdf([["truncated"]]);
   return whole.slice(0, 40);
-}
-
-/**
- * Counts, on every pdf.js document until `restore()`, page parses (`getTextContent`) and closed
- * documents (`destroy`), to check that memoised and cached pages are not parsed again and that
- * evicted documents are freed.
- */
-export async function instrumentPdfjs(): Promise<{
-  readonly parses: number;
-  readonly destroys: number;
-  restore(): void;
-}> {
-  type Method = (...args: unknown[]) => unknown;
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const doc = await pdfjs.getDocument({ data: makeScannedPdf(1), verbosity: 0 }).promise;
-  const pagePrototype = Object.getPrototypeOf(await doc.getPage(1)) as { getTextContent: Method };
-  const docPrototype = Object.getPrototypeOf(doc) as { destroy: Method };
-  await doc.destroy();
-  const counts = { parses: 0, destroys: 0 };
-  const getTextContent = pagePrototype.getTextContent;
-  const destroy = docPrototype.destroy;
-  pagePrototype.getTextContent = function (this: unknown, ...args: unknown[]) {
-    counts.parses++;
-    return getTextContent.apply(this, args);
-  };
-  docPrototype.destroy = function (this: unknown, ...args: unknown[]) {
-    counts.destroys++;
-    return destroy.apply(this, args);
-  };
-  return {
-    get parses() {
-      return counts.parses;
-    },
-    get destroys() {
-      return counts.destroys;
-    },
-    restore() {
-      pagePrototype.getTextContent = getTextContent;
-      docPrototype.destroy = destroy;
-    },
-  };
 }

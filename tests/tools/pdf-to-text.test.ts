@@ -6,7 +6,9 @@ import { makeToken } from "@/lib/tools/pagination";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
 import type { ToolLimits } from "@/lib/tools/services";
 import { followPages } from "@/tests/support/paging";
+import { makeEndlessPdf } from "@/tests/support/pdf-bombs";
 import { makeCorruptPdf, makeEncryptedPdf, makeScannedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { testPdfLimits } from "@/tests/support/pdf-work";
 import { setupToolEnv } from "@/tests/support/tool-env";
 
 const env = setupToolEnv();
@@ -24,7 +26,7 @@ function bookPdf(pageCount: number, linesPerPage = 8): Uint8Array {
 }
 
 async function fullText(bytes: Uint8Array): Promise<string> {
-  const pdf = await openPdf(bytes);
+  const pdf = await openPdf(bytes, testPdfLimits());
   let text = "";
   for (let i = 0; i < pdf.pageCount; i++) text += await pdf.pageText(i);
   await pdf.close();
@@ -166,6 +168,17 @@ describe("pdf_to_text (SPEC §11)", () => {
     );
     env.web().routes.set("/page.html", { body: "<p>not a pdf</p>" });
     expect(await env.run("pdf_to_text", { url_or_path: `${env.web().url}/page.html` })).toMatch(/^Not a PDF/);
+  });
+
+  it("answers with a clear observation when the PDF needs more than PDF_TIME_BUDGET_S", async () => {
+    const stopped = setupLimits(25, { PDF_TIME_BUDGET_S: 1 });
+    const url = servePdf("/endless.pdf", makeEndlessPdf());
+    const result = await stopped.registry.execute("pdf_to_text", { url_or_path: url }, env.context(), {
+      maxResultChars: limit,
+    });
+    expect(result).toBe(
+      `Reading this PDF was stopped: it needed more than 1 s of processing time; the file may be damaged or built to exhaust the reader. (${url})`,
+    );
   });
 
   it("an empty call is Invalid URL.; a garbage token is Invalid continuation token", async () => {

@@ -5,7 +5,9 @@ import { parsePagedResult } from "@/lib/tools/pagination";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
 import { DDG_CHALLENGE_PAGE, duckDuckGoPage } from "@/tests/support/fake-web";
 import { followPages } from "@/tests/support/paging";
+import { makeEndlessPdf } from "@/tests/support/pdf-bombs";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { testPdfLimits } from "@/tests/support/pdf-work";
 import { setupToolEnv } from "@/tests/support/tool-env";
 
 const env = setupToolEnv();
@@ -117,6 +119,32 @@ describe("search_and_fetch (SPEC §11)", () => {
     ).toContain("Attachment not found");
   });
 
+  it("reports a PDF stopped by a limit like a failed fetch, and the token moves on to the next candidate", async () => {
+    serveResults([
+      { title: "Bomb", path: "/endless.pdf" },
+      { title: "Fine", path: "/fine.pdf" },
+    ]);
+    const pdf = { "content-type": "application/pdf" };
+    env.web().routes.set("/endless.pdf", { headers: pdf, body: Buffer.from(makeEndlessPdf()) });
+    env.web().routes.set("/fine.pdf", { headers: pdf, body: Buffer.from(makeTextPdf([["Readable report"]])) });
+    const registry = createBuiltinRegistry({
+      ...env.services,
+      limits: { ...env.services.limits, PDF_TIME_BUDGET_S: 1 },
+    });
+    const run = (args: Record<string, unknown>) =>
+      registry.execute("search_and_fetch", args, env.context(), { maxResultChars: limit });
+    const first = await run({ query: "report", file_type: "pdf" });
+    expect(first).toContain(
+      "Could not read this candidate: Reading this PDF was stopped: it needed more than 1 s of processing time;",
+    );
+    // Read on with the default budget: a 1 s budget could run out on a busy machine just starting a worker.
+    const second = parsePagedResult(
+      await env.run("search_and_fetch", { continue_from: parsePagedResult(first).nextToken }),
+    );
+    expect(second.body).toContain("=== Candidate 2 ===");
+    expect(second.body).toContain("Readable report");
+  });
+
   it("pages losslessly across files, reading each later page from the stored copy", async () => {
     const pdf = makeTextPdf(
       Array.from({ length: 30 }, (_, p) => [`PDF page ${p + 1} says something useful.`, "Another line here."]),
@@ -140,7 +168,7 @@ describe("search_and_fetch (SPEC §11)", () => {
       const idx = /=== Candidate (\d+) ===/.exec(header ?? "")?.[1] ?? "?";
       byFile.set(idx, (byFile.get(idx) ?? "") + rest.join("\n---\n"));
     }
-    const pdfDoc = await openPdf(pdf);
+    const pdfDoc = await openPdf(pdf, testPdfLimits());
     let pdfText = "";
     for (let i = 0; i < pdfDoc.pageCount; i++) pdfText += await pdfDoc.pageText(i);
     expect(byFile.get("1")).toBe(pdfText);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, PDF_FOOTER_KEYS, parseToken } from "../pagination";
-import { lacksTextLayer, openPdfCached, PdfError, type PdfText, readWindow } from "../pdf/pdf-text";
+import { lacksTextLayer, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
 import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
@@ -57,18 +57,17 @@ export function createPdfToText(services: ToolServices) {
 
       const loaded = await loadPdf(source, services, context);
       if ("error" in loaded) return loaded.error;
-      let pdf: Awaited<ReturnType<typeof openPdfCached>>;
+      // One time budget covers this call: opening the file (unless cached) and the pages it reads.
+      let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;
       try {
-        pdf = await openPdfCached(loaded.key, () => loaded.bytes);
+        pdf = await openPdfCached(loaded.key, () => loaded.bytes, pdfLimits(limits));
+        return await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
       } catch (error) {
         if (error instanceof PdfError) return `${error.message} (${loaded.label})`;
         throw error;
-      }
-      // The cached document is leased: give it back when this call is done with it.
-      try {
-        return await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
       } finally {
-        await pdf.close();
+        // The cached document is leased: give it back when this call is done with it.
+        await pdf?.close();
       }
     },
   });

@@ -4,7 +4,7 @@ import { prompt } from "@/lib/prompts";
 import { fetchErrorMessage, isMediaType } from "../fetch-errors";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
-import { openPdfCached, PdfError, readWindow } from "../pdf/pdf-text";
+import { openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
 import { defineTool, type ToolContext } from "../registry";
 import type { StoredFileInfo, ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
@@ -218,24 +218,13 @@ export function createSearchAndFetch(services: ToolServices) {
       const { file } = loaded;
       const saved = say("fetch_saved", { id: file.id });
       if (file.mime === "application/pdf") {
-        let pdf: Awaited<ReturnType<typeof openPdfCached>>;
+        // One time budget covers this call; a PDF stopped by a limit (or unreadable) is reported
+        // like a failed fetch, and the token moves on to the next candidate.
+        let pdf: PdfText | undefined;
         try {
-          pdf = await openPdfCached(file.sha256, () => file.bytes);
-        } catch (error) {
-          if (!(error instanceof PdfError)) throw error;
-          const next = nextCandidate(cursor);
-          return fitPage(
-            () => ({
-              header: `${baseHeader(file.mime, file.size, "-")}${saved}---\n`,
-              body: say("fetch_failed", { reason: error.message }),
-              nextToken: next ? tokenFor(next, services) : null,
-            }),
-            { limit, maxChars: limit },
-          );
-        }
-        const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(pdf.pageCount) }))}${saved}---\n`;
-        const leased = pdf;
-        try {
+          pdf = await openPdfCached(file.sha256, () => file.bytes, pdfLimits(limits));
+          const leased = pdf;
+          const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(leased.pageCount) }))}${saved}---\n`;
           return await fitPage(
             async (budget) => {
               const window = await readWindow(
@@ -250,8 +239,19 @@ export function createSearchAndFetch(services: ToolServices) {
             },
             { limit, maxChars: maxChars + header.length },
           );
+        } catch (error) {
+          if (!(error instanceof PdfError)) throw error;
+          const next = nextCandidate(cursor);
+          return fitPage(
+            () => ({
+              header: `${baseHeader(file.mime, file.size, "-")}${saved}---\n`,
+              body: say("fetch_failed", { reason: error.message }),
+              nextToken: next ? tokenFor(next, services) : null,
+            }),
+            { limit, maxChars: limit },
+          );
         } finally {
-          await leased.close();
+          await pdf?.close();
         }
       }
 

@@ -5,6 +5,22 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
+import type { PdfLimitSettings } from "./pdf-limits";
+
+/** The default configuration's PDF settings, passed into the script as a literal. */
+function pdfLimitSettings(): PdfLimitSettings {
+  const config = parseConfig({});
+  return {
+    PDF_WORKER_MEMORY_MB: config.PDF_WORKER_MEMORY_MB,
+    PDF_MAX_STREAM_MB: config.PDF_MAX_STREAM_MB,
+    PDF_MAX_PAGE_ITEMS: config.PDF_MAX_PAGE_ITEMS,
+    PDF_MAX_PAGE_CHARS: config.PDF_MAX_PAGE_CHARS,
+    PDF_TIME_BUDGET_S: config.PDF_TIME_BUDGET_S,
+    PDF_WORKER_CONCURRENCY: config.PDF_WORKER_CONCURRENCY,
+    PDF_OPEN_DOCUMENTS: config.PDF_OPEN_DOCUMENTS,
+  };
+}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -15,23 +31,25 @@ afterAll(async () => {
 
 describe("pdf text under plain Node ESM", () => {
   // The Next.js server loads pdfjs-dist as an external package with Node's own ESM loader, not vite.
-  // The modules are copied into a `"type": "module"` package so Node runs them as real ES modules
-  // (tsx only strips the types), with pdfjs-dist resolved from that package's node_modules.
+  // The modules (and the worker script) are copied into a `"type": "module"` package so Node runs
+  // them as real ES modules (tsx only strips the types), with pdfjs-dist resolved from that
+  // package's node_modules; the worker is found next to them, outside this project.
   it("opens a PDF and reads its text, with no pdf.js warnings", async () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), "pdf-esm-"));
     await writeFile(path.join(scratch, "package.json"), '{ "type": "module" }\n');
     await symlink(path.join(root, "node_modules"), path.join(scratch, "node_modules"), "dir");
     await mkdir(path.join(scratch, "pdf"));
     for (const file of await readdir(here)) {
-      if (file.endsWith(".ts") && !file.endsWith(".test.ts"))
+      if ((file.endsWith(".ts") || file.endsWith(".mjs")) && !file.endsWith(".test.ts"))
         await cp(path.join(here, file), path.join(scratch, "pdf", file));
     }
     await cp(path.join(root, "tests/support/pdf-fixtures.ts"), path.join(scratch, "pdf-fixtures.ts"));
 
     const script = `
-      import { openPdf, readWindow } from "./pdf/pdf-text.ts";
+      import { openPdf, pdfLimits, readWindow } from "./pdf/pdf-text.ts";
       import { makeTextPdf } from "./pdf-fixtures.ts";
-      const pdf = await openPdf(makeTextPdf([["Hello from Node"], ["page two"]]));
+      const limits = pdfLimits(${JSON.stringify(pdfLimitSettings())});
+      const pdf = await openPdf(makeTextPdf([["Hello from Node"], ["page two"]]), limits);
       const window = await readWindow(pdf, { pageIndex: 0, pageCharOffset: 0 }, { maxChars: 100, maxPages: 25 });
       await pdf.close();
       process.stdout.write(JSON.stringify(window.text));

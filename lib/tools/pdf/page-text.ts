@@ -1,10 +1,19 @@
-import type { TextContent, TextItem } from "pdfjs-dist/types/src/display/api";
+import type { TextItem, TextMarkedContent, TextStyle } from "pdfjs-dist/types/src/display/api";
 
 /**
  * Turns one page's pdf.js text content into normalised text. Items are joined in content-stream
  * order (sorting by position would interleave the columns of multi-column layouts); a line ends
  * where pdf.js marks `hasEOL` or where horizontal text jumps to another baseline.
  */
+
+/** A text item with the fields the join reads; the PDF worker sends exactly these. */
+export type PageTextItem = Pick<TextItem, "str" | "dir" | "transform" | "width" | "height" | "fontName" | "hasEOL">;
+
+/** The part of pdf.js's `TextContent` the join reads (a whole `TextContent` is one). */
+export interface PageTextContent {
+  items: readonly (PageTextItem | TextMarkedContent)[];
+  styles: Record<string, Pick<TextStyle, "vertical">>;
+}
 
 /** Separates pages in the document text; every page but the last ends with it. */
 export const PAGE_SEPARATOR = "\n\n";
@@ -18,13 +27,13 @@ interface Placed {
 }
 
 /** Position of horizontal, unrotated text; undefined for vertical or rotated text (hasEOL rules there). */
-function placement(item: TextItem, vertical: boolean): Placed | undefined {
+function placement(item: PageTextItem, vertical: boolean): Placed | undefined {
   const [a = 0, b = 0, c = 0, d = 0, , f = 0] = item.transform as number[];
   if (vertical || a <= 0 || Math.abs(b) > 0.01 * a || Math.abs(c) > 0.5 * Math.abs(d)) return undefined;
   return { y: f, size: Math.abs(d) };
 }
 
-export function joinTextContent(content: TextContent): string {
+export function joinTextContent(content: PageTextContent): string {
   const lines: string[] = [];
   let line = "";
   let previous: Placed | undefined;

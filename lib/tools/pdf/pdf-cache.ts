@@ -1,4 +1,5 @@
-import { openPdf, type PdfText } from "./pdf-document";
+import { openPdf, type PdfDocument, type PdfText } from "./pdf-document";
+import { PdfBudget, type PdfLimits } from "./pdf-limits";
 
 /**
  * Open documents for stored files (attachments, fetched files), keyed by the file's sha256, so a
@@ -6,34 +7,37 @@ import { openPdf, type PdfText } from "./pdf-document";
  * documents beyond the capacity are evicted and closed, but only once no caller still holds them:
  * each open returns a lease, and `close()` on it releases the lease (callers should close in a
  * `finally`; a lease that is simply dropped is released only when it is garbage-collected).
+ * Every open document holds a worker thread, so the capacity also bounds idle workers. A document
+ * whose worker was stopped (time budget, memory) or died is dropped at once.
  */
 
 interface Entry {
-  document: Promise<PdfText>;
+  document: Promise<PdfDocument>;
   leases: number;
   evicted: boolean;
 }
 
-export const DEFAULT_PDF_CACHE_SIZE = 8;
-
-async function release(entry: Entry, document: PdfText): Promise<void> {
+async function release(entry: Entry, document: PdfDocument): Promise<void> {
   entry.leases--;
   if (entry.evicted && entry.leases === 0) await document.close();
 }
 
 /** Safety net: a lease dropped without `close()` is released when it is garbage-collected. */
-const unreleased = new FinalizationRegistry<{ entry: Entry; document: PdfText }>(({ entry, document }) => {
+const unreleased = new FinalizationRegistry<{ entry: Entry; document: PdfDocument }>(({ entry, document }) => {
   release(entry, document).catch(() => undefined);
 });
 
+/** One caller's hold on a cached document; its pages are parsed within the caller's budget. */
 class PdfLease implements PdfText {
   readonly #entry: Entry;
-  readonly #document: PdfText;
+  readonly #document: PdfDocument;
+  readonly #budget: PdfBudget;
   #released = false;
 
-  constructor(entry: Entry, document: PdfText) {
+  constructor(entry: Entry, document: PdfDocument, budget: PdfBudget) {
     this.#entry = entry;
     this.#document = document;
+    this.#budget = budget;
     unreleased.register(this, { entry, document }, this);
   }
 
@@ -45,9 +49,9 @@ class PdfLease implements PdfText {
     return this.#document.warnings;
   }
 
-  pageText(index: number): Promise<string> {
+  pageText(index: number, budget = this.#budget): Promise<string> {
     if (this.#released) return Promise.reject(new Error("The PDF document is closed."));
-    return this.#document.pageText(index);
+    return this.#document.pageText(index, budget);
   }
 
   async close(): Promise<void> {
@@ -59,39 +63,58 @@ class PdfLease implements PdfText {
 }
 
 export class PdfDocumentCache {
-  readonly #capacity: number;
+  #capacity: number;
   /** In least-recently-used-first order (a Map keeps insertion order; a hit re-inserts). */
   readonly #entries = new Map<string, Entry>();
 
-  constructor(capacity = DEFAULT_PDF_CACHE_SIZE) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("PDF cache capacity must be >= 1.");
-    this.#capacity = capacity;
+  constructor(capacity: number) {
+    this.#capacity = checkedCapacity(capacity);
   }
 
-  /** Opens (or reuses) the document stored under `key`; `bytes` is called only on a miss. */
-  async open(key: string, bytes: () => Uint8Array | Promise<Uint8Array>): Promise<PdfText> {
+  /**
+   * Opens (or reuses) the document stored under `key`; `bytes` is called only on a miss. Opening and
+   * the lease's pages are parsed within `budget` (default: a fresh one from `limits`).
+   */
+  async open(
+    key: string,
+    bytes: () => Uint8Array | Promise<Uint8Array>,
+    limits: PdfLimits,
+    budget = new PdfBudget(limits.timeBudgetMs),
+  ): Promise<PdfText> {
     let entry = this.#entries.get(key);
     if (entry) {
       this.#entries.delete(key);
     } else {
-      const created: Entry = { document: (async () => openPdf(await bytes()))(), leases: 0, evicted: false };
-      // A file that failed to open is not remembered: the next call tries again.
-      created.document.catch(() => {
+      const created: Entry = {
+        document: (async () => openPdf(await bytes(), limits, budget))(),
+        leases: 0,
+        evicted: false,
+      };
+      const forget = () => {
         if (this.#entries.get(key) === created) this.#entries.delete(key);
-      });
+      };
+      // A file that failed to open is not remembered: the next call tries again. Nor is a document
+      // whose worker was stopped or died.
+      created.document.then((document) => document.onEnd(forget), forget);
       entry = created;
     }
     this.#entries.set(key, entry);
     entry.leases++; // taken before any await, so a concurrent eviction sees the document in use
     this.#evictOverflow();
-    let document: PdfText;
+    let document: PdfDocument;
     try {
       document = await entry.document;
     } catch (error) {
       entry.leases--;
       throw error;
     }
-    return new PdfLease(entry, document);
+    return new PdfLease(entry, document, budget);
+  }
+
+  /** Changes the capacity, evicting the least recently used documents beyond it. */
+  resize(capacity: number): void {
+    this.#capacity = checkedCapacity(capacity);
+    this.#evictOverflow();
   }
 
   /** Evicts every document; those still leased close when their last lease is released. */
@@ -121,12 +144,25 @@ export class PdfDocumentCache {
   }
 }
 
-const shared = new PdfDocumentCache();
+function checkedCapacity(capacity: number): number {
+  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("PDF cache capacity must be >= 1.");
+  return capacity;
+}
+
+let shared: PdfDocumentCache | undefined;
 
 /**
  * The shared cache for stored files, keyed by sha256: a continuation call on the same stored file
- * does not re-parse pages it already returned. Always `close()` the result (it releases the lease).
+ * does not re-parse pages it already returned. It keeps `limits.openDocuments` documents. Always
+ * `close()` the result (it releases the lease).
  */
-export function openPdfCached(key: string, bytes: () => Uint8Array | Promise<Uint8Array>): Promise<PdfText> {
-  return shared.open(key, bytes);
+export function openPdfCached(
+  key: string,
+  bytes: () => Uint8Array | Promise<Uint8Array>,
+  limits: PdfLimits,
+  budget?: PdfBudget,
+): Promise<PdfText> {
+  shared ??= new PdfDocumentCache(limits.openDocuments);
+  shared.resize(limits.openDocuments);
+  return shared.open(key, bytes, limits, budget);
 }

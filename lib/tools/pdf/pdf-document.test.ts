@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  instrumentPdfjs,
   makeCorruptPdf,
   makeEncryptedPdf,
   makeScannedPdf,
   makeTextPdf,
   makeTruncatedPdf,
 } from "@/tests/support/pdf-fixtures";
+import { countPdfWork, testPdfLimits } from "@/tests/support/pdf-work";
 import { openPdf, PdfError, type PdfErrorKind, type PdfText } from "./pdf-text";
+
+const limits = testPdfLimits();
 
 const opened: PdfText[] = [];
 afterEach(async () => {
@@ -15,7 +17,7 @@ afterEach(async () => {
 });
 
 async function open(bytes: Uint8Array): Promise<PdfText> {
-  const pdf = await openPdf(bytes);
+  const pdf = await openPdf(bytes, limits);
   opened.push(pdf);
   return pdf;
 }
@@ -27,7 +29,7 @@ async function allPages(pdf: PdfText): Promise<string[]> {
 }
 
 async function openError(bytes: Uint8Array): Promise<PdfError> {
-  const error = await openPdf(bytes).then(
+  const error = await openPdf(bytes, limits).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
@@ -65,15 +67,11 @@ describe("openPdf / pageText", () => {
   });
 
   it("parses each page once however often it is asked for", async () => {
-    const pdfjs = await instrumentPdfjs();
-    try {
-      const pdf = await open(makeTextPdf([["one"], ["two"]]));
-      await Promise.all([pdf.pageText(0), pdf.pageText(0), pdf.pageText(1)]);
-      await pdf.pageText(0);
-      expect(pdfjs.parses).toBe(2);
-    } finally {
-      pdfjs.restore();
-    }
+    const work = countPdfWork();
+    const pdf = await open(makeTextPdf([["one"], ["two"]]));
+    await Promise.all([pdf.pageText(0), pdf.pageText(0), pdf.pageText(1)]);
+    await pdf.pageText(0);
+    expect(work.parses).toBe(2);
   });
 
   it("skips a page whose content stream is broken, with a warning, and still reads the others", async () => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeScannedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { testPdfLimits } from "@/tests/support/pdf-work";
 import { lacksTextLayer, openPdf, type PdfText, type PdfWindow, readWindow } from "./pdf-text";
+
+const limits = testPdfLimits();
 
 /** Deterministic filler text: page `p` has a varying number of lines of varying length. */
 function lines(page: number): string[] {
@@ -74,7 +77,7 @@ describe("readWindow: lossless paging over a 32-page PDF", () => {
   let expected: string;
 
   beforeAll(async () => {
-    pdf = await openPdf(makeTextPdf(Array.from({ length: 32 }, (_, page) => lines(page))));
+    pdf = await openPdf(makeTextPdf(Array.from({ length: 32 }, (_, page) => lines(page))), limits);
     expected = await documentText(pdf);
   });
   afterAll(() => pdf.close());
@@ -117,7 +120,7 @@ describe("readWindow: lossless paging over a PDF with empty pages (first, consec
   let expected: string;
 
   beforeAll(async () => {
-    pdf = await openPdf(makeTextPdf([[], ["only line"], [], [], ["two", "lines"], [], []]));
+    pdf = await openPdf(makeTextPdf([[], ["only line"], [], [], ["two", "lines"], [], []]), limits);
     expected = await documentText(pdf);
   });
   afterAll(() => pdf.close());
@@ -234,7 +237,7 @@ describe("readWindow: surrogate pairs", () => {
 
 describe("lacksTextLayer", () => {
   it("is true for a scanned PDF read from its start", async () => {
-    const pdf = await openPdf(makeScannedPdf(3));
+    const pdf = await openPdf(makeScannedPdf(3), limits);
     try {
       const window = await readWindow(pdf, { pageIndex: 0, pageCharOffset: 0 }, { maxChars: 6000, maxPages: 25 });
       expect(window.text.trim()).toBe("");
