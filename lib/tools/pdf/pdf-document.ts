@@ -1,7 +1,8 @@
+import { unpackItems } from "./packed-page";
 import { joinTextContent, PAGE_SEPARATOR, skippedPageText } from "./page-text";
 import { PdfError } from "./pdf-error";
 import { PdfBudget, type PdfLimits } from "./pdf-limits";
-import { type PageReply, PdfWorker, unpackItems } from "./pdf-worker-host";
+import { type PageReply, PdfWorker } from "./pdf-worker-host";
 
 /** A PDF opened for reading, page by page, parsed in its own worker thread (`pdf-worker-host.ts`). */
 

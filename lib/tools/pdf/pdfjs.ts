@@ -1,28 +1,10 @@
 import path from "node:path";
 
 /**
- * Loads pdf.js (legacy build, server side) and the options every document is opened with (SPEC §2).
- * pdf.js is imported lazily, so importing a tool never loads it (nor `@napi-rs/canvas`, which its
- * legacy build requires at load time), e.g. while `next build` evaluates route modules.
+ * The options every PDF is opened with. pdf.js itself runs only in the PDF workers
+ * (`pdf-worker.mjs`), never on the server's main thread: the main thread computes these options
+ * (asset directories resolved here) and hands them to each worker.
  */
-
-type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
-
-let loaded: Promise<Pdfjs> | undefined;
-
-export function loadPdfjs(): Promise<Pdfjs> {
-  loaded ??= (async () => {
-    // In Node pdf.js runs its "worker" on the main thread, importing `./pdf.worker.mjs` relative to
-    // itself on first use. Loading the worker module up front (it registers `globalThis.pdfjsWorker`)
-    // removes that path lookup, so it works however the server bundles or externalises this module.
-    await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
-    return import("pdfjs-dist/legacy/build/pdf.mjs");
-  })();
-  loaded.catch(() => {
-    loaded = undefined;
-  });
-  return loaded;
-}
 
 let assetRoot: string | undefined;
 
