@@ -1,70 +1,169 @@
 // npm run bench:load — many concurrent conversations against a fake model that streams at a
-// realistic pace, half the clients dropping and re-attaching mid-answer (issue 5). Prints the
-// latency the app adds, the error count (must be 0) and the server's memory before and after.
+// realistic pace, half the clients dropping and re-attaching mid-answer (issue 5); then the same
+// number of answers streaming while the agent reads three PDF bombs in one tool round (issue 10).
+// Prints the limits it runs with, the latency the app adds, the longest stall of any stream, the
+// error count (must be 0) and the server's memory. Exits non-zero only on real errors.
 import { startFakeOllama } from "@/tests/fake-ollama/server";
+import { startFakeWeb } from "@/tests/support/fake-web";
+import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
 import { clock, createConversation, fmt, percentile, readSseUntil, startServer } from "./support.mts";
 
 const CONVERSATIONS = Number(process.env.LOAD_CONVERSATIONS ?? 40);
 const TOKENS = 60;
 const TOKEN_MS = 30; // ≈ 33 tokens/s, a small local model on a GPU
-const chunksFor = (i: number) => Array.from({ length: TOKENS }, (_, t) => `c${i}t${t} `);
+/** Answers during the bombs last longer than the bombs' tool round (bounded by PDF_TIME_BUDGET_S). */
+const BOMB_WAVE_TOKENS = 600;
+const chunksFor = (i: number, tokens = TOKENS) => Array.from({ length: tokens }, (_, t) => `c${i}t${t} `);
+/** Conversations 40 000–59 999 are the long answers of the stall comparison (without, then with bombs). */
+const CALM_FROM = 40_000;
+const STORMY_FROM = 50_000;
+const answerTokens = (i: number) => (i >= CALM_FROM && i < STORMY_FROM + 10_000 ? BOMB_WAVE_TOKENS : TOKENS);
+
+// One user runs every conversation here, so the run caps are lifted to what the benchmark needs.
+const LIMITS = {
+  MAX_RUNS_PER_USER: String(CONVERSATIONS + 5),
+  MAX_RUNS_TOTAL: String(CONVERSATIONS + 5),
+};
+
+/** The bombs of issue 10, each stopped by a different limit (defaults: 32 MB buffers, 256 MB heap, 10 s). */
+const BOMBS = {
+  "/flate-2gib.pdf": () => makeFlateBombPdf(2048),
+  "/string-30mb.pdf": () => makeHugeStringPdf(30),
+  "/endless.pdf": () => makeEndlessPdf(),
+};
+const BOMB_QUESTION = "bomb-question";
 
 interface Outcome {
   index: number;
   firstDeltaAt: number;
+  /** Longest time between two answer deltas this client read. */
+  longestGapMs: number;
   reconnected: boolean;
   error?: string;
 }
 
-async function oneConversation(base: string, i: number): Promise<Outcome> {
+async function oneConversation(base: string, i: number, { drop = i % 2 === 0 } = {}): Promise<Outcome> {
   const conversationId = await createConversation(base);
   const response = await fetch(`${base}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ conversationId, message: `load-${i}-question` }),
   });
-  if (response.status !== 200)
-    return { index: i, firstDeltaAt: Number.NaN, reconnected: false, error: `HTTP ${response.status}` };
+  if (response.status !== 200) {
+    return {
+      index: i,
+      firstDeltaAt: Number.NaN,
+      longestGapMs: 0,
+      reconnected: false,
+      error: `HTTP ${response.status}`,
+    };
+  }
   let runId = "";
   let lastId = "0";
   let text = "";
   let firstDeltaAt = 0;
+  let lastDeltaAt = 0;
+  let longestGapMs = 0;
   let done = false;
   let errorEvent: string | undefined;
-  let drop = i % 2 === 0;
+  let dropping = drop;
   const onMessage = (message: { event: string; data: string; id: string | null }) => {
     if (message.id) lastId = message.id;
     const data = JSON.parse(message.data) as Record<string, unknown>;
     if (message.event === "run") runId = String(data.runId);
     if (message.event === "answer" && data.status === "delta") {
-      firstDeltaAt ||= clock();
+      const now = clock();
+      firstDeltaAt ||= now;
+      if (lastDeltaAt && !drop) longestGapMs = Math.max(longestGapMs, now - lastDeltaAt);
+      lastDeltaAt = now;
       text += String(data.content);
     }
     if (message.event === "error") errorEvent = String(data.message);
     if (message.event === "done") done = true;
-    return done || (drop && text.split(" ").length > 10 && lastId.includes("."));
+    return done || (dropping && text.split(" ").length > 10 && lastId.includes("."));
   };
   await readSseUntil(response, onMessage);
-  if (!done && drop) {
-    drop = false;
+  if (!done && dropping) {
+    dropping = false;
     await new Promise((resolve) => setTimeout(resolve, 300));
     const again = await fetch(`${base}/api/runs/${runId}/events?after=${lastId}`);
     await readSseUntil(again, onMessage);
   }
-  const expected = chunksFor(i).join("");
+  const expected = chunksFor(i, answerTokens(i)).join("");
   const error =
     errorEvent ?? (!done ? "no done event" : text !== expected ? "answer text has a gap or a duplicate" : undefined);
-  return { index: i, firstDeltaAt, reconnected: i % 2 === 0, error };
+  return { index: i, firstDeltaAt, longestGapMs, reconnected: drop, error };
+}
+
+/** The agent's conversation that reads the bombs: its tool observations, or why it failed. */
+async function bombConversation(base: string): Promise<{ observations: string[]; error?: string }> {
+  const conversationId = await createConversation(base);
+  const response = await fetch(`${base}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ conversationId, message: BOMB_QUESTION }),
+  });
+  if (response.status !== 200) return { observations: [], error: `HTTP ${response.status}` };
+  const observations: string[] = [];
+  let done = false;
+  await readSseUntil(response, (message) => {
+    const data = JSON.parse(message.data) as Record<string, unknown>;
+    if (message.event === "step" && data.type === "tool_result") observations.push(String(data.observation));
+    done ||= message.event === "done";
+    return done;
+  });
+  return { observations, error: done ? undefined : "no done event" };
+}
+
+/** Samples a value every `everyMs` until stopped; returns the samples. */
+function sampler<T>(everyMs: number, sample: () => Promise<T> | T): { stop(): Promise<T[]> } {
+  const samples: T[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      samples.push(await sample());
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
 }
 
 async function main() {
   const fake = await startFakeOllama();
+  const web = await startFakeWeb(
+    Object.fromEntries(
+      Object.entries(BOMBS).map(([path, make]) => [
+        path,
+        { headers: { "content-type": "application/pdf" }, body: Buffer.from(make()) },
+      ]),
+    ),
+  );
+  const bombUrls = Object.keys(BOMBS).map((path) => `${web.url}${path}`);
   fake.setDefaultResponder((req) => {
+    const lastUser = [...(req.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
+    if (lastUser.includes(BOMB_QUESTION)) {
+      if (req.stream !== false) return { content: "The PDFs could not be read." };
+      // One tool round reading the three bombs at once, then the answer.
+      if (!req.tools?.length || req.messages?.at(-1)?.role === "tool") return { content: "ready" };
+      return { toolCalls: bombUrls.map((url) => ({ name: "pdf_to_text", arguments: { url_or_path: url } })) };
+    }
     if (req.stream === false) return { content: "ready", delayMs: 50 };
-    const i = /load-(\d+)-question/.exec(JSON.stringify(req.messages))?.[1] ?? "0";
-    return { chunks: chunksFor(Number(i)), chunkDelayMs: TOKEN_MS };
+    const index = Number(/load-(\d+)-question/.exec(lastUser)?.[1] ?? 0);
+    return { chunks: chunksFor(index, answerTokens(index)), chunkDelayMs: TOKEN_MS };
   });
-  const server = await startServer({ OLLAMA_BASE_URL: fake.url });
+  const env = { OLLAMA_BASE_URL: fake.url, FETCH_ALLOW_PRIVATE: web.hostPort, ...LIMITS };
+  const server = await startServer(env);
+  console.log(
+    `Limits: ${Object.entries(LIMITS)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(", ")} (one user runs every conversation); PDF limits at their defaults`,
+  );
   try {
     // Warm up the routes, then measure memory before the load.
     await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i)));
@@ -83,6 +182,29 @@ async function main() {
       outcomes.push(...more);
       rssAfterWaves.push(server.rssMb());
     }
+
+    // Streams that never drop, without and then with the bombs being read: their longest gaps compare.
+    const calm = await Promise.all(
+      Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, CALM_FROM + i, { drop: false })),
+    );
+    const rssBeforeBombs = server.rssMb();
+    const rss = sampler(100, () => server.rssMb());
+    const health = sampler(50, async () => {
+      const sent = clock();
+      await (await fetch(`${server.base}/api/health`)).arrayBuffer();
+      return clock() - sent;
+    });
+    const bomb = bombConversation(server.base);
+    await waitForRequests(web, bombUrls.length);
+    const bombStarted = clock();
+    const stormy = await Promise.all(
+      Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, STORMY_FROM + i, { drop: false })),
+    );
+    const bombResult = await bomb;
+    const bombSeconds = (clock() - bombStarted) / 1000;
+    const rssDuringBombs = Math.max(...(await rss.stop()));
+    const healthMs = await health.stop();
+
     // Past the 60 s during which finished runs stay resumable, one more wave shows what is retained.
     const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
@@ -90,8 +212,9 @@ async function main() {
       ...(await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i)))),
     );
     rssAfterWaves.push(server.rssMb());
-    const health = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };
-    const errors = outcomes.filter((o) => o.error);
+    const status = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };
+    const all = [...outcomes, ...calm, ...stormy];
+    const errors = all.filter((o) => o.error);
     // Matched after the load, so the benchmark's own bookkeeping does not slow the server's clients.
     const firstWrites = new Map<number, number>();
     for (const request of fake.chatRequests()) {
@@ -103,6 +226,16 @@ async function main() {
     const latencies = outcomes
       .map((o) => o.firstDeltaAt - (firstWrites.get(o.index) ?? Number.NaN))
       .filter(Number.isFinite);
+    const stall = (wave: Outcome[]) => Math.max(...wave.map((o) => o.longestGapMs)) - TOKEN_MS;
+    // Each bomb must come back as an observation saying what stopped it, never as the PDF's text.
+    const stopped = /Reading this PDF was stopped|could not be read and was skipped/;
+    const bombErrors = [
+      ...(bombResult.error ? [`bomb conversation: ${bombResult.error}`] : []),
+      ...(bombResult.observations.length === bombUrls.length && bombResult.observations.every((o) => stopped.test(o))
+        ? []
+        : [`bomb observations: ${JSON.stringify(bombResult.observations.map((o) => o.slice(0, 120)))}`]),
+    ];
+
     console.log(
       `Load: ${CONVERSATIONS} concurrent conversations, ${TOKENS} tokens each at ${TOKEN_MS} ms/token, ${outcomes.filter((o) => o.reconnected).length} clients dropping and re-attaching mid-answer`,
     );
@@ -113,15 +246,40 @@ async function main() {
       `  added latency, model's first token → client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms, p99 ${fmt(percentile(latencies, 99))} ms`,
     );
     console.log(
-      `  errors: ${errors.length} of ${outcomes.length} conversations${errors.length ? ` (${[...new Set(errors.map((e) => e.error))].join("; ")})` : ""}`,
+      `PDF bombs: ${CONVERSATIONS} answers of ${BOMB_WAVE_TOKENS} tokens streaming while one agent reads ${bombUrls.length} bombs in one tool round (${Object.keys(BOMBS).join(", ")})`,
     );
     console.log(
-      `  server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${health.runs.active}`,
+      `  tool round: ${fmt(bombSeconds)} s; observations: ${bombResult.observations.map((o) => JSON.stringify(o.slice(0, 90))).join("; ")}`,
     );
-    if (errors.length > 0 || health.runs.active !== 0) process.exitCode = 1;
+    console.log(
+      `  longest stall of any stream (longest gap between two deltas − ${TOKEN_MS} ms): ${fmt(stall(calm), 0)} ms without bombs, ${fmt(stall(stormy), 0)} ms while the bombs are read (goal ≤ 50 ms)`,
+    );
+    console.log(
+      `  GET /api/health during the bombs: p50 ${fmt(percentile(healthMs, 50))} ms, max ${fmt(Math.max(...healthMs))} ms (${healthMs.length} requests)`,
+    );
+    console.log(
+      `  server RSS: ${fmt(rssBeforeBombs, 0)} MB before the bombs, at most ${fmt(rssDuringBombs, 0)} MB while they are read`,
+    );
+    console.log(
+      `Errors: ${errors.length + bombErrors.length} (${all.length + 1} conversations${errors.length ? `; ${[...new Set(errors.map((e) => e.error))].join("; ")}` : ""}${bombErrors.length ? `; ${bombErrors.join("; ")}` : ""})`,
+    );
+    console.log(
+      `Server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${status.runs.active}`,
+    );
+    if (errors.length > 0 || bombErrors.length > 0 || status.runs.active !== 0) process.exitCode = 1;
   } finally {
     await server.stop();
+    await web.close();
     await fake.close();
+  }
+}
+
+/** Waits until the fake web has served `count` requests (the bombs were fetched: parsing begins). */
+async function waitForRequests(web: { requests: unknown[] }, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (web.requests.length < count) {
+    if (Date.now() > deadline) throw new Error("the agent never fetched the PDF bombs");
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type SseMessage, SseParser } from "@/lib/client/sse";
+import { readSse, type SseMessage } from "@/lib/client/sse";
 import { ensureBuild } from "../ensure-build.mjs";
 
 export const clock = () => performance.timeOrigin + performance.now();
@@ -85,19 +85,8 @@ export async function readSseUntil(
   onMessage: (message: SseMessage) => boolean | undefined,
   signal?: AbortSignal,
 ): Promise<void> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const parser = new SseParser();
-  try {
-    for (;;) {
-      if (signal?.aborted) return;
-      const { value, done } = await reader.read();
-      if (done) return;
-      for (const message of parser.push(decoder.decode(value, { stream: true }))) {
-        if (onMessage(message)) return;
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  if (!response.body) return;
+  for await (const message of readSse(response.body, signal)) {
+    if (onMessage(message)) return;
   }
 }
