@@ -172,28 +172,33 @@ test("an image attached in the composer reaches the vision model, shows on its q
   const uploaded = await upload;
   expect(uploaded.status).toBe(201);
 
-  await chat.send(unique("What does this chart show"));
+  const question = unique("What does this chart show");
+  await chat.send(question);
   await page.waitForURL(/\/c\/[^/]+$/);
   await chat.expectAnswerDone();
 
-  // What the server sent Ollama, not what the page remembers: the question carries the image.
-  const imagesSent = async () =>
-    (await fakeOllama.chatRequests()).map(
-      (request) =>
-        (request.body.messages as { role: string; images?: string[] }[]).findLast((m) => m.role === "user")?.images
-          ?.length ?? 0,
-    );
-  expect((await imagesSent()).at(-1)).toBe(1);
+  // What the server sent Ollama, not what the page remembers: the calls of the turn (the tool loop
+  // and the answer, each opening with the system prompt) carry the image with the question. The
+  // title call, one bare user message, needs no image.
+  const imagesWithQuestion = async () =>
+    (await fakeOllama.chatRequests()).flatMap((request) => {
+      const messages = request.body.messages as { role: string; content: string; images?: string[] }[];
+      return messages[0]?.role !== "system"
+        ? []
+        : messages.filter((m) => m.role === "user" && m.content.includes(question)).map((m) => m.images?.length ?? 0);
+    });
+  const first = await imagesWithQuestion();
+  expect(first.length).toBeGreaterThan(0);
+  expect(first.every((count) => count === 1)).toBe(true);
 
-  // The file-to-question link is the server's: it survives a reload and a fresh browser context.
+  // The file-to-question link is the server's: it survives a reload with the browser's storage cleared.
   await page.evaluate(() => localStorage.clear());
   await page.reload();
   await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("chart.png");
 
-  const before = (await fakeOllama.chatRequests()).length;
   await page.getByTestId("regenerate-button").click();
-  await expect.poll(async () => (await fakeOllama.chatRequests()).length).toBeGreaterThan(before);
+  await expect.poll(async () => (await imagesWithQuestion()).length).toBeGreaterThan(first.length);
   await chat.expectAnswerDone();
-  expect((await imagesSent()).at(-1)).toBe(1);
+  expect((await imagesWithQuestion()).every((count) => count === 1)).toBe(true);
   await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("chart.png");
 });
