@@ -4,21 +4,12 @@ import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { settings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 
 /**
  * Settings an admin can change from the UI (SPEC §6, §13): model roles and the search backend.
  * A value set in the environment wins and is shown read-only; the limits of §3 are environment-only.
  */
-
-export const MODEL_ROLES = ["general", "fast", "reasoning", "vision"] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
-
-const ROLE_ENV: Record<ModelRole, keyof Config & string> = {
-  general: "MODEL_GENERAL",
-  fast: "MODEL_FAST",
-  reasoning: "MODEL_REASONING",
-  vision: "MODEL_VISION",
-};
 
 export const LIMIT_KEYS = [
   "NUM_CTX",
@@ -40,10 +31,11 @@ export const LIMIT_KEYS = [
   "MAX_RUNS_TOTAL",
 ] as const satisfies readonly (keyof Config)[];
 
-export type Source = "env" | "settings" | "default";
+/** Where a setting's value comes from: the environment (read-only), the settings page, or the default. */
+export type SettingSource = "env" | "settings" | "default";
 export interface Setting<T> {
   value: T;
-  source: Source;
+  source: SettingSource;
 }
 
 export interface EffectiveSettings {

@@ -5,15 +5,9 @@ import { useTranslations } from "use-intl";
 import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
-import { MODEL_ROLES, type ModelRole, type SettingsPatch, type SettingsView } from "@/lib/client/types";
+import type { SettingsPatch, SettingsView } from "@/lib/client/types";
+import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 import { SourceBadge } from "./source-badge";
-
-const ROLE_ENV: Record<ModelRole, string> = {
-  general: "MODEL_GENERAL",
-  fast: "MODEL_FAST",
-  reasoning: "MODEL_REASONING",
-  vision: "MODEL_VISION",
-};
 
 /** Which installed model plays each role, and the search backend. */
 export function RoleSettings({

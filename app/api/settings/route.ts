@@ -6,7 +6,8 @@ import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaApi } from "@/lib/llm/registry";
-import { getSettings, MODEL_ROLES, updateSettings } from "@/lib/settings";
+import { MODEL_ROLES } from "@/lib/model-roles";
+import { getSettings, updateSettings } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
