@@ -50,8 +50,9 @@ test("a run that fails shows the error under the answer, also after a reload", a
   await page.reload();
   await chat.expectAnswerDone("error");
   await expect(chat.lastAnswer.getByTestId("message-error")).toContainText("model runner has unexpectedly stopped");
-  // The stored "**Error:** …" line is shown once, as the notice, not again in the text.
+  // The error comes from the run and is shown once, as the notice; the stored answer holds none of it.
   await expect(chat.lastAnswer.getByText("model runner has unexpectedly stopped")).toHaveCount(1);
+  await expect(chat.lastAnswer.getByTestId("answer-text")).toHaveCount(0);
 });
 
 test("after a reload mid-answer the page re-attaches to the run and the answer keeps streaming to its end", async ({

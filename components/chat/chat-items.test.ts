@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { emptyRunView, type RunView } from "@/lib/client/run-view";
-import type { StepEvent, StoredMessage } from "@/lib/client/types";
+import type { RunSummary, StoredMessage, StoredStep } from "@/lib/client/types";
 import { buildChatItems, LOST_MESSAGE } from "./chat-items";
 import { type LiveTurn, newTurn } from "./live-turn";
 
-const run = (id: string, extra: Partial<NonNullable<StoredMessage["run"]>> = {}) => ({
+const run = (id: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   id,
-  status: "complete" as const,
+  status: "complete",
   mode: "native",
   model: "llama3.2:latest",
   iterations: 1,
@@ -52,7 +52,7 @@ const turn = (runExtra: Partial<RunView> = {}, extra: Partial<LiveTurn> = {}): L
 const summary = (items: ReturnType<typeof buildChatItems>) =>
   items.map((item) =>
     item.kind === "user"
-      ? `user${item.queued ? "(queued)" : ""}:${item.content}`
+      ? `user${item.interruptPending ? "(interrupt pending)" : ""}:${item.content}`
       : `assistant:${item.status}:${item.run.answer}`,
   );
 
@@ -88,23 +88,42 @@ describe("buildChatItems", () => {
     expect(items.at(-1)).toMatchObject({ status: "error", live: false, run: { error: LOST_MESSAGE } });
   });
 
-  it("shows a stored error as a notice, without repeating it in the text", () => {
-    const failed = assistant("a2", "r2", "Partial\n\n**Error:** model runner has unexpectedly stopped", {
+  it("shows a failed answer as the model wrote it, and the error from its run as the notice", () => {
+    const failed = assistant("a2", "r2", "Partial", {
       status: "error",
       run: run("r2", { status: "error", error: "model runner has unexpectedly stopped" }),
     });
-    const [item] = buildChatItems({ messages: [failed] });
-    expect(item).toMatchObject({
+    const empty = assistant("a3", "r3", "", {
       status: "error",
-      run: { answer: "Partial", error: "model runner has unexpectedly stopped" },
+      run: run("r3", { status: "error", error: "Ollama error: boom" }),
     });
+    expect(buildChatItems({ messages: [failed, empty] })).toMatchObject([
+      { status: "error", run: { answer: "Partial", error: "model runner has unexpectedly stopped" } },
+      { status: "error", run: { answer: "", answering: false, error: "Ollama error: boom" } },
+    ]);
+  });
+
+  it("shows why a run was cut off or stopped from outside, from the run, and no notice for a plain stop", () => {
+    const cutOff = assistant("a2", "r2", "Half", {
+      status: "interrupted",
+      run: run("r2", { status: "interrupted", error: "The server shut down while this answer was being written." }),
+    });
+    const stopped = assistant("a3", "r3", "Some", { status: "stopped", run: run("r3", { status: "stopped" }) });
+    expect(buildChatItems({ messages: [cutOff, stopped] })).toMatchObject([
+      {
+        status: "interrupted",
+        run: { answer: "Half", error: "The server shut down while this answer was being written." },
+      },
+      { status: "stopped", run: { answer: "Some", error: null } },
+    ]);
   });
 
   it("rebuilds a stored run's tool cards from its stored steps", () => {
-    const steps: StepEvent[] = [
-      { seq: 2, iteration: 1, type: "tool_call", callId: "c1", tool: "scrape_url", args: { url: "http://x" } },
+    const steps: StoredStep[] = [
+      { seq: 2, at: 0, iteration: 1, type: "tool_call", callId: "c1", tool: "scrape_url", args: { url: "http://x" } },
       {
         seq: 3,
+        at: 0,
         iteration: 1,
         type: "tool_result",
         callId: "c1",
@@ -120,7 +139,19 @@ describe("buildChatItems", () => {
     ]);
   });
 
-  it("shows messages sent while working inside their run, not as questions of their own", () => {
+  it("shows a stored run's compactions again, where they happened", () => {
+    const steps: StoredStep[] = [
+      { seq: 2, at: 0, iteration: 1, type: "thinking", text: "Hmm" },
+      { type: "compact", seq: 3, originalMessages: 14, keptMessages: 6, tokensBefore: 9800, tokensAfter: 3100 },
+    ];
+    const [item] = buildChatItems({ messages: [assistant("a1", "r1", "Done", { run: run("r1", { steps }) })] });
+    expect(item?.kind === "assistant" && item.run.timeline).toMatchObject([
+      { kind: "thinking" },
+      { kind: "compact", key: "compact:3", originalMessages: 14, keptMessages: 6 },
+    ]);
+  });
+
+  it("shows interrupts the run took inside their run, not as questions of their own", () => {
     const injected = user("u3", "Also check B", { runId: "r2", createdAt: 2 });
     const stored = [...history, user("u2", "Why?"), injected, assistant("a2", "r2", "Because.")];
     expect(summary(buildChatItems({ messages: stored }))).toEqual([
@@ -131,11 +162,11 @@ describe("buildChatItems", () => {
     ]);
   });
 
-  it("shows queued messages after the live answer, marked queued", () => {
-    const live = turn({}, { queued: [{ key: "q1", text: "Also check B" }] });
+  it("shows interrupts not taken yet after the live answer, marked pending", () => {
+    const live = turn({}, { interrupts: [{ key: "k1", text: "Also check B", id: "i1" }] });
     expect(summary(buildChatItems({ messages: history, turns: [live] })).slice(-2)).toEqual([
       "assistant:streaming:Because",
-      "user(queued):Also check B",
+      "user(interrupt pending):Also check B",
     ]);
   });
 

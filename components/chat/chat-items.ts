@@ -10,8 +10,8 @@ export type ChatItem =
       key: string;
       content: string;
       attachments: SentAttachment[];
-      /** Sent while the agent worked and not taken by it yet. */
-      queued: boolean;
+      /** An interrupt sent while the agent works, not taken by it yet. */
+      interruptPending: boolean;
     }
   | {
       kind: "assistant";
@@ -30,16 +30,11 @@ export const LOST_MESSAGE =
 
 const assistantKey = (runId: string | null, fallback: string) => (runId ? `run:${runId}` : fallback);
 
-/** The stored error suffix (`**Error:** …`) is shown as a notice, so it is cut from the text. */
-function withoutErrorSuffix(content: string, error: string | null): string {
-  const suffix = error ? `**Error:** ${error}` : null;
-  return suffix && content.endsWith(suffix) ? content.slice(0, -suffix.length).trimEnd() : content;
-}
-
+/** A stored answer is what the model wrote; why its run failed or was cut off comes from the run. */
 function assistantFromStored(message: StoredMessage): AssistantItem {
   const run = message.run;
-  const error = message.status === "error" ? (run?.error ?? null) : null;
-  const answer = withoutErrorSuffix(message.content, error);
+  const error = message.status === "complete" ? null : (run?.error ?? null);
+  const answer = message.content;
   return {
     kind: "assistant",
     key: assistantKey(message.runId, message.id),
@@ -86,7 +81,7 @@ function storedUser(message: StoredMessage, files: FilesById): ChatItem {
   let item = storedUsers.get(message);
   if (!item) {
     const attachments = (message.attachmentIds ?? []).flatMap((id) => files.get(id) ?? []);
-    item = { kind: "user", key: message.id, content: message.content, attachments, queued: false };
+    item = { kind: "user", key: message.id, content: message.content, attachments, interruptPending: false };
     storedUsers.set(message, item);
   }
   return item;
@@ -103,8 +98,8 @@ function storedAssistant(message: StoredMessage): AssistantItem {
 
 /**
  * What the thread shows: the stored messages, then each live turn the store does not have yet (its
- * question, its run, the messages queued for it). Messages sent while a run worked are stored as
- * user messages of that run; they are shown inside the run, where it took them.
+ * question, its run, the interrupts sent to it and not taken yet). Interrupts a run took are stored
+ * as user messages of that run; they are shown inside the run, where it took them.
  */
 export function buildChatItems({
   messages,
@@ -139,12 +134,12 @@ export function buildChatItems({
         key: turn.run.userMessageId ?? `${turn.key}:question`,
         content: turn.question,
         attachments: turn.attachments,
-        queued: false,
+        interruptPending: false,
       });
     }
     items.push(assistantFromTurn(turn));
-    for (const queued of turn.queued) {
-      items.push({ kind: "user", key: queued.key, content: queued.text, attachments: [], queued: true });
+    for (const sent of turn.interrupts) {
+      items.push({ kind: "user", key: sent.key, content: sent.text, attachments: [], interruptPending: true });
     }
   }
   return items;

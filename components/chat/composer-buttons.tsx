@@ -77,18 +77,19 @@ export function SendButton({
   disabledReason = null,
   describedBy,
   sending,
-  steering,
+  interrupting,
 }: {
   disabled: boolean;
   /** Why it cannot send now, said on hover and to screen readers. */
   disabledReason?: string | null;
   describedBy?: string;
   sending: boolean;
-  steering: boolean;
+  /** The agent is working: what is sent becomes an interrupt for it. */
+  interrupting: boolean;
 }) {
   const t = useTranslations("composer");
-  const label = steering ? t("steerLabel") : t("sendLabel");
-  const title = disabled && disabledReason ? disabledReason : steering ? t("steerTitle") : t("sendTitle");
+  const label = interrupting ? t("interruptLabel") : t("sendLabel");
+  const title = disabled && disabledReason ? disabledReason : interrupting ? t("interruptTitle") : t("sendTitle");
   return (
     <button
       type="submit"
@@ -100,7 +101,7 @@ export function SendButton({
       className={cx(
         ROUND,
         "bg-foreground text-background hover:opacity-85 disabled:bg-muted-foreground/25 disabled:text-background disabled:opacity-100",
-        steering && "border border-border bg-background text-foreground",
+        interrupting && "border border-border bg-background text-foreground",
       )}
     >
       {sending ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <ArrowUp aria-hidden className="size-4.5" />}

@@ -23,7 +23,7 @@ interface ComposerProps {
   onSend: (text: string) => Promise<string | null>;
   /** Stops the running answer; resolves with an error message to show, or null. */
   onStop: () => Promise<string | null>;
-  /** An answer is being written: Stop appears, and sending steers the running agent. */
+  /** An answer is being written: Stop appears, and what is sent is an interrupt for the running agent. */
   running: boolean;
   stopping?: boolean;
   /** The pending files; without them the composer has no attach button. */
@@ -151,7 +151,7 @@ export function Composer({
               disabledReason={uploading ? hint : text.trim() ? null : t("typeFirst")}
               describedBy={uploading ? "composer-hint" : undefined}
               sending={sending}
-              steering={running}
+              interrupting={running}
             />
           ) : null}
         </div>

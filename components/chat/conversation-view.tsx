@@ -29,7 +29,7 @@ const NO_TURNS: LiveTurn[] = [];
 /** `/c/<id>`: one conversation — its thread, the live run, the composer, its files and model. */
 export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation } = useConversationDetail(id);
-  const { turns: allTurns, drafts, takeDraft, send, steer, attach, stop } = useChatRunsContext();
+  const { turns: allTurns, drafts, takeDraft, send, interrupt, attach, stop } = useChatRunsContext();
   const t = useTranslations("models");
   const conversations = useConversations();
   const { defaultModel } = useModels();
@@ -76,15 +76,15 @@ export function ConversationView({ id }: { id: string }) {
   const onSend = useCallback(
     async (message: string) => {
       const input = { conversationId: id, model: model ?? undefined };
-      // While the agent works, the message steers it (SPEC §9) instead of starting a turn.
+      // While the agent works, the message is an interrupt for it instead of a new turn.
       const result = live
-        ? await steer({ ...input, message: mentionFiles(message, ready) })
+        ? await interrupt({ ...input, message: mentionFiles(message, ready) })
         : await send({ ...input, message, attachments: ready });
       if (!result.ok) return result.error.message;
       clear();
       return null;
     },
-    [send, steer, live, id, model, ready, clear],
+    [send, interrupt, live, id, model, ready, clear],
   );
 
   // Regenerate and edit-and-resend act on the last stored turn, once nothing runs.

@@ -1,32 +1,58 @@
 import { describe, expect, it } from "vitest";
-import { applyToTurn, type LiveTurn, newTurn, untakenMessages, withoutInjected } from "./live-turn";
+import type { RunEvent } from "@/lib/protocol/run-events";
+import {
+  applyToTurn,
+  interruptAccepted,
+  type LiveTurn,
+  newTurn,
+  type SentInterrupt,
+  untakenInterrupts,
+} from "./live-turn";
 
-const queued = (...texts: string[]) => texts.map((text, index) => ({ key: `q${index}`, text }));
-
-const withQueue = (...texts: string[]): LiveTurn => ({
+const withInterrupts = (...interrupts: SentInterrupt[]): LiveTurn => ({
   ...newTurn({ conversationId: "c1", question: "Q" }),
-  queued: queued(...texts),
+  interrupts,
+});
+
+const taking = (seq: number, ...interrupts: { id: string; text: string }[]): RunEvent => ({
+  event: "step",
+  data: { seq, at: 0, iteration: 2, type: "interrupt", interrupts },
+  id: String(seq),
 });
 
 describe("live turns", () => {
-  it("takes injected messages off the queue once each, by text", () => {
-    expect(withoutInjected(queued("A", "B", "A"), ["A", "B"]).map((q) => q.text)).toEqual(["A"]);
+  it("an interrupt the run takes leaves the turn by its id, not another one with the same text", () => {
+    const turn = applyToTurn(
+      withInterrupts({ key: "k1", text: "yes", id: "i1" }, { key: "k2", text: "yes", id: "i2" }),
+      taking(4, { id: "i2", text: "yes" }),
+    );
+    expect(turn.interrupts.map((sent) => sent.key)).toEqual(["k1"]);
+    expect(turn.run.timeline).toMatchObject([{ kind: "interrupt", interrupts: [{ id: "i2", text: "yes" }] }]);
   });
 
-  it("moves a queued message into the run when the interrupt step arrives", () => {
-    const turn = applyToTurn(withQueue("Also B", "And C"), {
-      event: "step",
-      data: { seq: 4, iteration: 2, type: "interrupt", messages: ["Also B"] },
-      id: "4",
-    });
-    expect(turn.queued.map((q) => q.text)).toEqual(["And C"]);
-    expect(turn.run.timeline).toMatchObject([{ kind: "interrupt", messages: ["Also B"] }]);
+  it("an interrupt of another tab with the same text leaves this page's interrupt where it is", () => {
+    const turn = applyToTurn(
+      withInterrupts({ key: "k1", text: "yes", id: "i1" }),
+      taking(4, { id: "x9", text: "yes" }),
+    );
+    expect(turn.interrupts.map((sent) => sent.key)).toEqual(["k1"]);
   });
 
-  it("hands back what the run never took: its pending interrupts and anything still queued, each once", () => {
-    const turn = withQueue("Also B", "Late one");
-    const ended = { ...turn, run: { ...turn.run, status: "complete" as const, pendingInterrupts: ["Also B"] } };
-    expect(untakenMessages(ended)).toEqual(["Also B", "Late one"]);
+  it("an interrupt the run took before its 202 arrived leaves the turn when its id comes", () => {
+    const sent = withInterrupts({ key: "k1", text: "Also B", id: null }, { key: "k2", text: "Also B", id: null });
+    const taken = applyToTurn(sent, taking(4, { id: "i1", text: "Also B" }));
+    expect(taken.interrupts.map((s) => s.key)).toEqual(["k1", "k2"]);
+    const accepted = interruptAccepted(interruptAccepted(taken, "k1", "i1"), "k2", "i2");
+    expect(accepted.interrupts).toEqual([{ key: "k2", text: "Also B", id: "i2" }]);
+  });
+
+  it("hands back what the run never took: the server's pending interrupts and those refused, each once", () => {
+    const turn = withInterrupts({ key: "k1", text: "yes", id: "i1" }, { key: "k2", text: "yes", id: null });
+    const ended = {
+      ...turn,
+      run: { ...turn.run, status: "complete" as const, pendingInterrupts: [{ id: "i1", text: "yes" }] },
+    };
+    expect(untakenInterrupts(ended)).toEqual(["yes", "yes"]);
   });
 
   it("clears stopping once the run has ended", () => {

@@ -1,13 +1,20 @@
-import { applyRunEvent, emptyRunView, type RunMessage, type RunView } from "@/lib/client/run-view";
-import type { ConversationFile, StepEvent } from "@/lib/client/types";
+import { applyRunEvent, emptyRunView, type RunView } from "@/lib/client/run-view";
+import type { ConversationFile } from "@/lib/client/types";
+import type { RunEvent } from "@/lib/protocol/run-events";
 
 /** A file sent with a question, as its chip shows it. */
 export type SentAttachment = Pick<ConversationFile, "id" | "filename" | "mime" | "size" | "pageCount">;
 
-/** A message sent while the agent works, not yet taken by it (SPEC §9). */
-export interface QueuedMessage {
+/** An interrupt this page sent to the running agent, shown until the run takes it. */
+export interface SentInterrupt {
+  /** This page's key for it, before the server has given it an id. */
   key: string;
   text: string;
+  /**
+   * The server's id (from the 202): the `interrupt` step and `done` name it by this id. Null while
+   * the request is on its way, and after it was refused because the run had ended.
+   */
+  id: string | null;
 }
 
 /**
@@ -21,7 +28,8 @@ export interface LiveTurn {
   question: string | null;
   attachments: SentAttachment[];
   run: RunView;
-  queued: QueuedMessage[];
+  /** Interrupts sent to this run and not taken by it yet. */
+  interrupts: SentInterrupt[];
   stopping: boolean;
   /** The stream broke and the page is reconnecting to the run. */
   reconnecting: boolean;
@@ -54,7 +62,7 @@ export function newTurn({
     question,
     attachments,
     run: emptyRunView({ model, runId }),
-    queued: [],
+    interrupts: [],
     stopping: false,
     reconnecting: false,
     lost: false,
@@ -62,32 +70,41 @@ export function newTurn({
   };
 }
 
-/** Removes, for each injected text, the first queued message with that text. */
-export function withoutInjected(queued: QueuedMessage[], injected: string[]): QueuedMessage[] {
-  const rest = [...queued];
-  for (const text of injected) {
-    const index = rest.findIndex((message) => message.text === text);
-    if (index !== -1) rest.splice(index, 1);
-  }
-  return rest;
+/** The ids of the interrupts the run has taken so far. */
+function takenIds(run: RunView): Set<string> {
+  return new Set(
+    run.timeline.flatMap((entry) => (entry.kind === "interrupt" ? entry.interrupts.map((taken) => taken.id) : [])),
+  );
 }
 
-/** Folds an SSE event into the turn; an injected interrupt leaves the queue, as it is in the run now. */
-export function applyToTurn(turn: LiveTurn, message: RunMessage, now = Date.now()): LiveTurn {
-  const run = applyRunEvent(turn.run, message, now);
-  const step = message.event === "step" ? (message.data as StepEvent) : null;
-  const queued = step?.type === "interrupt" ? withoutInjected(turn.queued, step.messages) : turn.queued;
-  return { ...turn, run, queued, stopping: run.status === "streaming" ? turn.stopping : false };
+/** Folds a run event into the turn; an interrupt the run took leaves the turn's list, matched by id. */
+export function applyToTurn(turn: LiveTurn, event: RunEvent, now = Date.now()): LiveTurn {
+  const run = applyRunEvent(turn.run, event, now);
+  let interrupts = turn.interrupts;
+  if (event.event === "step" && event.data.type === "interrupt") {
+    const taken = new Set(event.data.interrupts.map((interrupt) => interrupt.id));
+    interrupts = interrupts.filter((sent) => sent.id === null || !taken.has(sent.id));
+  }
+  return { ...turn, run, interrupts, stopping: run.status === "streaming" ? turn.stopping : false };
 }
 
 /**
- * What the run never took, once it is over: the server's `pendingInterrupts` and anything still
- * queued here (a message whose interrupt request lost the race with the run's end). Each once.
+ * The server accepted the interrupt sent as `key` under `id`. The run may have taken it already
+ * (its step can arrive before the 202); then it leaves the list at once.
  */
-export function untakenMessages(turn: LiveTurn): string[] {
-  const pending = [...turn.run.pendingInterrupts];
-  const stillQueued = withoutInjected(turn.queued, pending).map((message) => message.text);
-  return [...pending, ...stillQueued];
+export function interruptAccepted(turn: LiveTurn, key: string, id: string): LiveTurn {
+  const taken = takenIds(turn.run).has(id);
+  const interrupts = turn.interrupts.flatMap((sent) => (sent.key !== key ? [sent] : taken ? [] : [{ ...sent, id }]));
+  return { ...turn, interrupts };
+}
+
+/**
+ * What the run never took, once it is over and every interrupt request has its answer: the
+ * server's `pendingInterrupts`, and those the server refused because the run had ended first.
+ */
+export function untakenInterrupts(turn: LiveTurn): string[] {
+  const refused = turn.interrupts.filter((sent) => sent.id === null);
+  return [...turn.run.pendingInterrupts, ...refused].map((interrupt) => interrupt.text);
 }
 
 export const isLive = (turn: LiveTurn) => turn.run.status === "streaming" && !turn.lost;

@@ -49,7 +49,7 @@ export function MessageList({
                 key={item.key}
                 content={item.content}
                 attachments={item.attachments}
-                queued={item.queued}
+                interruptPending={item.interruptPending}
                 onEdit={item.key === lastActions?.userKey ? lastActions.edit : undefined}
               />
             ) : (

@@ -3,7 +3,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, api } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
-import { applyToTurn, isLive, type LiveTurn, newTurn, type SentAttachment, untakenMessages } from "./live-turn";
+import {
+  applyToTurn,
+  interruptAccepted,
+  isLive,
+  type LiveTurn,
+  newTurn,
+  type SentAttachment,
+  untakenInterrupts,
+} from "./live-turn";
 
 export type SendResult = { ok: true } | { ok: false; error: ApiError };
 
@@ -16,7 +24,7 @@ export interface SendInput {
   replaces?: string[];
 }
 
-/** Text for a conversation's composer: messages a stopped run never took, given back to the user. */
+/** Text for a conversation's composer: interrupts a stopped run never took, given back to the user. */
 export interface Draft {
   id: number;
   text: string;
@@ -30,8 +38,8 @@ export interface ChatRuns {
   takeDraft(conversationId: string): void;
   /** Starts a run; resolves once the server accepted it (or with the error to show). */
   send(input: SendInput): Promise<SendResult>;
-  /** A message for the running agent (SPEC §9); without a live run it is sent as a new turn. */
-  steer(input: SendInput): Promise<SendResult>;
+  /** An interrupt: a message for the running agent; without a live run it is sent as a new turn. */
+  interrupt(input: SendInput): Promise<SendResult>;
   /** Follows a run this page did not start (reload mid-run, another tab), or resumes a lost one. */
   attach(conversationId: string, runId: string): void;
   /** Asks the server to stop the conversation's run; resolves with an error to show, if any. */
@@ -56,6 +64,8 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   // Every change goes through this ref first, so a finished run reads its final state synchronously.
   const latest = useRef(turns);
   const controllers = useRef(new Map<string, AbortController>());
+  // Interrupt requests still on their way, per turn: the turn's end waits for their answers.
+  const interruptRequests = useRef(new Map<string, Set<Promise<unknown>>>());
   const callbacksRef = useRef(callbacks);
   const sendRef = useRef<ChatRuns["send"] | null>(null);
   useEffect(() => {
@@ -95,16 +105,9 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         signal: controller.signal,
         openEvents: api.runEvents,
         onReconnecting: (attempt) => update(conversationId, key, (t) => ({ ...t, reconnecting: attempt > 0 })),
-        onMessage: (message) => {
-          let data: unknown;
-          try {
-            data = JSON.parse(message.data);
-          } catch {
-            console.warn("[chat] ignored an event that is not JSON", message);
-            return;
-          }
-          update(conversationId, key, (t) => applyToTurn(t, { event: message.event, data, id: message.id }));
-          if (message.event === "run") {
+        onEvent: (event) => {
+          update(conversationId, key, (t) => applyToTurn(t, event));
+          if (event.event === "run") {
             onStarted?.();
             callbacksRef.current.onStarted?.(conversationId);
           }
@@ -115,10 +118,13 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       if (outcome === "lost") {
         update(conversationId, key, (t) => ({ ...t, lost: true, reconnecting: false, stopping: false }));
       }
+      // Whether the server took an interrupt still on its way decides if it goes out as the next turn.
+      await Promise.allSettled(interruptRequests.current.get(key) ?? []);
+      interruptRequests.current.delete(key);
       const ended = latest.current[conversationId]?.find((t) => t.key === key);
-      const untaken = outcome === "done" && ended ? untakenMessages(ended) : [];
+      const untaken = outcome === "done" && ended ? untakenInterrupts(ended) : [];
       if (untaken.length > 0 && ended) {
-        update(conversationId, key, (t) => ({ ...t, queued: [] }));
+        update(conversationId, key, (t) => ({ ...t, interrupts: [] }));
         const text = untaken.join("\n\n");
         // After Stop the user decides what to do with them; otherwise the agent gets them next.
         if (ended.run.status === "stopped")
@@ -155,21 +161,37 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
   sendRef.current = send;
 
-  const steer = useCallback<ChatRuns["steer"]>(
+  const interrupt = useCallback<ChatRuns["interrupt"]>(
     async (input) => {
       const { conversationId, message } = input;
       const live = latest.current[conversationId]?.findLast(isLive);
       if (!live) return send(input);
-      const queued = { key: `${live.key}:queued-${Date.now()}-${live.queued.length}`, text: message };
-      update(conversationId, live.key, (t) => ({ ...t, queued: [...t.queued, queued] }));
+      const key = `${live.key}:interrupt-${Date.now()}-${live.interrupts.length}`;
+      update(conversationId, live.key, (t) => ({
+        ...t,
+        interrupts: [...t.interrupts, { key, text: message, id: null }],
+      }));
+      const answered = (async (): Promise<SendResult> => {
+        try {
+          const accepted = await api.interrupt(conversationId, message);
+          update(conversationId, live.key, (t) => interruptAccepted(t, key, accepted.interruptId));
+          return { ok: true };
+        } catch (error) {
+          // 409: the run ended first. The interrupt stays, without an id, and goes out as the next turn at `done`.
+          if (error instanceof ApiError && error.status === 409) return { ok: true };
+          update(conversationId, live.key, (t) => ({
+            ...t,
+            interrupts: t.interrupts.filter((sent) => sent.key !== key),
+          }));
+          return { ok: false, error: toApiError(error) };
+        }
+      })();
+      const requests = interruptRequests.current.get(live.key) ?? new Set<Promise<unknown>>();
+      interruptRequests.current.set(live.key, requests.add(answered));
       try {
-        await api.interrupt(conversationId, message);
-        return { ok: true };
-      } catch (error) {
-        // 409: the run ended first. The message stays queued and goes out as the next turn at `done`.
-        if (error instanceof ApiError && error.status === 409) return { ok: true };
-        update(conversationId, live.key, (t) => ({ ...t, queued: t.queued.filter((q) => q.key !== queued.key) }));
-        return { ok: false, error: toApiError(error) };
+        return await answered;
+      } finally {
+        requests.delete(answered);
       }
     },
     [send, update],
@@ -218,7 +240,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   }, []);
 
   return useMemo(
-    () => ({ turns, drafts, takeDraft, send, steer, attach, stop }),
-    [turns, drafts, takeDraft, send, steer, attach, stop],
+    () => ({ turns, drafts, takeDraft, send, interrupt, attach, stop }),
+    [turns, drafts, takeDraft, send, interrupt, attach, stop],
   );
 }

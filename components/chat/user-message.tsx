@@ -14,17 +14,17 @@ import type { SentAttachment } from "./live-turn";
 
 /**
  * The user's message, as typed (no Markdown), in a bubble on the right, with the files sent with
- * it. A message sent while the agent works waits, marked queued, until the agent takes it.
+ * it. An interrupt (sent while the agent works) is marked pending until the agent takes it.
  */
 export const UserMessage = memo(function UserMessage({
   content,
   attachments = [],
-  queued = false,
+  interruptPending = false,
   onEdit,
 }: {
   content: string;
   attachments?: SentAttachment[];
-  queued?: boolean;
+  interruptPending?: boolean;
   /** Only on the last question, once nothing runs: resend it changed, in place of the last turn. */
   onEdit?: (text: string) => Promise<string | null>;
 }) {
@@ -36,7 +36,11 @@ export const UserMessage = memo(function UserMessage({
     return <EditMessageForm initial={content} onSubmit={onEdit} onCancel={() => setEditing(false)} />;
   }
   return (
-    <div data-testid="message-user" data-queued={queued || undefined} className="flex flex-col items-end gap-1.5">
+    <div
+      data-testid="message-user"
+      data-interrupt-pending={interruptPending || undefined}
+      className="flex flex-col items-end gap-1.5"
+    >
       {attachments.length > 0 ? (
         <ul aria-label={t("attachedFiles")} className="flex max-w-[85%] flex-wrap justify-end gap-1.5 sm:max-w-[75%]">
           {attachments.map((file) => (
@@ -64,7 +68,7 @@ export const UserMessage = memo(function UserMessage({
       <div
         className={cx(
           "max-w-[85%] rounded-3xl bg-bubble px-4 py-2.5 text-[0.9375rem] leading-relaxed break-words whitespace-pre-wrap sm:max-w-[75%]",
-          queued && "opacity-70",
+          interruptPending && "opacity-70",
         )}
       >
         {content}
@@ -80,10 +84,10 @@ export const UserMessage = memo(function UserMessage({
           <Pencil aria-hidden className="size-3.5" />
         </IconButton>
       ) : null}
-      {queued ? (
-        <span data-testid="queued-label" className="flex items-center gap-1 text-xs text-muted-foreground">
+      {interruptPending ? (
+        <span data-testid="interrupt-pending-label" className="flex items-center gap-1 text-xs text-muted-foreground">
           <Clock aria-hidden className="size-3" />
-          {t("queued")}
+          {t("interruptPending")}
         </span>
       ) : null}
     </div>

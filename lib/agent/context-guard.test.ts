@@ -183,7 +183,7 @@ describe("the engine checks the budget before every LLM call (SPEC §9)", () => 
     let step = 0;
     const reply = (messages: ChatMessage[]) => {
       if (messages[0]?.content.startsWith("You compress")) return { content: "summary of earlier pages" };
-      if (step === 2) queue.queued.push("focus on Europe");
+      if (step === 2) queue.push("focus on Europe");
       return step < calls.length ? (calls[step++] ?? { content: "final answer" }) : { content: "final answer" };
     };
     llm.queueChat(...Array.from({ length: 30 }, () => reply));

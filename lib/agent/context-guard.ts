@@ -1,5 +1,6 @@
 import type { ChatMessage, LLM } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { Compaction } from "@/lib/protocol/run-events";
 
 /**
  * SPEC §9: keeps every LLM call inside the model's usable context. The estimate (ASCII chars/4,
@@ -11,11 +12,8 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 
 export type CompactionHint = "react_iteration" | "general" | "planner_input" | "step_dependency";
 
-export interface CompactionEvent {
-  originalMessages: number;
-  keptMessages: number;
-  tokensBefore: number;
-  tokensAfter: number;
+/** A compaction as the engine reports it: the numbers the `compact` event shows, and what it did. */
+export interface CompactionEvent extends Compaction {
   /** The summary, or null when compaction fell back to dropping old messages. */
   summary: string | null;
   /** The input messages that the summary (or the drop) replaced. */

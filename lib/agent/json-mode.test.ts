@@ -106,7 +106,7 @@ describe("interrupts in JSON mode (SPEC §9)", () => {
       abilities: noTools,
       chat: [
         () => {
-          queue.queued.push("in French please");
+          queue.push("in French please");
           return { content: final("Hello") };
         },
         { content: final("Bonjour") },
@@ -127,7 +127,7 @@ describe("interrupts in JSON mode (SPEC §9)", () => {
       abilities: noTools,
       chat: [
         () => {
-          queue.queued.push("stop searching");
+          queue.push("stop searching");
           return { content: call("a", {}) };
         },
         { content: final("ok") },

@@ -236,7 +236,7 @@ describe("interrupts in native mode (SPEC §9)", () => {
     const queue = interruptQueue();
     const tools = fakeToolbox({
       a: () => {
-        queue.queued.push("focus on 2024");
+        queue.push("focus on 2024");
         return "ra";
       },
       b: () => "rb",
@@ -259,7 +259,11 @@ describe("interrupts in native mode (SPEC §9)", () => {
     expect(llm.chatCalls[1]?.messages.at(-1)?.content).toBe(
       "[USER INTERRUPT]: focus on 2024\nAcknowledge and adjust if needed.",
     );
-    expect(steps).toContainEqual({ type: "interrupt", iteration: 1, messages: ["focus on 2024"] });
+    expect(steps).toContainEqual({
+      type: "interrupt",
+      iteration: 1,
+      interrupts: [{ id: "i1", text: "focus on 2024" }],
+    });
   });
 
   it("suppresses a pending final answer when an interrupt arrives with it, merging several into a numbered list", async () => {
@@ -267,7 +271,7 @@ describe("interrupts in native mode (SPEC §9)", () => {
     const llm = scriptedLLM({
       chat: [
         () => {
-          queue.queued.push("also cover Rust", "and keep it short");
+          queue.push("also cover Rust", "and keep it short");
           return { content: "premature answer" };
         },
         { content: "adjusted answer" },

@@ -1,8 +1,9 @@
 import type { ChatMessage, ChatOptions, ChatResult, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
+import type { AgentStep, Artifact } from "@/lib/protocol/run-events";
 import type { ContextGuard } from "./context-guard";
-import type { AgentOptions, AgentStep, Artifact, StepRecord } from "./types";
+import type { AgentOptions, StepRecord } from "./types";
 
 /**
  * The state of one run of the tool loop, shared by both modes: history, steps, usage, the
@@ -175,11 +176,12 @@ export class RunState {
 
   /** Merges every queued interrupt into one pinned user message (SPEC §9), or returns false. */
   drainInterrupts(): boolean {
-    const texts = this.options.interrupts?.drain() ?? [];
-    if (texts.length === 0) return false;
+    const interrupts = this.options.interrupts?.drain() ?? [];
+    if (interrupts.length === 0) return false;
+    const texts = interrupts.map((interrupt) => interrupt.text);
     const text = texts.length === 1 ? (texts[0] as string) : texts.map((t, i) => `${i + 1}. ${t}`).join("\n");
     this.push({ role: "user", content: this.say("interrupt", { text }) }, { pinned: true });
-    this.emit({ type: "interrupt", iteration: this.iterations, messages: texts });
+    this.emit({ type: "interrupt", iteration: this.iterations, interrupts });
     return true;
   }
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
+import type { AgentStep, Interrupt } from "@/lib/protocol/run-events";
 import type { CompactionEvent } from "./context-guard";
 
 /** What the engine talks to — all passed in, so every rule is testable with a scripted model. */
@@ -16,34 +17,10 @@ export interface AgentToolbox {
   select(names: string[]): AgentToolbox;
 }
 
-/** Follow-up messages the user sent while the run works (SPEC §9). */
+/** Follow-up messages the user sent while the run works, each drained once. */
 export interface InterruptSource {
-  drain(): string[];
+  drain(): Interrupt[];
 }
-
-export interface Artifact {
-  filename: string;
-  mimeType: string;
-  content: string;
-}
-
-/** The `step` events of SPEC §12, before the web layer numbers them. */
-export type AgentStep =
-  | { type: "tool_call"; iteration: number; callId: string; tool: string; args: unknown }
-  | {
-      type: "tool_result";
-      iteration: number;
-      callId: string;
-      tool: string;
-      ok: boolean;
-      observation: string;
-      durationMs: number;
-      artifact?: Artifact;
-    }
-  | { type: "thinking"; iteration: number; text: string }
-  | { type: "interrupt"; iteration: number; messages: string[] }
-  | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
-  | { type: "notice"; iteration: number; text: string };
 
 export interface StepRecord {
   tool: string;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { finishRun, getRun, runMessage } from "@/lib/db/runs";
+import { finishRun, getRun } from "@/lib/db/runs";
 import { getLiveRuns } from "./chat-service";
 import type { LiveRun } from "./live-run";
 
@@ -27,23 +27,24 @@ export function stopRunsOf(db: Db, ownerId: string, liveRuns = getLiveRuns()): n
 
 /** Stores the run as stopped (unless it stored its message already) and tells its subscribers. */
 function endForRemoval(db: Db, live: LiveRun): void {
-  const message = live.finalized
-    ? runMessage(db, { runId: live.runId })
-    : finishRun(db, {
-        runId: live.runId,
-        status: "stopped",
-        iterations: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        error: ACCOUNT_REMOVED,
-        answer: live.answerText,
-      });
+  if (!live.finalized) {
+    finishRun(db, {
+      runId: live.runId,
+      messageId: live.messageId,
+      status: "stopped",
+      iterations: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      error: ACCOUNT_REMOVED,
+      answer: live.answerText,
+    });
+  }
   live.finalized = true;
   live.interrupts.close();
   const run = getRun(db, { id: live.runId });
   live.emit("error", { code: "not_found:account", message: ACCOUNT_REMOVED, retryable: false });
   live.emit("done", {
-    messageId: message?.id,
+    messageId: live.messageId,
     iterations: run.iterations,
     usage: {
       inputTokens: run.inputTokens,

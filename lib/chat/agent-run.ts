@@ -10,6 +10,7 @@ import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
 import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
+import type { Interrupt, RunEventData, RunEventName, RunFailure } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { LiveRun } from "./live-run";
 import { suggestTitle } from "./title";
@@ -41,8 +42,8 @@ export interface AgentRunOptions {
   language: PromptLanguage;
   useNativeTools: boolean;
   input: AgentInput;
-  /** Where each drained interrupt is stored as a user message of the conversation. */
-  onInterrupt: (text: string) => void;
+  /** Where each drained interrupt is stored as a user message of the conversation, under its id. */
+  onInterrupt: (interrupt: Interrupt) => void;
   /** Where a compaction summary of earlier turns is kept for the next turns. */
   onCompact: (event: CompactionEvent) => void;
   /** Set on a conversation's first turn: stores a title made from the first exchange. */
@@ -59,7 +60,8 @@ function toAppError(error: unknown): AppError {
 /**
  * One chat turn through the agent: the tool loop with its `step` events, then the streamed
  * synthesis (falling back to the loop's own answer), then the stored assistant message and `done`.
- * Errors become an `error` event and a stored message saying what happened; Stop ends it as `stopped`.
+ * The stored answer is what the model wrote (empty if nothing); an error is an `error` event and
+ * the run's `error`, never part of the answer. Stop ends it as `stopped`.
  */
 export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const { db, live, llm, config, language, input } = options;
@@ -77,13 +79,13 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     useNativeTools: options.useNativeTools,
     interrupts: {
       drain: () => {
-        const texts = live.interrupts.drain();
-        for (const text of texts) options.onInterrupt(text);
-        return texts;
+        const interrupts = live.interrupts.drain();
+        for (const interrupt of interrupts) options.onInterrupt(interrupt);
+        return interrupts;
       },
     },
     // `at` lets a page that re-attaches show how long a running tool has been going.
-    onStep: (step) => live.emit("step", { ...step, at: Date.now() }, { withSeq: true }),
+    onStep: (step) => live.emitStep(step, Date.now()),
     onCompact: (event) => {
       live.emit("compact", {
         originalMessages: event.originalMessages,
@@ -151,7 +153,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   live.finalized = true;
   // While another process locks the database the run still ends for its client: its last events go
   // out live only, and its end is stored as soon as the database is free.
-  const emitEnd = (event: string, data: unknown) => {
+  const emitEnd = <K extends RunEventName>(event: K, data: RunEventData<K>) => {
     try {
       live.emit(event, data);
     } catch (error) {
@@ -159,13 +161,16 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       live.emit(event, data, { store: false });
     }
   };
-  const errorEvent = (error: AppError) => ({ code: error.code, message: error.message, retryable: error.retryable });
+  const errorEvent = (error: AppError): RunFailure => ({
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+  });
   if (answerStarted) emitEnd("answer", { status: "done" });
   if (failure) emitEnd("error", errorEvent(failure));
 
   const iterations = result?.iterations ?? 0;
-  const content = failure ? [text.trim(), `**Error:** ${failure.message}`].filter(Boolean).join("\n\n") : text;
-  const messageId = crypto.randomUUID();
+  const messageId = live.messageId;
   const stored = writeWhenFree(
     () =>
       finishRun(db, {
@@ -176,7 +181,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
         error: failure?.message,
-        answer: content,
+        answer: text,
       }),
     `the end of run ${live.runId}`,
   );

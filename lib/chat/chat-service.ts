@@ -140,7 +140,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     runId,
     conversationId: found.id,
     ownerId: input.ownerId,
-    persist: (event) => appendRunEvent(db, { runId, seq: event.id, type: event.event, data: event.data }),
+    persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
     interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
   });
   reserveSlot(liveRuns, live, config);
@@ -215,7 +215,14 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
           return title;
         }
       : undefined,
-    onInterrupt: (text) => insertMessage(db, { conversationId: conversation.id, role: "user", content: text, runId }),
+    onInterrupt: (interrupt) =>
+      insertMessage(db, {
+        id: interrupt.id,
+        conversationId: conversation.id,
+        role: "user",
+        content: interrupt.text,
+        runId,
+      }),
     onCompact: (event) => {
       // Keep the summary for later turns when it replaced earlier turns of the conversation.
       const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));

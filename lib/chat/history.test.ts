@@ -51,12 +51,12 @@ describe("what the model is given (SPEC §7)", () => {
     expect(text).toContain("- attachment:f2 — data.csv, 1 KB");
   });
 
-  it("earlier turns are final answers only, without error notices, after the stored summary", () => {
+  it("earlier turns are final answers only, never a failed run's partial answer, after the stored summary", () => {
     const previous = [
       message("m1", "user", "old question"),
       message("m2", "assistant", "old answer"),
       message("m3", "user", "failed question"),
-      message("m4", "assistant", "**Error:** boom", "error"),
+      message("m4", "assistant", "half an answer", "error"),
       message("m5", "user", "recent question"),
       message("m6", "assistant", "recent answer"),
     ];

@@ -1,31 +1,43 @@
 import { describe, expect, it } from "vitest";
-import { InterruptQueue } from "./interrupt-queue";
+import { type EnqueueResult, InterruptQueue } from "./interrupt-queue";
+
+const texts = (interrupts: { text: string }[]) => interrupts.map((interrupt) => interrupt.text);
+const outcome = (result: EnqueueResult) => ("accepted" in result ? "accepted" : result.refused);
 
 describe("InterruptQueue", () => {
-  it("takes at most maxCount follow-ups over the run's life, drained or not", () => {
+  it("takes at most maxCount interrupts over the run's life, drained or not", () => {
     const queue = new InterruptQueue({ maxCount: 2, maxBytes: 1000 });
-    expect(queue.enqueue("one")).toBe("queued");
-    expect(queue.drain()).toEqual(["one"]);
-    expect(queue.enqueue("two")).toBe("queued");
-    expect(queue.enqueue("three")).toBe("too_many");
-    expect(queue.drain()).toEqual(["two"]);
+    expect(outcome(queue.enqueue("one"))).toBe("accepted");
+    expect(texts(queue.drain())).toEqual(["one"]);
+    expect(outcome(queue.enqueue("two"))).toBe("accepted");
+    expect(outcome(queue.enqueue("three"))).toBe("too_many");
+    expect(texts(queue.drain())).toEqual(["two"]);
   });
 
-  it("takes at most maxBytes of follow-ups in UTF-8, the boundary included", () => {
+  it("takes at most maxBytes of interrupts in UTF-8, the boundary included", () => {
     const queue = new InterruptQueue({ maxCount: 10, maxBytes: 10 });
-    expect(queue.enqueue("ああ")).toBe("queued"); // 6 bytes
-    expect(queue.enqueue("xxxxx")).toBe("too_large");
-    expect(queue.enqueue("xxxx")).toBe("queued");
-    expect(queue.enqueue("x")).toBe("too_large");
-    expect(queue.close()).toEqual(["ああ", "xxxx"]);
+    expect(outcome(queue.enqueue("ああ"))).toBe("accepted"); // 6 bytes
+    expect(outcome(queue.enqueue("xxxxx"))).toBe("too_large");
+    expect(outcome(queue.enqueue("xxxx"))).toBe("accepted");
+    expect(outcome(queue.enqueue("x"))).toBe("too_large");
+    expect(texts(queue.close())).toEqual(["ああ", "xxxx"]);
   });
 
-  it("refuses everything once closed, and a refused follow-up is not queued", () => {
+  it("refuses everything once closed, and a refused interrupt is not kept", () => {
     const queue = new InterruptQueue({ maxCount: 1, maxBytes: 1000 });
-    expect(queue.enqueue("kept")).toBe("queued");
-    expect(queue.enqueue("refused")).toBe("too_many");
-    expect(queue.close()).toEqual(["kept"]);
-    expect(queue.enqueue("late")).toBe("closed");
+    expect(outcome(queue.enqueue("kept"))).toBe("accepted");
+    expect(outcome(queue.enqueue("refused"))).toBe("too_many");
+    expect(texts(queue.close())).toEqual(["kept"]);
+    expect(outcome(queue.enqueue("late"))).toBe("closed");
     expect(queue.size).toBe(0);
+  });
+
+  it("gives each accepted interrupt its own id, also to two with the same text, and drains it with that id", () => {
+    const queue = new InterruptQueue({ maxCount: 10, maxBytes: 1000 });
+    const first = queue.enqueue("yes");
+    const second = queue.enqueue("yes");
+    if (!("accepted" in first) || !("accepted" in second)) throw new Error("refused");
+    expect(first.accepted.id).not.toBe(second.accepted.id);
+    expect(queue.drain()).toEqual([first.accepted, second.accepted]);
   });
 });

@@ -1,20 +1,26 @@
-/** How much one run takes as follow-ups over its whole life: a count and UTF-8 bytes in total. */
+import type { Interrupt } from "@/lib/protocol/run-events";
+
+/** How much one run takes as interrupts over its whole life: a count and UTF-8 bytes in total. */
 export interface InterruptLimits {
   maxCount: number;
   maxBytes: number;
 }
 
-/** What became of a follow-up: queued, or refused because the run is over or its caps are reached. */
-export type EnqueueResult = "queued" | "closed" | "too_many" | "too_large";
+/** Why an interrupt was refused: the run is over, or its caps are reached. */
+export type InterruptRefusal = "closed" | "too_many" | "too_large";
+
+export type EnqueueResult = { accepted: Interrupt } | { refused: InterruptRefusal };
 
 /**
- * Follow-up messages sent while a run works. The engine drains them at its drain points;
- * whatever is still queued when the run ends is reported in `done` and sent by the client as the
- * next turn, so nothing is lost. Each follow-up ends up in the model's context and in the
- * conversation, so a run takes a bounded number and size of them, drained or not.
+ * Interrupts: follow-up messages sent while a run works. Each gets an id when accepted, which the
+ * client is told, the `interrupt` step carries and the stored user message takes, so the client
+ * matches them by id. The engine drains them at its drain points; whatever is still pending when
+ * the run ends is reported in `done` and sent by the client as the next turn, so nothing is lost.
+ * Each ends up in the model's context and in the conversation, so a run takes a bounded number and
+ * size of them, drained or not.
  */
 export class InterruptQueue {
-  private readonly queued: string[] = [];
+  private readonly pending: Interrupt[] = [];
   private closed = false;
   private accepted = 0;
   private acceptedBytes = 0;
@@ -22,27 +28,28 @@ export class InterruptQueue {
   constructor(private readonly limits: InterruptLimits) {}
 
   enqueue(text: string): EnqueueResult {
-    if (this.closed) return "closed";
-    if (this.accepted >= this.limits.maxCount) return "too_many";
+    if (this.closed) return { refused: "closed" };
+    if (this.accepted >= this.limits.maxCount) return { refused: "too_many" };
     const bytes = Buffer.byteLength(text, "utf8");
-    if (this.acceptedBytes + bytes > this.limits.maxBytes) return "too_large";
-    this.queued.push(text);
+    if (this.acceptedBytes + bytes > this.limits.maxBytes) return { refused: "too_large" };
+    const interrupt = { id: crypto.randomUUID(), text };
+    this.pending.push(interrupt);
     this.accepted++;
     this.acceptedBytes += bytes;
-    return "queued";
+    return { accepted: interrupt };
   }
 
-  drain(): string[] {
-    return this.queued.splice(0);
+  drain(): Interrupt[] {
+    return this.pending.splice(0);
   }
 
-  /** Stops accepting and returns what was still queued. */
-  close(): string[] {
+  /** Stops accepting and returns what was still pending. */
+  close(): Interrupt[] {
     this.closed = true;
     return this.drain();
   }
 
   get size(): number {
-    return this.queued.length;
+    return this.pending.length;
   }
 }

@@ -1,16 +1,30 @@
 import { describe, expect, it } from "vitest";
-import type { SseEvent } from "@/lib/http/sse";
+import type { RunDone, RunStarted, SentRunEvent } from "@/lib/protocol/run-events";
 import { LiveRun, LiveRuns } from "./live-run";
 
 const interruptLimits = { maxCount: 20, maxBytes: 65_536 };
 
+const started: RunStarted = {
+  runId: "run-1",
+  conversationId: "conv-1",
+  userMessageId: "m1",
+  model: "m",
+  mode: "native",
+};
+const done: RunDone = {
+  messageId: "a1",
+  iterations: 1,
+  usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  elapsedMs: 5,
+};
+
 function newRun({ runId = "run-1", conversationId = "conv-1", ownerId = null as string | null } = {}) {
-  const persisted: { event: string; data: unknown; id: number }[] = [];
+  const persisted: { event: string; data: unknown; seq: number }[] = [];
   const run = new LiveRun({
     runId,
     conversationId,
     ownerId,
-    persist: (event) => persisted.push(event),
+    persist: ({ event, data }, seq) => persisted.push({ event, data, seq }),
     interruptLimits,
   });
   return { run, persisted };
@@ -21,37 +35,37 @@ const roomy = { perUser: 10, total: 10 };
 describe("LiveRun", () => {
   it("numbers and persists stored events, and never persists answer deltas", () => {
     const { run, persisted } = newRun();
-    run.emit("run", { a: 1 });
+    run.emit("run", started);
     run.emit("answer", { status: "delta", content: "x" }, { store: false });
-    run.emit("done", {});
+    run.emit("done", done);
     expect(persisted).toEqual([
-      { event: "run", data: { a: 1 }, id: 1 },
-      { event: "done", data: {}, id: 2 },
+      { event: "run", data: started, seq: 1 },
+      { event: "done", data: done, seq: 2 },
     ]);
   });
 
   it("a subscriber joining late gets the whole stream so far, then live events", () => {
     const { run } = newRun();
-    run.emit("run", {});
+    run.emit("run", started);
     run.emit("answer", { status: "delta", content: "x" }, { store: false });
-    const seen: SseEvent[] = [];
+    const seen: SentRunEvent[] = [];
     run.subscribe(
       (event) => seen.push(event),
       () => {},
     );
-    run.emit("done", {});
+    run.emit("done", done);
     expect(seen.map((e) => e.event)).toEqual(["run", "answer", "done"]);
   });
 
   it("numbers deltas after the last stored event and resumes exactly after any id", () => {
     const { run } = newRun();
-    run.emit("run", {});
+    run.emit("run", started);
     run.emit("answer", { status: "start" });
     run.emit("answer", { status: "delta", content: "a" }, { store: false });
     run.emit("answer", { status: "delta", content: "b" }, { store: false });
-    run.emit("step", { type: "notice" }, { withSeq: true });
+    run.emitStep({ type: "notice", iteration: 1, text: "t" }, 0);
     const ids = (after: string) => {
-      const seen: SseEvent[] = [];
+      const seen: SentRunEvent[] = [];
       run.subscribe(
         (event) => seen.push(event),
         () => {},
@@ -67,9 +81,13 @@ describe("LiveRun", () => {
 
   it("puts the sequence number into step data", () => {
     const { run, persisted } = newRun();
-    run.emit("run", {});
-    run.emit("step", { type: "notice", text: "t" }, { withSeq: true });
-    expect(persisted[1]).toEqual({ event: "step", data: { seq: 2, type: "notice", text: "t" }, id: 2 });
+    run.emit("run", started);
+    run.emitStep({ type: "notice", iteration: 1, text: "t" }, 7);
+    expect(persisted[1]).toEqual({
+      event: "step",
+      data: { seq: 2, at: 7, type: "notice", iteration: 1, text: "t" },
+      seq: 2,
+    });
   });
 
   it("closes subscribers at the end and ignores events after it", () => {
@@ -80,7 +98,7 @@ describe("LiveRun", () => {
       () => closed++,
     );
     run.end();
-    run.emit("late", {});
+    run.emit("done", done);
     expect(closed).toBe(1);
     expect(persisted).toEqual([]);
     let closedLate = 0;

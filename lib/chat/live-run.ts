@@ -1,11 +1,11 @@
-import type { SseEvent } from "@/lib/http/sse";
+import type { AgentStep, RunEventData, RunEventName, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
 
 export interface LiveRunOptions {
   runId: string;
   conversationId: string;
   /** Stores an event of the run (not answer deltas); called only once the run has started. */
-  persist: (event: { event: string; data: unknown; id: number }) => void;
+  persist: (event: SentRunEvent, seq: number) => void;
   /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
   ownerId?: string | null;
   interruptLimits: InterruptLimits;
@@ -26,8 +26,8 @@ export class LiveRun {
   readonly conversationId: string;
   readonly ownerId: string | null;
   private readonly persist: LiveRunOptions["persist"];
-  private readonly log: Required<SseEvent>[] = [];
-  private readonly listeners = new Set<(event: SseEvent) => void>();
+  private readonly log: SentRunEvent[] = [];
+  private readonly listeners = new Set<(event: SentRunEvent) => void>();
   private readonly endListeners = new Set<() => void>();
   private seq = 0;
   private deltasSinceSeq = 0;
@@ -37,6 +37,8 @@ export class LiveRun {
   answerText = "";
   /** Set once the run's assistant message is stored, by the run or by a shutdown: it is stored once. */
   finalized = false;
+  /** The id of the assistant message the run ends with, whoever stores it; `done` announces it. */
+  readonly messageId = crypto.randomUUID();
 
   constructor(options: LiveRunOptions) {
     this.runId = options.runId;
@@ -63,27 +65,26 @@ export class LiveRun {
     this.started = true;
   }
 
-  /**
-   * Emits an event; `store: false` is for answer deltas. `withSeq` puts the sequence number into
-   * the data too, as `step` events carry it (SPEC §12).
-   */
-  emit(
-    event: string,
-    data: unknown,
-    { store = true, withSeq = false }: { store?: boolean; withSeq?: boolean } = {},
-  ): void {
+  /** Emits an event; `store: false` is for answer deltas. */
+  emit<K extends RunEventName>(event: K, data: RunEventData<K>, { store = true }: { store?: boolean } = {}): void {
     if (this.ended) return;
-    let entry: Required<SseEvent>;
+    let entry: SentRunEvent;
+    // The union cannot follow a generic K; `event` and `data` belong together by the signature.
     if (store) {
       const seq = ++this.seq;
       this.deltasSinceSeq = 0;
-      entry = { event, data: withSeq ? { seq, ...(data as object) } : data, id: String(seq) };
-      this.persist({ event, data: entry.data, id: seq });
+      entry = { event, data, id: String(seq) } as SentRunEvent;
+      this.persist(entry, seq);
     } else {
-      entry = { event, data, id: `${this.seq}.${++this.deltasSinceSeq}` };
+      entry = { event, data, id: `${this.seq}.${++this.deltasSinceSeq}` } as SentRunEvent;
     }
     this.log.push(entry);
     for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Emits a `step` event: the step numbered with its place among the stored events. */
+  emitStep(step: AgentStep, at: number): void {
+    this.emit("step", { ...step, seq: this.seq + 1, at });
   }
 
   /** No more events after this; subscribers are closed. */
@@ -96,7 +97,7 @@ export class LiveRun {
   }
 
   /** Replays the log after the event with id `after` ("N" or "N.k"; "0" or "" from the start), then follows. */
-  subscribe(send: (event: SseEvent) => void, close: () => void, after = "0"): () => void {
+  subscribe(send: (event: SentRunEvent) => void, close: () => void, after = "0"): () => void {
     const position = after && after !== "0" ? this.log.findIndex((entry) => entry.id === after) : -1;
     for (const entry of this.log.slice(position + 1)) send(entry);
     if (this.ended) {

@@ -17,6 +17,7 @@ export function interruptLiveRuns(db: Db, liveRuns: LiveRuns): number {
     live.finalized = true;
     finishRun(db, {
       runId: live.runId,
+      messageId: live.messageId,
       status: "interrupted",
       iterations: 0,
       inputTokens: 0,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { RunEvent } from "@/lib/protocol/run-events";
 import { ApiError } from "./api";
 import { followRun } from "./follow-run";
-import type { SseMessage } from "./sse";
 
 const encoder = new TextEncoder();
 
@@ -25,19 +25,17 @@ const frame = (event: string, data: unknown, id?: string) =>
 const RUN = frame("run", { runId: "r1", conversationId: "c1", userMessageId: "u1", model: "m", mode: "native" }, "1");
 const START = frame("answer", { status: "start" }, "2");
 const delta = (text: string, id: string) => frame("answer", { status: "delta", content: text }, id);
-const DONE = frame("done", { messageId: "m1", iterations: 1, usage: {}, elapsedMs: 5 }, "3");
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+const DONE = frame("done", { messageId: "m1", iterations: 1, usage, elapsedMs: 5 }, "3");
 
 function recorder() {
-  const seen: SseMessage[] = [];
+  const seen: RunEvent[] = [];
   const opened: string[] = [];
   return {
     seen,
     opened,
     text: () =>
-      seen
-        .filter((m) => m.event === "answer")
-        .map((m) => m.data)
-        .join("|"),
+      seen.flatMap((m) => (m.event === "answer" && m.data.status === "delta" ? [m.data.content] : [])).join("|"),
   };
 }
 
@@ -48,7 +46,7 @@ describe("followRun", () => {
       initial: body([RUN, START, delta("Hel", "2.1")], { breaks: true }),
       signal: new AbortController().signal,
       retryDelaysMs: [0, 0],
-      onMessage: (message) => record.seen.push(message),
+      onEvent: (event) => record.seen.push(event),
       openEvents: async (runId, after) => {
         record.opened.push(`${runId}@${after}`);
         return body([delta("lo", "2.2"), DONE]);
@@ -65,7 +63,7 @@ describe("followRun", () => {
       runId: "r9",
       after: "0",
       signal: new AbortController().signal,
-      onMessage: (message) => record.seen.push(message),
+      onEvent: (event) => record.seen.push(event),
       openEvents: async (runId, after) => {
         record.opened.push(`${runId}@${after}`);
         return body([RUN, DONE]);
@@ -81,7 +79,7 @@ describe("followRun", () => {
       initial: body([RUN], { breaks: true }),
       signal: new AbortController().signal,
       retryDelaysMs: [0, 0, 0],
-      onMessage: () => {},
+      onEvent: () => {},
       openEvents: async () => {
         attempts++;
         throw new ApiError(0, "network", "down");
@@ -95,7 +93,7 @@ describe("followRun", () => {
       initial: body([RUN]),
       signal: new AbortController().signal,
       retryDelaysMs: [0, 0, 0],
-      onMessage: () => {},
+      onEvent: () => {},
       openEvents: async () => {
         attempts++;
         throw new ApiError(404, "not_found:run", "no such run");
@@ -110,7 +108,7 @@ describe("followRun", () => {
       initial: body([], { breaks: true }),
       signal: new AbortController().signal,
       retryDelaysMs: [0],
-      onMessage: () => {},
+      onEvent: () => {},
       openEvents: async () => {
         throw new Error("must not be called");
       },
@@ -124,7 +122,7 @@ describe("followRun", () => {
       initial: body([RUN], { breaks: true }),
       signal: controller.signal,
       retryDelaysMs: [10_000],
-      onMessage: () => {},
+      onEvent: () => {},
       onReconnecting: () => controller.abort(),
       openEvents: async () => body([DONE]),
     });

@@ -1,10 +1,11 @@
 /**
- * Follows one run's SSE events to its `done`, whatever happens to the connection (SPEC §12): when a
- * stream ends early it reconnects to `GET /api/runs/:id/events?after=<last id seen>`, and the server
- * resumes exactly after that event, answer deltas included.
+ * Follows one run's events to its `done`, whatever happens to the connection: when a stream ends
+ * early it reconnects to `GET /api/runs/:id/events?after=<last id seen>`, and the server resumes
+ * exactly after that event, answer deltas included.
  */
+import type { RunEvent } from "@/lib/protocol/run-events";
 import { ApiError, isAbort } from "./api";
-import { readSse, type SseMessage } from "./sse";
+import { readRunEvents } from "./sse";
 
 export type FollowOutcome = "done" | "lost" | "aborted";
 
@@ -15,7 +16,7 @@ export interface FollowOptions {
   /** Where to resume when there is no `initial` stream ("0" = from the start). */
   after?: string;
   signal: AbortSignal;
-  onMessage: (message: SseMessage) => void;
+  onEvent: (event: RunEvent) => void;
   /** Called before each reconnect attempt (1, 2, …) and with 0 once events flow again. */
   onReconnecting?: (attempt: number) => void;
   openEvents: (runId: string, after: string, signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
@@ -38,7 +39,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export async function followRun(options: FollowOptions): Promise<FollowOutcome> {
-  const { signal, onMessage, onReconnecting, openEvents } = options;
+  const { signal, onEvent, onReconnecting, openEvents } = options;
   const delays = options.retryDelaysMs ?? DEFAULT_DELAYS_MS;
   let runId = options.runId ?? null;
   let lastId = options.after ?? "0";
@@ -59,15 +60,15 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
     }
     if (body) {
       try {
-        for await (const message of readSse(body, signal)) {
+        for await (const event of readRunEvents(body, signal)) {
           if (attempt > 0) {
             attempt = 0;
             onReconnecting?.(0);
           }
-          if (message.id) lastId = message.id;
-          if (message.event === "run") runId = (JSON.parse(message.data) as { runId?: string }).runId ?? runId;
-          onMessage(message);
-          if (message.event === "done") return "done";
+          if (event.id) lastId = event.id;
+          if (event.event === "run") runId = event.data.runId;
+          onEvent(event);
+          if (event.event === "done") return "done";
         }
       } catch (error) {
         if (isAbort(error) || signal.aborted) return "aborted";

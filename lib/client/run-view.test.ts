@@ -1,21 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { applyRunEvent, emptyRunView, type RunMessage, type RunView, timelineFromSteps } from "./run-view";
-import type { StepEvent } from "./types";
+import type { RunDone, RunEvent, RunStep } from "@/lib/protocol/run-events";
+import { applyRunEvent, emptyRunView, type RunView, timelineFromSteps } from "./run-view";
 
-const fold = (messages: RunMessage[], start: RunView = emptyRunView()) =>
-  messages.reduce((view, message) => applyRunEvent(view, message, 1000), start);
+const fold = (events: RunEvent[], start: RunView = emptyRunView()) =>
+  events.reduce((view, event) => applyRunEvent(view, event, 1000), start);
 
-const step = (data: StepEvent, id = String(data.seq)): RunMessage => ({ event: "step", data, id });
-const call = (seq: number, callId: string, tool = "scrape_url"): StepEvent => ({
+const step = (data: RunStep, id = String(data.seq)): RunEvent => ({ event: "step", data, id });
+const call = (seq: number, callId: string, tool = "scrape_url"): RunStep => ({
   seq,
+  at: 0,
   iteration: 1,
   type: "tool_call",
   callId,
   tool,
   args: { url: `http://example.test/${callId}` },
 });
-const result = (seq: number, callId: string, ok = true): StepEvent => ({
+const result = (seq: number, callId: string, ok = true): RunStep => ({
   seq,
+  at: 0,
   iteration: 1,
   type: "tool_result",
   callId,
@@ -24,7 +26,7 @@ const result = (seq: number, callId: string, ok = true): StepEvent => ({
   observation: `text of ${callId}`,
   durationMs: 25,
 });
-const delta = (content: string, id: string): RunMessage => ({
+const delta = (content: string, id: string): RunEvent => ({
   event: "answer",
   data: { status: "delta", content },
   id,
@@ -41,16 +43,16 @@ describe("applyRunEvent", () => {
 
   it("keeps thinking, interrupts, notices, tool selection and compaction in the order they happened", () => {
     const view = fold([
-      step({ seq: 2, iteration: 1, type: "tool_selection", selected: ["web_search"], total: 14 }),
-      step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" }),
+      step({ seq: 2, at: 0, iteration: 1, type: "tool_selection", selected: ["web_search"], total: 14 }),
+      step({ seq: 3, at: 0, iteration: 1, type: "thinking", text: "Hmm" }),
       step(call(4, "a")),
       {
         event: "compact",
         data: { originalMessages: 14, keptMessages: 6, tokensBefore: 9800, tokensAfter: 3100 },
         id: "5",
       },
-      step({ seq: 6, iteration: 2, type: "interrupt", messages: ["Also B"] }),
-      step({ seq: 7, iteration: 2, type: "notice", text: "Tool budget reached" }),
+      step({ seq: 6, at: 0, iteration: 2, type: "interrupt", interrupts: [{ id: "i1", text: "Also B" }] }),
+      step({ seq: 7, at: 0, iteration: 2, type: "notice", text: "Tool budget reached" }),
     ]);
     expect(view.timeline.map((entry) => entry.kind)).toEqual([
       "tool_selection",
@@ -63,8 +65,9 @@ describe("applyRunEvent", () => {
   });
 
   it("ignores a replayed step it already has, so a reconnect that overlaps adds no duplicate card", () => {
-    const once = fold([step(call(2, "a")), step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" })]);
-    const twice = fold([step(call(2, "a")), step({ seq: 3, iteration: 1, type: "thinking", text: "Hmm" })], once);
+    const thinking = step({ seq: 3, at: 0, iteration: 1, type: "thinking", text: "Hmm" });
+    const once = fold([step(call(2, "a")), thinking]);
+    const twice = fold([step(call(2, "a")), thinking], once);
     expect(twice.timeline).toHaveLength(2);
   });
 
@@ -88,7 +91,7 @@ describe("applyRunEvent", () => {
   });
 
   it("ends as stopped, complete or error from done, keeping an earlier error", () => {
-    const done = (extra: object) => ({
+    const done = (extra: Partial<RunDone>): RunEvent => ({
       event: "done",
       data: {
         messageId: "m",
@@ -99,10 +102,10 @@ describe("applyRunEvent", () => {
       },
     });
     expect(fold([done({ stopped: true })]).status).toBe("stopped");
-    expect(fold([done({ pendingInterrupts: ["Also B"] })])).toMatchObject({
+    expect(fold([done({ pendingInterrupts: [{ id: "i1", text: "Also B" }] })])).toMatchObject({
       status: "complete",
       iterations: 2,
-      pendingInterrupts: ["Also B"],
+      pendingInterrupts: [{ id: "i1", text: "Also B" }],
     });
     const failed = fold([{ event: "error", data: { code: "internal", message: "boom", retryable: false } }, done({})]);
     expect(failed).toMatchObject({ status: "error", error: "boom" });

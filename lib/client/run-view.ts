@@ -1,9 +1,11 @@
 /**
- * What the UI shows of one run, folded from its SSE events (SPEC §12): the timeline of tool calls,
- * thinking, injected messages and notes above the answer, the answer text, and how the run ended.
- * The same fold serves a live stream, a reconnect replay and the stored steps of a finished run.
+ * What the UI shows of one run, folded from its events (the run protocol of
+ * `lib/protocol/run-events.ts`): the timeline of tool calls, thinking, taken interrupts and notes
+ * above the answer, the answer text, and how the run ended. The same fold serves a live stream, a
+ * reconnect replay and the stored steps of a finished run.
  */
-import type { Artifact, CompactEvent, DoneEvent, ErrorEvent, RunEvent, StepEvent, Usage } from "./types";
+import type { RunMode } from "@/lib/db/schema";
+import type { Artifact, Compaction, Interrupt, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 
 export interface ToolResult {
   ok: boolean;
@@ -25,40 +27,37 @@ export type TimelineEntry =
       result: ToolResult | null;
     }
   | { kind: "thinking"; key: string; text: string }
-  | { kind: "interrupt"; key: string; messages: string[] }
+  | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string }
   | { kind: "tool_selection"; key: string; selected: string[]; total: number }
-  | ({ kind: "compact"; key: string } & CompactEvent);
+  | ({ kind: "compact"; key: string } & Compaction);
 
-export type RunStatus = "streaming" | "complete" | "stopped" | "error";
+/** How the UI shows a run: still streaming, or how it ended (the stored run's status is another thing). */
+export type RunViewStatus = "streaming" | "complete" | "stopped" | "error";
 
 export interface RunView {
   runId: string | null;
   userMessageId: string | null;
   model: string | null;
-  mode: string | null;
+  mode: RunMode | null;
   timeline: TimelineEntry[];
   answer: string;
   /** The tool loop is over: the answer is being written. */
   answerStarted: boolean;
   /** The answer's first words have arrived (and were not discarded since). */
   answering: boolean;
-  status: RunStatus;
+  status: RunViewStatus;
+  /** Why the run failed or was cut off: from its `error` event live, from the stored run after a reload. */
   error: string | null;
   usage: Usage | null;
   iterations: number | null;
   elapsedMs: number | null;
   /** The answer is the tool loop's own, because synthesis failed. */
   fallback: boolean;
-  pendingInterrupts: string[];
+  /** Interrupts the run never took (from `done`): the client sends them as the next turn. */
+  pendingInterrupts: Interrupt[];
   /** The id of the last SSE event folded in: where a reconnect resumes (`?after=`). */
   lastEventId: string | null;
-}
-
-export interface RunMessage {
-  event: string;
-  data: unknown;
-  id?: string | null;
 }
 
 export function emptyRunView(init: Partial<RunView> = {}): RunView {
@@ -84,7 +83,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
 }
 
 /** Adds a step to the timeline. A result completes its call's card, matched by call id. */
-export function applyStep(timeline: TimelineEntry[], step: StepEvent, now: number | null): TimelineEntry[] {
+export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: number | null): TimelineEntry[] {
   switch (step.type) {
     case "tool_call": {
       const key = `tool:${step.callId}`;
@@ -123,7 +122,7 @@ export function applyStep(timeline: TimelineEntry[], step: StepEvent, now: numbe
     case "thinking":
       return withEntry(timeline, { kind: "thinking", key: `thinking:${step.seq}`, text: step.text });
     case "interrupt":
-      return withEntry(timeline, { kind: "interrupt", key: `interrupt:${step.seq}`, messages: step.messages });
+      return withEntry(timeline, { kind: "interrupt", key: `interrupt:${step.seq}`, interrupts: step.interrupts });
     case "notice":
       return withEntry(timeline, { kind: "notice", key: `notice:${step.seq}`, text: step.text });
     case "tool_selection":
@@ -133,8 +132,10 @@ export function applyStep(timeline: TimelineEntry[], step: StepEvent, now: numbe
         selected: step.selected,
         total: step.total,
       });
-    default:
-      return timeline;
+    case "compact": {
+      const { type: _type, seq, ...compaction } = step;
+      return withEntry(timeline, { kind: "compact", key: `compact:${seq}`, ...compaction });
+    }
   }
 }
 
@@ -142,25 +143,22 @@ function withEntry(timeline: TimelineEntry[], entry: TimelineEntry): TimelineEnt
   return timeline.some((existing) => existing.key === entry.key) ? timeline : [...timeline, entry];
 }
 
-/** Folds one SSE event into the view. Unknown events leave it as it was. */
-export function applyRunEvent(view: RunView, message: RunMessage, now: number | null = Date.now()): RunView {
+/** Folds one event of the run into the view. */
+export function applyRunEvent(view: RunView, message: RunEvent, now: number | null = Date.now()): RunView {
   const next = message.id ? { ...view, lastEventId: message.id } : view;
   switch (message.event) {
     case "run": {
-      const run = message.data as RunEvent;
+      const run = message.data;
       return { ...next, runId: run.runId, userMessageId: run.userMessageId, model: run.model, mode: run.mode };
     }
     case "step":
-      return { ...next, timeline: applyStep(view.timeline, message.data as StepEvent, now) };
+      return { ...next, timeline: applyStep(view.timeline, message.data, now) };
     case "compact": {
-      const key = `compact:${message.id ?? view.timeline.length}`;
-      return {
-        ...next,
-        timeline: withEntry(view.timeline, { kind: "compact", key, ...(message.data as CompactEvent) }),
-      };
+      const seq = message.id ? Number(message.id) : view.timeline.length;
+      return { ...next, timeline: applyStep(view.timeline, { type: "compact", seq, ...message.data }, now) };
     }
     case "answer": {
-      const answer = message.data as { status: string; content?: string };
+      const answer = message.data;
       // A second start in one run discards the text so far: the server falls back to another answer.
       if (answer.status === "start") return { ...next, answer: "", answerStarted: true, answering: false };
       if (answer.status === "delta" && answer.content) {
@@ -169,9 +167,9 @@ export function applyRunEvent(view: RunView, message: RunMessage, now: number | 
       return next;
     }
     case "error":
-      return { ...next, status: "error", error: (message.data as ErrorEvent).message };
+      return { ...next, status: "error", error: message.data.message };
     case "done": {
-      const done = message.data as DoneEvent;
+      const done = message.data;
       return {
         ...next,
         status: view.status === "error" ? "error" : done.stopped ? "stopped" : "complete",
@@ -182,12 +180,14 @@ export function applyRunEvent(view: RunView, message: RunMessage, now: number | 
         pendingInterrupts: done.pendingInterrupts ?? [],
       };
     }
-    default:
+    // DAG mode (issue 13) draws its plan from these; until then a run has none.
+    case "plan":
+    case "step_progress":
       return next;
   }
 }
 
 /** The timeline of a finished run, from the steps stored with it. */
-export function timelineFromSteps(steps: StepEvent[]): TimelineEntry[] {
+export function timelineFromSteps(steps: StoredStep[]): TimelineEntry[] {
   return steps.reduce<TimelineEntry[]>((timeline, step) => applyStep(timeline, step, null), []);
 }

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readSse, type SseMessage, SseParser } from "./sse";
-
-function parseChunks(chunks: string[]): SseMessage[] {
-  const parser = new SseParser();
-  return [...chunks.flatMap((chunk) => parser.push(chunk)), ...parser.end()];
-}
+import { readRunEvents, readSse, type SseMessage } from "./sse";
 
 function streamOf(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -16,51 +11,55 @@ function streamOf(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
   });
 }
 
-describe("SseParser", () => {
-  it("parses event, data and id of a whole frame", () => {
-    expect(parseChunks(['id: 3\nevent: run\ndata: {"runId":"r1"}\n\n'])).toEqual([
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const parseChunks = (chunks: string[]): Promise<SseMessage[]> => collect(readSse(streamOf(chunks)));
+
+describe("readSse", () => {
+  it("parses event, data and id of a whole frame", async () => {
+    expect(await parseChunks(['id: 3\nevent: run\ndata: {"runId":"r1"}\n\n'])).toEqual([
       { event: "run", data: '{"runId":"r1"}', id: "3" },
     ]);
   });
 
-  it("reassembles a frame split at every possible position", () => {
+  it("reassembles a frame split at every possible position", async () => {
     const frame = 'id: 1\nevent: answer\ndata: {"status":"delta","content":"héllo"}\n\n';
     for (let cut = 1; cut < frame.length; cut++) {
-      expect(parseChunks([frame.slice(0, cut), frame.slice(cut)])).toEqual([
+      expect(await parseChunks([frame.slice(0, cut), frame.slice(cut)])).toEqual([
         { event: "answer", data: '{"status":"delta","content":"héllo"}', id: "1" },
       ]);
     }
   });
 
-  it("accepts CRLF and lone CR line ends, even with CRLF split across chunks", () => {
-    expect(parseChunks(["event: a\r", "\ndata: 1\r\n\r", "\nevent: b\rdata: 2\r\r"])).toEqual([
+  it("accepts CRLF and lone CR line ends, even with CRLF split across chunks", async () => {
+    expect(await parseChunks(["event: a\r", "\ndata: 1\r\n\r", "\nevent: b\rdata: 2\r\r"])).toEqual([
       { event: "a", data: "1", id: null },
       { event: "b", data: "2", id: null },
     ]);
   });
 
-  it("ignores comment lines such as keepalives", () => {
-    expect(parseChunks([": connected\n\n: keepalive\n\nevent: done\n: in between\ndata: {}\n\n"])).toEqual([
+  it("ignores comment lines such as keepalives", async () => {
+    expect(await parseChunks([": connected\n\n: keepalive\n\nevent: done\n: in between\ndata: {}\n\n"])).toEqual([
       { event: "done", data: "{}", id: null },
     ]);
   });
 
-  it("joins multi-line data with newlines and strips one leading space only", () => {
-    expect(parseChunks(["data: line one\ndata:  two\ndata\n\n"])).toEqual([
+  it("joins multi-line data with newlines and strips one leading space only", async () => {
+    expect(await parseChunks(["data: line one\ndata:  two\ndata\n\n"])).toEqual([
       { event: "message", data: "line one\n two\n", id: null },
     ]);
   });
 
-  it("does not dispatch a frame without data, nor an unterminated frame at the end", () => {
-    expect(parseChunks(["event: lonely\n\nevent: cut\ndata: {}"])).toEqual([]);
-  });
-
-  it("keeps the last id for later frames, as EventSource does", () => {
-    expect(parseChunks(["id: 7\ndata: a\n\ndata: b\n\n"]).map((m) => m.id)).toEqual(["7", "7"]);
+  it("does not dispatch a frame without data, nor an unterminated frame at the end", async () => {
+    expect(await parseChunks(["event: lonely\n\nevent: cut\ndata: {}"])).toEqual([]);
   });
 });
 
-describe("readSse", () => {
+describe("readSse over bytes", () => {
   it("decodes UTF-8 split inside a character and yields every frame of the body", async () => {
     const bytes = new TextEncoder().encode('event: answer\ndata: {"content":"日本"}\n\nevent: done\ndata: {}\n\n');
     const messages: SseMessage[] = [];
@@ -70,6 +69,22 @@ describe("readSse", () => {
     expect(messages.map((m) => [m.event, m.data])).toEqual([
       ["answer", '{"content":"日本"}'],
       ["done", "{}"],
+    ]);
+  });
+});
+
+describe("readRunEvents", () => {
+  it("yields the run protocol's events with their ids, and skips unknown names and data that is not JSON", async () => {
+    const body = streamOf([
+      'id: 1\nevent: answer\ndata: {"status":"start"}\n\n',
+      'id: 2\nevent: surprise\ndata: {"x":1}\n\n',
+      "id: 3\nevent: answer\ndata: not json\n\n",
+      'data: {"status":"done"}\n\n',
+      'id: 2.1\nevent: answer\ndata: {"status":"delta","content":"hi"}\n\n',
+    ]);
+    expect(await collect(readRunEvents(body))).toEqual([
+      { event: "answer", data: { status: "start" }, id: "1" },
+      { event: "answer", data: { status: "delta", content: "hi" }, id: "2.1" },
     ]);
   });
 });

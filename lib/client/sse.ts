@@ -1,96 +1,55 @@
 /**
- * A small Server-Sent Events parser for streams read with `fetch` (POST /api/chat cannot use
- * EventSource). Follows the WHATWG event-stream rules that matter here: LF, CR and CRLF line ends,
- * `:` comment lines, multi-line `data`, `event` and `id` fields, frames split anywhere across chunks.
+ * Reads Server-Sent Events from a `fetch` body (POST /api/chat cannot use EventSource), parsed by
+ * `eventsource-parser`, and decodes a run's events at the one boundary where the wire is trusted.
  */
+import { createParser } from "eventsource-parser";
+import { decodeRunEvent, type RunEvent } from "@/lib/protocol/run-events";
 
 export interface SseMessage {
+  /** "message" when the frame names no event, as EventSource says. */
   event: string;
   data: string;
   id: string | null;
-}
-
-const LINE_END = /\r\n|\r|\n/g;
-
-export class SseParser {
-  private buffer = "";
-  private event = "";
-  private data: string[] = [];
-  private id: string | null = null;
-  private hasData = false;
-
-  /** Feeds decoded text; returns the messages completed by it. */
-  push(text: string): SseMessage[] {
-    this.buffer += text;
-    const messages: SseMessage[] = [];
-    let start = 0;
-    LINE_END.lastIndex = 0;
-    for (let match = LINE_END.exec(this.buffer); match; match = LINE_END.exec(this.buffer)) {
-      // A lone CR at the end may be the first half of a CRLF split across chunks.
-      if (match[0] === "\r" && match.index === this.buffer.length - 1) break;
-      const message = this.line(this.buffer.slice(start, match.index));
-      if (message) messages.push(message);
-      start = match.index + match[0].length;
-    }
-    this.buffer = this.buffer.slice(start);
-    return messages;
-  }
-
-  /**
-   * Ends the stream. A CR held back by `push` is a line end after all; a frame without its
-   * closing blank line is dropped, as the spec says.
-   */
-  end(): SseMessage[] {
-    const held = this.buffer.endsWith("\r") ? this.buffer.slice(0, -1) : null;
-    this.buffer = "";
-    const message = held === null ? null : this.line(held);
-    this.reset();
-    return message ? [message] : [];
-  }
-
-  private line(line: string): SseMessage | null {
-    if (line === "") return this.dispatch();
-    if (line.startsWith(":")) return null;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "event") this.event = value;
-    else if (field === "data") {
-      this.data.push(value);
-      this.hasData = true;
-    } else if (field === "id" && !value.includes("\0")) this.id = value;
-    return null;
-  }
-
-  private dispatch(): SseMessage | null {
-    const message = this.hasData ? { event: this.event || "message", data: this.data.join("\n"), id: this.id } : null;
-    this.reset();
-    return message;
-  }
-
-  private reset() {
-    this.event = "";
-    this.data = [];
-    this.hasData = false;
-  }
 }
 
 /** Reads an SSE body to the end, yielding each message; stops early when `signal` aborts. */
 export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const parser = new SseParser();
+  let parsed: SseMessage[] = [];
+  const parser = createParser({
+    onEvent: ({ event, data, id }) => parsed.push({ event: event ?? "message", data, id: id ?? null }),
+  });
+  // The parser holds back a CR at the end of a chunk (it may be half of a CRLF); at the end of
+  // the stream it is a line end after all, which the parser is not told by itself.
+  let endsWithCr = false;
+  const feed = (text: string) => {
+    if (text === "") return [];
+    endsWithCr = text.endsWith("\r");
+    parser.feed(text);
+    const out = parsed;
+    parsed = [];
+    return out;
+  };
   try {
     while (!signal?.aborted) {
       const { done, value } = await reader.read();
       if (done) break;
-      yield* parser.push(decoder.decode(value, { stream: true }));
+      yield* feed(decoder.decode(value, { stream: true }));
     }
-    yield* parser.push(decoder.decode());
-    yield* parser.end();
+    yield* feed(decoder.decode());
+    if (endsWithCr) yield* feed("\n");
   } finally {
     await reader.cancel().catch(() => undefined);
     reader.releaseLock();
+  }
+}
+
+/** A run's events from an SSE body; frames that are not run events are skipped. */
+export async function* readRunEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+  for await (const message of readSse(body, signal)) {
+    const event = decodeRunEvent(message);
+    if (event) yield event;
+    else console.warn("[chat] ignored an event that is not part of the run protocol", message.event);
   }
 }

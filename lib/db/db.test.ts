@@ -110,7 +110,7 @@ describe("deleting a conversation", () => {
     for (const id of [conversation.id, other.id]) {
       insertMessage(db, { conversationId: id, role: "user", content: "hi" });
       const run = createRun(db, { conversationId: id, mode: "plain", model: "m" });
-      appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: {} });
+      appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
       finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
       addFile(id);
     }
@@ -198,8 +198,8 @@ describe("runs", () => {
     const conversation = createConversation(db, { ownerId: null });
     const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     savePartialAnswer(db, { runId: run.id, text: "part" });
-    appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: { a: 1 } });
-    appendRunEvent(db, { runId: run.id, seq: 2, type: "done", data: { b: 2 } });
+    appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
+    appendRunEvent(db, { runId: run.id, seq: 2, event: { event: "answer", data: { status: "done" } } });
     const message = finishRun(db, {
       runId: run.id,
       status: "stopped",
@@ -215,6 +215,8 @@ describe("runs", () => {
       usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
     });
     expect(db.select().from(runs).where(eq(runs.id, run.id)).get()?.partialAnswer).toBeNull();
-    expect(listRunEvents(db, { runId: run.id, after: 1 }).map((e) => e.type)).toEqual(["done"]);
+    expect(listRunEvents(db, { runId: run.id, after: 1 })).toEqual([
+      { event: "answer", data: { status: "done" }, id: "2" },
+    ]);
   });
 });

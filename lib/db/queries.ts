@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, exists, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
-import { listRuns, summarizeRun } from "./runs";
+import { listRuns, type RunSummary, sentRunEvent, storedStep, summarizeRun } from "./runs";
 import {
   type Conversation,
   conversations,
@@ -154,6 +154,8 @@ export function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerI
 export function insertMessage(
   db: Db,
   values: {
+    /** Given when the message was announced before it is stored (an interrupt's id). */
+    id?: string;
     conversationId: string;
     role: Message["role"];
     content: string;
@@ -163,7 +165,7 @@ export function insertMessage(
   },
 ): Message {
   const row: Message = {
-    id: crypto.randomUUID(),
+    id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
     role: values.role,
     content: values.content,
@@ -206,11 +208,14 @@ export function listFileSummaries(db: Db, { conversationId }: { conversationId: 
     .all();
 }
 
+/** A message of a conversation's detail: an assistant message comes with the run that wrote it. */
+export type MessageWithRun = Message & { run: RunSummary | null };
+
 /** A conversation with its messages, files, and each assistant message's run (SPEC §12). */
 export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
   const conversation = getConversation(db, { id, ownerId });
   const runRows = listRuns(db, { conversationId: id });
-  // Steps, and compactions as `{type: "compact", ...}` entries, so a reload shows the same turn.
+  // Steps and compactions, so a reload shows the same turn.
   const stepEvents = db
     .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
@@ -223,20 +228,18 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
       run.id,
       summarizeRun(
         run,
-        stepEvents
-          .filter((event) => event.runId === run.id)
-          .map((event) =>
-            event.type === "compact" ? { type: "compact", seq: event.seq, ...(event.data as object) } : event.data,
-          ),
+        stepEvents.filter((event) => event.runId === run.id).flatMap((event) => storedStep(sentRunEvent(event)) ?? []),
       ),
     ]),
   );
   return {
     conversation,
-    messages: listMessages(db, { conversationId: id }).map((message) => ({
-      ...message,
-      run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
-    })),
+    messages: listMessages(db, { conversationId: id }).map(
+      (message): MessageWithRun => ({
+        ...message,
+        run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
+      }),
+    ),
     files: listFileSummaries(db, { conversationId: id }),
     activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
   };

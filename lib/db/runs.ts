@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import type { RunEvent, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
 import {
   conversations,
@@ -11,15 +12,13 @@ import {
   type RunStatus,
   runEvents,
   runs,
+  type StoredRunEvent,
 } from "./schema";
 
 /** Runs and their events (SPEC §4): created when a chat starts, finished with the assistant message. */
 
 /** `id` is given when the run's live slot was reserved before the run was stored. */
-export function createRun(
-  db: Db,
-  values: { id?: string; conversationId: string; mode: RunMode; model: string },
-): Run {
+export function createRun(db: Db, values: { id?: string; conversationId: string; mode: RunMode; model: string }): Run {
   const row: Run = {
     id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
@@ -96,37 +95,51 @@ export function finishRun(
   return message;
 }
 
-export function appendRunEvent(db: Db, values: { runId: string; seq: number; type: string; data: unknown }): void {
-  db.insert(runEvents)
-    .values({ runId: values.runId, seq: values.seq, type: values.type, data: values.data, createdAt: Date.now() })
-    .run();
+export function appendRunEvent(db: Db, { runId, seq, event }: { runId: string; seq: number; event: RunEvent }): void {
+  db.insert(runEvents).values({ runId, seq, type: event.event, data: event.data, createdAt: Date.now() }).run();
 }
 
-export function listRunEvents(db: Db, { runId, after = 0 }: { runId: string; after?: number }) {
+/** A stored event as it was sent: only `LiveRun.emit` writes them, so name and data belong together. */
+export function sentRunEvent(row: Pick<StoredRunEvent, "type" | "data" | "seq">): SentRunEvent {
+  return { event: row.type, data: row.data, id: String(row.seq) } as SentRunEvent;
+}
+
+/** The run's stored events after `after`, in order. */
+export function listRunEvents(db: Db, { runId, after = 0 }: { runId: string; after?: number }): SentRunEvent[] {
   return db
     .select()
     .from(runEvents)
     .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, after)))
     .orderBy(asc(runEvents.seq))
-    .all();
+    .all()
+    .map(sentRunEvent);
+}
+
+/** What a stored run shows again: its steps and compactions, as they were sent. */
+export function storedStep(event: SentRunEvent): StoredStep | null {
+  if (event.event === "step") return event.data;
+  if (event.event === "compact") return { type: "compact", seq: Number(event.id), ...event.data };
+  return null;
 }
 
 export function listRuns(db: Db, { conversationId }: { conversationId: string }): Run[] {
   return db.select().from(runs).where(eq(runs.conversationId, conversationId)).orderBy(asc(runs.startedAt)).all();
 }
+/** A run as the API shows it with its assistant message: how it went, why it failed, what it did. */
 export interface RunSummary {
   id: string;
   status: RunStatus;
   mode: RunMode;
   model: string;
   iterations: number;
-  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  usage: Usage;
   elapsedMs: number | null;
+  /** Why the run failed, was stopped from outside or cut off; the answer never contains it. */
   error: string | null;
-  steps: unknown[];
+  steps: StoredStep[];
 }
 
-export function summarizeRun(run: Run, steps: unknown[]): RunSummary {
+export function summarizeRun(run: Run, steps: StoredStep[]): RunSummary {
   return {
     id: run.id,
     status: run.status,

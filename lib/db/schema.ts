@@ -1,4 +1,5 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** SPEC §4. Times are Unix milliseconds. */
 
@@ -109,8 +110,8 @@ export const runEvents = sqliteTable(
       .notNull()
       .references(() => runs.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
-    type: text("type").notNull(),
-    data: text("data", { mode: "json" }).notNull(),
+    type: text("type").$type<RunEventName>().notNull(),
+    data: text("data", { mode: "json" }).$type<RunEventData<RunEventName>>().notNull(),
     createdAt: integer("created_at").notNull(),
   },
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],
@@ -141,7 +142,7 @@ export const files = sqliteTable(
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type Run = typeof runs.$inferSelect;
-export type RunEvent = typeof runEvents.$inferSelect;
+export type StoredRunEvent = typeof runEvents.$inferSelect;
 export type StoredFile = typeof files.$inferSelect;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type RunStatus = (typeof runStatuses)[number];

@@ -82,7 +82,7 @@ describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
     // Stored events carry their sequence number as the SSE id; deltas are not stored.
     const isDelta = (e: ParsedEvent) => e.event === "answer" && e.data.status === "delta";
     expect(events.filter((e) => !isDelta(e)).map((e) => e.id)).toEqual(["1", "2", "3", "4"]);
-    const stored = listRunEvents(getDb(), { runId: String(events[0]?.data.runId) }).map((e) => e.type);
+    const stored = listRunEvents(getDb(), { runId: String(events[0]?.data.runId) }).map((e) => e.event);
     expect(stored).toEqual(["run", "answer", "answer", "done"]);
 
     const after = await detail(id);
@@ -264,7 +264,7 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(assistant).toMatchObject({ status: "complete", content: "The loop's answer." });
   });
 
-  it("a model failure in the tool loop is an error event and a stored error message saying what happened", async () => {
+  it("a model failure in the tool loop is an error event and the run's error; the stored answer holds no error text", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: false }, errorStatus: 500, error: "error parsing tool call: raw='{bad'" });
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
@@ -277,8 +277,11 @@ describe("bad input gets a clear error and loses nothing", () => {
     await waitIdle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("error");
-    expect(assistant?.content).toContain("error parsing tool call");
-    expect(assistant?.run?.status).toBe("error");
+    expect(assistant?.content).toBe("");
+    expect(assistant?.run).toMatchObject({
+      status: "error",
+      error: "Ollama error: error parsing tool call: raw='{bad'",
+    });
   });
 
   it("an error message is not fed back to the model as an earlier answer", async () => {

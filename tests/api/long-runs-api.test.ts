@@ -10,6 +10,7 @@ import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { getDb } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";
 import { appendRunEvent, createRun, finishRun, getRun, listRunEvents } from "@/lib/db/runs";
+import type { InterruptAccepted, RunEvent } from "@/lib/protocol/run-events";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
@@ -43,7 +44,7 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
     expect((await sendInterrupt("missing", "x")).status).toBe(404);
   });
 
-  it("native mode: drains after all tool messages, stored as a user message where it was injected", async () => {
+  it("native mode: drains after all tool messages, stored as a user message where it was injected, under the 202's id", async () => {
     app.web().routes.set("/a", { body: "<p>page a</p>" });
     const id = await newConversation();
     fake().script(
@@ -56,14 +57,16 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
     );
     const response = await start({ conversationId: id, message: "read a" });
     await fake().waitForRequests(1);
-    expect((await sendInterrupt(id, "only the first line")).status).toBe(202);
+    const accepted = await sendInterrupt(id, "only the first line");
+    expect(accepted.status).toBe(202);
+    const { interruptId } = (await accepted.json()) as InterruptAccepted;
     const events = await readEvents(response);
     await idle(id);
     const second = chatBodies()[1].messages as { role: string; content: string }[];
     expect(second.slice(-3).map((m) => m.role)).toEqual(["assistant", "tool", "user"]);
     expect(second.at(-1)?.content).toBe("[USER INTERRUPT]: only the first line\nAcknowledge and adjust if needed.");
     expect(events.find((e) => e.event === "step" && e.data.type === "interrupt")?.data).toMatchObject({
-      messages: ["only the first line"],
+      interrupts: [{ id: interruptId, text: "only the first line" }],
     });
     const stored = listMessages(getDb(), { conversationId: id }).map((m) => [m.role, m.content]);
     expect(stored).toEqual([
@@ -71,9 +74,10 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
       ["user", "only the first line"],
       ["assistant", expect.any(String)],
     ]);
+    expect(listMessages(getDb(), { conversationId: id })[1]?.id).toBe(interruptId);
   });
 
-  it("JSON mode: suppresses a pending final answer and merges several interrupts into a numbered list", async () => {
+  it("JSON mode: suppresses a pending final answer and merges several interrupts into a numbered list, each with its own id", async () => {
     const id = await newConversation("gemma:2b");
     fake().script(
       { when: { stream: false }, delayMs: 150, content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
@@ -81,26 +85,34 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
     );
     const response = await start({ conversationId: id, message: "question" });
     await fake().waitForRequests(1);
-    await sendInterrupt(id, "first");
-    await sendInterrupt(id, "second");
-    await readEvents(response);
+    const ids: string[] = [];
+    for (const text of ["same", "same"])
+      ids.push(((await (await sendInterrupt(id, text)).json()) as InterruptAccepted).interruptId);
+    expect(new Set(ids).size).toBe(2);
+    const events = await readEvents(response);
     await idle(id);
+    expect(events.find((e) => e.event === "step" && e.data.type === "interrupt")?.data).toMatchObject({
+      interrupts: ids.map((interruptId) => ({ id: interruptId, text: "same" })),
+    });
     const second = chatBodies()[1].messages as { role: string; content: string }[];
     expect(second.slice(-2)).toEqual([
       { role: "assistant", content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
-      { role: "user", content: "[USER INTERRUPT]: 1. first\n2. second\nAcknowledge and adjust if needed." },
+      { role: "user", content: "[USER INTERRUPT]: 1. same\n2. same\nAcknowledge and adjust if needed." },
     ]);
   });
 
-  it("reports interrupts still queued at the end in done.pendingInterrupts, without storing them", async () => {
+  it("reports interrupts still pending at the end in done.pendingInterrupts with their ids, without storing them", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 });
     const response = await start({ conversationId: id, message: "q" });
+    let accepted: Promise<Response> | undefined;
     const events = await readEvents(response, (e) => {
-      if (e.event === "answer" && e.data.status === "start") void sendInterrupt(id, "too late");
+      if (e.event === "answer" && e.data.status === "start") accepted = sendInterrupt(id, "too late");
       return false;
     });
-    expect(events.at(-1)?.data.pendingInterrupts).toEqual(["too late"]);
+    if (!accepted) throw new Error("the answer never started");
+    const { interruptId } = (await (await accepted).json()) as InterruptAccepted;
+    expect(events.at(-1)?.data.pendingInterrupts).toEqual([{ id: interruptId, text: "too late" }]);
     await idle(id);
     expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).not.toContain("too late");
   });
@@ -165,10 +177,17 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
     const id = await newConversation();
     const db = getDb();
     const run = createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
-    appendRunEvent(db, { runId: run.id, seq: 1, type: "run", data: { runId: run.id } });
-    appendRunEvent(db, { runId: run.id, seq: 2, type: "answer", data: { status: "start" } });
-    appendRunEvent(db, { runId: run.id, seq: 3, type: "answer", data: { status: "done" } });
-    appendRunEvent(db, { runId: run.id, seq: 4, type: "done", data: { iterations: 1 } });
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const stored: RunEvent[] = [
+      {
+        event: "run",
+        data: { runId: run.id, conversationId: id, userMessageId: "q1", model: "llama3.2:latest", mode: "native" },
+      },
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "done" } },
+      { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
+    ];
+    for (const [index, event] of stored.entries()) appendRunEvent(db, { runId: run.id, seq: index + 1, event });
     finishRun(db, {
       runId: run.id,
       status: "complete",
@@ -297,6 +316,6 @@ describe("graceful shutdown (issue 7)", () => {
     expect(assistants[0]?.status).toBe("interrupted");
     expect(assistants[0]?.content.startsWith("s0 s1 s2 s3")).toBe(true);
     expect(getRun(getDb(), { id: runId }).status).toBe("interrupted");
-    expect(listRunEvents(getDb(), { runId }).map((e) => e.type)).toEqual(["run", "answer"]);
+    expect(listRunEvents(getDb(), { runId }).map((e) => e.event)).toEqual(["run", "answer"]);
   });
 });

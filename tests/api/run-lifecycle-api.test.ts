@@ -276,10 +276,11 @@ describe("the follow-up queue of a run is capped", () => {
     return { id, response };
   }
 
-  async function pendingAtStop(id: string, response: Response): Promise<unknown> {
+  async function pendingAtStop(id: string, response: Response): Promise<string[] | undefined> {
     await stopRun(id);
     const events = await readEvents(response);
-    return events.at(-1)?.data.pendingInterrupts;
+    const pending = events.at(-1)?.data.pendingInterrupts as { text: string }[] | undefined;
+    return pending?.map((interrupt) => interrupt.text);
   }
 
   it("accepts MAX_INTERRUPTS_PER_RUN follow-ups and refuses the next with a retryable 429, enqueuing nothing", async () => {

@@ -86,7 +86,16 @@ function seed(db: Db): Seeded {
     const messages = [`Question ${c}: what is in \u0000 a NUL?`, `Follow-up ${c}\nwith\nlines`];
     for (const content of messages) insertMessage(db, { conversationId: conversation.id, role: "user", content });
     const run = createRun(db, { conversationId: conversation.id, mode: "native", model: "llama3.2:latest" });
-    appendRunEvent(db, { runId: run.id, seq: 1, type: "step", data: { type: "tool_call", tool: "web_search" } });
+    const call = {
+      type: "tool_call",
+      iteration: 1,
+      callId: "c1",
+      tool: "web_search",
+      args: {},
+      seq: 1,
+      at: 0,
+    } as const;
+    appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "step", data: call } });
     const answer = finishRun(db, {
       runId: run.id,
       status: "complete",

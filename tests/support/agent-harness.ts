@@ -1,5 +1,6 @@
 import { ReActAgent } from "@/lib/agent/react-agent";
-import type { AgentInput, AgentLimits, AgentOptions, AgentStep } from "@/lib/agent/types";
+import type { AgentInput, AgentLimits, AgentOptions } from "@/lib/agent/types";
+import type { AgentStep, Interrupt } from "@/lib/protocol/run-events";
 import type { FakeToolbox } from "./fake-toolbox";
 import type { ScriptedLLM } from "./scripted-llm";
 
@@ -34,8 +35,12 @@ export function harness(
   return { agent, steps, run };
 }
 
-/** A queue of interrupts that tests fill at chosen moments. */
+/** A queue of interrupts that tests fill at chosen moments; ids are i1, i2, … in order. */
 export function interruptQueue() {
-  const queued: string[] = [];
-  return { queued, drain: () => queued.splice(0) };
+  const pending: Interrupt[] = [];
+  let count = 0;
+  return {
+    push: (...texts: string[]) => pending.push(...texts.map((text) => ({ id: `i${++count}`, text }))),
+    drain: () => pending.splice(0),
+  };
 }

@@ -1,10 +1,10 @@
 import { memo } from "react";
 import type { TimelineEntry } from "@/lib/client/run-view";
 import { ThinkingBlock } from "./thinking-block";
-import { CompactDivider, InjectedMessages, RunNotice, ToolSelectionNote } from "./timeline-notes";
+import { CompactDivider, RunNotice, TakenInterrupts, ToolSelectionNote } from "./timeline-notes";
 import { ToolCard } from "./tool-card";
 
-/** What the agent did before answering, in order: tool cards, thinking, injected messages, notes. */
+/** What the agent did before answering, in order: tool cards, thinking, taken interrupts, notes. */
 export const RunTimeline = memo(function RunTimeline({
   timeline,
   runEnded,
@@ -22,7 +22,7 @@ export const RunTimeline = memo(function RunTimeline({
           case "thinking":
             return <ThinkingBlock key={entry.key} text={entry.text} />;
           case "interrupt":
-            return <InjectedMessages key={entry.key} messages={entry.messages} />;
+            return <TakenInterrupts key={entry.key} interrupts={entry.interrupts} />;
           case "notice":
             return <RunNotice key={entry.key} text={entry.text} />;
           case "tool_selection":

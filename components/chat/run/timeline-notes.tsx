@@ -1,6 +1,6 @@
 import { CornerDownRight, Info, ListFilter } from "lucide-react";
 import { useFormatter, useTranslations } from "use-intl";
-import type { CompactEvent } from "@/lib/client/types";
+import type { Compaction, Interrupt } from "@/lib/protocol/run-events";
 
 /** A small note inside a run, e.g. "the tool budget is reached". */
 export function RunNotice({ text }: { text: string }) {
@@ -32,7 +32,7 @@ export function ToolSelectionNote({ selected, total }: { selected: string[]; tot
 }
 
 /** Where the context guard summarised the older part of the history (SPEC §9). */
-export function CompactDivider({ event }: { event: CompactEvent }) {
+export function CompactDivider({ event }: { event: Compaction }) {
   const t = useTranslations("tools");
   return (
     <div data-testid="compact-divider" className="flex items-center gap-3 py-1 text-xs text-muted-foreground">
@@ -50,8 +50,8 @@ export function CompactDivider({ event }: { event: CompactEvent }) {
   );
 }
 
-/** Messages the user sent while the agent worked, at the point where the agent took them. */
-export function InjectedMessages({ messages }: { messages: string[] }) {
+/** Interrupts the user sent while the agent worked, at the point where the agent took them. */
+export function TakenInterrupts({ interrupts }: { interrupts: Interrupt[] }) {
   const t = useTranslations("tools");
   return (
     <div className="flex flex-col items-end gap-1.5 py-1">
@@ -59,13 +59,13 @@ export function InjectedMessages({ messages }: { messages: string[] }) {
         <CornerDownRight aria-hidden className="size-3.5" />
         {t("sentWhileWorking")}
       </span>
-      {messages.map((message, index) => (
+      {interrupts.map((interrupt) => (
         <p
-          key={index}
-          data-testid="injected-message"
+          key={interrupt.id}
+          data-testid="taken-interrupt"
           className="max-w-[85%] rounded-2xl bg-bubble px-3.5 py-2 text-sm leading-relaxed break-words whitespace-pre-wrap sm:max-w-[75%]"
         >
-          {message}
+          {interrupt.text}
         </p>
       ))}
     </div>

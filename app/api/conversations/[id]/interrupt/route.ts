@@ -7,6 +7,7 @@ import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
+import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import { MAX_MESSAGE_CHARS } from "../../../chat/schema";
 
 export const dynamic = "force-dynamic";
@@ -19,35 +20,41 @@ const interruptBody = z.object({
 });
 
 /**
- * A follow-up for the running agent: 202 while a run is active, 409 otherwise, 429 once
- * the run has taken as many follow-ups, or as many bytes of them, as it may.
+ * An interrupt (a follow-up for the running agent): 202 with its id while a run is active, 409
+ * otherwise, 429 once the run has taken as many interrupts, or as many bytes of them, as it may.
  */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
   getConversation(getDb(), { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
-  const result = live?.interrupts.enqueue(body.message) ?? "closed";
-  if (result === "closed" || !live) {
-    throw new AppError(
-      "conflict:no_active_run",
-      "Nothing is running in this conversation; send the message as a new turn.",
-    );
+  const result = live?.interrupts.enqueue(body.message);
+  if (live && result && "accepted" in result) {
+    const accepted: InterruptAccepted = {
+      interruptId: result.accepted.id,
+      runId: live.runId,
+      pending: live.interrupts.size,
+    };
+    return Response.json(accepted, { status: 202 });
   }
+  const refusal = result && "refused" in result ? result.refused : "closed";
   const config = getConfig();
-  if (result === "too_many") {
+  if (refusal === "too_many") {
     throw new AppError(
       "rate_limited:interrupts",
       `This answer has already taken ${config.MAX_INTERRUPTS_PER_RUN} follow-ups, the most one answer takes. Send this one as a new message once the answer is done.`,
       { retryable: true },
     );
   }
-  if (result === "too_large") {
+  if (refusal === "too_large") {
     throw new AppError(
       "rate_limited:interrupt_bytes",
       `Follow-ups to one answer are limited to ${config.MAX_INTERRUPT_BYTES_PER_RUN} bytes in total, and this one would go over. Send it as a new message once the answer is done.`,
       { retryable: true },
     );
   }
-  return Response.json({ queued: true, runId: live.runId, pending: live.interrupts.size }, { status: 202 });
+  throw new AppError(
+    "conflict:no_active_run",
+    "Nothing is running in this conversation; send the message as a new turn.",
+  );
 });

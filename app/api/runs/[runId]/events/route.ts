@@ -5,7 +5,8 @@ import { getConversation } from "@/lib/db/queries";
 import { getRun, listRunEvents, runMessage } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
-import { type SseEvent, sseResponse } from "@/lib/http/sse";
+import { sseResponse } from "@/lib/http/sse";
+import type { SentRunEvent } from "@/lib/protocol/run-events";
 
 export const dynamic = "force-dynamic";
 
@@ -29,15 +30,14 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
 
   const events = listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
   const answer = runMessage(db, { runId })?.content ?? "";
-  const replay: SseEvent[] = [];
+  const replay: SentRunEvent[] = [];
   let answerStarted = false;
   for (const event of events) {
-    const status = (event.data as { status?: string }).status;
-    if (event.type === "answer" && status === "start") answerStarted = true;
-    if (event.type === "answer" && status === "done" && answerStarted && answer) {
-      replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${event.seq - 1}.1` });
+    if (event.event === "answer" && event.data.status === "start") answerStarted = true;
+    if (event.event === "answer" && event.data.status === "done" && answerStarted && answer) {
+      replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${Number(event.id) - 1}.1` });
     }
-    replay.push({ event: event.type, data: event.data, id: String(event.seq) });
+    replay.push(event);
   }
   return sseResponse((send, close) => {
     for (const event of replay) send(event);

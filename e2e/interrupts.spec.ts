@@ -14,7 +14,7 @@ const slowToolRound = (ms: number) => ({
   toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/slow/quokka.html?ms=${ms}` } }],
 });
 
-test("a message sent while the agent works is queued, then shown where the agent took it, and reaches the model", async ({
+test("an interrupt sent while the agent works is pending, then shown where the agent took it, and reaches the model", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
@@ -23,17 +23,17 @@ test("a message sent while the agent works is queued, then shown where the agent
   await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "running");
 
   await chat.send("Also mention what they eat");
-  const queued = page.locator('[data-testid="message-user"][data-queued="true"]');
-  await expect(queued).toContainText("Also mention what they eat");
-  await expect(queued.getByTestId("queued-label")).toBeVisible();
-  await chat.screenshot("steering-queued");
+  const pending = page.locator('[data-testid="message-user"][data-interrupt-pending="true"]');
+  await expect(pending).toContainText("Also mention what they eat");
+  await expect(pending.getByTestId("interrupt-pending-label")).toBeVisible();
+  await chat.screenshot("interrupt-pending");
 
   // The agent takes it after the tool result: it moves into the turn, marked as sent while working.
-  const injected = chat.lastAnswer.getByTestId("injected-message");
-  await expect(injected).toHaveText("Also mention what they eat");
+  const taken = chat.lastAnswer.getByTestId("taken-interrupt");
+  await expect(taken).toHaveText("Also mention what they eat");
   await expect(chat.lastAnswer).toContainText("Sent while working");
-  await expect(queued).toHaveCount(0);
-  await chat.screenshot("steering-injected");
+  await expect(pending).toHaveCount(0);
+  await chat.screenshot("interrupt-taken");
 
   // The tool loop's next request carries it as a user interrupt.
   await expect
@@ -53,14 +53,14 @@ test("a message sent while the agent works is queued, then shown where the agent
   await chat.stopButton.click();
   await chat.expectAnswerDone("stopped");
 
-  // After a reload the message is still shown inside the turn, not as a question of its own.
+  // After a reload the interrupt is still shown inside the turn, not as a question of its own.
   await page.reload();
   await chat.expectAnswerDone("stopped");
-  await expect(chat.lastAnswer.getByTestId("injected-message")).toHaveText("Also mention what they eat");
+  await expect(chat.lastAnswer.getByTestId("taken-interrupt")).toHaveText("Also mention what they eat");
   await expect(chat.userMessages).toHaveCount(1);
 });
 
-test("a message the run never took is sent as the next turn when the run ends", async ({ page }) => {
+test("an interrupt the run never took is sent as the next turn when the run ends", async ({ page }) => {
   const chat = new ChatPage(page);
   // No tools: the loop answers at once and the slow answer streams; nothing can take the message now.
   const question = `[slow] ${unique("Count for me")}`;
@@ -68,7 +68,9 @@ test("a message the run never took is sent as the next turn when the run ends", 
   await expect(chat.lastAnswer).toContainText("line 1");
 
   await chat.send("And then say goodbye");
-  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toContainText("And then say goodbye");
+  await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toContainText(
+    "And then say goodbye",
+  );
 
   await expect(chat.userMessages).toHaveText([question, "And then say goodbye"], { timeout: 20_000 });
   await expect(chat.assistantMessages).toHaveCount(2);
@@ -77,19 +79,19 @@ test("a message the run never took is sent as the next turn when the run ends", 
   await expect(chat.assistantMessages.first()).toContainText("line 39");
 });
 
-test("after Stop, a message the run never took is given back in the composer instead of being sent", async ({
+test("after Stop, an interrupt the run never took is given back in the composer instead of being sent", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Stop with a queue")}`);
+  await chat.startConversation(`[slow] ${unique("Stop with an interrupt pending")}`);
   await expect(chat.lastAnswer).toContainText("line 1");
   await chat.send("Keep this for later");
-  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(1);
 
   await chat.stopButton.click();
   await chat.expectAnswerDone("stopped");
   await expect(chat.composer).toHaveValue("Keep this for later");
-  await expect(page.locator('[data-testid="message-user"][data-queued="true"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(0);
   await expect(chat.assistantMessages).toHaveCount(1);
   expect((await fakeOllama.chatRequests()).some((r) => JSON.stringify(r.body).includes("Keep this for later"))).toBe(
     false,

@@ -1,0 +1,182 @@
+/**
+ * The run protocol: every event a run sends over SSE and the shape of its data, defined once. The
+ * server emits through these types (`LiveRun.emit`), stores them and replays them; the browser
+ * decodes the wire with `decodeRunEvent` and folds the same types. A field changed here is a
+ * compile error on both sides. Framework-free on purpose: no server, database or React imports.
+ */
+import type { Usage } from "@/lib/llm/types";
+
+export type { Usage };
+
+/** How the run's tool loop talks to the model. */
+export type RunMode = "native" | "json" | "dag";
+
+/** A follow-up message the user sent while the run works; its id is the stored user message's. */
+export interface Interrupt {
+  id: string;
+  text: string;
+}
+
+/** `POST /api/conversations/:id/interrupt` → 202: the interrupt's id, and how many wait for the run. */
+export interface InterruptAccepted {
+  interruptId: string;
+  runId: string;
+  pending: number;
+}
+
+/** A file the agent made (HTML or Markdown), shown as a preview instead of sent to the model. */
+export interface Artifact {
+  filename: string;
+  mimeType: string;
+  content: string;
+}
+
+/** What the agent engine reports while it works, before the web layer numbers it. */
+export type AgentStep =
+  | { type: "tool_call"; iteration: number; callId: string; tool: string; args: unknown }
+  | {
+      type: "tool_result";
+      iteration: number;
+      callId: string;
+      tool: string;
+      ok: boolean;
+      observation: string;
+      durationMs: number;
+      artifact?: Artifact;
+    }
+  | { type: "thinking"; iteration: number; text: string }
+  | { type: "interrupt"; iteration: number; interrupts: Interrupt[] }
+  | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
+  | { type: "notice"; iteration: number; text: string };
+
+export type AgentStepType = AgentStep["type"];
+
+/** A `step` event: the agent's step, `seq` its place among the run's stored events, `at` when it happened. */
+export type RunStep = AgentStep & { seq: number; at: number };
+
+/** The context was compacted: how many messages and tokens before and after. */
+export interface Compaction {
+  originalMessages: number;
+  keptMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+/** A compaction among a finished run's stored steps, where it happened. */
+export type CompactionStep = Compaction & { type: "compact"; seq: number };
+
+/** What a stored run shows again after a reload, in order. */
+export type StoredStep = RunStep | CompactionStep;
+
+/** `run`: the run exists; the question is stored as `userMessageId`. */
+export interface RunStarted {
+  runId: string;
+  conversationId: string;
+  userMessageId: string;
+  model: string;
+  mode: RunMode;
+}
+
+/** One step of a DAG plan (issue 13). */
+export interface PlanStep {
+  id: string;
+  task: string;
+  dependencies: string[];
+  tool_hint: string | null;
+  model_hint: "fast" | "reasoning" | null;
+}
+
+/** `plan`: the steps of one planning round (re-plans count up). */
+export interface Plan {
+  round: number;
+  steps: PlanStep[];
+}
+
+export type StepProgressStatus = "running" | "done" | "failed" | "skipped";
+
+/** `step_progress`: a plan step started or ended, on `model`. */
+export interface StepProgress {
+  stepId: string;
+  status: StepProgressStatus;
+  model: string;
+  result?: string;
+}
+
+/** `answer`: the streamed answer. A second `start` in one run discards the text so far. */
+export type AnswerPart = { status: "start" } | { status: "delta"; content: string } | { status: "done" };
+
+/** `error`: why the run failed; the run still ends with `done`. */
+export interface RunFailure {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+/** `done`: always the run's last event. */
+export interface RunDone {
+  /** The stored assistant message (stored later when the database is busy, under this id). */
+  messageId: string;
+  iterations: number;
+  usage: Usage;
+  elapsedMs: number;
+  stopped?: boolean;
+  /** Synthesis failed; the answer is the tool loop's own. */
+  fallback?: boolean;
+  /** Interrupts the run never took: the client sends them as the next turn. */
+  pendingInterrupts?: Interrupt[];
+  /** On a conversation's first turn: the title the model gave it. */
+  title?: string;
+}
+
+/** Every event of a run, by name. */
+export interface RunEventMap {
+  run: RunStarted;
+  step: RunStep;
+  plan: Plan;
+  step_progress: StepProgress;
+  compact: Compaction;
+  answer: AnswerPart;
+  error: RunFailure;
+  done: RunDone;
+}
+
+export type RunEventName = keyof RunEventMap;
+export type RunEventData<K extends RunEventName> = RunEventMap[K];
+
+/** One event as it travels: its name, its data and its id (`N` stored, `N.k` an answer delta). */
+export type RunEvent = { [K in RunEventName]: { event: K; data: RunEventMap[K]; id?: string } }[RunEventName];
+
+/** An event as the server sends and replays it: always with the id a client resumes after. */
+export type SentRunEvent = RunEvent & { id: string };
+
+const RUN_EVENT_NAMES: Record<RunEventName, true> = {
+  run: true,
+  step: true,
+  plan: true,
+  step_progress: true,
+  compact: true,
+  answer: true,
+  error: true,
+  done: true,
+};
+
+export function isRunEventName(name: string): name is RunEventName {
+  return Object.hasOwn(RUN_EVENT_NAMES, name);
+}
+
+/**
+ * The one place where a run event from the wire is trusted: the name must be one of the protocol's
+ * and the data JSON, else the event is ignored (null). The data is our own server's, so its shape
+ * is taken as the protocol says.
+ */
+export function decodeRunEvent(message: { event?: string; data: string; id?: string | null }): RunEvent | null {
+  if (!message.event || !isRunEventName(message.event)) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch {
+    return null;
+  }
+  if (typeof data !== "object" || data === null) return null;
+  return { event: message.event, data, ...(message.id ? { id: message.id } : {}) } as RunEvent;
+}
