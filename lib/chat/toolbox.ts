@@ -1,8 +1,8 @@
 import type { AgentToolbox } from "@/lib/agent/types";
-import { isErrorOutput } from "@/lib/tools/outcome";
+import { renderObservation } from "@/lib/tools/outcome";
 import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
 
-/** The engine's view of a registry, bound to one run's conversation (SPEC §11 per-run wrappers). */
+/** The engine's view of a registry, bound to one run's conversation. */
 export function registryToolbox(
   registry: ToolRegistry,
   context: Omit<ToolContext, "signal">,
@@ -11,8 +11,8 @@ export function registryToolbox(
   return {
     specs: () => registry.specs(),
     async execute(name, args, signal) {
-      const output = await registry.execute(name, args, { ...context, signal }, { maxResultChars });
-      return { output, ok: !isErrorOutput(output) };
+      const outcome = await registry.execute(name, args, { ...context, signal }, { maxResultChars });
+      return { output: renderObservation(outcome), ok: outcome.ok };
     },
     select: (names) => registryToolbox(registry.filtered(names), context, maxResultChars),
   };

@@ -1,13 +1,24 @@
+import type { ToolError } from "./outcome";
 import { FetchError } from "./safe-http";
 
-/** The error strings of SPEC §11, from a fetch failure: `Invalid URL.`, `Blocked URL: <url>`, `Failed to fetch <url>: <reason>`. */
-export function fetchErrorMessage(error: unknown, url: string): string {
+/**
+ * A fetch failure as the tools report it: `Invalid URL.`, `Blocked URL: <url> (<reason>)` or
+ * `Failed to fetch <url>: <reason>`, with its kind.
+ */
+export function fetchFailure(error: unknown, url: string): ToolError {
   if (error instanceof FetchError) {
-    if (error.kind === "invalid_url") return "Invalid URL.";
-    if (error.kind === "blocked") return `Blocked URL: ${error.url || url} (${error.message})`;
-    return `Failed to fetch ${error.url || url}: ${error.message}`;
+    if (error.kind === "invalid_url") return { kind: "invalid_url", message: "Invalid URL." };
+    if (error.kind === "blocked")
+      return { kind: "blocked_url", message: `Blocked URL: ${error.url || url} (${error.message})` };
+    return {
+      kind: error.tooLarge ? "too_large" : "fetch_failed",
+      message: `Failed to fetch ${error.url || url}: ${error.message}`,
+    };
   }
-  return `Failed to fetch ${url}: ${error instanceof Error ? error.message : String(error)}`;
+  return {
+    kind: "fetch_failed",
+    message: `Failed to fetch ${url}: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }
 
 const MEDIA = /^(image|audio|video)\//;

@@ -1,9 +1,10 @@
-import { formatPagedResult } from "./pagination";
+import { renderObservation, type ToolOutcome, toolOk } from "./outcome";
+import type { SourcePages } from "./page-info";
 
 /**
- * Paged tools size the whole result (body + footer) to the limit before it leaves the tool
- * (SPEC §11). The footer's length depends on the token, which depends on where the page ends, so
- * the page is built, measured, and rebuilt smaller until it fits.
+ * Paged tools size the whole result (body + footer) to the limit before it leaves the tool. The
+ * footer's length depends on the token, which depends on where the page ends, so the page is
+ * built, measured as the model will read it, and rebuilt smaller until it fits.
  */
 
 export interface PageDraft {
@@ -12,7 +13,8 @@ export interface PageDraft {
   body: string;
   /** The token for what follows, or null at the end. */
   nextToken: string | null;
-  footerLines?: string[];
+  /** pdf_to_text: the PDF pages the body comes from (named in the footer only when more follows). */
+  sourcePages?: SourcePages;
 }
 
 export class PageDoesNotFitError extends Error {
@@ -25,13 +27,17 @@ export class PageDoesNotFitError extends Error {
 export async function fitPage(
   build: (bodyBudget: number) => PageDraft | Promise<PageDraft>,
   { limit, maxChars }: { limit: number; maxChars: number },
-): Promise<string> {
+): Promise<ToolOutcome> {
   let budget = Math.max(1, Math.min(maxChars, limit));
   for (let attempt = 0; attempt < 8; attempt++) {
     const draft = await build(budget);
-    const result = (draft.header ?? "") + formatPagedResult(draft.body, draft.nextToken, draft.footerLines);
-    if (result.length <= limit) return result;
-    const next = budget - (result.length - limit);
+    const output = (draft.header ?? "") + draft.body;
+    const outcome = draft.nextToken
+      ? toolOk(output, { nextToken: draft.nextToken, ...(draft.sourcePages ? { sourcePages: draft.sourcePages } : {}) })
+      : toolOk(output);
+    const length = renderObservation(outcome).length;
+    if (length <= limit) return outcome;
+    const next = budget - (length - limit);
     if (next < 1 || next >= budget) break;
     budget = next;
   }

@@ -1,14 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  formatPagedResult,
-  InvalidTokenError,
-  makeToken,
-  PDF_FOOTER_KEYS,
-  parsePagedResult,
-  parseToken,
-  signToken,
-} from "./pagination";
+import { InvalidTokenError, makeToken, parseToken, signToken } from "./pagination";
 
 const secret = randomBytes(32);
 const options = { tool: "scrape_url", required: ["url", "offset"], secret, ttlSeconds: 1800 };
@@ -96,24 +88,5 @@ describe("continuation tokens (SPEC §11)", () => {
 
   it.each(["", "   ", "not a token!", "e30", "W10"])("rejects garbage %j", (token) => {
     reasonOf(token);
-  });
-});
-
-describe("paged result format", () => {
-  it("has no footer when nothing follows", () => {
-    expect(formatPagedResult("body", null)).toBe("body");
-  });
-
-  it("appends page-info with has_more and next_token, and PDF keys after next_token", () => {
-    const result = formatPagedResult("body", "TOKEN", PDF_FOOTER_KEYS);
-    expect(result).toBe(
-      "body\n\n---page-info---\nhas_more: true\nnext_token: TOKEN\ntoken_replaces_previous: true\nkeep_token_in_answer_if_stopped: true\nresume_with_continue_from_only: true",
-    );
-    expect(parsePagedResult(result)).toMatchObject({ body: "body", hasMore: true, nextToken: "TOKEN" });
-  });
-
-  it("parses a body that itself mentions the marker without a footer", () => {
-    const parsed = parsePagedResult("see ---page-info--- inline");
-    expect(parsed).toEqual({ body: "see ---page-info--- inline", hasMore: false, nextToken: null, info: {} });
   });
 });

@@ -1,13 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Continuation tokens and the paged result format (SPEC §11). A token is base64url of ASCII-only
- * JSON carrying the cursor, the issue time and a short HMAC, so only tokens this server issued,
+ * Continuation tokens (their footer is `page-info.ts`). A token is base64url of ASCII-only JSON
+ * carrying the cursor, the issue time and a short HMAC, so only tokens this server issued,
  * unaltered and fresh, are accepted. The model copies them verbatim; it never reads them.
  */
 
 export const TOKEN_VERSION = 2;
-export const PAGE_INFO_MARKER = "---page-info---";
 const MAC_CHARS = 16;
 
 export type TokenFields = Record<string, unknown> & { tool: string };
@@ -86,48 +85,4 @@ export function parseToken(token: string, options: ParseTokenOptions): TokenPayl
     throw new InvalidTokenError("expired; call the tool again without continue_from");
   }
   return payload as TokenPayload;
-}
-
-/** Fixed, language-independent keys PDF results add after next_token. */
-export const PDF_FOOTER_KEYS = [
-  "token_replaces_previous: true",
-  "keep_token_in_answer_if_stopped: true",
-  "resume_with_continue_from_only: true",
-];
-
-export function formatFooter(nextToken: string, extraLines: string[] = []): string {
-  return `\n\n${PAGE_INFO_MARKER}\nhas_more: true\nnext_token: ${nextToken}${extraLines.map((line) => `\n${line}`).join("")}`;
-}
-
-/** A page of a paged tool: the body alone when nothing follows, else body + footer. */
-export function formatPagedResult(body: string, nextToken: string | null, extraLines: string[] = []): string {
-  return nextToken ? body + formatFooter(nextToken, extraLines) : body;
-}
-
-export interface ParsedPagedResult {
-  body: string;
-  hasMore: boolean;
-  nextToken: string | null;
-  info: Record<string, string>;
-}
-
-/** Splits a paged result into body and footer (tests, and the loop's bookkeeping of tokens). */
-export function parsePagedResult(result: string): ParsedPagedResult {
-  const index = result.lastIndexOf(`\n\n${PAGE_INFO_MARKER}\n`);
-  if (index === -1) return { body: result, hasMore: false, nextToken: null, info: {} };
-  const info: Record<string, string> = {};
-  for (const line of result.slice(index + PAGE_INFO_MARKER.length + 3).split("\n")) {
-    const colon = line.indexOf(":");
-    if (colon > 0) info[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return {
-    body: result.slice(0, index),
-    hasMore: info.has_more === "true",
-    nextToken: info.next_token ?? null,
-    info,
-  };
-}
-
-export function isPagedResult(result: string): boolean {
-  return result.includes(`\n\n${PAGE_INFO_MARKER}\n`);
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { fetchErrorMessage } from "./fetch-errors";
+import { fetchFailure } from "./fetch-errors";
+import type { ToolError } from "./outcome";
 import { FetchError } from "./safe-http";
 import type { ToolServices } from "./services";
 
@@ -20,31 +21,39 @@ export interface LoadedPdf {
 
 export const ATTACHMENT_PREFIX = "attachment:";
 
-export function parsePdfSource(value: string): PdfSource | { error: string } {
+export function parsePdfSource(value: string): PdfSource | { error: ToolError } {
   const trimmed = value.trim();
   if (trimmed.toLowerCase().startsWith(ATTACHMENT_PREFIX)) {
     const fileId = trimmed.slice(ATTACHMENT_PREFIX.length).trim();
-    return fileId ? { kind: "attachment", fileId } : { error: "Invalid attachment reference." };
+    return fileId
+      ? { kind: "attachment", fileId }
+      : { error: { kind: "invalid_url", message: "Invalid attachment reference." } };
   }
   if (/^https?:\/\//i.test(trimmed)) return { kind: "url", url: trimmed };
   return {
-    error: "Only http(s) URLs and attachment:<id> references can be read; local paths and other schemes are refused.",
+    error: {
+      kind: "invalid_url",
+      message:
+        "Only http(s) URLs and attachment:<id> references can be read; local paths and other schemes are refused.",
+    },
   };
 }
 
-export const PDF_TOO_LARGE = "PDF exceeds the configured size limit.";
+const TOO_LARGE: ToolError = { kind: "too_large", message: "PDF exceeds the configured size limit." };
 
 export async function loadPdf(
   source: PdfSource,
   services: ToolServices,
   { conversationId, signal }: { conversationId: string; signal: AbortSignal },
-): Promise<LoadedPdf | { error: string }> {
+): Promise<LoadedPdf | { error: ToolError }> {
   const maxBytes = services.limits.MAX_FETCH_MB * 1024 * 1024;
   if (source.kind === "attachment") {
     const file = services.files.get(conversationId, source.fileId);
-    if (!file)
-      return { error: `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.` };
-    if (file.size > maxBytes) return { error: PDF_TOO_LARGE };
+    if (!file) {
+      const message = `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.`;
+      return { error: { kind: "not_found", message } };
+    }
+    if (file.size > maxBytes) return { error: TOO_LARGE };
     return { bytes: file.bytes, key: file.sha256, label: `attachment:${file.id} (${file.filename})` };
   }
   try {
@@ -52,7 +61,7 @@ export async function loadPdf(
     return { bytes: resource.bytes, key: createHash("sha256").update(resource.bytes).digest("hex"), label: source.url };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (error instanceof FetchError && error.tooLarge) return { error: PDF_TOO_LARGE };
-    return { error: fetchErrorMessage(error, source.url) };
+    if (error instanceof FetchError && error.tooLarge) return { error: TOO_LARGE };
+    return { error: fetchFailure(error, source.url) };
   }
 }

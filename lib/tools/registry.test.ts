@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { formatPagedResult } from "./pagination";
+import { renderObservation, toolError, toolOk } from "./outcome";
 import { defineTool, type ToolContext, ToolRegistry } from "./registry";
-import { TRUNCATION_MARKER, truncateToolResult } from "./truncate";
+import { TRUNCATION_MARKER, truncateOutcome, truncateText } from "./truncate";
 
 const context: ToolContext = { conversationId: "c1", signal: new AbortController().signal, language: "en" };
 const options = { maxResultChars: 6000 };
@@ -16,7 +16,7 @@ function registry() {
         paged: false,
         schema: z.object({ text: z.string(), times: z.number().int().optional() }),
         async execute(args) {
-          return args.text.repeat(args.times ?? 1);
+          return toolOk(args.text.repeat(args.times ?? 1));
         },
       }),
     )
@@ -27,7 +27,7 @@ function registry() {
         paged: false,
         schema: z.object({}),
         async execute() {
-          return [{ a: 1 }];
+          return toolOk(JSON.stringify([{ a: 1 }]));
         },
       }),
     )
@@ -49,7 +49,7 @@ function registry() {
         paged: true,
         schema: z.object({ size: z.number() }),
         async execute(args) {
-          return formatPagedResult("x".repeat(args.size), "TOKEN");
+          return toolOk("x".repeat(args.size), { nextToken: "TOKEN" });
         },
       }),
     )
@@ -60,38 +60,56 @@ function registry() {
         paged: false,
         schema: z.object({}),
         async execute(_args, ctx) {
-          return ctx.conversationId;
+          return toolOk(ctx.conversationId);
         },
       }),
     );
 }
 
-describe("ToolRegistry.execute (SPEC §11)", () => {
+/** What the model reads of a call through the registry. */
+async function observe(
+  tools: ToolRegistry,
+  name: string,
+  args: unknown,
+  ctx: ToolContext = context,
+  opts: { maxResultChars: number } = options,
+): Promise<string> {
+  return renderObservation(await tools.execute(name, args, ctx, opts));
+}
+
+describe("ToolRegistry.execute", () => {
   it("takes arguments as an object, a JSON string, or a JSON string inside a string", async () => {
     const tools = registry();
-    expect(await tools.execute("echo", { text: "a" }, context, options)).toBe("a");
-    expect(await tools.execute("echo", '{"text":"b"}', context, options)).toBe("b");
-    expect(await tools.execute("echo", JSON.stringify('{"text":"c"}'), context, options)).toBe("c");
-    expect(await tools.execute("list", "", context, options)).toBe('[{"a":1}]');
+    expect(await observe(tools, "echo", { text: "a" })).toBe("a");
+    expect(await observe(tools, "echo", '{"text":"b"}')).toBe("b");
+    expect(await observe(tools, "echo", JSON.stringify('{"text":"c"}'))).toBe("c");
+    expect(await observe(tools, "list", "")).toBe('[{"a":1}]');
   });
 
-  it("returns a JSON error for an unknown tool, naming the available ones", async () => {
-    const result = JSON.parse(await registry().execute("nope", {}, context, options));
-    expect(result.error).toContain("Unknown tool: nope");
-    expect(result.error).toContain("echo, list, boom, pager, bound");
+  it("an unknown tool is an unknown_tool failure naming the available ones, read as a JSON error", async () => {
+    const outcome = await registry().execute("nope", {}, context, options);
+    const message = "Unknown tool: nope. Available tools: echo, list, boom, pager, bound.";
+    expect(outcome).toEqual({ ok: false, error: { kind: "unknown_tool", message } });
+    expect(renderObservation(outcome)).toBe(JSON.stringify({ error: message }));
   });
 
-  it("returns a JSON error for invalid arguments, naming the field", async () => {
+  it("invalid arguments are an invalid_args failure naming the field, read as a JSON error", async () => {
     const tools = registry();
-    expect(JSON.parse(await tools.execute("echo", { text: 5 }, context, options)).error).toMatch(
-      /Invalid arguments for echo: text: /,
+    const schema = await tools.execute("echo", { text: 5 }, context, options);
+    expect(schema).toMatchObject({ ok: false, error: { kind: "invalid_args" } });
+    expect(JSON.parse(renderObservation(schema)).error).toMatch(/^Invalid arguments for echo: text: /);
+    expect(await tools.execute("echo", "{not json", context, options)).toEqual(
+      toolError("invalid_args", "Invalid arguments for echo: arguments are not valid JSON."),
     );
-    expect(JSON.parse(await tools.execute("echo", "{not json", context, options)).error).toContain("not valid JSON");
-    expect(JSON.parse(await tools.execute("echo", "[1]", context, options)).error).toContain("must be an object");
+    expect(await observe(tools, "echo", "[1]")).toBe(
+      JSON.stringify({ error: "Invalid arguments for echo: arguments must be an object." }),
+    );
   });
 
-  it("turns an exception into a JSON error instead of throwing", async () => {
-    expect(JSON.parse(await registry().execute("boom", {}, context, options))).toEqual({ error: "boom failed: kaput" });
+  it("an exception is an internal failure instead of a throw, read as a JSON error", async () => {
+    const outcome = await registry().execute("boom", {}, context, options);
+    expect(outcome).toEqual({ ok: false, error: { kind: "internal", message: "boom failed: kaput" } });
+    expect(renderObservation(outcome)).toBe('{"error":"boom failed: kaput"}');
   });
 
   it("re-throws when the run was aborted, so Stop ends the run", async () => {
@@ -103,20 +121,26 @@ describe("ToolRegistry.execute (SPEC §11)", () => {
   });
 
   it("binds the conversation through the context", async () => {
-    expect(await registry().execute("bound", {}, { ...context, conversationId: "c42" }, options)).toBe("c42");
+    expect(await observe(registry(), "bound", {}, { ...context, conversationId: "c42" })).toBe("c42");
   });
 
   it("cuts a long non-paged result at a boundary with the marker", async () => {
-    const result = await registry().execute("echo", { text: "word ", times: 2000 }, context, { maxResultChars: 100 });
+    const outcome = await registry().execute("echo", { text: "word ", times: 2000 }, context, { maxResultChars: 100 });
+    expect(outcome.ok).toBe(true);
+    const result = renderObservation(outcome);
     expect(result.length).toBeLessThanOrEqual(100);
     expect(result.endsWith(TRUNCATION_MARKER)).toBe(true);
   });
 
-  it("never cuts a paged result: one over the limit becomes a retryable error", async () => {
-    const result = JSON.parse(await registry().execute("pager", { size: 7000 }, context, options));
+  it("never cuts a paged result: one over the limit becomes a retryable result_too_large failure", async () => {
+    const outcome = await registry().execute("pager", { size: 7000 }, context, options);
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "result_too_large", retryable: true } });
+    const result = JSON.parse(renderObservation(outcome));
     expect(result.retryable).toBe(true);
     expect(result.error).toContain("smaller max_chars");
-    expect(await registry().execute("pager", { size: 10 }, context, options)).toContain("next_token: TOKEN");
+    expect(await observe(registry(), "pager", { size: 10 })).toBe(
+      "xxxxxxxxxx\n\n---page-info---\nhas_more: true\nnext_token: TOKEN",
+    );
   });
 
   it("lists tools with JSON schemas for the model, and filters to a subset", () => {
@@ -137,15 +161,32 @@ describe("ToolRegistry.execute (SPEC §11)", () => {
 describe("truncation of non-paged results", () => {
   it("cuts at a paragraph boundary when one is near the end", () => {
     const text = `${"a".repeat(60)}\n\n${"b".repeat(100)}`;
-    expect(truncateToolResult(text, { maxChars: 100, paged: false })).toBe(`${"a".repeat(60)}\n${TRUNCATION_MARKER}`);
+    expect(truncateText(text, 100)).toBe(`${"a".repeat(60)}\n${TRUNCATION_MARKER}`);
   });
 
   it("cuts at a word boundary inside a long paragraph", () => {
-    const result = truncateToolResult("lorem ipsum ".repeat(50), { maxChars: 80, paged: false });
+    const result = truncateText("lorem ipsum ".repeat(50), 80);
     expect(result).toMatch(/^(lorem ipsum )*lorem( ipsum)?\n…\[tool result truncated\]$/);
   });
 
   it("leaves results within the limit untouched", () => {
-    expect(truncateToolResult("short", { maxChars: 10, paged: false })).toBe("short");
+    expect(truncateText("short", 10)).toBe("short");
+    const outcome = toolOk("short", { nextToken: "T" });
+    expect(truncateOutcome(outcome, { maxChars: 100, paged: true })).toBe(outcome);
+  });
+
+  it("cuts a long failure's message, not its kind, so what the model reads stays within the limit", () => {
+    const quotes = toolError("internal", `boom failed: ${'"quoted" and\nescaped '.repeat(50)}`);
+    const cut = truncateOutcome(quotes, { maxChars: 200, paged: true });
+    expect(cut).toMatchObject({ ok: false, error: { kind: "internal" } });
+    const observation = renderObservation(cut);
+    expect(observation.length).toBeLessThanOrEqual(200);
+    expect(JSON.parse(observation).error).toMatch(/^boom failed: "quoted" and\n.*…\[tool result truncated\]$/s);
+    const plain = truncateOutcome(toolError("fetch_failed", `Failed to fetch ${"x".repeat(300)}`), {
+      maxChars: 100,
+      paged: true,
+    });
+    expect(plain).toMatchObject({ ok: false, error: { kind: "fetch_failed" } });
+    expect(renderObservation(plain).length).toBeLessThanOrEqual(100);
   });
 });

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import { truncateToolResult } from "./truncate";
+import { type ToolOutcome, toolError } from "./outcome";
+import { truncateOutcome } from "./truncate";
 
-/** SPEC §11: the tool registry. Every outcome is a string the model can read; nothing throws out. */
+/**
+ * The tool registry: every call ends in a `ToolOutcome` (an unknown tool, bad arguments or an
+ * exception included), sized by the truncation policy; nothing throws out but the run's abort.
+ */
 
 export interface ToolContext {
   /** The conversation the run belongs to: scopes `attachment:` ids and where fetched files are stored. */
@@ -19,7 +23,7 @@ export interface ToolDefinition<Args = unknown> {
   schema: z.ZodType<Args>;
   /** Paged tools size their own results (footer included); the registry never cuts them. */
   paged: boolean;
-  execute(args: Args, context: ToolContext): Promise<string | unknown[]>;
+  execute(args: Args, context: ToolContext): Promise<ToolOutcome>;
 }
 
 export function defineTool<Schema extends z.ZodType>(
@@ -27,8 +31,6 @@ export function defineTool<Schema extends z.ZodType>(
 ): ToolDefinition {
   return definition as unknown as ToolDefinition;
 }
-
-const errorResult = (message: string) => JSON.stringify({ error: message });
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ");
@@ -94,23 +96,29 @@ export class ToolRegistry {
 
   /**
    * Runs a tool with an object or JSON-string arguments. Unknown tools, invalid arguments and
-   * exceptions become `{"error": "..."}`; results are sized by the truncation policy.
+   * exceptions are failed outcomes; every outcome is sized by the truncation policy.
    */
-  async execute(name: string, args: unknown, context: ToolContext, options: ExecuteOptions): Promise<string> {
+  async execute(name: string, args: unknown, context: ToolContext, options: ExecuteOptions): Promise<ToolOutcome> {
     const tool = this.tools.get(name);
-    if (!tool) return errorResult(`Unknown tool: ${name}. Available tools: ${this.names.join(", ") || "none"}.`);
+    const outcome = tool ? await this.run(tool, args, context) : unknownTool(name, this.names);
+    return truncateOutcome(outcome, { maxChars: options.maxResultChars, paged: tool?.paged ?? false });
+  }
+
+  private async run(tool: ToolDefinition, args: unknown, context: ToolContext): Promise<ToolOutcome> {
     const parsedArgs = parseArguments(args);
-    if (!parsedArgs.ok) return errorResult(`Invalid arguments for ${name}: ${parsedArgs.error}.`);
+    if (!parsedArgs.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${parsedArgs.error}.`);
     const validated = tool.schema.safeParse(parsedArgs.value);
-    if (!validated.success) return errorResult(`Invalid arguments for ${name}: ${describeIssues(validated.error)}.`);
-    let result: string;
+    if (!validated.success) {
+      return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}.`);
+    }
     try {
-      const output = await tool.execute(validated.data, context);
-      result = typeof output === "string" ? output : JSON.stringify(output);
+      return await tool.execute(validated.data, context);
     } catch (error) {
       if (context.signal.aborted) throw error;
-      return errorResult(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return toolError("internal", `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return truncateToolResult(result, { maxChars: options.maxResultChars, paged: tool.paged });
   }
 }
+
+const unknownTool = (name: string, names: string[]) =>
+  toolError("unknown_tool", `Unknown tool: ${name}. Available tools: ${names.join(", ") || "none"}.`);

@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseConfig } from "@/lib/config";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { extractHtmlText } from "@/lib/tools/html-text";
-import { parsePagedResult } from "@/lib/tools/pagination";
+import { renderObservation } from "@/lib/tools/outcome";
+import { parsePageInfo } from "@/lib/tools/page-info";
 import { openPdf, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import type { FileStore, ToolServices } from "@/lib/tools/services";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
@@ -95,8 +96,13 @@ async function benchPdf() {
   };
   const registry = createBuiltinRegistry(services);
   const context = { conversationId: "bench", signal: new AbortController().signal, language: "en" as const };
-  const call = (args: Record<string, unknown>) =>
-    registry.execute("pdf_to_text", args, context, { maxResultChars: config.MAX_TOOL_RESULT_CHARS });
+  // What the model reads, read back as the model would: body and footer.
+  const call = async (args: Record<string, unknown>) =>
+    parsePageInfo(
+      renderObservation(
+        await registry.execute("pdf_to_text", args, context, { maxResultChars: config.MAX_TOOL_RESULT_CHARS }),
+      ),
+    );
 
   const counter = countPdfWork();
   console.log(`pdf_to_text: a ${pageCount}-page PDF (${fmt(pdf.length / 1024 / 1024, 2)} MB) stored as an attachment`);
@@ -109,7 +115,7 @@ async function benchPdf() {
   // A continuation on the same stored file reuses the pages already parsed.
   const parsesBefore = counter.parses;
   start = now();
-  const second = await call({ continue_from: parsePagedResult(first).nextToken });
+  const second = await call({ continue_from: first.pageInfo?.nextToken });
   const continuationMs = now() - start;
   const reparsed = counter.parses - parsesBefore;
   console.log(
@@ -117,13 +123,13 @@ async function benchPdf() {
   );
 
   start = now();
-  let token = parsePagedResult(second).nextToken;
+  let token = second.pageInfo?.nextToken;
   let calls = 2;
-  let chars = parsePagedResult(first).body.length + parsePagedResult(second).body.length;
+  let chars = first.body.length + second.body.length;
   while (token) {
-    const page = parsePagedResult(await call({ continue_from: token, max_chars: 50_000 }));
+    const page = await call({ continue_from: token, max_chars: 50_000 });
     chars += page.body.length;
-    token = page.nextToken;
+    token = page.pageInfo?.nextToken;
     calls++;
   }
   const seconds = (now() - start) / 1000;

@@ -4,7 +4,7 @@ import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { extractHtmlText } from "@/lib/tools/html-text";
-import { parsePagedResult } from "@/lib/tools/pagination";
+import { parsePageInfo } from "@/lib/tools/page-info";
 import type { ChatRequestBody } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
@@ -138,7 +138,7 @@ describe("the agent behind /api/chat (SPEC §7, §12)", () => {
       if (req.stream !== false) return { content: "Read it all." };
       const last = req.messages?.at(-1);
       if (last?.role !== "tool") return { toolCalls: [{ name: "scrape_url", arguments: { url, max_chars: 3000 } }] };
-      const token = parsePagedResult(last.content ?? "").nextToken;
+      const token = parsePageInfo(last.content ?? "").pageInfo?.nextToken;
       return token
         ? { toolCalls: [{ name: "scrape_url", arguments: { continue_from: token, max_chars: 3000 } }] }
         : { content: "done" };
@@ -148,7 +148,7 @@ describe("the agent behind /api/chat (SPEC §7, §12)", () => {
     const results = steps(events).filter((s) => s.type === "tool_result");
     expect(results.length).toBeGreaterThan(2);
     expect(results.every((s) => s.ok)).toBe(true);
-    expect(results.map((s) => parsePagedResult(String(s.observation)).body).join("")).toBe(full);
+    expect(results.map((s) => parsePageInfo(String(s.observation)).body).join("")).toBe(full);
     expect(events.at(-1)?.event).toBe("done");
   });
 });

@@ -4,6 +4,7 @@ import { parseConfig } from "@/lib/config";
 import { createConversation } from "@/lib/db/queries";
 import { createFileStore } from "@/lib/files/file-store";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
+import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
 import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
 import { fetchPublic } from "@/lib/tools/safe-http";
 import type { ToolServices } from "@/lib/tools/services";
@@ -30,11 +31,23 @@ export function setupToolEnv(env: Record<string, string> = {}) {
       language: "en",
       ...overrides,
     }),
-    /** Runs a tool through the registry, as the agent does. */
-    run: (name: string, args: unknown, overrides: Partial<ToolContext> = {}) =>
-      ctx.registry.execute(name, args, ctx.context(overrides), {
+    /** Runs a tool through the registry, as the agent does, and returns its outcome. */
+    outcome: (
+      name: string,
+      args: unknown,
+      overrides: Partial<ToolContext> = {},
+      registry?: ToolRegistry,
+    ): Promise<ToolOutcome> =>
+      (registry ?? ctx.registry).execute(name, args, ctx.context(overrides), {
         maxResultChars: ctx.services.limits.MAX_TOOL_RESULT_CHARS,
       }),
+    /** Runs a tool through the registry and returns the observation the model reads. */
+    run: async (
+      name: string,
+      args: unknown,
+      overrides: Partial<ToolContext> = {},
+      registry?: ToolRegistry,
+    ): Promise<string> => renderObservation(await ctx.outcome(name, args, overrides, registry)),
   };
   beforeAll(async () => {
     web = await startFakeWeb();

@@ -66,7 +66,7 @@ describe("pdf_to_text (SPEC §11)", () => {
     const bytes = bookPdf(pageCount);
     const url = servePdf("/book.pdf", bytes);
     const pages = await followPages(
-      (args) => env.run("pdf_to_text", args),
+      (args) => env.outcome("pdf_to_text", args),
       { url_or_path: url, max_chars: maxChars },
       { limit },
     );
@@ -78,9 +78,7 @@ describe("pdf_to_text (SPEC §11)", () => {
     const small = setupLimits(3);
     const bytes = bookPdf(10, 2);
     const url = servePdf("/ten.pdf", bytes);
-    const first = await small.registry.execute("pdf_to_text", { url_or_path: url, max_chars: 50_000 }, env.context(), {
-      maxResultChars: limit,
-    });
+    const first = await env.run("pdf_to_text", { url_or_path: url, max_chars: 50_000 }, {}, small.registry);
     expect(first).toContain("source_pages: 1-3/10");
     expect(first).toContain("Page 3 line 2");
     expect(first).not.toContain("Page 4 line 1");
@@ -99,7 +97,7 @@ describe("pdf_to_text (SPEC §11)", () => {
     const bytes = bookPdf(6);
     const file = attach(bytes);
     const pages = await followPages(
-      (args) => env.run("pdf_to_text", args),
+      (args) => env.outcome("pdf_to_text", args),
       { url_or_path: `attachment:${file.id}`, max_chars: 700 },
       { limit },
     );
@@ -143,14 +141,7 @@ describe("pdf_to_text (SPEC §11)", () => {
     const small = setupLimits(25, { MAX_FETCH_MB: 1 });
     const big = Buffer.concat([Buffer.from(bookPdf(1)), Buffer.alloc(1_200_000, 0x20)]);
     env.web().routes.set("/big.pdf", { headers: { "content-type": "application/pdf" }, body: big });
-    const result = await small.registry.execute(
-      "pdf_to_text",
-      { url_or_path: `${env.web().url}/big.pdf` },
-      env.context(),
-      {
-        maxResultChars: limit,
-      },
-    );
+    const result = await env.run("pdf_to_text", { url_or_path: `${env.web().url}/big.pdf` }, {}, small.registry);
     expect(result).toBe("PDF exceeds the configured size limit.");
   });
 
@@ -173,9 +164,7 @@ describe("pdf_to_text (SPEC §11)", () => {
   it("answers with a clear observation when the PDF needs more than PDF_TIME_BUDGET_S", async () => {
     const stopped = setupLimits(25, { PDF_TIME_BUDGET_S: 1 });
     const url = servePdf("/endless.pdf", makeEndlessPdf());
-    const result = await stopped.registry.execute("pdf_to_text", { url_or_path: url }, env.context(), {
-      maxResultChars: limit,
-    });
+    const result = await env.run("pdf_to_text", { url_or_path: url }, {}, stopped.registry);
     expect(result).toBe(
       `Reading this PDF was stopped: it needed more than 1 s of processing time; the file may be damaged or built to exhaust the reader. (${url})`,
     );

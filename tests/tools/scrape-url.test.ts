@@ -42,7 +42,7 @@ describe("scrape_url (SPEC §11)", () => {
     env.web().routes.set("/long", { body: html });
     const full = extractHtmlText(html).text;
     const pages = await followPages(
-      (args) => env.run("scrape_url", args),
+      (args) => env.outcome("scrape_url", args),
       { url: `${env.web().url}/long`, max_chars: maxChars },
       { limit: env.services.limits.MAX_TOOL_RESULT_CHARS },
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { files } from "@/lib/db/schema";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
-import { parsePagedResult } from "@/lib/tools/pagination";
+import { parsePageInfo } from "@/lib/tools/page-info";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
 import { DDG_CHALLENGE_PAGE, duckDuckGoPage } from "@/tests/support/fake-web";
 import { followPages } from "@/tests/support/paging";
@@ -64,7 +64,7 @@ describe("web_search (SPEC §11)", () => {
       ...env.services,
       limits: { ...env.services.limits, SEARCH_BACKEND: "searxng" },
     });
-    const result = await registry.execute("web_search", { query: "x y" }, env.context(), { maxResultChars: limit });
+    const result = await env.run("web_search", { query: "x y" }, {}, registry);
     expect(JSON.parse(result)).toEqual([{ title: "S", href: "https://s.example/", body: "snip" }]);
     expect(env.web().requests[0]?.path).toBe("/searx/search?q=x+y&format=json");
   });
@@ -131,15 +131,13 @@ describe("search_and_fetch (SPEC §11)", () => {
       ...env.services,
       limits: { ...env.services.limits, PDF_TIME_BUDGET_S: 1 },
     });
-    const run = (args: Record<string, unknown>) =>
-      registry.execute("search_and_fetch", args, env.context(), { maxResultChars: limit });
-    const first = await run({ query: "report", file_type: "pdf" });
+    const first = await env.run("search_and_fetch", { query: "report", file_type: "pdf" }, {}, registry);
     expect(first).toContain(
       "Could not read this candidate: Reading this PDF was stopped: it needed more than 1 s of processing time;",
     );
     // Read on with the default budget: a 1 s budget could run out on a busy machine just starting a worker.
-    const second = parsePagedResult(
-      await env.run("search_and_fetch", { continue_from: parsePagedResult(first).nextToken }),
+    const second = parsePageInfo(
+      await env.run("search_and_fetch", { continue_from: parsePageInfo(first).pageInfo?.nextToken }),
     );
     expect(second.body).toContain("=== Candidate 2 ===");
     expect(second.body).toContain("Readable report");
@@ -158,7 +156,7 @@ describe("search_and_fetch (SPEC §11)", () => {
     env.web().routes.set("/a.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
     env.web().routes.set("/b.txt", { headers: { "content-type": "text/plain" }, body: text });
     const pages = await followPages(
-      (args) => env.run("search_and_fetch", args),
+      (args) => env.outcome("search_and_fetch", args),
       { query: "stuff", file_type: "txt", max_chars: 900 },
       { limit },
     );
@@ -189,10 +187,10 @@ describe("search_and_fetch (SPEC §11)", () => {
       { title: "Fine", path: "/ok.txt" },
     ]);
     env.web().routes.set("/ok.txt", { headers: { "content-type": "text/plain" }, body: "fine" });
-    const first = parsePagedResult(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
+    const first = parsePageInfo(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
     expect(first.body).toContain("HTTP 404");
-    expect(first.nextToken).toBeTruthy();
-    expect(await env.run("search_and_fetch", { continue_from: first.nextToken })).toContain("---\nfine");
+    expect(first.pageInfo?.nextToken).toBeTruthy();
+    expect(await env.run("search_and_fetch", { continue_from: first.pageInfo?.nextToken })).toContain("---\nfine");
   });
 
   it.each([
@@ -214,8 +212,8 @@ describe("search_and_fetch (SPEC §11)", () => {
   it("a tampered token is refused without fetching", async () => {
     serveResults([{ title: "A", path: "/a.txt" }]);
     env.web().routes.set("/a.txt", { headers: { "content-type": "text/plain" }, body: "x".repeat(20_000) });
-    const first = parsePagedResult(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
-    const payload = JSON.parse(Buffer.from(first.nextToken ?? "", "base64url").toString("utf8"));
+    const first = parsePageInfo(await env.run("search_and_fetch", { query: "q", file_type: "txt" }));
+    const payload = JSON.parse(Buffer.from(first.pageInfo?.nextToken ?? "", "base64url").toString("utf8"));
     payload.matched[0].href = "http://10.0.0.1/secret";
     const forged = Buffer.from(JSON.stringify(payload)).toString("base64url");
     const before = env.web().requests.length;

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { type ToolError, type ToolOutcome, toolError, toolOk } from "../outcome";
 import { fitPage } from "../page-fit";
-import { InvalidTokenError, makeToken, PDF_FOOTER_KEYS, parseToken } from "../pagination";
+import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { lacksTextLayer, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
 import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
@@ -11,6 +12,13 @@ export const NO_TEXT_LAYER = "No extractable text (scanned PDF?)";
 
 function sourceFields(source: PdfSource): Record<string, string> {
   return source.kind === "url" ? { url: source.url } : { attachment: source.fileId };
+}
+
+/** A PDF the reader refused or stopped, named as the model asked for it. */
+function pdfFailure(error: PdfError, label: string): ToolError {
+  const kind =
+    error.kind === "not_pdf" ? "unsupported_content" : error.exceededLimit ? "pdf_over_limit" : "unreadable_pdf";
+  return { kind, message: `${error.message} (${label})` };
 }
 
 export function createPdfToText(services: ToolServices) {
@@ -45,25 +53,25 @@ export function createPdfToText(services: ToolServices) {
             throw new InvalidTokenError("bad cursor");
           }
         } catch (error) {
-          if (error instanceof InvalidTokenError) return error.message;
+          if (error instanceof InvalidTokenError) return toolError("invalid_token", error.message);
           throw error;
         }
       } else {
-        if (!args.url_or_path?.trim()) return "Invalid URL.";
+        if (!args.url_or_path?.trim()) return toolError("invalid_url", "Invalid URL.");
         const parsed = parsePdfSource(args.url_or_path);
-        if ("error" in parsed) return parsed.error;
+        if ("error" in parsed) return { ok: false, error: parsed.error };
         source = parsed;
       }
 
       const loaded = await loadPdf(source, services, context);
-      if ("error" in loaded) return loaded.error;
+      if ("error" in loaded) return { ok: false, error: loaded.error };
       // One time budget covers this call: opening the file (unless cached) and the pages it reads.
       let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;
       try {
         pdf = await openPdfCached(loaded.key, () => loaded.bytes, pdfLimits(limits));
         return await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
       } catch (error) {
-        if (error instanceof PdfError) return `${error.message} (${loaded.label})`;
+        if (error instanceof PdfError) return { ok: false, error: pdfFailure(error, loaded.label) };
         throw error;
       } finally {
         // The cached document is leased: give it back when this call is done with it.
@@ -77,8 +85,8 @@ export function createPdfToText(services: ToolServices) {
     source: PdfSource,
     cursor: { pageIndex: number; pageCharOffset: number },
     maxChars: number,
-  ): Promise<string> {
-    if (cursor.pageIndex >= pdf.pageCount) return `No more text: the PDF has ${pdf.pageCount} pages.`;
+  ): Promise<ToolOutcome> {
+    if (cursor.pageIndex >= pdf.pageCount) return toolOk(`No more text: the PDF has ${pdf.pageCount} pages.`);
     return fitPage(
       async (budget) => {
         const window = await readWindow(pdf, cursor, { maxChars: budget, maxPages: limits.MAX_PDF_PAGES });
@@ -99,10 +107,7 @@ export function createPdfToText(services: ToolServices) {
         return {
           body,
           nextToken,
-          footerLines: [
-            `source_pages: ${window.firstPage}-${window.lastPage}/${window.totalPages}`,
-            ...PDF_FOOTER_KEYS,
-          ],
+          sourcePages: { first: window.firstPage, last: window.lastPage, total: window.totalPages },
         };
       },
       { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },

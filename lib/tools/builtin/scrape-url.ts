@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { fetchErrorMessage, isMediaType } from "../fetch-errors";
+import { fetchFailure, isMediaType } from "../fetch-errors";
 import { decodeHtml, extractHtmlText } from "../html-text";
+import { toolError, toolOk } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { defineTool } from "../registry";
@@ -43,27 +44,28 @@ export function createScrapeUrl(services: ToolServices) {
           offset = Number(token.offset);
           if (!Number.isInteger(offset) || offset < 0) throw new InvalidTokenError("bad offset");
         } catch (error) {
-          if (error instanceof InvalidTokenError) return error.message;
+          if (error instanceof InvalidTokenError) return toolError("invalid_token", error.message);
           throw error;
         }
       }
-      if (!url) return "Invalid URL.";
+      if (!url) return toolError("invalid_url", "Invalid URL.");
 
       let resource: Awaited<ReturnType<ToolServices["fetch"]>>;
       try {
         resource = await services.fetch(url, { signal: context.signal });
       } catch (error) {
         if (context.signal.aborted) throw error;
-        return fetchErrorMessage(error, url);
+        return { ok: false, error: fetchFailure(error, url) };
       }
       if (isMediaType(resource.mime)) {
-        return `Failed to fetch ${url}: unsupported content type ${resource.mime} (scrape_url reads text only).`;
+        const message = `Failed to fetch ${url}: unsupported content type ${resource.mime} (scrape_url reads text only).`;
+        return toolError("unsupported_content", message);
       }
       if (resource.mime === "application/pdf" || resource.bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
-        return `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`;
+        return toolError("unsupported_content", `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`);
       }
       const text = pageText(resource);
-      if (offset >= text.length && offset > 0) return `No more text at this position of ${url}.`;
+      if (offset >= text.length && offset > 0) return toolOk(`No more text at this position of ${url}.`);
       const maxChars = limitOr(args.max_chars, limits.SCRAPE_MAX_CHARS);
       return fitPage(
         (budget) => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { safeFilename } from "@/lib/files/sniff";
 import { prompt } from "@/lib/prompts";
-import { fetchErrorMessage, isMediaType } from "../fetch-errors";
+import { fetchFailure, isMediaType } from "../fetch-errors";
+import { toolError, toolOk } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
 import { openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
@@ -129,7 +130,7 @@ async function loadCandidate(
     return { file: { ...saved, bytes: resource.bytes } };
   } catch (error) {
     if (context.signal.aborted) throw error;
-    return { error: fetchErrorMessage(error, candidate.href) };
+    return { error: fetchFailure(error, candidate.href).message };
   }
 }
 
@@ -165,19 +166,20 @@ export function createSearchAndFetch(services: ToolServices) {
             }),
           );
         } catch (error) {
-          if (error instanceof InvalidTokenError) return error.message;
+          if (error instanceof InvalidTokenError) return toolError("invalid_token", error.message);
           throw error;
         }
       } else {
         const query = args.query?.trim() ?? "";
         const fileType = (args.file_type ?? "").trim().toLowerCase().replace(/^\./, "");
-        if (!query) return say("fetch_empty_query");
+        if (!query) return toolError("invalid_input", say("fetch_empty_query"));
         if (!(FETCH_FILE_TYPES as readonly string[]).includes(fileType)) {
-          return say("fetch_invalid_type", { file_type: args.file_type ?? "", allowed: FETCH_FILE_TYPES.join(", ") });
+          const allowed = FETCH_FILE_TYPES.join(", ");
+          return toolError("invalid_input", say("fetch_invalid_type", { file_type: args.file_type ?? "", allowed }));
         }
         const max = limitOr(args.max_results, limits.FETCH_MAX_RESULTS, limits.FETCH_MAX_RESULTS);
         const results = await searchWeb(services, `${query} filetype:${fileType}`, max, context.signal);
-        if (results.length === 0) return say("fetch_no_results", { query, file_type: fileType });
+        if (results.length === 0) return toolOk(say("fetch_no_results", { query, file_type: fileType }));
         cursor = {
           matched: results.map(({ title, href }) => ({ title, href })),
           fileType,
@@ -187,7 +189,7 @@ export function createSearchAndFetch(services: ToolServices) {
           pdfPageCharOffset: 0,
         };
       }
-      if (cursor.fileIdx >= cursor.matched.length) return say("fetch_no_more");
+      if (cursor.fileIdx >= cursor.matched.length) return toolOk(say("fetch_no_more"));
 
       const candidate = cursor.matched[cursor.fileIdx] as Candidate;
       const loaded = await loadCandidate(cursor, services, context);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toolOk } from "../outcome";
 import { defineTool } from "../registry";
 import { parseDuckDuckGoHtml, type SearchResult } from "../search/duckduckgo";
 import type { ToolServices } from "../services";
@@ -59,12 +60,8 @@ export function createWebSearch(services: ToolServices) {
       max_results: optionalCount,
     }),
     async execute(args, context) {
-      return searchWeb(
-        services,
-        args.query,
-        limitOr(args.max_results, services.limits.SEARCH_MAX_RESULTS),
-        context.signal,
-      );
+      const max = limitOr(args.max_results, services.limits.SEARCH_MAX_RESULTS);
+      return toolOk(JSON.stringify(await searchWeb(services, args.query, max, context.signal)));
     },
   });
 }
