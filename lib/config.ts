@@ -84,8 +84,9 @@ export const configSchema = z
     PDF_MAX_PAGE_CHARS: positiveInt(200_000),
     /** PDF workers parsing at the same time; others wait their turn (their time budget does not run). */
     PDF_WORKER_CONCURRENCY: positiveInt(2),
-    /** Open PDF documents kept for continuation calls, one idle worker each. */
-    PDF_OPEN_DOCUMENTS: positiveInt(8),
+    /** Open PDF documents kept for continuation calls (one idle worker each), and for how long unused. */
+    PDF_OPEN_DOCUMENTS: positiveInt(4),
+    PDF_KEEP_OPEN_S: positiveInt(300),
     MAX_TOOL_RESULT_CHARS: positiveInt(6000),
     MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
     MAX_TOOL_ROUNDS: positiveInt(5),

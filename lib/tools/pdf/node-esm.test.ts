@@ -19,6 +19,7 @@ function pdfLimitSettings(): PdfLimitSettings {
     PDF_TIME_BUDGET_S: config.PDF_TIME_BUDGET_S,
     PDF_WORKER_CONCURRENCY: config.PDF_WORKER_CONCURRENCY,
     PDF_OPEN_DOCUMENTS: config.PDF_OPEN_DOCUMENTS,
+    PDF_KEEP_OPEN_S: config.PDF_KEEP_OPEN_S,
   };
 }
 

@@ -105,6 +105,24 @@ describe("PdfDocumentCache", () => {
     await cache.clear();
   });
 
+  it("closes a document nobody has used for PDF_KEEP_OPEN_S, and keeps a leased one open", async () => {
+    const cache = new PdfDocumentCache(8);
+    const briefly = { ...limits, keepOpenMs: 100 };
+    const file = storedFile([["left alone"]]);
+    const held = await cache.open("held", storedFile([["in use"]]), briefly);
+    await (await cache.open("idle", file, briefly)).close();
+    for (let attempt = 0; attempt < 200 && work.closes === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(work.closes).toBe(1);
+    expect(cache.size).toBe(1); // only the leased document is left
+    expect(await held.pageText(0)).toBe("in use");
+    await (await cache.open("idle", file, briefly)).close();
+    expect(file.reads).toBe(2);
+    await held.close();
+    await cache.clear();
+  });
+
   it("does not remember a file that failed to open", async () => {
     const cache = new PdfDocumentCache(8);
     let reads = 0;

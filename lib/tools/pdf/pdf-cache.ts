@@ -7,19 +7,26 @@ import { PdfBudget, type PdfLimits } from "./pdf-limits";
  * documents beyond the capacity are evicted and closed, but only once no caller still holds them:
  * each open returns a lease, and `close()` on it releases the lease (callers should close in a
  * `finally`; a lease that is simply dropped is released only when it is garbage-collected).
- * Every open document holds a worker thread, so the capacity also bounds idle workers. A document
- * whose worker was stopped (time budget, memory) or died is dropped at once.
+ * Every open document holds a worker thread (about 100 MB), so the capacity bounds idle workers, and
+ * a document nobody has used for `limits.keepOpenMs` is closed. A document whose worker was stopped
+ * (time budget, memory) or died is dropped at once.
  */
 
 interface Entry {
   document: Promise<PdfDocument>;
   leases: number;
   evicted: boolean;
+  /** Closes the document once it has stayed unused too long; set while no lease is held. */
+  idleTimer?: NodeJS.Timeout;
+  /** Starts `idleTimer` (called when the last lease is released). */
+  becameIdle(): void;
 }
 
 async function release(entry: Entry, document: PdfDocument): Promise<void> {
   entry.leases--;
-  if (entry.evicted && entry.leases === 0) await document.close();
+  if (entry.leases > 0) return;
+  if (entry.evicted) await document.close();
+  else entry.becameIdle();
 }
 
 /** Safety net: a lease dropped without `close()` is released when it is garbage-collected. */
@@ -89,6 +96,14 @@ export class PdfDocumentCache {
         document: (async () => openPdf(await bytes(), limits, budget))(),
         leases: 0,
         evicted: false,
+        becameIdle: () => {
+          created.idleTimer = setTimeout(() => {
+            if (this.#entries.get(key) !== created || created.leases > 0) return;
+            this.#entries.delete(key);
+            void this.#evict(created);
+          }, limits.keepOpenMs);
+          created.idleTimer.unref();
+        },
       };
       const forget = () => {
         if (this.#entries.get(key) === created) this.#entries.delete(key);
@@ -99,6 +114,7 @@ export class PdfDocumentCache {
       entry = created;
     }
     this.#entries.set(key, entry);
+    clearTimeout(entry.idleTimer);
     entry.leases++; // taken before any await, so a concurrent eviction sees the document in use
     this.#evictOverflow();
     let document: PdfDocument;
@@ -138,6 +154,7 @@ export class PdfDocumentCache {
 
   async #evict(entry: Entry): Promise<void> {
     entry.evicted = true;
+    clearTimeout(entry.idleTimer);
     if (entry.leases > 0) return;
     const document = await entry.document.catch(() => undefined);
     await document?.close();

@@ -16,8 +16,9 @@ export interface PdfLimits {
   timeBudgetMs: number;
   /** Workers parsing at once in this process. */
   concurrency: number;
-  /** Documents the shared cache keeps open. */
+  /** Documents the shared cache keeps open, and for how long one may stay unused. */
   openDocuments: number;
+  keepOpenMs: number;
 }
 
 /** The configuration keys the limits come from (a `Config` or a tool's `limits` carries them). */
@@ -29,6 +30,7 @@ export interface PdfLimitSettings {
   PDF_TIME_BUDGET_S: number;
   PDF_WORKER_CONCURRENCY: number;
   PDF_OPEN_DOCUMENTS: number;
+  PDF_KEEP_OPEN_S: number;
 }
 
 export function pdfLimits(settings: PdfLimitSettings): PdfLimits {
@@ -40,6 +42,7 @@ export function pdfLimits(settings: PdfLimitSettings): PdfLimits {
     timeBudgetMs: settings.PDF_TIME_BUDGET_S * 1000,
     concurrency: settings.PDF_WORKER_CONCURRENCY,
     openDocuments: settings.PDF_OPEN_DOCUMENTS,
+    keepOpenMs: settings.PDF_KEEP_OPEN_S * 1000,
   };
 }
 
