@@ -1,7 +1,8 @@
 // The worker thread that parses one PDF with pdf.js (started by pdf-worker-host.ts). Plain
 // JavaScript, loaded by absolute path, so it runs the same under vitest and `next start` and no
 // bundler touches it. The page text is joined on the main thread (page-text.ts): this file only
-// sends each page's text items back. Protocol: see `WorkerRequest` / `WorkerReply` in the host.
+// sends each page's text items back. Protocol: `WorkerRequest`, `OpenReply` and `PageReply` in the
+// host, `PackedPage` in packed-page.ts.
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 
@@ -84,7 +85,7 @@ async function open() {
 }
 
 /**
- * A page's text items as one string and a few typed arrays (layout: `PackedPage` in the host), so
+ * A page's text items as one string and a few typed arrays (layout: `PackedPage`), so
  * the main thread receives them without deserialising an object per item.
  */
 function pack(items, styles) {
