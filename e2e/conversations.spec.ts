@@ -75,6 +75,34 @@ test("search narrows the sidebar to matching conversations", async ({ page }) =>
   await expect(page.getByText("No conversations match")).toBeVisible();
 });
 
+test("a search shows its first page of matches and the older ones on request, each once", async ({ page }) => {
+  const tag = unique("Paged").replace(" ", "-");
+  const titles = Array.from({ length: 35 }, (_, i) => `${tag} ${String(i).padStart(2, "0")}`);
+  for (const title of titles) {
+    expect((await page.request.post("/api/conversations", { data: { title } })).status()).toBe(201);
+  }
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  const loadOlder = page.getByRole("button", { name: "Load older conversations" });
+  const shownTitles = async () => (await chat.conversations.getByTestId("conversation-title").allTextContents()).sort();
+
+  await page.getByTestId("conversation-search").fill(tag);
+  await expect(chat.conversations).toHaveCount(30);
+  await loadOlder.click();
+  await expect(chat.conversations).toHaveCount(35);
+  expect(await shownTitles()).toEqual(titles);
+  await expect(loadOlder).toHaveCount(0);
+
+  // A conversation deleted from the older page leaves the list at once.
+  const older = chat.conversations.last();
+  const gone = await older.getByTestId("conversation-title").textContent();
+  await older.hover();
+  await older.getByTestId("delete-conversation").click();
+  await page.getByTestId("confirm-delete").click();
+  await expect(chat.conversations).toHaveCount(34);
+  expect(await shownTitles()).toEqual(titles.filter((title) => title !== gone));
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
