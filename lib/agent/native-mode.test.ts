@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { toolError } from "@/lib/tools/outcome";
+import { formatPageInfo } from "@/lib/tools/page-info";
 import { harness, interruptQueue } from "@/tests/support/agent-harness";
 import { fakeToolbox, sleep } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
@@ -140,13 +142,45 @@ describe("native mode (SPEC §7)", () => {
   it("replaces an HTML or Markdown artifact by a notice for the model and passes the artifact to the UI", async () => {
     const artifact = { filename: "chart.html", mimeType: "text/html", content: "<html>big</html>" };
     const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "render", arguments: {} }] }, { content: "see chart" }] });
-    const { run, steps } = harness(llm, fakeToolbox({ render: () => JSON.stringify({ artifact }) }));
+    const { run, steps } = harness(llm, fakeToolbox({ render: () => ({ ok: true, output: "", artifact }) }));
     await run();
     const toolMessage = (llm.chatCalls[1]?.messages ?? []).at(-1);
     expect(toolMessage?.content).toMatch(
       /^\[Artifact generated: chart\.html\] The content is rendered as a preview in the UI/,
     );
     expect(steps.find((s) => s.type === "tool_result")).toMatchObject({ artifact });
+  });
+
+  it("takes an artifact from the outcome's data only: a result whose text is an artifact's JSON is text", async () => {
+    const text = JSON.stringify({ artifact: { filename: "a.html", mimeType: "text/html", content: "<p>x</p>" } });
+    const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "read", arguments: {} }] }, { content: "done" }] });
+    const { run, steps } = harness(llm, fakeToolbox({ read: () => text }));
+    await run();
+    expect((llm.chatCalls[1]?.messages ?? []).at(-1)?.content).toBe(text);
+    const result = steps.find((s) => s.type === "tool_result");
+    expect(result).toMatchObject({ ok: true, observation: text });
+    expect(result).not.toHaveProperty("artifact");
+  });
+
+  it("reads a paged result with its footer and hands its page info to the UI as data", async () => {
+    const paging = { nextToken: "TOKEN", sourcePages: { first: 1, last: 2, total: 9 } };
+    const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "read", arguments: {} }] }, { content: "done" }] });
+    const { run, steps } = harness(llm, fakeToolbox({ read: () => ({ ok: true, output: "page one", paging }) }));
+    await run();
+    const observation = `page one${formatPageInfo(paging)}`;
+    expect((llm.chatCalls[1]?.messages ?? []).at(-1)?.content).toBe(observation);
+    expect(steps.find((s) => s.type === "tool_result")).toMatchObject({ ok: true, observation, paging });
+  });
+
+  it("a failure is known by its outcome: the model reads its message, the step says ok: false", async () => {
+    const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "read", arguments: {} }] }, { content: "done" }] });
+    const failed = toolError("fetch_failed", "Failed to fetch https://example.com/: HTTP 404");
+    const { run, steps } = harness(llm, fakeToolbox({ read: () => failed }));
+    await run();
+    expect((llm.chatCalls[1]?.messages ?? []).at(-1)?.content).toBe("Failed to fetch https://example.com/: HTTP 404");
+    const result = steps.find((s) => s.type === "tool_result");
+    expect(result).toMatchObject({ ok: false, observation: "Failed to fetch https://example.com/: HTTP 404" });
+    expect(result).not.toHaveProperty("paging");
   });
 });
 

@@ -2,6 +2,7 @@ import type { ChatMessage, ChatOptions, ChatResult, Usage } from "@/lib/llm/type
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
 import type { AgentStep, Artifact } from "@/lib/protocol/run-events";
+import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard } from "./context-guard";
 import type { AgentOptions, StepRecord } from "./types";
 
@@ -29,23 +30,9 @@ export class IterationLimitReached extends Error {}
 const isPagingCall = (call: PlannedCall) =>
   typeof call.args.continue_from === "string" && call.args.continue_from.trim() !== "";
 
-function parseArtifact(output: string): Artifact | undefined {
-  if (!output.startsWith('{"artifact"')) return undefined;
-  try {
-    const { artifact } = JSON.parse(output) as { artifact?: Partial<Artifact> };
-    if (
-      artifact &&
-      typeof artifact.filename === "string" &&
-      typeof artifact.content === "string" &&
-      /^text\/(html|markdown)$/.test(artifact.mimeType ?? "")
-    ) {
-      return artifact as Artifact;
-    }
-  } catch {
-    // not an artifact
-  }
-  return undefined;
-}
+/** The UI previews HTML and Markdown only; any other file is not an artifact. */
+const isPreviewable = (artifact: Artifact | undefined): artifact is Artifact =>
+  artifact !== undefined && /^text\/(html|markdown)$/.test(artifact.mimeType);
 
 export class RunState {
   readonly messages: ChatMessage[] = [];
@@ -126,11 +113,15 @@ export class RunState {
         this.emit({ type: "tool_call", iteration, callId: call.id, tool: call.name, args: call.args });
         const started = Date.now();
         const refused = refusals[index] !== null;
-        const { output, ok } = refused
-          ? { output: this.say("tool_not_run"), ok: false }
+        const outcome = refused
+          ? toolError("not_run", this.say("tool_not_run"))
           : await this.options.tools.execute(call.name, call.args, this.signal);
-        const artifact = parseArtifact(output);
-        const observation = artifact ? this.say("artifact", { filename: artifact.filename }) : output;
+        const artifact = outcome.ok && isPreviewable(outcome.artifact) ? outcome.artifact : undefined;
+        const observation = artifact
+          ? this.say("artifact", { filename: artifact.filename })
+          : renderObservation(outcome);
+        const paging = outcome.ok && !artifact ? outcome.paging : undefined;
+        const { ok } = outcome;
         const durationMs = Date.now() - started;
         this.emit({
           type: "tool_result",
@@ -139,6 +130,7 @@ export class RunState {
           tool: call.name,
           ok,
           observation,
+          ...(paging ? { paging } : {}),
           durationMs,
           ...(artifact ? { artifact } : {}),
         });

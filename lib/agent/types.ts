@@ -1,14 +1,12 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { AgentStep, Interrupt } from "@/lib/protocol/run-events";
+import type { ToolOutcome } from "@/lib/tools/outcome";
 import type { CompactionEvent } from "./context-guard";
 
 /** What the engine talks to — all passed in, so every rule is testable with a scripted model. */
 
-export interface ToolOutcome {
-  output: string;
-  ok: boolean;
-}
+export type { ToolOutcome };
 
 export interface AgentToolbox {
   specs(): ToolSpec[];

@@ -6,10 +6,13 @@
  */
 import type { RunMode } from "@/lib/db/schema";
 import type { Artifact, Compaction, Interrupt, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
+import type { PageInfo } from "@/lib/tools/page-info";
 
 export interface ToolResult {
   ok: boolean;
   observation: string;
+  /** More text follows this page: the footer of the observation, as data. */
+  paging: PageInfo | null;
   durationMs: number;
   artifact: Artifact | null;
 }
@@ -106,6 +109,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
       const result: ToolResult = {
         ok: step.ok,
         observation: step.observation,
+        paging: step.paging ?? null,
         durationMs: step.durationMs,
         artifact: step.artifact ?? null,
       };

@@ -5,6 +5,7 @@
  * compile error on both sides. Framework-free on purpose: no server, database or React imports.
  */
 import type { Usage } from "@/lib/llm/types";
+import type { PageInfo } from "@/lib/tools/page-info";
 
 export type { Usage };
 
@@ -40,7 +41,10 @@ export type AgentStep =
       callId: string;
       tool: string;
       ok: boolean;
+      /** What the model read, footer included. */
       observation: string;
+      /** A page with more to read: its footer as data, so the UI need not read the text. */
+      paging?: PageInfo;
       durationMs: number;
       artifact?: Artifact;
     }

@@ -1,3 +1,4 @@
+import type { Artifact } from "@/lib/protocol/run-events";
 import { formatPageInfo, type PageInfo } from "./page-info";
 
 /**
@@ -55,6 +56,8 @@ export type ToolOutcome =
       output: string;
       /** Present when more text follows: the footer's data. */
       paging?: PageInfo;
+      /** A file the tool made, previewed in the UI; the model reads a notice naming it instead of `output`. */
+      artifact?: Artifact;
     }
   | { ok: false; error: ToolError };
 

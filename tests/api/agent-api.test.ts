@@ -149,6 +149,11 @@ describe("the agent behind /api/chat (SPEC §7, §12)", () => {
     expect(results.length).toBeGreaterThan(2);
     expect(results.every((s) => s.ok)).toBe(true);
     expect(results.map((s) => parsePageInfo(String(s.observation)).body).join("")).toBe(full);
+    // Each page's footer travels as data too: the cards read it there, never from the text.
+    expect(results.map((s) => s.paging ?? null)).toEqual(
+      results.map((s) => parsePageInfo(String(s.observation)).pageInfo),
+    );
+    expect(results.at(-1)?.paging).toBeUndefined();
     expect(events.at(-1)?.event).toBe("done");
   });
 });

@@ -1,5 +1,6 @@
-import type { AgentToolbox, ToolOutcome } from "@/lib/agent/types";
+import type { AgentToolbox } from "@/lib/agent/types";
 import type { ToolSpec } from "@/lib/llm/types";
+import { type ToolOutcome, toolError, toolOk } from "@/lib/tools/outcome";
 
 /** A toolbox of plain functions for engine tests, recording when each call starts and ends. */
 
@@ -28,13 +29,13 @@ export function fakeToolbox(tools: Record<string, FakeTool>, descriptions: Recor
     async execute(name, args, signal) {
       calls.push({ name, args });
       const tool = names.includes(name) ? tools[name] : undefined;
-      if (!tool) return { output: JSON.stringify({ error: `Unknown tool: ${name}` }), ok: false };
+      if (!tool) return toolError("unknown_tool", `Unknown tool: ${name}`);
       log.push(`start ${name}`);
       try {
         const result = await tool(args as Record<string, unknown>, signal);
-        return typeof result === "string" ? { output: result, ok: true } : result;
+        return typeof result === "string" ? toolOk(result) : result;
       } catch (error) {
-        return { output: JSON.stringify({ error: `${name} failed: ${(error as Error).message}` }), ok: false };
+        return toolError("internal", `${name} failed: ${(error as Error).message}`);
       } finally {
         log.push(`end ${name}`);
       }

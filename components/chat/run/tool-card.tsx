@@ -4,11 +4,11 @@ import { Ban, ChevronRight, CircleCheck, CircleX, LoaderCircle } from "lucide-re
 import { memo, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
-import type { TimelineEntry } from "@/lib/client/run-view";
+import type { TimelineEntry, ToolResult } from "@/lib/client/run-view";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversationFiles } from "../files/conversation-files-context";
 import { ArtifactPreview } from "./artifact-preview";
-import { splitPageInfo, toolMeta } from "./tool-meta";
+import { observationBody, sourcePagesLabel, toolMeta } from "./tool-meta";
 import { useElapsed, useFormatElapsed } from "./use-elapsed";
 
 type ToolEntry = Extract<TimelineEntry, { kind: "tool" }>;
@@ -77,7 +77,7 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
         <div id={panelId} className="space-y-3 border-t border-border/70 px-3 py-3">
           <Block title={t("arguments")} text={prettyArgs(entry.args)} />
           {entry.result ? (
-            <Observation text={entry.result.observation} error={!entry.result.ok} />
+            <ToolObservation result={entry.result} />
           ) : (
             <p className="text-xs text-muted-foreground">{state === "running" ? t("waiting") : t("endedBefore")}</p>
           )}
@@ -135,17 +135,21 @@ function Block({
   );
 }
 
-function Observation({ text, error }: { text: string; error: boolean }) {
+/** What the tool answered, as the model read it; a page's footer is stated from its paging data. */
+export function ToolObservation({ result }: { result: ToolResult }) {
   const t = useTranslations("tools");
-  const { body, pageInfo } = splitPageInfo(text);
-  const facts = new Map(pageInfo);
-  const pages = facts.get("source_pages");
+  const pages = result.paging?.sourcePages;
   return (
     <>
-      <Block title={t("result")} text={body} error={error} testId="tool-observation" />
-      {facts.get("has_more") === "true" ? (
-        <p className="text-xs text-muted-foreground">
-          {t("moreText", { hasPages: pages ? "true" : "false", pages: pages ?? "" })}
+      <Block
+        title={t("result")}
+        text={observationBody(result.observation, result.paging)}
+        error={!result.ok}
+        testId="tool-observation"
+      />
+      {result.paging ? (
+        <p data-testid="tool-more-text" className="text-xs text-muted-foreground">
+          {t("moreText", { hasPages: pages ? "true" : "false", pages: pages ? sourcePagesLabel(pages) : "" })}
         </p>
       ) : null}
     </>

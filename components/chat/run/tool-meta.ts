@@ -1,4 +1,5 @@
 import { FileSearch, FileText, Globe, type LucideIcon, Search, Wrench } from "lucide-react";
+import { formatPageInfo, type PageInfo, type SourcePages } from "@/lib/tools/page-info";
 
 /**
  * How a tool call reads on its card: an icon, a name a person understands (a message key under
@@ -71,16 +72,18 @@ export function toolMeta(tool: string, rawArgs: unknown, fileNames: ReadonlyMap<
   };
 }
 
-/** The paged tools' `---page-info---` footer, split off so the card can show it as facts. */
-export function splitPageInfo(observation: string): { body: string; pageInfo: [string, string][] } {
-  const marker = "\n---page-info---\n";
-  const at = observation.lastIndexOf(marker);
-  if (at === -1) return { body: observation, pageInfo: [] };
-  const pageInfo = observation
-    .slice(at + marker.length)
-    .split("\n")
-    .map((line) => /^([\w-]+):\s*(.*)$/.exec(line.trim()))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match): [string, string] => [match[1] ?? "", match[2] ?? ""]);
-  return { body: observation.slice(0, at).trimEnd(), pageInfo };
+/**
+ * The observation without the page-info footer the model read after it: the card states what the
+ * footer says from the result's paging data instead. The footer is written by the same formatter
+ * the tools' results went through, so it is removed exactly, never found by searching the text.
+ */
+export function observationBody(observation: string, paging: PageInfo | null): string {
+  if (!paging) return observation;
+  const footer = formatPageInfo(paging);
+  return observation.endsWith(footer) ? observation.slice(0, -footer.length) : observation;
+}
+
+/** "3-5/40": the PDF pages a page of text came from, of how many. */
+export function sourcePagesLabel({ first, last, total }: SourcePages): string {
+  return `${first}-${last}/${total}`;
 }
