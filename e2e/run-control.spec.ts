@@ -12,7 +12,10 @@ test("Stop ends a slow answer: the partial text stays, it is marked stopped, and
   page,
 }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Count slowly")}`);
+  // Long enough (200 lines at 100 ms) that a busy machine cannot finish it before Stop is clicked.
+  const lines = Array.from({ length: 200 }, (_, i) => `- line ${i + 1}\n`);
+  await fakeOllama.script({ when: { stream: true }, chunks: ["**Echo:** counting\n\n", ...lines], chunkDelayMs: 100 });
+  await chat.startConversation(unique("Count slowly"));
 
   await expect(chat.lastAnswer).toHaveAttribute("data-status", "streaming");
   await expect(chat.stopButton).toBeVisible();
@@ -24,7 +27,7 @@ test("Stop ends a slow answer: the partial text stays, it is marked stopped, and
   await expect(chat.lastAnswer.getByTestId("message-status")).toHaveText("Stopped");
   await expect(chat.lastAnswer.locator("strong", { hasText: "Echo:" })).toBeVisible();
   await expect(chat.lastAnswer).toContainText("line 3");
-  await expect(chat.lastAnswer).not.toContainText("line 39");
+  await expect(chat.lastAnswer).not.toContainText("line 200");
   await expect(chat.sendButton).toBeVisible();
 
   // The streamed answer's request to Ollama was cut off, not left running.
