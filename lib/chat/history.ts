@@ -9,8 +9,8 @@ type FileSummary = ReturnType<typeof listFileSummaries>[number];
 
 /**
  * Earlier turns as plain text — final answers, not old tool traces, never a failed run's partial
- * answer — after the stored compaction summary, which stands in for the turns it covers (SPEC §7,
- * §9). Each message is mapped to its database id so a new compaction can record what it covered.
+ * answer — after the stored compaction summary, which stands in for the turns it covers. Each
+ * message is mapped to its database id so a new compaction can record what it covered.
  */
 export function previousTurns(
   previous: Message[],
