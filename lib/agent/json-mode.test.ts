@@ -10,9 +10,9 @@ const call = (tool: string, args: Record<string, unknown>) =>
 const final = (answer: string) => JSON.stringify({ type: "final_answer", reasoning: "done", answer });
 
 describe("JSON mode (SPEC §7)", () => {
-  it("is used when the model cannot call tools, and when useNativeTools is false", () => {
+  it("is used when the model cannot call tools, and when the run was set to JSON mode", () => {
     expect(harness(scriptedLLM({ abilities: noTools }), fakeToolbox({})).agent.mode).toBe("json");
-    expect(harness(scriptedLLM(), fakeToolbox({}), { useNativeTools: false }).agent.mode).toBe("json");
+    expect(harness(scriptedLLM(), fakeToolbox({}), { toolCalling: "json" }).agent.mode).toBe("json");
     expect(harness(scriptedLLM(), fakeToolbox({})).agent.mode).toBe("native");
   });
 

@@ -6,6 +6,7 @@ import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
 import { IterationLimitReached, RunState } from "./run-state";
 import { synthesisMessages } from "./synthesis";
+import { decideToolCalling } from "./tool-calling-mode";
 import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
 
@@ -22,7 +23,8 @@ export class ReActAgent {
   }
 
   get mode(): AgentMode {
-    return (this.options.useNativeTools ?? true) && this.options.llm.abilities.tool_call ? "native" : "json";
+    const decided = decideToolCalling("auto", this.options.llm.abilities);
+    return this.options.toolCalling ?? ("mode" in decided ? decided.mode : "json");
   }
 
   private fallbackSummary(steps: StepRecord[], iterations: number): string {

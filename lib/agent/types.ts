@@ -60,8 +60,8 @@ export interface AgentOptions {
   tools: AgentToolbox;
   limits: AgentLimits;
   language: PromptLanguage;
-  /** Native function calling when the model can (default true); JSON mode otherwise. */
-  useNativeTools?: boolean;
+  /** How the loop calls tools, as `decideToolCalling` decided; by default the model's best way. */
+  toolCalling?: AgentMode;
   onStep?: (step: AgentStep) => void;
   /** A compaction happened (SPEC §9): the web layer shows a divider and keeps the summary. */
   onCompact?: (event: CompactionEvent) => void;

@@ -1,7 +1,7 @@
 import "server-only";
 import type { CompactionEvent } from "@/lib/agent/context-guard";
 import { ReActAgent } from "@/lib/agent/react-agent";
-import type { AgentInput, AgentLimits, AgentResult } from "@/lib/agent/types";
+import type { AgentInput, AgentLimits, AgentMode, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
 import { databaseBusyError, isDatabaseBusy, writeWhenFree } from "@/lib/db/busy";
 import type { Db } from "@/lib/db/client";
@@ -40,7 +40,7 @@ export interface AgentRunOptions {
   registry: ToolRegistry;
   config: Config;
   language: PromptLanguage;
-  useNativeTools: boolean;
+  toolCalling: AgentMode;
   input: AgentInput;
   /** Where each drained interrupt is stored as a user message of the conversation, under its id. */
   onInterrupt: (interrupt: Interrupt) => void;
@@ -76,7 +76,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ),
     limits: agentLimits(config),
     language,
-    useNativeTools: options.useNativeTools,
+    toolCalling: options.toolCalling,
     interrupts: {
       drain: () => {
         const interrupts = live.interrupts.drain();

@@ -1,4 +1,6 @@
 import "server-only";
+import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-calling-mode";
+import type { AgentMode } from "@/lib/agent/types";
 import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import {
@@ -35,7 +37,7 @@ export function getLiveRuns(): LiveRuns {
   return globalForRuns.__liveRuns;
 }
 
-export type ChatMode = "auto" | "native" | "json";
+export type ChatMode = RequestedToolCalling;
 
 export interface ChatInput {
   /** Who asks: set by the route from the session, never from the request body. */
@@ -57,15 +59,10 @@ async function visionImages(files: StoredFile[], maxPixels: number): Promise<str
   );
 }
 
-function chooseNative(mode: ChatMode | undefined, llm: LLM): boolean {
-  if (mode === "json") return false;
-  if (mode === "native" && !llm.abilities.tool_call) {
-    throw new AppError(
-      "bad_request:mode",
-      `Model '${llm.model}' does not support tool calling, so native mode cannot be used. Use mode "auto" or "json".`,
-    );
-  }
-  return true;
+function toolCallingFor(requested: ChatMode | undefined, llm: LLM): AgentMode {
+  const decided = decideToolCalling(requested, llm.abilities);
+  if ("refusal" in decided) throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`);
+  return decided.mode;
 }
 
 /** Takes the run's slot for its conversation, its user and the server, or says why it cannot. */
@@ -94,8 +91,7 @@ interface PreparedTurn {
   model: string;
   llm: LLM;
   loopLlm: LLM;
-  useNativeTools: boolean;
-  mode: "native" | "json";
+  mode: AgentMode;
   attachments: StoredFile[];
   images: string[];
 }
@@ -119,10 +115,9 @@ async function prepareTurn(
   // SPEC §6: the tool loop may use the fast model; the answer is written by the conversation's.
   const fast = roleModel(db, "fast");
   const loopLlm = fast && fast !== model ? await getLLM(fast) : llm;
-  const useNativeTools = chooseNative(input.mode, loopLlm);
-  const mode = useNativeTools && loopLlm.abilities.tool_call ? "native" : "json";
+  const mode = toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  return { model, llm, loopLlm, useNativeTools, mode, attachments, images };
+  return { model, llm, loopLlm, mode, attachments, images };
 }
 
 /**
@@ -197,7 +192,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     registry: createServerToolRegistry(db),
     config,
     language,
-    useNativeTools: turn.useNativeTools,
+    toolCalling: turn.mode,
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
       history,
