@@ -1,6 +1,6 @@
 /**
  * One error type for everything a user or client can act on. The code's first part picks the
- * HTTP status (in one place, `statusFor`); the second names the thing ("not_found:conversation").
+ * HTTP status (in one place, `AppError.status`); the second names the thing ("not_found:conversation").
  */
 export type ErrorKind =
   | "bad_request"
@@ -57,9 +57,6 @@ export class AppError extends Error {
   }
 }
 
-export function statusFor(code: ErrorCode): number {
-  return statusByKind[code.split(":")[0] as ErrorKind] ?? 500;
-}
 
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted");
