@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
 
-describe("configuration (SPEC §3)", () => {
+describe("configuration", () => {
   it("uses the seed's defaults when nothing is set", () => {
     const config = parseConfig({});
     expect(config).toMatchObject({

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 
-/** SPEC §3: every setting comes from the environment, validated once. */
+/** Every setting comes from the environment, validated once. */
 
 const positiveInt = (fallback: number) =>
   z.coerce
@@ -148,7 +148,7 @@ export function isLoopbackHost(host: string): boolean {
   return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
 }
 
-/** Whether requests need a signed-in account (SPEC §15). */
+/** Whether requests need a signed-in account. */
 export function accountsRequired(config: Pick<Config, "AUTH_MODE" | "HOST">): boolean {
   return config.AUTH_MODE === "required" || (config.AUTH_MODE === "auto" && !isLoopbackHost(config.HOST));
 }

@@ -57,7 +57,6 @@ export class AppError extends Error {
   }
 }
 
-
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted");
 }

@@ -19,7 +19,7 @@ function startAndExpectExit(): string[] {
   return errors;
 }
 
-describe("server start (SPEC §3)", () => {
+describe("server start", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.restoreAllMocks();

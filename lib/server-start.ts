@@ -12,7 +12,7 @@ export const PID_FILE = "server.pid";
 /**
  * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
  * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
- * happen before the first request (SPEC §3, §4); a pid file tells the restore command an instance
+ * happen before the first request; a pid file tells the restore command an instance
  * is running; SIGTERM and exit store running runs as interrupted (issue 7).
  */
 export function startServer(): void {

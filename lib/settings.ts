@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 
 /**
- * Settings an admin can change from the UI (SPEC §6, §13): model roles and the search backend.
+ * Settings an admin can change from the UI: model roles and the search backend.
  * A value set in the environment wins and is shown read-only; the limits of §3 are environment-only.
  */
 

@@ -6,7 +6,7 @@ import { cx } from "@/lib/client/cx";
 const ROUND =
   "grid size-9 shrink-0 place-items-center rounded-full transition-opacity focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
 
-/** File types the server accepts (SPEC §12): PDFs and images. */
+/** File types the server accepts: PDFs and images. */
 const ACCEPT = "application/pdf,.pdf,image/png,image/jpeg,image/gif,image/webp";
 
 /** The paperclip and its hidden file input. */

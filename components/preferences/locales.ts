@@ -1,4 +1,4 @@
-/** The UI languages (SPEC §13) and how a browser's preference maps to one of them. */
+/** The UI languages and how a browser's preference maps to one of them. */
 export const LOCALES = ["en", "ja"] as const;
 export type Locale = (typeof LOCALES)[number];
 

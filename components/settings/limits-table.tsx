@@ -3,7 +3,7 @@ import { Section } from "@/components/shell/page-frame";
 import type { Setting } from "@/lib/client/types";
 import { SourceBadge } from "./source-badge";
 
-/** The limits of SPEC §3: environment-only, shown read-only with the variable that sets each. */
+/** The agent's and tools' limits: environment-only, shown read-only with the variable that sets each. */
 export function LimitsTable({ limits }: { limits: Record<string, Setting<number>> }) {
   const t = useTranslations("settings");
   const format = useFormatter();

@@ -20,7 +20,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 /**
  * `/settings`: this browser's language and theme; the server's Ollama URL with a live check, model
- * roles, search backend (admins edit; environment values are read-only) and the limits of SPEC §3.
+ * roles, search backend (admins edit; environment values are read-only) and the agent's and tools' limits.
  */
 export function SettingsView() {
   const t = useTranslations("settings");

@@ -39,7 +39,7 @@ function expectPairsIntact(messages: ChatMessage[]) {
   });
 }
 
-describe("token estimate (SPEC §9)", () => {
+describe("token estimate", () => {
   it("counts ASCII characters / 4, other characters / 1.5, plus 4 a message", () => {
     expect(estimateTokens([{ role: "user", content: "abcdefgh" }])).toBe(6);
     expect(estimateTokens([{ role: "user", content: "日本語" }])).toBe(6);
@@ -62,7 +62,7 @@ describe("token estimate (SPEC §9)", () => {
   });
 });
 
-describe("ContextGuard.fit (SPEC §9)", () => {
+describe("ContextGuard.fit", () => {
   it("leaves messages that fit alone, without any LLM call", async () => {
     const llm = scriptedLLM({ contextLength: 16384 });
     const messages: ChatMessage[] = [{ role: "user", content: "hi" }];
@@ -169,7 +169,7 @@ describe("ContextGuard.fit (SPEC §9)", () => {
   });
 });
 
-describe("the engine checks the budget before every LLM call (SPEC §9)", () => {
+describe("the engine checks the budget before every LLM call", () => {
   it("compacts a long tool-heavy run on a small-context model: the question and interrupts survive, pairs stay intact", async () => {
     const queue = interruptQueue();
     const calls = Array.from({ length: 6 }, (_, i) => ({

@@ -3,7 +3,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { Compaction } from "@/lib/protocol/run-events";
 
 /**
- * SPEC §9: keeps every LLM call inside the model's usable context. The estimate (ASCII chars/4,
+ * Keeps every LLM call inside the model's usable context. The estimate (ASCII chars/4,
  * other chars/1.5, +4 a message) is corrected by the prompt_eval_count Ollama reports. Over budget,
  * the older part is summarised by a compaction call whose prompt depends on a hint; the result is
  * system messages, pinned messages, one `[Conversation summary]` message, then the most recent

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractJson, repairInvalidEscapes } from "./extract-json";
 
-describe("extractJson finds the object in messy model output (SPEC §7)", () => {
+describe("extractJson finds the object in messy model output", () => {
   it("parses clean JSON directly", () => {
     expect(extractJson('{"type":"final_answer","answer":"42"}')).toEqual({ type: "final_answer", answer: "42" });
   });

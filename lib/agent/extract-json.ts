@@ -1,5 +1,5 @@
 /**
- * Finds the JSON object in what a model wrote (SPEC §7): a direct parse; the same with invalid
+ * Finds the JSON object in what a model wrote: a direct parse; the same with invalid
  * escapes repaired; inside ```json fences (greedy, then lazy); then a string-aware scan for the
  * first balanced `{...}`. Each candidate also gets a lenient pass for the usual small-model slips
  * (trailing commas, single quotes, Python literals). Returns undefined when nothing parses.

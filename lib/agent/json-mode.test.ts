@@ -9,7 +9,7 @@ const call = (tool: string, args: Record<string, unknown>) =>
   JSON.stringify({ type: "tool_call", reasoning: `use ${tool}`, tool_name: tool, tool_args: args });
 const final = (answer: string) => JSON.stringify({ type: "final_answer", reasoning: "done", answer });
 
-describe("JSON mode (SPEC §7)", () => {
+describe("JSON mode", () => {
   it("is used when the model cannot call tools, and when the run was set to JSON mode", () => {
     expect(harness(scriptedLLM({ abilities: noTools }), fakeToolbox({})).agent.mode).toBe("json");
     expect(harness(scriptedLLM(), fakeToolbox({}), { toolCalling: "json" }).agent.mode).toBe("json");
@@ -99,7 +99,7 @@ describe("JSON mode (SPEC §7)", () => {
   });
 });
 
-describe("interrupts in JSON mode (SPEC §9)", () => {
+describe("interrupts in JSON mode", () => {
   it("drains after each assistant message, before checking for final_answer, suppressing it", async () => {
     const queue = interruptQueue();
     const llm = scriptedLLM({

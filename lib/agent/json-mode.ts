@@ -4,7 +4,7 @@ import { extractJson } from "./extract-json";
 import type { RunState } from "./run-state";
 
 /**
- * JSON mode (SPEC §7): tools described in the system prompt, one JSON action per reply with
+ * JSON mode: tools described in the system prompt, one JSON action per reply with
  * `format: "json"`, observations as user messages. A reply that does not parse gets one reformat
  * request (counted against MAX_ITERATIONS); a second failure makes the raw reply the answer.
  */

@@ -5,7 +5,7 @@ import { harness, interruptQueue } from "@/tests/support/agent-harness";
 import { fakeToolbox, sleep } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
 
-describe("native mode (SPEC §7)", () => {
+describe("native mode", () => {
   it("runs a response's calls in parallel and appends every tool message right after the assistant message, in call order", async () => {
     const tools = fakeToolbox({
       slow: async () => {
@@ -184,7 +184,7 @@ describe("native mode (SPEC §7)", () => {
   });
 });
 
-describe("limits (SPEC §7)", () => {
+describe("limits", () => {
   it("past MAX_ITERATIONS answers with a fallback summary of the steps", async () => {
     const llm = scriptedLLM({
       chat: Array.from({ length: 3 }, () => ({ toolCalls: [{ name: "a", arguments: { query: "again" } }] })),
@@ -265,7 +265,7 @@ describe("limits (SPEC §7)", () => {
   });
 });
 
-describe("interrupts in native mode (SPEC §9)", () => {
+describe("interrupts in native mode", () => {
   it("drains only after all tool messages of the response are appended", async () => {
     const queue = interruptQueue();
     const tools = fakeToolbox({

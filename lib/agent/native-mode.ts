@@ -3,7 +3,7 @@ import type { RunState } from "./run-state";
 import { recoverTextToolCalls } from "./text-tool-calls";
 
 /**
- * Native function calling (SPEC §7): one response may hold several calls, run in parallel; all
+ * Native function calling: one response may hold several calls, run in parallel; all
  * tool messages follow their assistant message directly, matched by call id; interrupts are
  * drained only after them. A response without calls is the final answer.
  */

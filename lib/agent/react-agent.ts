@@ -11,7 +11,7 @@ import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
 
 /**
- * The ReAct engine of SPEC §7: phase 1, the tool loop with non-streaming calls (native or JSON
+ * The ReAct engine (docs/architecture.md, "One turn"): phase 1, the tool loop with non-streaming calls (native or JSON
  * mode); phase 2, `streamAnswer`, a streamed synthesis over the whole trace. Framework-free: it
  * sees an LLM, a toolbox, a step sink and an interrupt source, nothing else.
  */

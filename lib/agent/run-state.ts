@@ -8,7 +8,7 @@ import type { AgentOptions, StepRecord } from "./types";
 
 /**
  * The state of one run of the tool loop, shared by both modes: history, steps, usage, the
- * iteration count and the tool budgets of SPEC §7 (MAX_TOOL_ROUNDS ordinary rounds; paging calls
+ * iteration count and the tool budgets (MAX_TOOL_ROUNDS ordinary rounds; paging calls
  * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS).
  */
 
@@ -36,7 +36,7 @@ const isPreviewable = (artifact: Artifact | undefined): artifact is Artifact =>
 
 export class RunState {
   readonly messages: ChatMessage[] = [];
-  /** Messages that compaction must keep: the question and injected interrupts (SPEC §9). */
+  /** Messages that compaction must keep: the question and injected interrupts. */
   readonly pinned = new Set<ChatMessage>();
   readonly steps: StepRecord[] = [];
   usage: Usage = emptyUsage();
@@ -159,14 +159,14 @@ export class RunState {
     return this.refusedCalls;
   }
 
-  /** Appends, once, the user message telling the model to answer with what it has (SPEC §7). */
+  /** Appends, once, the user message telling the model to answer with what it has. */
   announceBudget(): void {
     if (!this.budgetReason || this.budgetAnnounced) return;
     this.budgetAnnounced = true;
     this.push({ role: "user", content: this.say("tool_limit", { reason: this.budgetReason }) });
   }
 
-  /** Merges every queued interrupt into one pinned user message (SPEC §9), or returns false. */
+  /** Merges every queued interrupt into one pinned user message, or returns false. */
   drainInterrupts(): boolean {
     const interrupts = this.options.interrupts?.drain() ?? [];
     if (interrupts.length === 0) return false;

@@ -15,7 +15,7 @@ const base = {
   language: "en" as const,
 };
 
-describe("structuredLlmCall degradation chain (SPEC §8)", () => {
+describe("structuredLlmCall degradation chain", () => {
   it("level 1: takes the arguments of the native tool call", async () => {
     const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "select_tools", arguments: { tools: ["a"] } }] }] });
     const result = await structuredLlmCall({ ...base, llm });

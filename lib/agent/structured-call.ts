@@ -4,7 +4,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import { extractJson } from "./extract-json";
 
 /**
- * The single entry point for JSON from an LLM (SPEC §8): native function calling, then JSON mode
+ * The single entry point for JSON from an LLM: native function calling, then JSON mode
  * with the schema as `format` (one retry), then plain text with extractJson / regexFallback (one
  * retry), each level only when the model's abilities allow it. At most five calls.
  */

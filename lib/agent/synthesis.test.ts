@@ -3,7 +3,7 @@ import { harness, INPUT } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
 
-describe("synthesis (SPEC §7)", () => {
+describe("synthesis", () => {
   it("streams an answer from the question and the trace, each result cut to SYNTHESIS_TRACE_CHARS", async () => {
     const llm = scriptedLLM({
       chat: [{ toolCalls: [{ name: "scrape_url", arguments: { url: "http://x" } }] }, { content: "draft" }],

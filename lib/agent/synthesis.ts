@@ -3,7 +3,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { AgentResult } from "./types";
 
 /**
- * Phase 2 (SPEC §7): a streamed answer written from the whole trace by a synthesiser prompt —
+ * Phase 2: a streamed answer written from the whole trace by a synthesiser prompt —
  * direct, Markdown, no meta-commentary, the question's language. Each tool result is cut to
  * SYNTHESIS_TRACE_CHARS to keep the prompt small.
  */

@@ -13,7 +13,7 @@ function run20(selection: ScriptedChat[]) {
   return { llm, steps, run };
 }
 
-describe("tool selection (SPEC §7)", () => {
+describe("tool selection", () => {
   it("above the threshold, picks tools with one structured call over a compact catalogue and filters the registry", async () => {
     const { llm, steps, run } = run20([
       { toolCalls: [{ name: "select_tools", arguments: { tools: ["tool_3", "tool_7"] } }] },

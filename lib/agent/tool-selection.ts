@@ -4,7 +4,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import { structuredLlmCall } from "./structured-call";
 
 /**
- * Tool selection (SPEC §7): with more than TOOL_SELECTION_THRESHOLD tools, one structured call
+ * Tool selection: with more than TOOL_SELECTION_THRESHOLD tools, one structured call
  * over a compact catalogue (name + one line, ~80 characters, no schemas) picks at most
  * TOOL_SELECTION_MAX. Any failure keeps the full set.
  */

@@ -63,7 +63,7 @@ export interface AgentOptions {
   /** How the loop calls tools, as `decideToolCalling` decided; by default the model's best way. */
   toolCalling?: AgentMode;
   onStep?: (step: AgentStep) => void;
-  /** A compaction happened (SPEC §9): the web layer shows a divider and keeps the summary. */
+  /** A compaction happened: the web layer shows a divider and keeps the summary. */
   onCompact?: (event: CompactionEvent) => void;
   interrupts?: InterruptSource;
 }

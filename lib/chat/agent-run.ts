@@ -132,7 +132,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       }
     } catch (error) {
       if (live.signal.aborted || isAbortError(error)) throw error;
-      // The user always gets an answer: the loop's own, when synthesis fails (SPEC §7). A partial
+      // The user always gets an answer: the loop's own, when synthesis fails. A partial
       // synthesis is replaced, not extended: a second `answer start` tells the client to reset.
       console.warn("[chat] synthesis failed, using the loop's answer:", error instanceof Error ? error.message : error);
       fallback = true;

@@ -51,7 +51,7 @@ export interface ChatInput {
   attachmentIds?: string[];
 }
 
-/** Image attachments prepared for a vision model, as base64 (SPEC §11 Images). */
+/** Image attachments prepared for a vision model, as base64. */
 async function visionImages(files: StoredFile[], maxPixels: number): Promise<string[]> {
   const images = files.filter((file) => file.mime.startsWith("image/"));
   return Promise.all(
@@ -112,7 +112,7 @@ async function prepareTurn(
   });
   const model = await resolveModelName(input.model, conversation.model, roleModel(db, "general"));
   const llm = await getLLM(model);
-  // SPEC §6: the tool loop may use the fast model; the answer is written by the conversation's.
+  // The tool loop may use the fast model; the answer is written by the conversation's.
   const fast = roleModel(db, "fast");
   const loopLlm = fast && fast !== model ? await getLLM(fast) : llm;
   const mode = toolCallingFor(input.mode, loopLlm);

@@ -18,7 +18,7 @@ const message = (
   createdAt: 0,
 });
 
-describe("what the model is given (SPEC §7)", () => {
+describe("what the model is given", () => {
   it("the system prompt has today's date and lists the conversation's files as attachment references", () => {
     const text = systemPrompt(
       "en",

@@ -3,7 +3,7 @@ import type { Message } from "@/lib/db/schema";
 import type { ChatMessage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 
-/** What the model is given from the conversation (SPEC §7): the system prompt and the earlier turns. */
+/** What the model is given from the conversation: the system prompt and the earlier turns. */
 
 type FileSummary = ReturnType<typeof listFileSummaries>[number];
 
@@ -51,7 +51,7 @@ function formatSize(bytes: number): string {
     : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-/** Role, today's date and the conversation's files, so the model knows what it can read (SPEC §7). */
+/** Role, today's date and the conversation's files, so the model knows what it can read. */
 export function systemPrompt(language: PromptLanguage, files: FileSummary[], now = new Date()): string {
   const parts = [prompt(language, "system", { date: now.toISOString().slice(0, 10) })];
   if (files.length > 0) {

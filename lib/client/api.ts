@@ -119,7 +119,7 @@ export const api = {
       method: "POST",
     }),
 
-  /** A message for the running agent (SPEC §9): 202 while it runs, ApiError 409 once it has finished. */
+  /** A message for the running agent: 202 while it runs, ApiError 409 once it has finished. */
   interrupt: (id: string, message: string) =>
     request<InterruptAccepted>(`/api/conversations/${encodeURIComponent(id)}/interrupt`, {
       method: "POST",

@@ -14,7 +14,7 @@ export const DB_FILENAME = "ollama-web.sqlite";
 
 /**
  * Opens (creating if needed) the database, applies pending migrations and recovers runs a crash
- * left "running" (SPEC §4). Called once per process through `getDb()`, or directly by tests.
+ * left "running". Called once per process through `getDb()`, or directly by tests.
  */
 export function openDb(
   file: string,

@@ -43,7 +43,7 @@ function addFile(conversationId: string) {
     .run();
 }
 
-describe("database setup (SPEC §4)", () => {
+describe("database setup", () => {
   it("opens in WAL mode with foreign keys on and a busy timeout", () => {
     expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);

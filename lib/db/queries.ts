@@ -88,7 +88,7 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-/** Newest first; `q` matches titles and message contents (SPEC §12). */
+/** Newest first; `q` matches titles and message contents. */
 export function listConversations(
   db: Db,
   { q, cursor, limit = 30, ownerId }: { q?: string; cursor?: string; limit?: number; ownerId: OwnerId },
@@ -211,7 +211,7 @@ export function listFileSummaries(db: Db, { conversationId }: { conversationId: 
 /** A message of a conversation's detail: an assistant message comes with the run that wrote it. */
 export type MessageWithRun = Message & { run: RunSummary | null };
 
-/** A conversation with its messages, files, and each assistant message's run (SPEC §12). */
+/** A conversation with its messages, files, and each assistant message's run. */
 export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
   const conversation = getConversation(db, { id, ownerId });
   const runRows = listRuns(db, { conversationId: id });
@@ -245,7 +245,7 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
   };
 }
 
-/** Keeps a compaction summary of the conversation's turns up to `throughMessageId` (SPEC §9). */
+/** Keeps a compaction summary of the conversation's turns up to `throughMessageId`. */
 export function saveConversationSummary(
   db: Db,
   { id, summary, throughMessageId }: { id: string; summary: string; throughMessageId: string },

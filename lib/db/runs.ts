@@ -15,7 +15,7 @@ import {
   type StoredRunEvent,
 } from "./schema";
 
-/** Runs and their events (SPEC §4): created when a chat starts, finished with the assistant message. */
+/** Runs and their events: created when a chat starts, finished with the assistant message. */
 
 /** `id` is given when the run's live slot was reserved before the run was stored. */
 export function createRun(db: Db, values: { id?: string; conversationId: string; mode: RunMode; model: string }): Run {

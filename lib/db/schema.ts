@@ -1,11 +1,11 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
-/** SPEC §4. Times are Unix milliseconds. */
+/** The database (docs/architecture.md, "Persistence"). Times are Unix milliseconds. */
 
 export const userRoles = ["admin", "user"] as const;
 
-/** Accounts, required when the app is reachable beyond loopback (SPEC §15). */
+/** Accounts, required when the app is reachable beyond loopback. */
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   username: text("username").notNull().unique(),
@@ -43,7 +43,7 @@ export const conversations = sqliteTable(
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     model: text("model"),
-    /** The latest compaction summary of earlier turns (SPEC §9), standing in for them in later turns. */
+    /** The latest compaction summary of earlier turns, standing in for them in later turns. */
     summary: text("summary"),
     /** The last message the summary covers; later turns start after it. */
     summaryThrough: text("summary_through"),

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { files, type StoredFile } from "@/lib/db/schema";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
 
-/** The conversation's files in SQLite: uploads and files fetched by tools (SPEC §4). */
+/** The conversation's files in SQLite: uploads and files fetched by tools. */
 
 export function toInfo(row: Omit<StoredFile, "bytes">): StoredFileInfo {
   return {

@@ -1,6 +1,6 @@
 import { displayFilename } from "@/lib/text/bidi-controls";
 
-/** File types are recognised by content, never by name (SPEC §12 uploads). */
+/** File types are recognised by content, never by name. */
 
 export type SniffedType = { mime: string; kind: "pdf" | "image"; extension: string };
 

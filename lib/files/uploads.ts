@@ -9,7 +9,7 @@ import { insertFile } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
 import { safeFilename, sniffFileType } from "./sniff";
 
-/** SPEC §12 uploads: PDFs and images, recognised by content, size-limited, page count stored. */
+/** Uploads: PDFs and images, recognised by content, size-limited, page count stored. */
 
 export interface UploadResult {
   id: string;

@@ -4,7 +4,7 @@ import { databaseBusyError, isDatabaseBusy } from "@/lib/db/busy";
 import { AppError, isAbortError } from "@/lib/errors";
 import { readBodyLimited } from "./body";
 
-/** SPEC §12: every error is `{"error": {"code", "message"}}` with a fitting status. */
+/** Every error is `{"error": {"code", "message"}}` with a fitting status. */
 export function errorResponse(caught: unknown): Response {
   let error = caught;
   if (isDatabaseBusy(caught)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatSse, SSE_HEADERS, sseResponse } from "./sse";
 
-describe("SSE framing (SPEC §12)", () => {
+describe("SSE framing", () => {
   it("frames an event as event/data lines ending in a blank line, with the id when stored", () => {
     expect(formatSse({ event: "answer", data: { status: "delta", content: "a\nb" } })).toBe(
       'event: answer\ndata: {"status":"delta","content":"a\\nb"}\n\n',

@@ -1,4 +1,4 @@
-/** SPEC §12: SSE framing, headers and keepalive. */
+/** SSE framing, headers and keepalive. */
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",

@@ -2,7 +2,7 @@ import { isAbortError } from "@/lib/errors";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 import type { Abilities } from "./types";
 
-/** Ollama's model-management endpoints, which the AI SDK provider never calls (SPEC §5). */
+/** Ollama's model-management endpoints, which the AI SDK provider never calls. */
 
 export interface ModelInfo {
   name: string;

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 
-/** Ollama answers errors as `{"error": "<text>"}`; this reads that text (SPEC §5, flaw 3). */
+/** Ollama answers errors as `{"error": "<text>"}`; this reads that text. */
 export function readOllamaErrorText(body: string): string | undefined {
   try {
     const parsed = JSON.parse(body) as unknown;
@@ -50,7 +50,7 @@ export function connectFailureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Ollama writes `{"error": "..."}` as the last NDJSON line when a stream fails after the 200 (flaw 1). */
+/** Ollama writes `{"error": "..."}` as the last NDJSON line when a stream fails after the 200; the provider alone would end the stream quietly. */
 export function midStreamError(line: string): string | undefined {
   const trimmed = line.trim();
   if (!trimmed.startsWith("{") || !trimmed.includes('"error"')) return undefined;

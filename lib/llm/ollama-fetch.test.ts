@@ -3,7 +3,7 @@ import { fixChatRequestBody } from "./ollama-fetch";
 
 const patch = { numCtx: 8192, think: false };
 
-describe("request repair (SPEC §5 flaw 2 and the request fixes)", () => {
+describe("request repair", () => {
   it("moves sampling settings from the top level into options and sends num_ctx there", () => {
     const fixed = fixChatRequestBody(
       { model: "m", messages: [], temperature: 0.2, top_p: 0.9, max_output_tokens: 128, tool_choice: "auto" },

@@ -3,8 +3,8 @@ import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from ".
 import { type LineLimits, limitBodyBytes, surfaceMidStreamErrors } from "./ollama-stream";
 
 /**
- * A `fetch` for `ollama-ai-provider-v2` that repairs what the provider gets wrong on the wire
- * (SPEC §5): sampling settings and num_ctx belong in `options`, tool messages need `tool_name`,
+ * A `fetch` for `ollama-ai-provider-v2` that repairs what the provider gets wrong on the wire:
+ * sampling settings and num_ctx belong in `options`, tool messages need `tool_name`,
  * `think` must match the model, Ollama's error text must survive, and a mid-stream `{"error"}`
  * line must fail the stream instead of ending it quietly.
  */

@@ -28,7 +28,7 @@ async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]>
 
 const lastChatBody = () => fake().chatRequests().at(-1)?.body;
 
-describe("sampling settings and num_ctx go in options (SPEC §5 flaw 2)", () => {
+describe("sampling settings and num_ctx go in options", () => {
   it("sends num_ctx and temperature in options and nothing Ollama ignores at the top level", async () => {
     const llm = await llmFor("llama3.2");
     await llm.chat(question, { temperature: 0.3 });
@@ -47,7 +47,7 @@ describe("sampling settings and num_ctx go in options (SPEC §5 flaw 2)", () => 
   });
 });
 
-describe("Ollama's own error text is surfaced (SPEC §5 flaw 3)", () => {
+describe("Ollama's own error text is surfaced", () => {
   it("says the model does not support tools instead of 'Bad Request'", async () => {
     const info = await new OllamaApi(fake().url).describe("gemma:2b");
     // Pretend the abilities were wrong, so the request reaches Ollama with tools.
@@ -89,7 +89,7 @@ describe("Ollama's own error text is surfaced (SPEC §5 flaw 3)", () => {
   });
 });
 
-describe("a mid-stream error line fails the stream (SPEC §5 flaw 1)", () => {
+describe("a mid-stream error line fails the stream", () => {
   it("throws Ollama's message after the deltas that came before it", async () => {
     fake().script({ chunks: ["Partial ", "answer"], midStreamError: "model runner has unexpectedly stopped" });
     const llm = await llmFor("llama3.2");
@@ -149,7 +149,7 @@ describe("streaming", () => {
   });
 });
 
-describe("thinking (SPEC §5: think only for models that can)", () => {
+describe("thinking (think only for models that can)", () => {
   it("sends think:true to a thinking model and returns its reasoning", async () => {
     fake().script({ thinking: "Let me think.", content: "42" });
     const llm = await llmFor("qwen3:8b");
@@ -226,7 +226,7 @@ describe("tool calls on the wire", () => {
   });
 });
 
-describe("abilities from /api/show (SPEC §5)", () => {
+describe("abilities from /api/show", () => {
   it("maps capabilities and the architecture's context length", async () => {
     const api = new OllamaApi(fake().url);
     expect(await api.describe("qwen3:8b")).toMatchObject({

@@ -4,7 +4,7 @@ import { AppError, isAbortError } from "@/lib/errors";
 import { createOllamaFetch } from "./ollama-fetch";
 import type { Abilities, ChatMessage, ChatOptions, ChatResult, LLM, StreamPart, ToolCall, Usage } from "./types";
 
-/** The `LLM` of SPEC §5 on `ai` 6 + `ollama-ai-provider-v2`, with the wire repaired by `createOllamaFetch`. */
+/** The `LLM` on `ai` 6 + `ollama-ai-provider-v2`, with the wire repaired by `createOllamaFetch`. */
 
 export interface OllamaLLMOptions {
   baseUrl: string;

@@ -16,7 +16,7 @@ function streamOf(...parts: string[]): ReadableStream<Uint8Array> {
   });
 }
 
-describe("mid-stream errors (SPEC §5 flaw 1)", () => {
+describe("mid-stream errors", () => {
   it("passes ordinary NDJSON through line by line, even when lines are split across chunks", async () => {
     const errors: AppError[] = [];
     const stream = surfaceMidStreamErrors(

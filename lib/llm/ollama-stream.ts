@@ -3,7 +3,7 @@ import { midStreamError, ollamaHttpError } from "./ollama-errors";
 
 /**
  * Reading Ollama's reply bodies safely: NDJSON split into lines in linear time, with Ollama's
- * mid-stream `{"error"}` line surfaced (SPEC §5 flaw 1), and no line — nor a non-streamed body —
+ * mid-stream `{"error"}` line surfaced, and no line — nor a non-streamed body —
  * longer than OLLAMA_MAX_LINE_MB, so a broken server can neither pin a core nor fill memory.
  */
 

@@ -15,7 +15,7 @@ export function getOllamaApi(): OllamaApi {
 }
 
 /**
- * The first named model, else the first installed one (SPEC §6: the request's, the conversation's,
+ * The first named model, else the first installed one (the request's, the conversation's,
  * then the general role, in the caller's order).
  */
 export async function resolveModelName(...preferred: (string | null | undefined)[]): Promise<string> {

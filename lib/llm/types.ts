@@ -1,4 +1,4 @@
-/** SPEC §5: what the rest of the app knows about a model. Framework-free on purpose. */
+/** What the rest of the app knows about a model. Framework-free on purpose. */
 
 export interface Abilities {
   tool_call: boolean;

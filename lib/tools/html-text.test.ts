@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EUC_JP_JAPANESE, JAPANESE_TEXT, SHIFT_JIS_JAPANESE } from "@/tests/support/fake-web";
 import { decodeHtml, extractHtmlText, sniffMetaCharset } from "./html-text";
 
-describe("scrape_url text extraction (SPEC §11)", () => {
+describe("scrape_url text extraction", () => {
   it("removes script, style, noscript, template, head, nav, footer and aside", () => {
     const { text } = extractHtmlText(`<html><head><title>T</title><style>.x{}</style></head><body>
       <nav>Menu</nav><script>alert(1)</script><noscript>Enable JS</noscript><template>tpl</template>

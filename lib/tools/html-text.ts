@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import type { AnyNode } from "domhandler";
 
-/** HTML → readable text for the model (SPEC §11 `scrape_url`): charset, noise removal, main content. */
+/** HTML → readable text for the model: charset, noise removal, main content. */
 
 const NOISE = "script, style, noscript, template, head, nav, footer, aside, svg, iframe, object, embed";
 const BLOCK = new Set([

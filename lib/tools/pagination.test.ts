@@ -17,7 +17,7 @@ function reasonOf(token: string, overrides: Partial<typeof options> & { now?: nu
   throw new Error("token was accepted");
 }
 
-describe("continuation tokens (SPEC §11)", () => {
+describe("continuation tokens", () => {
   const good = makeToken({ tool: "scrape_url", url: "https://example.com/ページ", offset: 4000 }, secret, now);
 
   it("round-trips the cursor, with version and issue time", () => {

@@ -84,7 +84,7 @@ export class ToolRegistry {
     });
   }
 
-  /** A registry holding only the named tools (tool selection, SPEC §7). Unknown names are ignored. */
+  /** A registry holding only the named tools (tool selection). Unknown names are ignored. */
   filtered(names: string[]): ToolRegistry {
     const subset = new ToolRegistry();
     for (const name of names) {

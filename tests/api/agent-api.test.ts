@@ -28,7 +28,7 @@ async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
 
 const steps = (events: ParsedEvent[]) => events.filter((e) => e.event === "step").map((e) => e.data);
 
-describe("the agent behind /api/chat (SPEC §7, §12)", () => {
+describe("the agent behind /api/chat", () => {
   it("runs two parallel native tool calls, streams their steps, and sends the results back in call order", async () => {
     app.web().routes.set("/html/", {
       body: duckDuckGoPage([{ title: "Ollama", href: "https://ollama.com/", snippet: "Run models" }]),

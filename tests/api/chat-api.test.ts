@@ -45,7 +45,7 @@ const answerText = (events: ParsedEvent[]) =>
     .map((e) => e.data.content)
     .join("");
 
-describe("POST /api/chat streams a run over SSE (SPEC §12)", () => {
+describe("POST /api/chat streams a run over SSE", () => {
   it("sends run, answer start/deltas/done and done, in order, with SSE headers", async () => {
     const id = await newConversation();
     fake().script(

@@ -34,7 +34,7 @@ async function errorOf(response: Response) {
   return ((await response.json()) as { error: { code: string; message: string } }).error;
 }
 
-describe("uploads (SPEC §12)", () => {
+describe("uploads", () => {
   it("stores a PDF with its page count and answers with an attachment reference", async () => {
     const id = await newConversation();
     const response = await uploadRequest(id, makeTextPdf([["one"], ["two"], ["three"]]), "Report 2024.pdf");
@@ -151,7 +151,7 @@ describe("downloads", () => {
   });
 });
 
-describe("attachments sent with a message (SPEC §12 attachmentIds)", () => {
+describe("attachments sent with a message", () => {
   async function pngBytes(): Promise<Uint8Array> {
     const { createCanvas } = await import("@napi-rs/canvas");
     const canvas = createCanvas(2048, 1024);

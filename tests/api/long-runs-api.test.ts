@@ -36,7 +36,7 @@ const answerOf = (events: ParsedEvent[]) =>
     .map((e) => String(e.data.content))
     .join("");
 
-describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
+describe("POST /api/conversations/:id/interrupt", () => {
   it("answers 409 when nothing runs and 400 for an empty message", async () => {
     const id = await newConversation();
     expect((await sendInterrupt(id, "hello")).status).toBe(409);
@@ -118,7 +118,7 @@ describe("POST /api/conversations/:id/interrupt (SPEC §9)", () => {
   });
 });
 
-describe("stop (SPEC §12)", () => {
+describe("stop", () => {
   it("during the model call: aborts the Ollama request and stores a stopped message", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: false }, hang: true });
@@ -153,7 +153,7 @@ describe("stop (SPEC §12)", () => {
   });
 });
 
-describe("GET /api/runs/:runId/events (SPEC §12)", () => {
+describe("GET /api/runs/:runId/events", () => {
   it("replays after a dropped client and follows live, with no gap and no duplicate", async () => {
     const id = await newConversation();
     const chunks = Array.from({ length: 20 }, (_, i) => `t${i} `);
@@ -225,7 +225,7 @@ describe("GET /api/runs/:runId/events (SPEC §12)", () => {
   });
 });
 
-describe("compaction through the API (SPEC §9)", () => {
+describe("compaction through the API", () => {
   it("on a small-context model, emits compact, keeps the question, and keeps the summary for the next turn", async () => {
     fake().setModels([
       ...DEFAULT_MODELS,

@@ -29,7 +29,7 @@ afterEach(async () => {
   resetConfigForTests();
 });
 
-describe("settings (SPEC §6, §13)", () => {
+describe("settings", () => {
   it("shows the effective values, where each comes from, and checks Ollama", async () => {
     process.env.MAX_TOOL_ROUNDS = "3";
     resetConfigForTests();

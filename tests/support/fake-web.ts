@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /**
- * Fake web and search servers on loopback (SPEC §14): HTML pages in several charsets, files, a
+ * Fake web and search servers on loopback: HTML pages in several charsets, files, a
  * DuckDuckGo-shaped HTML endpoint and a SearXNG JSON endpoint. Tests allow it with
  * FETCH_ALLOW_PRIVATE, never by weakening the guard.
  */

@@ -8,23 +8,29 @@ export function testPdfLimits(overrides: Record<string, string> = {}): PdfLimits
 }
 
 /**
- * Counts, from now on, pages parsed by PDF workers and workers ended (closed, evicted or stopped), to
- * check that memoised and cached pages are not parsed again and that documents are freed.
+ * Counts, from now on, pages parsed by PDF workers, documents closed (closed, evicted or stopped) and
+ * worker threads stopped by a limit or a crash, to check that memoised and cached pages are not
+ * parsed again, that documents are freed, and that a stopped worker is gone.
  */
-export function countPdfWork(): { readonly parses: number; readonly closes: number } {
-  const ended = () => {
-    const counts = pdfWorkerCounts();
-    return counts.started - counts.alive;
-  };
-  const start = { parses: pdfWorkerCounts().pageParses, ended: ended() };
+export function countPdfWork(): { readonly parses: number; readonly closes: number; readonly stopped: number } {
+  const start = pdfWorkerCounts();
   return {
     get parses() {
-      return pdfWorkerCounts().pageParses - start.parses;
+      return pdfWorkerCounts().pageParses - start.pageParses;
     },
     get closes() {
-      return ended() - start.ended;
+      return pdfWorkerCounts().documentsClosed - start.documentsClosed;
+    },
+    get stopped() {
+      return pdfWorkerCounts().stopped - start.stopped;
     },
   };
+}
+
+/** Documents open now. */
+export function openPdfDocuments(): number {
+  const counts = pdfWorkerCounts();
+  return counts.documents - counts.documentsClosed;
 }
 
 /**

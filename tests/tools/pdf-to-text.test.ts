@@ -52,7 +52,7 @@ function attach(bytes: Uint8Array, conversationId = env.conversationId) {
 
 const limit = 6000;
 
-describe("pdf_to_text (SPEC §11)", () => {
+describe("pdf_to_text", () => {
   it("reads a web PDF, with no footer when it fits", async () => {
     const url = servePdf("/small.pdf", makeTextPdf([["Hello PDF"], ["Second page"]]));
     expect(await env.run("pdf_to_text", { url_or_path: url })).toBe("Hello PDF\n\nSecond page");

@@ -17,7 +17,7 @@ const longParagraphs = Array.from(
   (_, i) => `Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat((i % 7) + 1)}— 日本語 ${i} 🎉 done.`,
 );
 
-describe("scrape_url (SPEC §11)", () => {
+describe("scrape_url", () => {
   it("returns the main text of a page, without noise, and no footer when it fits", async () => {
     env.web().routes.set("/page", { body: article(["Hello world.", "Second paragraph."]) });
     expect(await env.run("scrape_url", { url: `${env.web().url}/page` })).toBe("Hello world.\nSecond paragraph.");

@@ -21,7 +21,7 @@ function serveResults(results: { title: string; path: string }[]) {
   });
 }
 
-describe("web_search (SPEC §11)", () => {
+describe("web_search", () => {
   it("posts the query as a form to DuckDuckGo and returns title, href and body", async () => {
     serveResults([{ title: "One", path: "/one" }]);
     const result = JSON.parse(await env.run("web_search", { query: "local llm" }));
@@ -70,7 +70,7 @@ describe("web_search (SPEC §11)", () => {
   });
 });
 
-describe("search_and_fetch (SPEC §11)", () => {
+describe("search_and_fetch", () => {
   it("searches restricted to the file type and returns one file page in the seed's format", async () => {
     serveResults([{ title: "Data", path: "/data.csv" }]);
     env.web().routes.set("/data.csv", { headers: { "content-type": "text/csv" }, body: "a,b\n1,2\n" });

@@ -9,7 +9,7 @@ import { chatBody } from "./schema";
 export const dynamic = "force-dynamic";
 
 /**
- * Starts a run and streams its events (SPEC §12). Errors before the stream starts are JSON
+ * Starts a run and streams its events. Errors before the stream starts are JSON
  * responses; after, they are `error` events. The client leaving does not stop the run.
  */
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {

@@ -7,7 +7,7 @@ import { checkOllama } from "@/lib/llm/ollama-status";
 
 export const dynamic = "force-dynamic";
 
-/** SPEC §12: `{ok, db, ollama: {reachable, version}}`, and how many runs are active. Reveals no paths or secrets. */
+/** `{ok, db, ollama: {reachable, version}}` (docs/api.md), and how many runs are active. Reveals no paths or secrets. */
 export const GET = publicRoute(async (request: Request) => {
   // "busy": another process holds the write lock, so writes get a 503 with Retry-After meanwhile.
   let dbStatus: DatabaseStatus = "unavailable";

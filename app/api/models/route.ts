@@ -6,7 +6,7 @@ import { roleModel } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
-/** Installed models with capabilities, context length and abilities (SPEC §12). */
+/** Installed models with capabilities, context length and abilities. */
 export const GET = apiRoute(async () => {
   const config = getConfig();
   const models = await getOllamaApi().listModels();

@@ -6,7 +6,7 @@ const REFERENCE =
 
 /**
  * Answers name the conversation's files the way the model knows them, `attachment:<id>`; those
- * become download links with the file's name (SPEC §13). Unknown ids stay as written.
+ * become download links with the file's name. Unknown ids stay as written.
  */
 export function linkAttachments(
   text: string,

@@ -8,7 +8,7 @@ import { displayFilename } from "@/lib/text/bidi-controls";
 import { Markdown } from "../markdown";
 
 /**
- * A file a tool made (SPEC §7 rich content). HTML is shown in a sandboxed frame with scripts off,
+ * A file a tool made. HTML is shown in a sandboxed frame with scripts off,
  * so it cannot touch this page; Markdown is rendered like an answer. Both can be downloaded.
  */
 export function ArtifactPreview({ artifact }: { artifact: Artifact }) {

@@ -31,7 +31,7 @@ export function ToolSelectionNote({ selected, total }: { selected: string[]; tot
   );
 }
 
-/** Where the context guard summarised the older part of the history (SPEC §9). */
+/** Where the context guard summarised the older part of the history. */
 export function CompactDivider({ event }: { event: Compaction }) {
   const t = useTranslations("tools");
   return (

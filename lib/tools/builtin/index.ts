@@ -5,7 +5,7 @@ import { createScrapeUrl } from "./scrape-url";
 import { createSearchAndFetch } from "./search-and-fetch";
 import { createWebSearch } from "./web-search";
 
-/** The four built-in tools of SPEC §11 in one registry. */
+/** The four built-in tools in one registry. */
 export function createBuiltinRegistry(services: ToolServices): ToolRegistry {
   return new ToolRegistry()
     .register(createWebSearch(services))

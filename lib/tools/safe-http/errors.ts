@@ -1,7 +1,7 @@
 /**
  * The one error `fetchPublic` throws for anything but the caller's abort. Its message is the reason
  * only ("redirect target is a private address (10.0.0.1)", "response exceeds 10 MB", "HTTP 404");
- * tools turn it into SPEC §11's strings (`Invalid URL.`, `Blocked URL: …`, `Failed to fetch …`).
+ * tools turn it into their failure messages (`Invalid URL.`, `Blocked URL: …`, `Failed to fetch …`).
  */
 export type FetchErrorKind = "invalid_url" | "blocked" | "failed";
 

@@ -1,5 +1,5 @@
 /**
- * `fetchPublic`: the SSRF-safe HTTP client every tool uses (SPEC §11). Per hop: check the URL, resolve
+ * `fetchPublic`: the SSRF-safe HTTP client every tool uses. Per hop: check the URL, resolve
  * the name once, refuse if any answer is not global unicast, connect to the validated address only,
  * follow redirects by starting over, and read the body under the size limit. The caller's abort
  * rejects with the caller's reason; every other failure is a `FetchError`.

@@ -1,4 +1,4 @@
-/** The SSRF guard (SPEC §11): the only way tools reach the network. */
+/** The SSRF guard: the only way tools reach the network. */
 import "server-only";
 
 export { FetchError, type FetchErrorKind } from "./errors";

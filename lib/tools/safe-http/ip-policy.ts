@@ -1,5 +1,5 @@
 /**
- * The address half of the SSRF guard (SPEC §11): parse an IP literal the way a WHATWG URL parser does,
+ * The address half of the SSRF guard: parse an IP literal the way a WHATWG URL parser does,
  * and decide whether an address is global unicast — the only kind a fetch may connect to.
  * Pure functions; the URL rules are in `url-policy.ts`, the fetcher in `fetch-public.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a response body under the size limit (SPEC §11): Content-Length is checked before reading,
+ * Reading a response body under the size limit: Content-Length is checked before reading,
  * and the bytes are counted again after decompression, so neither a lying header nor a gzip bomb
  * gets more than `maxBytes` into memory. Also parses Content-Type.
  */

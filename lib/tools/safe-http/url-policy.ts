@@ -1,5 +1,5 @@
 /**
- * The URL half of the SSRF guard (SPEC §11): scheme, userinfo, localhost names and literal IPs in any
+ * The URL half of the SSRF guard: scheme, userinfo, localhost names and literal IPs in any
  * notation, plus the `FETCH_ALLOW_PRIVATE` escape hatch. DNS answers are checked by the fetcher.
  */
 import { classifyAddress, type IpAddress, parseIpLiteral } from "./ip-policy";

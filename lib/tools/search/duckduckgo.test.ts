@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DDG_CHALLENGE_PAGE, duckDuckGoPage } from "@/tests/support/fake-web";
 import { decodeResultLink, parseDuckDuckGoHtml } from "./duckduckgo";
 
-describe("DuckDuckGo HTML results (SPEC §11 web_search)", () => {
+describe("DuckDuckGo HTML results", () => {
   it("parses title, the uddg-decoded href and the snippet of each result", () => {
     const html = duckDuckGoPage([
       { title: "First <b>hit</b>", href: "https://example.com/a?x=1&y=2", snippet: "About <b>a</b>" },

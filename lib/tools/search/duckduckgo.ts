@@ -1,6 +1,6 @@
 import * as cheerio from "cheerio";
 
-/** Parsing of DuckDuckGo's HTML endpoint (SPEC §11 `web_search`). */
+/** Parsing of DuckDuckGo's HTML endpoint. */
 
 export interface SearchResult {
   title: string;

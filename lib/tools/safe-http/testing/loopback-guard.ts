@@ -1,5 +1,5 @@
 /**
- * SPEC §14: tests never open a connection to anything but loopback. This wraps `net.Socket#connect`
+ * Tests never open a connection to anything but loopback. This wraps `net.Socket#connect`
  * for the duration of a test file so that, even if the guard under test were broken, a connection to
  * any other address fails before a packet leaves the machine — and is recorded so the test fails.
  */

@@ -9,7 +9,7 @@ import { readBodyLimited } from "@/lib/http/body";
 
 export const dynamic = "force-dynamic";
 
-/** Multipart upload of one `file` (SPEC §12). The multipart envelope gets a little room over the file limit. */
+/** Multipart upload of one `file`. The multipart envelope gets a little room over the file limit. */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const db = getDb();

@@ -11,8 +11,8 @@ import type { SentRunEvent } from "@/lib/protocol/run-events";
 export const dynamic = "force-dynamic";
 
 /**
- * Replays a run's events after `after` (or Last-Event-ID), then follows it live while it runs
- * (SPEC §12): how a reloaded page re-attaches. A finished run is replayed from the database; its
+ * Replays a run's events after `after` (or Last-Event-ID), then follows it live while it runs:
+ * how a reloaded page re-attaches. A finished run is replayed from the database; its
  * answer, whose deltas are not stored, comes back as one delta when the replay starts before it.
  */
 export const GET = apiRoute(async (request: Request, { params }: { params: Promise<{ runId: string }> }, viewer) => {
