@@ -7,7 +7,14 @@ import { extractHtmlText } from "@/lib/tools/html-text";
 import { parsePageInfo } from "@/lib/tools/page-info";
 import type { ChatRequestBody } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import {
+  expectApiError,
+  jsonRequest,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+} from "@/tests/support/app-env";
 import { duckDuckGoPage } from "@/tests/support/fake-web";
 
 const fake = setupFakeOllama();
@@ -122,10 +129,7 @@ describe("the agent behind /api/chat", () => {
     const refused = await chat(
       jsonRequest("/api/chat", "POST", { conversationId: gemma, message: "x", mode: "native" }),
     );
-    expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
-      "does not support tool calling",
-    );
+    expect(await expectApiError(refused, 400, "bad_request:mode")).toContain("does not support tool calling");
   });
 
   it("a paging run reads a long page to the end through continue_from", async () => {

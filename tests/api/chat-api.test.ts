@@ -9,7 +9,14 @@ import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
 import { listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import {
+  expectApiError,
+  jsonRequest,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+} from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -320,6 +327,6 @@ describe("regenerate and edit-and-resend (replaceLast)", () => {
   it("regenerating without any turn is a clear 400", async () => {
     const id = await newConversation();
     const response = await send({ conversationId: id, message: "x", replaceLast: true });
-    expect(response.status).toBe(400);
+    expect(await expectApiError(response, 400, "bad_request:no_turn")).toContain("no message to answer again");
   });
 });

@@ -5,7 +5,7 @@ import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
 import { makePng } from "@/tests/support/image-fixtures";
 import { makeObjectStreamBombPdf } from "@/tests/support/pdf-bombs";
 import { makeEncryptedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
@@ -115,8 +115,8 @@ describe("uploads", () => {
     const encrypted = await uploadRequest(id, makeEncryptedPdf(), "locked.pdf");
     expect(encrypted.status).toBe(415);
     expect((await errorOf(encrypted)).message).toContain("encrypted");
-    expect((await uploadRequest(id, new Uint8Array(), "empty.pdf")).status).toBe(400);
-    expect((await uploadRequest(id, PNG, "x.png", "other")).status).toBe(400);
+    await expectApiError(await uploadRequest(id, new Uint8Array(), "empty.pdf"), 400, "bad_request:empty_file");
+    await expectApiError(await uploadRequest(id, PNG, "x.png", "other"), 400, "bad_request:validation");
   });
 
   it("refuses a body that is not multipart with 415, and an unknown conversation with 404", async () => {
@@ -199,6 +199,6 @@ describe("attachments sent with a message", () => {
     const refused = await chat(
       jsonRequest("/api/chat", "POST", { conversationId: other, message: "hi", attachmentIds: [fileId] }),
     );
-    expect(refused.status).toBe(400);
+    expect(await expectApiError(refused, 400, "bad_request:attachment")).toContain(fileId);
   });
 });

@@ -13,7 +13,14 @@ import { appendRunEvent, createRun, finishRun, getRun, listRunEvents } from "@/l
 import type { InterruptAccepted, RunEvent } from "@/lib/protocol/run-events";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import {
+  expectApiError,
+  jsonRequest,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+} from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
@@ -40,7 +47,7 @@ describe("POST /api/conversations/:id/interrupt", () => {
   it("answers 409 when nothing runs and 400 for an empty message", async () => {
     const id = await newConversation();
     expect((await sendInterrupt(id, "hello")).status).toBe(409);
-    expect((await sendInterrupt(id, "  ")).status).toBe(400);
+    await expectApiError(await sendInterrupt(id, "  "), 400, "bad_request:validation");
     expect((await sendInterrupt("missing", "x")).status).toBe(404);
   });
 
@@ -221,7 +228,11 @@ describe("GET /api/runs/:runId/events", () => {
 
   it("answers 404 for an unknown run and 400 for a bad position", async () => {
     expect((await replay(jsonRequest("/api/runs/x/events", "GET"), params({ runId: "x" }))).status).toBe(404);
-    expect((await replay(jsonRequest("/api/runs/x/events?after=abc", "GET"), params({ runId: "x" }))).status).toBe(400);
+    await expectApiError(
+      await replay(jsonRequest("/api/runs/x/events?after=abc", "GET"), params({ runId: "x" })),
+      400,
+      "bad_request:after",
+    );
   });
 });
 

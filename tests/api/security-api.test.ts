@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as adminSettings, PATCH as patchSettings } from "@/app/api/admin/settings/route";
 import { PATCH as patchUser, DELETE as removeUser } from "@/app/api/admin/users/[userId]/route";
 import { POST as addUser, GET as listUsers } from "@/app/api/admin/users/route";
@@ -178,7 +178,7 @@ describe("every route refuses the unauthenticated", () => {
 });
 
 describe("one account never reaches another's data (404, like a missing id)", () => {
-  it("sets up alice's conversation, file and run", async () => {
+  beforeAll(async () => {
     const created = (await (
       await create(alice.request("/api/conversations", "POST", { title: "Alice's plans" }))
     ).json()) as {
@@ -191,7 +191,9 @@ describe("one account never reaches another's data (404, like a missing id)", ()
       await chat(alice.request("/api/chat", "POST", { conversationId: aliceConversation, message: "hi" })),
     );
     aliceRun = String(stream[0]?.data.runId);
-    await expect.poll(() => getLiveRuns().forConversation(aliceConversation)).toBeUndefined();
+    await vi.waitFor(() => {
+      if (getLiveRuns().forConversation(aliceConversation)) throw new Error("alice's run is still going");
+    });
   });
 
   const asBob: [string, () => Promise<Response>][] = [
@@ -211,8 +213,23 @@ describe("one account never reaches another's data (404, like a missing id)", ()
       () => events(bob.request(`/api/runs/${aliceRun}/events`, "GET"), params({ runId: aliceRun })),
     ],
   ];
-  it.each(asBob)("bob cannot %s", async (_name, call) => {
-    expect((await call()).status).toBe(404);
+  it.each(asBob)("bob cannot %s: 404 not_found, as for an id that does not exist", async (_name, call) => {
+    const response = await call();
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).toMatch(/^not_found:/);
+  });
+
+  it("after all of bob's tries alice's conversation, file and run are as she left them", async () => {
+    const detail = (await (await getOne(alice.request("", "GET"), params({ id: aliceConversation }))).json()) as {
+      conversation: { title: string };
+      files: { id: string }[];
+      messages: { role: string; content: string }[];
+    };
+    expect(detail.conversation.title).toBe("Alice's plans");
+    expect(detail.files.map((file) => file.id)).toEqual([aliceFile]);
+    expect(detail.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(detail.messages[0]?.content).toBe("hi");
   });
 
   it("bob's list and search never show alice's conversations", async () => {

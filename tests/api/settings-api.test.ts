@@ -6,7 +6,7 @@ import { GET as getSettings, PATCH as patchSettings } from "@/app/api/settings/r
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, readEvents, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -51,12 +51,13 @@ describe("settings", () => {
   });
 
   it("refuses a model that is not installed, and a value the environment sets", async () => {
-    expect((await patch({ roles: { fast: "ghost:1b" } })).status).toBe(400);
+    expect(
+      await expectApiError(await patch({ roles: { fast: "ghost:1b" } }), 400, "bad_request:unknown_model"),
+    ).toContain("ghost:1b");
     process.env.MODEL_FAST = "gemma:2b";
     resetConfigForTests();
     const locked = await patch({ roles: { fast: "llama3.2:latest" } });
-    expect(locked.status).toBe(400);
-    expect(((await locked.json()) as { error: { message: string } }).error.message).toContain("MODEL_FAST");
+    expect(await expectApiError(locked, 400, "bad_request:env_setting")).toContain("MODEL_FAST");
     expect((await read()).roles.fast).toEqual({ value: "gemma:2b", source: "env" });
   });
 

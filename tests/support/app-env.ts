@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { readSse } from "@/lib/client/sse";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
@@ -70,4 +70,11 @@ export async function readEvents(
     if (until(event)) break;
   }
   return events;
+}
+
+/** Asserts an API error: its status and its code (`kind:thing`), and returns its message. */
+export async function expectApiError(response: Response, status: number, code: string): Promise<string> {
+  const body = (await response.json()) as { error?: { code?: string; message?: string } };
+  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
+  return body.error?.message ?? "";
 }
