@@ -73,6 +73,7 @@ describe("PdfDocumentCache", () => {
     await (await cache.open("b", files.b, limits)).close(); // was evicted: read again
     expect([files.a.reads, files.b.reads, files.c.reads]).toEqual([1, 2, 1]);
     await cache.clear();
+    await waitForCloses(4); // b, then c (evicted in the background), a and b again
   });
 
   it("closes an evicted document only after its last lease is released", async () => {

@@ -7,7 +7,7 @@ import {
   makeTruncatedPdf,
 } from "@/tests/support/pdf-fixtures";
 import { countPdfWork, testPdfLimits } from "@/tests/support/pdf-work";
-import { openPdf, PdfError, type PdfErrorKind, type PdfText } from "./pdf-text";
+import { openPdf, PdfError, type PdfErrorKind, type PdfText, pdfWorkerCounts } from "./pdf-text";
 
 const limits = testPdfLimits();
 
@@ -72,6 +72,15 @@ describe("openPdf / pageText", () => {
     await Promise.all([pdf.pageText(0), pdf.pageText(0), pdf.pageText(1)]);
     await pdf.pageText(0);
     expect(work.parses).toBe(2);
+  });
+
+  it("opens the next document on the worker thread of a closed one, which stays warm", async () => {
+    const first = await openPdf(makeTextPdf([["first"]]), limits);
+    await first.close();
+    const started = pdfWorkerCounts().started;
+    const second = await open(makeTextPdf([["second"]]));
+    expect(await second.pageText(0)).toBe("second");
+    expect(pdfWorkerCounts().started).toBe(started);
   });
 
   it("skips a page whose content stream is broken, with a warning, and still reads the others", async () => {

@@ -11,7 +11,9 @@ export type PdfErrorKind =
   /** A stream needed to open the document decodes past the buffer cap. */
   | "stream_too_large"
   /** The worker died for another reason. */
-  | "reader_failed";
+  | "reader_failed"
+  /** The document was closed by its holder (not a fault). */
+  | "closed";
 
 const STOPPED = "Reading this PDF was stopped";
 const HOSTILE = "the file may be damaged or built to exhaust the reader.";
@@ -24,6 +26,7 @@ const messages: Record<PdfErrorKind, (detail: string) => string> = {
   too_much_memory: (detail) => `${STOPPED}: it needed more than ${detail} of memory; ${HOSTILE}`,
   stream_too_large: (detail) => `${STOPPED}: a stream in it inflates to more than ${detail}; ${HOSTILE}`,
   reader_failed: (detail) => `Reading this PDF failed: the PDF reader stopped unexpectedly (${detail}).`,
+  closed: () => "The PDF document is closed.",
 };
 
 export class PdfError extends Error {

@@ -7,8 +7,8 @@ import {
   makeObjectStreamBombPdf,
 } from "@/tests/support/pdf-bombs";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
-import { measureStall, STALL_BOUND_MS, testPdfLimits } from "@/tests/support/pdf-work";
-import { openPdf, PdfBudget, PdfDocumentCache, PdfError, type PdfLimits, pdfWorkerCounts } from "./pdf-text";
+import { countPdfWork, measureStall, openPdfDocuments, STALL_BOUND_MS, testPdfLimits } from "@/tests/support/pdf-work";
+import { openPdf, PdfBudget, PdfDocumentCache, PdfError, type PdfLimits } from "./pdf-text";
 
 /** Opens `bytes`, reads every page and closes: the pages and warnings, or the error that stopped it. */
 async function readAll(bytes: Uint8Array, limits: PdfLimits): Promise<{ pages: string[]; warnings: string[] }> {
@@ -48,7 +48,7 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
   });
 
   it("refuses a PDF whose opening inflates a stream past PDF_MAX_STREAM_MB, and its worker is gone", async () => {
-    const alive = pdfWorkerCounts().alive;
+    const [work, open] = [countPdfWork(), openPdfDocuments()];
     const { outcome } = await measureStall(() =>
       openPdf(makeObjectStreamBombPdf(64), testPdfLimits({ PDF_MAX_STREAM_MB: "1" })),
     );
@@ -57,11 +57,12 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: a stream in it inflates to more than 1 MB; the file may be damaged or built to exhaust the reader.",
     );
-    expect(pdfWorkerCounts().alive).toBe(alive);
+    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(openPdfDocuments()).toBe(open);
   });
 
   it("stops a PDF that needs more than PDF_WORKER_MEMORY_MB of memory, and its worker is gone", async () => {
-    const alive = pdfWorkerCounts().alive;
+    const [work, open] = [countPdfWork(), openPdfDocuments()];
     // Lexing one 24 MB string takes an array of 24 M entries: far over a 64 MB heap.
     const limits = testPdfLimits({ PDF_WORKER_MEMORY_MB: "64", PDF_TIME_BUDGET_S: "120" });
     const { outcome, longestStallMs } = await measureStall(() => readAll(makeHugeStringPdf(24), limits));
@@ -70,12 +71,13 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: it needed more than 64 MB of memory; the file may be damaged or built to exhaust the reader.",
     );
-    expect(pdfWorkerCounts().alive).toBe(alive);
+    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(openPdfDocuments()).toBe(open);
     expect(longestStallMs).toBeLessThan(STALL_BOUND_MS);
   }, 120_000);
 
   it("stops a parse that outlasts PDF_TIME_BUDGET_S: the worker is terminated and the document unusable", async () => {
-    const alive = pdfWorkerCounts().alive;
+    const [work, open] = [countPdfWork(), openPdfDocuments()];
     // Opening gets the default budget (starting a worker can take a while on a busy machine).
     const pdf = await openPdf(makeEndlessPdf(), testPdfLimits());
     const { outcome, longestStallMs } = await measureStall(() => pdf.pageText(0, new PdfBudget(1000)));
@@ -84,7 +86,8 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: it needed more than 1 s of processing time; the file may be damaged or built to exhaust the reader.",
     );
-    expect(pdfWorkerCounts().alive).toBe(alive);
+    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(openPdfDocuments()).toBe(open);
     await expect(pdf.pageText(0)).rejects.toBe(error);
     await pdf.close();
     expect(longestStallMs).toBeLessThan(STALL_BOUND_MS);
@@ -111,14 +114,16 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
   it("runs at most PDF_WORKER_CONCURRENCY workers at once, and waiting for a turn costs no time budget", async () => {
     const limits = testPdfLimits({ PDF_WORKER_CONCURRENCY: "1" });
     const endless = await openPdf(makeEndlessPdf(), limits);
-    const busy = endless.pageText(0, new PdfBudget(4000)).catch((error: unknown) => error);
+    const finished: string[] = [];
+    const busy = endless.pageText(0, new PdfBudget(4000)).catch((error: unknown) => {
+      finished.push("endless");
+      return error;
+    });
     await new Promise((resolve) => setImmediate(resolve)); // the page request now holds the one slot
-    const started = pdfWorkerCounts().started;
     // Waits about 4 s for the endless page to be stopped, with a budget of 3 s for its own work.
-    const waiting = openPdf(makeTextPdf([["patient"]]), limits, new PdfBudget(3000));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(pdfWorkerCounts().started).toBe(started); // no second worker while the first one parses
-    const patient = await waiting;
+    const patient = await openPdf(makeTextPdf([["patient"]]), limits, new PdfBudget(3000));
+    finished.push("patient");
+    expect(finished).toEqual(["endless", "patient"]); // it could not start while the other parsed
     expect(await patient.pageText(0)).toBe("patient");
     expect(await busy).toMatchObject({ kind: "too_slow" });
     await Promise.all([patient.close(), endless.close()]);

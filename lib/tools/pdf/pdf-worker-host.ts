@@ -1,15 +1,22 @@
-import path from "node:path";
-import type { Worker } from "node:worker_threads";
 import type { PackedPage } from "./packed-page";
-import { PdfError, seconds } from "./pdf-error";
-import type { PdfBudget, PdfLimits } from "./pdf-limits";
+import { PdfError } from "./pdf-error";
+import { PdfBudget, type PdfLimits } from "./pdf-limits";
+import {
+  liveThreads,
+  PdfThread,
+  parkThread,
+  parsingSlots,
+  spareThreads,
+  takeSpareThread,
+  threadCounts,
+} from "./pdf-thread";
 import { documentOptions } from "./pdfjs";
 
 /**
- * One worker thread per open PDF (`pdf-worker.mjs`), so pdf.js never runs on the server's main
- * thread. The host sends one request at a time, and each runs under the caller's time budget and
- * inside one of a few process-wide parsing slots. A worker that runs out of time is terminated; one
- * that runs out of memory or dies is gone: every pending and later request fails with a `PdfError`.
+ * One open PDF on a worker thread (`pdf-thread.ts`): opening, page requests and closing. A thread
+ * serves one document at a time; once that document is closed normally the thread waits, warm, for
+ * the next one (at most `limits.concurrency` spares, each for `limits.keepOpenMs`). A thread stopped
+ * by a limit or a crash is never reused.
  */
 
 export type PageReply =
@@ -21,63 +28,12 @@ type OpenReply =
   | { type: "opened"; pageCount: number }
   | { type: "failed"; name: string; message: string; bufferCapHit: boolean };
 
-type WorkerRequest = { type: "open" } | { type: "page"; index: number };
-
-const WORKER_FILE = "pdf-worker.mjs";
 const MB = 1024 * 1024;
+const counts = { documents: 0, documentsClosed: 0, pageParses: 0 };
 
-/**
- * The worker script, by absolute path: next to this module (vitest, plain Node, and Turbopack, which
- * maps `import.meta.url` to the source file in the project), else under the working directory
- * (`next start` runs in the project root). Node's modules come from `process.getBuiltinModule` and
- * the paths carry `turbopackIgnore`, so the bundler neither bundles the worker nor traces the paths.
- */
-let script: string | undefined;
-function workerScript(): string {
-  if (script) return script;
-  const { existsSync } = process.getBuiltinModule("node:fs");
-  const { fileURLToPath } = process.getBuiltinModule("node:url");
-  const candidates: string[] = [];
-  try {
-    candidates.push(path.join(/*turbopackIgnore: true*/ path.dirname(fileURLToPath(import.meta.url)), WORKER_FILE));
-  } catch {
-    // not a file URL in this build
-  }
-  candidates.push(path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "tools", "pdf", WORKER_FILE));
-  script = candidates.find((candidate) => existsSync(candidate));
-  if (!script) throw new Error(`The PDF worker script is missing (looked for ${candidates.join(", ")}).`);
-  return script;
-}
-
-/** Parsing slots shared by every document of the process; waiting for one costs no budget. */
-class ParsingSlots {
-  #busy = 0;
-  #limit = 1;
-  readonly #waiting: (() => void)[] = [];
-
-  async acquire(limit: number): Promise<() => void> {
-    this.#limit = limit;
-    if (this.#busy >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#busy++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      // The slot passes straight to the next waiter, unless the limit has been lowered meanwhile.
-      const next = this.#busy <= this.#limit ? this.#waiting.shift() : undefined;
-      if (next) next();
-      else this.#busy--;
-    };
-  }
-}
-
-const slots = new ParsingSlots();
-const alive = new Set<PdfWorker>();
-const counts = { started: 0, pageParses: 0 };
-
-/** Workers running now, started so far and pages parsed so far (for tests and benchmarks). */
-export function pdfWorkerCounts(): { alive: number; started: number; pageParses: number } {
-  return { alive: alive.size, ...counts };
+/** Threads (running, and spare among them), open documents and work done so far, for tests and benchmarks. */
+export function pdfWorkerCounts() {
+  return { threads: liveThreads(), spares: spareThreads(), ...threadCounts, ...counts };
 }
 
 function toPdfError(name: string, message: string): PdfError {
@@ -89,154 +45,95 @@ function toPdfError(name: string, message: string): PdfError {
   return new PdfError("corrupt", message);
 }
 
-interface Pending {
-  id: number;
-  resolve(reply: OpenReply | PageReply): void;
-  reject(error: PdfError): void;
-}
-
 export class PdfWorker {
-  readonly #worker: Worker;
-  readonly #limits: PdfLimits;
+  readonly limits: PdfLimits;
+  readonly #thread: PdfThread;
   readonly #endListeners: ((error: PdfError) => void)[] = [];
-  /** Requests go one at a time, so at most one is pending. */
-  #pending: Pending | undefined;
-  #nextId = 0;
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #unsubscribe: () => void;
   #ended: PdfError | undefined;
-  #terminated: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
 
-  private constructor(bytes: Uint8Array, limits: PdfLimits) {
-    const { Worker } = process.getBuiltinModule("node:worker_threads");
-    const copy = new Uint8Array(bytes); // the caller keeps its bytes; the copy moves to the worker
-    this.#limits = limits;
-    this.#worker = new Worker(workerScript(), {
-      workerData: {
+  private constructor(thread: PdfThread, limits: PdfLimits) {
+    this.#thread = thread;
+    this.limits = limits;
+    counts.documents++;
+    this.#unsubscribe = thread.onEnd((error) => this.#finish(error));
+  }
+
+  /** Opens `bytes` (copied) on a spare or new thread, within `budget`. */
+  static async open(
+    bytes: Uint8Array,
+    limits: PdfLimits,
+    budget: PdfBudget,
+  ): Promise<{ worker: PdfWorker; pageCount: number }> {
+    // A new thread starts loading pdf.js at once, so it is taken inside a parsing slot.
+    const slot = await parsingSlots.acquire(limits.concurrency);
+    let thread: PdfThread;
+    try {
+      thread = takeSpareThread(limits.workerMemoryMb) ?? new PdfThread(limits.workerMemoryMb);
+    } catch (error) {
+      slot();
+      throw error;
+    }
+    const copy = new Uint8Array(bytes); // the caller keeps its bytes; the copy moves to the thread
+    const reply = await thread.request<OpenReply>(
+      {
+        type: "open",
         bytes: copy,
         options: documentOptions(),
         maxBufferBytes: limits.maxStreamMb * MB,
         maxPageItems: limits.maxPageItems,
         maxPageChars: limits.maxPageChars,
       },
-      transferList: [copy.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: limits.workerMemoryMb },
-    });
-    counts.started++;
-    alive.add(this);
-    this.#worker.on("message", (reply: { id: number } & (OpenReply | PageReply)) => {
-      const pending = this.#pending;
-      if (this.#ended || pending?.id !== reply.id) return;
-      this.#pending = undefined;
-      this.#worker.unref(); // an idle worker never keeps the process alive
-      pending.resolve(reply);
-    });
-    this.#worker.on("error", (error: Error & { code?: string }) => {
-      this.#end(
-        error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? new PdfError("too_much_memory", `${limits.workerMemoryMb} MB`)
-          : new PdfError("reader_failed", error.message),
-      );
-    });
-    this.#worker.on("exit", (code) => this.#end(new PdfError("reader_failed", `exit code ${code}`)));
-  }
-
-  /** Starts a worker on `bytes` and opens the document; the worker is gone if this rejects. */
-  static async open(
-    bytes: Uint8Array,
-    limits: PdfLimits,
-    budget: PdfBudget,
-  ): Promise<{ worker: PdfWorker; pageCount: number }> {
-    // The worker starts loading pdf.js at once, so it is started inside a parsing slot.
-    const release = await slots.acquire(limits.concurrency);
-    let worker: PdfWorker;
-    try {
-      worker = new PdfWorker(bytes, limits);
-    } catch (error) {
-      release();
-      throw error;
+      budget,
+      { concurrency: limits.concurrency, slot, transfer: [copy.buffer] },
+    );
+    if (reply.type === "opened") return { worker: new PdfWorker(thread, limits), pageCount: reply.pageCount };
+    if (!reply.bufferCapHit) {
+      parkThread(thread, { max: limits.concurrency, keepMs: limits.keepOpenMs });
+      throw toPdfError(reply.name, reply.message);
     }
-    const reply = (await worker.#request({ type: "open" }, budget, release)) as OpenReply;
-    if (reply.type === "opened") return { worker, pageCount: reply.pageCount };
-    const error = reply.bufferCapHit
-      ? new PdfError("stream_too_large", `${limits.maxStreamMb} MB`)
-      : toPdfError(reply.name, reply.message);
-    await worker.#end(error);
+    const error = new PdfError("stream_too_large", `${limits.maxStreamMb} MB`);
+    await thread.stop(error);
     throw error;
-  }
-
-  get limits(): PdfLimits {
-    return this.#limits;
   }
 
   /** Page `index`'s text items, or why the page is skipped. */
   page(index: number, budget: PdfBudget): Promise<PageReply> {
+    if (this.#ended) return Promise.reject(this.#ended);
     counts.pageParses++;
-    return this.#request({ type: "page", index }, budget) as Promise<PageReply>;
+    return this.#thread.request<PageReply>({ type: "page", index }, budget, { concurrency: this.limits.concurrency });
   }
 
-  /** Called once when the worker is gone: closed, stopped by a limit, or dead. */
+  /** Called once when the document is gone: closed, or its thread stopped by a limit or a crash. */
   onEnd(listener: (error: PdfError) => void): void {
-    const ended = this.#ended;
-    if (ended) void this.#end(ended).then(() => listener(ended));
+    if (this.#ended) listener(this.#ended);
     else this.#endListeners.push(listener);
   }
 
-  /** Terminates the worker once the requests already sent are answered. */
-  async close(): Promise<void> {
-    await this.#tail;
-    await this.#end(new PdfError("reader_failed", "the document was closed"));
-  }
-
-  #request(request: WorkerRequest, budget: PdfBudget, heldSlot?: () => void): Promise<OpenReply | PageReply> {
-    const result = this.#tail.then(() => this.#dispatch(request, budget, heldSlot));
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
-
-  async #dispatch(request: WorkerRequest, budget: PdfBudget, heldSlot?: () => void): Promise<OpenReply | PageReply> {
-    const release = heldSlot ?? (await slots.acquire(this.#limits.concurrency));
-    const started = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      if (this.#ended) throw this.#ended;
-      const reply = this.#send(request);
-      const stop = () => void this.#end(new PdfError("too_slow", seconds(budget.totalMs)));
-      if (budget.remainingMs <= 0) stop();
-      else timer = setTimeout(stop, budget.remainingMs);
-      return await reply;
-    } finally {
-      clearTimeout(timer);
-      budget.spend(performance.now() - started);
-      release();
-    }
-  }
-
-  #send(request: WorkerRequest): Promise<OpenReply | PageReply> {
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending = { id, resolve, reject };
-      this.#worker.ref(); // a busy worker keeps the process alive until it answers
-      this.#worker.postMessage({ id, ...request });
-    });
-  }
-
-  /**
-   * Stops the worker for good. The pending request and every later one fail with `error`, once the
-   * thread is gone (so a caller that sees the error never sees the worker still running).
-   */
-  #end(error: PdfError): Promise<void> {
-    if (!this.#ended) {
-      this.#ended = error;
-      this.#terminated = this.#worker
-        .terminate()
-        .catch(() => undefined)
-        .then(() => {
-          alive.delete(this);
-          this.#pending?.reject(error);
-          this.#pending = undefined;
-          for (const listener of this.#endListeners.splice(0)) listener(error);
+  /** Closes the document once the requests already sent are answered; its thread becomes a spare. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#thread.settled();
+      if (this.#ended) return;
+      this.#unsubscribe();
+      try {
+        await this.#thread.request({ type: "close" }, new PdfBudget(this.limits.timeBudgetMs), {
+          concurrency: this.limits.concurrency,
         });
-    }
-    return this.#terminated ?? Promise.resolve();
+        parkThread(this.#thread, { max: this.limits.concurrency, keepMs: this.limits.keepOpenMs });
+      } catch {
+        // the thread stopped while closing: nothing is left to free
+      }
+      this.#finish(new PdfError("closed"));
+    })();
+    return this.#closing;
+  }
+
+  #finish(error: PdfError): void {
+    if (this.#ended) return;
+    this.#ended = error;
+    counts.documentsClosed++;
+    for (const listener of this.#endListeners.splice(0)) listener(error);
   }
 }

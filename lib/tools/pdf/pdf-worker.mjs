@@ -1,13 +1,10 @@
-// The worker thread that parses one PDF with pdf.js (started by pdf-worker-host.ts). Plain
-// JavaScript, loaded by absolute path, so it runs the same under vitest and `next start` and no
-// bundler touches it. The page text is joined on the main thread (page-text.ts): this file only
-// sends each page's text items back. Protocol: `WorkerRequest`, `OpenReply` and `PageReply` in the
-// host, `PackedPage` in packed-page.ts.
+// A worker thread that parses PDFs with pdf.js, one document at a time (started by pdf-thread.ts).
+// Plain JavaScript, loaded by absolute path, so it runs the same under vitest and `next start` and
+// no bundler touches it. The page text is joined on the main thread (page-text.ts): this file only
+// sends each page's text items back. Requests: `open` (bytes, options, caps), `page` (index),
+// `close`; replies: `OpenReply` and `PageReply` in pdf-worker-host.ts, `PackedPage` in packed-page.ts.
 import os from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
-
-/** @type {{ bytes: Uint8Array, options: Record<string, unknown>, maxBufferBytes: number, maxPageItems: number, maxPageChars: number }} */
-const { bytes, options, maxBufferBytes, maxPageItems, maxPageChars } = workerData;
+import { parentPort } from "node:worker_threads";
 
 // Parsing yields to the server: on Linux the nice value is per thread, so this lowers only this one.
 if (process.platform === "linux") {
@@ -26,7 +23,10 @@ if (process.platform === "linux") {
  * page). Without DecompressionStream, pdf.js inflates with its own decoder, through these buffers.
  */
 let bufferCapHit = false;
-const cap = Math.max(maxBufferBytes, bytes.byteLength);
+/** The current document's caps (set by `open`). */
+let cap = Number.POSITIVE_INFINITY;
+let maxPageItems = 0;
+let maxPageChars = 0;
 const typedArrays = [
   "ArrayBuffer",
   "Int8Array",
@@ -74,14 +74,27 @@ const errorFields = (error) => ({
   message: error instanceof Error ? error.message : String(error),
 });
 
-async function open() {
+async function open({ bytes, options, maxBufferBytes, maxPageItems: items, maxPageChars: chars }) {
+  await close();
+  cap = Math.max(maxBufferBytes, bytes.byteLength);
+  maxPageItems = items;
+  maxPageChars = chars;
   bufferCapHit = false;
+  const task = pdfjs.getDocument({ ...options, data: bytes });
   try {
-    doc = await pdfjs.getDocument({ ...options, data: bytes }).promise;
+    doc = await task.promise;
     return { type: "opened", pageCount: doc.numPages };
   } catch (error) {
+    await task.destroy().catch(() => undefined);
     return { type: "failed", ...errorFields(error), bufferCapHit };
   }
+}
+
+async function close() {
+  const closing = doc;
+  doc = undefined;
+  await closing?.destroy();
+  return { type: "closed" };
 }
 
 /**
@@ -160,10 +173,11 @@ async function page(index) {
 }
 
 parentPort.on("message", async (request) => {
-  if (request.type === "open") {
-    parentPort.postMessage({ id: request.id, ...(await open()) });
+  if (request.type === "page") {
+    const { reply, transfer } = await page(request.index);
+    parentPort.postMessage({ id: request.id, ...reply }, transfer);
     return;
   }
-  const { reply, transfer } = await page(request.index);
-  parentPort.postMessage({ id: request.id, ...reply }, transfer);
+  const reply = request.type === "open" ? await open(request) : await close();
+  parentPort.postMessage({ id: request.id, ...reply });
 });
