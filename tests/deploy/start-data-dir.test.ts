@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCommand, type ScriptResult } from "./support/run-script";
 
 /**
  * `npm start` (scripts/start.mjs) with an unusable DATA_DIR stops before building or serving, with
@@ -13,44 +14,18 @@ import { afterEach, describe, expect, it } from "vitest";
 
 const NO_CHILD_PROCESSES = pathToFileURL(path.resolve("tests/deploy/support/no-child-processes.mjs")).href;
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: process.cwd(),
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const npmStart = (dataDir: string) =>
-  run(process.execPath, ["--import", NO_CHILD_PROCESSES, "scripts/start.mjs"], { DATA_DIR: dataDir });
+  runCommand(process.execPath, ["--import", NO_CHILD_PROCESSES, "scripts/start.mjs"], { DATA_DIR: dataDir });
 
 /**
  * `npm start` with `dir` read-only. chmod does not stop root, so as root the directory is bound
  * read-only inside a private mount namespace (unshare), which nothing outside the child sees.
  */
-function npmStartReadOnly(dir: string): Promise<Result> {
+function npmStartReadOnly(dir: string): Promise<ScriptResult> {
   const node = [process.execPath, "--import", NO_CHILD_PROCESSES, "scripts/start.mjs"];
   if (process.getuid?.() !== 0) {
     fs.chmodSync(dir, 0o555);
-    return run(node[0] as string, node.slice(1), { DATA_DIR: dir });
+    return runCommand(node[0] as string, node.slice(1), { DATA_DIR: dir });
   }
   const probe = spawnSync("unshare", ["-rm", "true"]);
   if (probe.status !== 0) {
@@ -59,7 +34,7 @@ function npmStartReadOnly(dir: string): Promise<Result> {
     );
   }
   const script = 'mount --bind -o ro "$1" "$1" && shift && exec "$@"';
-  return run("unshare", ["-rm", "sh", "-c", script, "sh", dir, ...node], { DATA_DIR: dir });
+  return runCommand("unshare", ["-rm", "sh", "-c", script, "sh", dir, ...node], { DATA_DIR: dir });
 }
 
 describe("npm start refuses an unusable DATA_DIR with one line naming it", () => {
