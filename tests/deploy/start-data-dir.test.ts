@@ -52,7 +52,7 @@ describe("npm start refuses an unusable DATA_DIR with one line naming it", () =>
     return scratch;
   }
 
-  function expectRefusal(result: Result, line: string) {
+  function expectRefusal(result: ScriptResult, line: string) {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([line]);
     expect(result.stdout).not.toContain("building");
