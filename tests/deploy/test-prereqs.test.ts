@@ -1,18 +1,37 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 /** scripts/test-prereqs.mjs: the first step of `npm test` (README "Two commands"). */
 
 const SCRIPT = path.resolve("scripts/test-prereqs.mjs");
 const MISSING = "/nonexistent/for-test/chromium";
 
+/**
+ * A copy of the script that any user can read: the checkout may sit in a directory only its owner
+ * can enter (a clean clone under mktemp, root's home), and "nobody" must still run it.
+ */
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function readableCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ow-prereqs-"));
+  copies.push(dir);
+  fs.chmodSync(dir, 0o755);
+  const copy = path.join(dir, "test-prereqs.mjs");
+  fs.copyFileSync(SCRIPT, copy);
+  fs.chmodSync(copy, 0o644);
+  return copy;
+}
+
 function prereqs(args: string[], env: Record<string, string>, { asNobody = false } = {}) {
-  const node = [process.execPath, SCRIPT, ...args];
-  const [command, ...rest] =
-    asNobody && process.getuid?.() === 0
-      ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node]
-      : node;
+  const dropRoot = asNobody && process.getuid?.() === 0;
+  const node = [process.execPath, dropRoot ? readableCopy() : SCRIPT, ...args];
+  const [command, ...rest] = dropRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node] : node;
   const result = spawnSync(command as string, rest, { env: { ...process.env, ...env }, encoding: "utf8" });
   return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
