@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
-import { fakeOllama } from "./support/fake-ollama";
+import { fakeOllama, slowAnswer } from "./support/fake-ollama";
 import { FAKE_WEB_URL } from "./support/servers";
 import { unique } from "./support/unique";
 
@@ -18,7 +18,7 @@ test("an interrupt sent while the agent works is pending, then shown where the a
   page,
 }) => {
   const chat = new ChatPage(page);
-  await fakeOllama.script(slowToolRound(2500));
+  await fakeOllama.script(slowToolRound(6000));
   await chat.startConversation(`[slow] ${unique("Research quokkas")}`);
   await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "running");
 
@@ -63,7 +63,8 @@ test("an interrupt sent while the agent works is pending, then shown where the a
 test("an interrupt the run never took is sent as the next turn when the run ends", async ({ page }) => {
   const chat = new ChatPage(page);
   // No tools: the loop answers at once and the slow answer streams; nothing can take the message now.
-  const question = `[slow] ${unique("Count for me")}`;
+  const question = unique("Count for me");
+  await fakeOllama.script(slowAnswer("counting", 80));
   await chat.startConversation(question);
   await expect(chat.lastAnswer).toContainText("line 1");
 
@@ -72,11 +73,11 @@ test("an interrupt the run never took is sent as the next turn when the run ends
     "And then say goodbye",
   );
 
-  await expect(chat.userMessages).toHaveText([question, "And then say goodbye"], { timeout: 20_000 });
+  await expect(chat.userMessages).toHaveText([question, "And then say goodbye"], { timeout: 40_000 });
   await expect(chat.assistantMessages).toHaveCount(2);
   await chat.expectAnswerDone();
   await expect(chat.lastAnswer).toContainText("Echo: And then say goodbye");
-  await expect(chat.assistantMessages.first()).toContainText("line 39");
+  await expect(chat.assistantMessages.first()).toContainText("line 80");
 });
 
 test("after Stop, an interrupt the run never took is given back in the composer instead of being sent", async ({

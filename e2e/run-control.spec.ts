@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
-import { fakeOllama } from "./support/fake-ollama";
+import { fakeOllama, slowAnswer } from "./support/fake-ollama";
 import { FAKE_WEB_URL } from "./support/servers";
 import { unique } from "./support/unique";
 
@@ -12,9 +12,7 @@ test("Stop ends a slow answer: the partial text stays, it is marked stopped, and
   page,
 }) => {
   const chat = new ChatPage(page);
-  // Long enough (200 lines at 100 ms) that a busy machine cannot finish it before Stop is clicked.
-  const lines = Array.from({ length: 200 }, (_, i) => `- line ${i + 1}\n`);
-  await fakeOllama.script({ when: { stream: true }, chunks: ["**Echo:** counting\n\n", ...lines], chunkDelayMs: 100 });
+  await fakeOllama.script(slowAnswer("counting", 200, 100));
   await chat.startConversation(unique("Count slowly"));
 
   await expect(chat.lastAnswer).toHaveAttribute("data-status", "streaming");
@@ -62,11 +60,14 @@ test("after a reload mid-answer the page re-attaches to the run and the answer k
   page,
 }) => {
   const chat = new ChatPage(page);
-  await fakeOllama.script({
-    when: { stream: false, hasTools: true },
-    toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
-  });
-  const question = `[slow] ${unique("Reload me")}`;
+  await fakeOllama.script(
+    {
+      when: { stream: false, hasTools: true },
+      toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
+    },
+    slowAnswer("reloaded", 80),
+  );
+  const question = unique("Reload me");
   await chat.startConversation(question);
   await expect(chat.lastAnswer).toContainText("line 2");
 
@@ -77,10 +78,10 @@ test("after a reload mid-answer the page re-attaches to the run and the answer k
   await expect(chat.lastAnswer).toContainText("line 2");
   await expect(chat.stopButton).toBeVisible();
   await chat.expectAnswerDone("complete");
-  await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("line 39");
+  await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("line 80");
   await expect(chat.userMessages).toHaveText([question]);
   // Each line exactly once: the resumed stream neither repeats nor drops deltas.
-  await expect(chat.lastAnswer.getByRole("listitem")).toHaveCount(39);
+  await expect(chat.lastAnswer.getByRole("listitem")).toHaveCount(80);
 });
 
 test("when the answer's stream drops, the page resumes the run after the last event it saw, without repeating text", async ({
@@ -122,7 +123,8 @@ test("when the answer's stream drops, the page resumes the run after the last ev
 
 test("after a reload mid-answer the run can be stopped, and Ollama's request is aborted", async ({ page }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Reload and stop")}`);
+  await fakeOllama.script(slowAnswer("reload and stop", 200, 100));
+  await chat.startConversation(unique("Reload and stop"));
   await expect(chat.lastAnswer).toContainText("line 2");
 
   await page.reload();

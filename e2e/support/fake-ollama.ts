@@ -34,3 +34,13 @@ export const fakeOllama = {
   /** Queues replies (`content`, `chunks`, `chunkDelayMs`, `midStreamError`, …) for the next chats. */
   script: (...replies: Record<string, unknown>[]) => call<{ queued: number }>("POST", "/__fake/script", { replies }),
 };
+
+/**
+ * The next streamed answer: "**Echo:** <label>" then `lines` list items ("- line N"), one every
+ * `chunkDelayMs`. Tests that act while an answer streams size it so a busy machine cannot finish it
+ * before they act (the `[slow]` marker's 39 lines take about 6 s).
+ */
+export function slowAnswer(label: string, lines: number, chunkDelayMs = 150): Record<string, unknown> {
+  const items = Array.from({ length: lines }, (_, i) => `- line ${i + 1}\n`);
+  return { when: { stream: true }, chunks: [`**Echo:** ${label}\n\n`, ...items], chunkDelayMs };
+}
