@@ -1,4 +1,5 @@
 import { deflateSync } from "node:zlib";
+import { createCanvas } from "@napi-rs/canvas";
 
 /**
  * Image files built byte by byte for tests: real small images a decoder can read, and crafted ones
@@ -285,3 +286,86 @@ export function toSimpleWebp(extended: Buffer): Buffer {
   }
   throw new Error("no VP8 or VP8L chunk");
 }
+
+/** A real image of one colour, encoded by the canvas library (this encodes; it never decodes). */
+export function encodedImage(format: "png" | "jpeg" | "webp", width: number, height: number): Buffer {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#3366ff";
+  context.fillRect(0, 0, width, height);
+  // biome-ignore lint/suspicious/noExplicitAny: encodeSync's overloads take one format at a time
+  return Buffer.from(canvas.encodeSync(format as any, 90));
+}
+
+/** A crafted image, the refusal it must get (status, code) and a phrase its message names. */
+export interface CraftedImage {
+  name: string;
+  make: () => Buffer;
+  status: 413 | 415;
+  code: string;
+  says: string;
+}
+
+/** Every crafted image the upload check and the vision preparation must refuse before decoding. */
+export const CRAFTED_IMAGES: CraftedImage[] = [
+  {
+    name: "the 34-byte GIF with a 30000×30000 frame",
+    make: makeGifBomb,
+    status: 413,
+    code: "payload_too_large:image_pixels",
+    says: "30000×30000",
+  },
+  {
+    name: "a GIF with 2000 frames",
+    make: () =>
+      makeGif({
+        screen: { width: 1, height: 1 },
+        frames: Array.from({ length: 2000 }, () => ({ width: 1, height: 1 })),
+      }),
+    status: 413,
+    code: "payload_too_large:image_frames",
+    says: "2,000 frames; the limit is 1,000",
+  },
+  {
+    name: "an APNG whose second frame is huge",
+    make: () => makePng({ width: 1, height: 1, animation: [{ width: 20000, height: 20000 }] }),
+    status: 413,
+    code: "payload_too_large:image_pixels",
+    says: "20000×20000",
+  },
+  {
+    name: "a WebP with an ANMF frame over the limit",
+    make: () => makeAnimatedWebp({ canvas: { width: 1, height: 1 }, frames: [{ width: 16000, height: 16000 }] }),
+    status: 413,
+    code: "payload_too_large:image_pixels",
+    says: "16000×16000",
+  },
+  {
+    name: "a JPEG with a second SOF over the limit",
+    make: () => insertBeforeEoi(encodedImage("jpeg", 64, 48), jpegSof(65535, 65535)),
+    status: 413,
+    code: "payload_too_large:image_pixels",
+    says: "65535×65535",
+  },
+  {
+    name: "a truncated PNG",
+    make: () => encodedImage("png", 300, 200).subarray(0, 150),
+    status: 415,
+    code: "unsupported_media_type:image",
+    says: "truncated",
+  },
+  {
+    name: "a PNG whose IHDR CRC is damaged (it segfaults the decoder)",
+    make: () => withDamagedCrc(encodedImage("png", 30, 20), "IHDR"),
+    status: 415,
+    code: "unsupported_media_type:image",
+    says: "CRC mismatch",
+  },
+  {
+    name: "a GIF without its trailer",
+    make: () => makeGifBomb().subarray(0, 33),
+    status: 415,
+    code: "unsupported_media_type:image",
+    says: "truncated",
+  },
+];
