@@ -56,7 +56,10 @@ export class TextAnswerGate implements AnswerGate {
   }
 
   push(delta: string): void {
-    if (this.verdict === "prose") return this.show(delta);
+    if (this.verdict === "prose") {
+      this.show(delta);
+      return;
+    }
     this.held += delta;
     if (this.verdict === "hold") return;
     this.verdict = classifyReplyStart(this.held);
@@ -125,7 +128,10 @@ export class JsonAnswerGate implements AnswerGate {
   }
 
   end(answer: string | null): void {
-    if (answer !== null && answer.startsWith(this.sent)) return this.show(answer.slice(this.sent.length));
+    if (answer?.startsWith(this.sent)) {
+      this.show(answer.slice(this.sent.length));
+      return;
+    }
     if (this.started) this.emit({ status: "start" });
     this.sent = "";
     if (answer !== null) this.show(answer);
