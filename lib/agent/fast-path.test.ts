@@ -6,7 +6,10 @@ import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
 
 /** An agent whose direct answers stream through `onAnswer`, logging answer events and model parts in order. */
-function fastPath(chat: ScriptedChat[], options: { json?: boolean; interrupts?: ReturnType<typeof interruptQueue> } = {}) {
+function fastPath(
+  chat: ScriptedChat[],
+  options: { json?: boolean; interrupts?: ReturnType<typeof interruptQueue> } = {},
+) {
   const log: string[] = [];
   const answer: AnswerPart[] = [];
   const thinking: ThinkingDelta[] = [];
