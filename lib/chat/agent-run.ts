@@ -116,7 +116,8 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     },
     // `at` lets a page that re-attaches show how long a running tool has been going.
     onStep: (step) => live.emitStep(step, Date.now()),
-    onAnswer,
+    // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
+    ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
     onThinking: (delta) => live.emit("thinking", delta, { store: false }),
     onCompact: (event) => {
       live.emit("compact", {

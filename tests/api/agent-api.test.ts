@@ -108,7 +108,11 @@ describe("the agent behind /api/chat", () => {
     const events = await runChat({ conversationId: id, message: "2+2?" });
     const answer = events.filter((e) => e.event === "answer" && e.data.status === "delta").map((e) => e.data.content);
     expect(answer.join("")).toBe("4");
-    expect(fake().chatRequests().filter((r) => r.body?.format === "json")).toHaveLength(1);
+    expect(
+      fake()
+        .chatRequests()
+        .filter((r) => r.body?.format === "json"),
+    ).toHaveLength(1);
     expect(events[0]?.data).toMatchObject({ mode: "json", model: "gemma:2b" });
     const loop = fake().chatRequests()[0]?.body;
     expect(loop.format).toBe("json");

@@ -28,7 +28,8 @@ async function newConversation(model?: string): Promise<string> {
 
 /** The text of the last user message of a recorded Ollama request body. */
 // biome-ignore lint/suspicious/noExplicitAny: a recorded request body is whatever the app sent
-const lastUser = (body: any): string => body?.messages?.findLast((m: { role: string }) => m.role === "user")?.content ?? "";
+const lastUser = (body: any): string =>
+  body?.messages?.findLast((m: { role: string }) => m.role === "user")?.content ?? "";
 
 const send = (body: unknown) => chat(jsonRequest("/api/chat", "POST", body));
 
@@ -128,7 +129,9 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect(fake().chatRequests()[0]?.finished).toBe(false);
     await reader?.cancel();
     await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Capitals");
-    const requests = fake().chatRequests().map((r) => r.body);
+    const requests = fake()
+      .chatRequests()
+      .map((r) => r.body);
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({ stream: true });
     expect(requests[0]?.tools?.length).toBeGreaterThan(0);
@@ -144,7 +147,9 @@ describe("POST /api/chat streams a run over SSE", () => {
     );
     const events = await readEvents(await send({ conversationId: id, message: "Think about it" }));
     expect(events.map((e) => e.event).slice(-2)).toEqual(["done", "title"]);
-    const [loop, title] = fake().chatRequests().map((r) => r.body);
+    const [loop, title] = fake()
+      .chatRequests()
+      .map((r) => r.body);
     expect(loop).toMatchObject({ think: true, stream: true });
     expect(title).toMatchObject({ think: false, stream: false });
     expect(lastUser(title)).toContain("short title");
@@ -223,7 +228,11 @@ describe("POST /api/chat streams a run over SSE", () => {
 describe("stop (POST /api/conversations/:id/stop)", () => {
   it("aborts the Ollama request, keeps the partial answer, and ends with done.stopped", async () => {
     const id = await newConversation();
-    fake().script({ when: { hasTools: true }, chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 40 });
+    fake().script({
+      when: { hasTools: true },
+      chunks: Array.from({ length: 40 }, (_, i) => `w${i} `),
+      chunkDelayMs: 40,
+    });
     const response = await send({ conversationId: id, message: "long answer" });
     const events: ParsedEvent[] = [];
     let stopped = false;
