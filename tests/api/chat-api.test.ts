@@ -139,6 +139,25 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect(lastUser(requests[1])).toContain("short title");
   });
 
+  it("at done the turn is over: the title is still being made, and the next message starts a new turn", async () => {
+    const id = await newConversation();
+    fake().script(
+      { when: { stream: false, lastUserIncludes: "short title" }, delayMs: 400, content: "Slow title" },
+      { when: { hasTools: true }, content: "First answer." },
+      { when: { hasTools: true }, content: "Second answer." },
+    );
+    const first = await readEvents(await send({ conversationId: id, message: "one" }), (e) => e.event === "done");
+    expect(first.at(-1)?.data).toMatchObject({ titlePending: true });
+    const title = fake()
+      .chatRequests()
+      .find((r) => lastUser(r.body).includes("short title"));
+    expect(title?.finished).not.toBe(true);
+    const second = await send({ conversationId: id, message: "two" });
+    expect(second.status).toBe(200);
+    expect(answerText(await readEvents(second))).toBe("Second answer.");
+    await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Slow title");
+  });
+
   it("the title comes after done, with think:false", async () => {
     const id = await newConversation("qwen3:8b");
     fake().script(
