@@ -158,6 +158,37 @@ describe("POST /api/chat streams a run over SSE", () => {
     await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Slow title");
   });
 
+  it("thinking streams live as thinking events, in the loop and in synthesis alike, then is stored whole with its duration", async () => {
+    const id = await newConversation("qwen3:8b");
+    fake().script(
+      {
+        when: { hasTools: true },
+        thinking: "I should look it up.",
+        toolCalls: [{ name: "no_such_tool", arguments: {} }],
+      },
+      { when: { hasTools: true }, content: "Nothing found." },
+      { when: { hasTools: false, stream: true }, thinking: "Now write it up.", chunks: ["No ", "luck."] },
+    );
+    const events = await readEvents(await send({ conversationId: id, message: "look it up" }));
+    const live = (iteration: number) =>
+      events
+        .filter((e) => e.event === "thinking" && e.data.iteration === iteration)
+        .map((e) => e.data.delta)
+        .join("");
+    expect(live(1)).toBe("I should look it up.");
+    expect(live(0)).toBe("Now write it up.");
+    const steps = events.filter((e) => e.event === "step" && e.data.type === "thinking").map((e) => e.data);
+    expect(steps).toEqual([
+      expect.objectContaining({ iteration: 1, text: "I should look it up.", durationMs: expect.any(Number) }),
+      expect.objectContaining({ iteration: 0, text: "Now write it up.", durationMs: expect.any(Number) }),
+    ]);
+    // The first live thinking arrives before the loop's first reply has ended (its tool call is later).
+    const firstThinking = events.findIndex((e) => e.event === "thinking");
+    const toolCall = events.findIndex((e) => e.event === "step" && e.data.type === "tool_call");
+    expect(firstThinking).toBeLessThan(toolCall);
+    expect(answerText(events)).toBe("No luck.");
+  });
+
   it("the title comes after done, with think:false", async () => {
     const id = await newConversation("qwen3:8b");
     fake().script(
