@@ -30,6 +30,14 @@ async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
   expect(response.status).toBe(200);
   const events = await readEvents(response);
   await expect.poll(() => getLiveRuns().forConversation(String(body.conversationId))).toBeUndefined();
+  // The title of a first turn is made after `done`: wait for it too, so it cannot reach the next test.
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
   return events;
 }
 

@@ -48,8 +48,18 @@ async function detail(id: string): Promise<Detail> {
   return (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as Detail;
 }
 
-const waitIdle = (conversationId: string) =>
-  expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
+// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
+// so no late title request reaches the next test's fake model.
+const waitIdle = async (conversationId: string) => {
+  await expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
+};
 
 const answerText = (events: ParsedEvent[]) =>
   events
@@ -266,7 +276,15 @@ describe("POST /api/chat streams a run over SSE", () => {
     await waitIdle(id);
     const after = await detail(id);
     expect(after.messages[1]).toMatchObject({ content: "a b c d", status: "complete" });
-    expect(fake().chatRequests().length).toBeGreaterThanOrEqual(2);
+    // The answer's call and, after done, the title's: neither was cut off by the client leaving.
+    await expect
+      .poll(
+        () =>
+          fake()
+            .chatRequests()
+            .filter((r) => r.finished).length,
+      )
+      .toBe(2);
     expect(
       fake()
         .chatRequests()

@@ -81,7 +81,18 @@ const send = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "P
 const stopRun = (id: string) => stop(jsonRequest("", "POST"), params({ id }));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
 const codeOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
-const idle = (id: string) => expect.poll(() => getLiveRuns().forConversation(id)).toBeUndefined();
+// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
+// so no late title request reaches the next test's fake model.
+const idle = async (id: string) => {
+  await expect.poll(() => getLiveRuns().forConversation(id)).toBeUndefined();
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
+};
 
 /**
  * Sends chats in parallel while the image gate is closed, waits until each has either answered or
