@@ -31,7 +31,7 @@ for (const scheme of ["light", "dark"] as const) {
       await expectNoSeriousViolations(page, "start screen");
 
       await fakeOllama.script({
-        when: { stream: false, hasTools: true },
+        when: { hasTools: true },
         toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
       });
       await chat.startConversation(unique("What is a quokka?"));

@@ -104,7 +104,7 @@ test("the app runs under its policy: start screen, a conversation with a tool ca
   expect(await violations()).toEqual([]);
 
   await fakeOllama.script({
-    when: { stream: false, hasTools: true },
+    when: { hasTools: true },
     toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
   });
   await chat.startConversation(unique("What is a quokka?"));

@@ -48,10 +48,13 @@ test("a PDF attached on a new chat shows its pages, the agent reads it by attach
 
   await fakeOllama.script(
     {
-      when: { stream: false, hasTools: true },
+      when: { hasTools: true },
       toolCalls: [{ name: "pdf_to_text", arguments: { url_or_path: `attachment:${uploaded.body.id}` } }],
     },
-    { when: { stream: true }, content: `Revenue grew by twelve percent (attachment:${uploaded.body.id}).` },
+    {
+      when: { hasTools: false, stream: true },
+      content: `Revenue grew by twelve percent (attachment:${uploaded.body.id}).`,
+    },
   );
   await chat.send(unique("Summarise the report"));
   await page.waitForURL(/\/c\/[^/]+$/);

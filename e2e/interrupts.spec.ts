@@ -10,7 +10,7 @@ test.beforeEach(async () => {
 
 /** The first tool-loop call reads a page that takes `ms` to load: time to act while the agent works. */
 const slowToolRound = (ms: number) => ({
-  when: { stream: false, hasTools: true },
+  when: { hasTools: true },
   toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/slow/quokka.html?ms=${ms}` } }],
 });
 

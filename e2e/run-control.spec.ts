@@ -62,7 +62,7 @@ test("after a reload mid-answer the page re-attaches to the run and the answer k
   const chat = new ChatPage(page);
   await fakeOllama.script(
     {
-      when: { stream: false, hasTools: true },
+      when: { hasTools: true },
       toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
     },
     slowAnswer("reloaded", 80),

@@ -62,13 +62,13 @@ for (const size of sizes) {
         // A research turn: two tool calls, one of them opened, then the answer.
         await fakeOllama.script(
           {
-            when: { stream: false, hasTools: true },
+            when: { hasTools: true },
             toolCalls: [
               { name: "web_search", arguments: { query: "quokka habitat and diet" } },
               { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } },
             ],
           },
-          { when: { stream: true }, chunks: QUOKKA_ANSWER, chunkDelayMs: 10 },
+          { when: { hasTools: false, stream: true }, chunks: QUOKKA_ANSWER, chunkDelayMs: 10 },
         );
         await chat.send("Where do quokkas live and what do they eat?");
         await chat.expectAnswerDone();
@@ -144,13 +144,13 @@ for (const size of sizes) {
       // A research turn in Japanese: the tool cards, their states and the opened one read in Japanese.
       await fakeOllama.script(
         {
-          when: { stream: false, hasTools: true },
+          when: { hasTools: true },
           toolCalls: [
             { name: "web_search", arguments: { query: "クオッカ 生息地 食べ物" } },
             { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } },
           ],
         },
-        { when: { stream: true }, chunks: QUOKKA_ANSWER_JA, chunkDelayMs: 10 },
+        { when: { hasTools: false, stream: true }, chunks: QUOKKA_ANSWER_JA, chunkDelayMs: 10 },
       );
       await chat.startConversation("クオッカはどこに住んでいて、何を食べますか？");
       await chat.expectAnswerDone();

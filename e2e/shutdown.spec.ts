@@ -42,10 +42,11 @@ test("SIGTERM stores a running answer as interrupted and exits cleanly", async (
       .toBe(200);
     expect(fs.readFileSync(path.join(dataDir, "server.pid"), "utf8")).toBe(String(server.pid));
 
-    await fakeOllama.script(
-      { when: { stream: false }, content: "loop" },
-      { when: { stream: true }, chunks: Array.from({ length: 60 }, (_, i) => `part${i} `), chunkDelayMs: 100 },
-    );
+    await fakeOllama.script({
+      when: { hasTools: true },
+      chunks: Array.from({ length: 60 }, (_, i) => `part${i} `),
+      chunkDelayMs: 100,
+    });
     const created = await (
       await fetch(`${base}/api/conversations`, {
         method: "POST",

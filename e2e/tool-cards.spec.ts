@@ -11,7 +11,7 @@ test.beforeEach(async () => {
 
 /** The tool loop's first call (not streamed, tools offered) asks for these tool calls. */
 const toolRound = (...toolCalls: { name: string; arguments: Record<string, unknown> }[]) => ({
-  when: { stream: false, hasTools: true },
+  when: { hasTools: true },
   toolCalls,
 });
 
@@ -82,7 +82,7 @@ test("thinking is shown folded above the answer and opens on click", async ({ pa
   await chat.open("/");
   await chat.chooseModel("qwen3:8b");
   await fakeOllama.script({
-    when: { stream: false },
+    when: { hasTools: true },
     content: "Quokkas are marsupials.",
     thinking: "The user wants a fact.",
   });

@@ -111,6 +111,8 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
             onStarted?.();
             callbacksRef.current.onStarted?.(conversationId);
           }
+          // The title is made after `done`: the conversation list is read again to show it.
+          if (event.event === "title") callbacksRef.current.onSettled?.(conversationId);
         },
       });
       controllers.current.delete(key);

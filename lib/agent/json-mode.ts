@@ -1,5 +1,6 @@
 import type { ToolSpec } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import { JsonAnswerGate } from "./answer-gate";
 import { extractJson } from "./extract-json";
 import type { RunState } from "./run-state";
 
@@ -52,12 +53,21 @@ export function parseAction(content: string, thinking: string): JsonAction {
 export async function runJsonLoop(state: RunState, language: PromptLanguage): Promise<string> {
   let lastFailed = false;
   for (;;) {
-    const reply = await state.callModel({ format: "json" });
+    const sink = state.answerSink;
+    const gate = sink ? new JsonAnswerGate(sink) : null;
+    const reply = await state.callModel({ format: "json" }, gate ? (delta) => gate.push(delta) : undefined);
     const action = parseAction(reply.content, reply.reasoning);
+    const direct = action.type === "final_answer" && action.reasoning !== PARSE_FAILURE;
+    gate?.end(direct ? action.answer : null);
     state.push({ role: "assistant", content: reply.content });
     // The model's own thinking was shown by callModel; otherwise show the action's reasoning.
     if (!reply.reasoning.trim() && action.reasoning.trim() && action.reasoning !== PARSE_FAILURE) {
       state.emit({ type: "thinking", iteration: state.iterations, text: action.reasoning });
+    }
+    // A direct answer is on screen: it stands, and interrupts wait for the next turn (`done`).
+    if (gate?.shown && action.type === "final_answer") {
+      state.direct = true;
+      return action.answer;
     }
     // Drain before looking at the action: an interrupt suppresses a pending final answer
     // (a pending tool call still runs; its observation follows the interrupt).

@@ -1,17 +1,24 @@
 import type { ToolSpec } from "@/lib/llm/types";
+import { TextAnswerGate } from "./answer-gate";
 import type { RunState } from "./run-state";
 import { recoverTextToolCalls } from "./text-tool-calls";
 
 /**
  * Native function calling: one response may hold several calls, run in parallel; all
  * tool messages follow their assistant message directly, matched by call id; interrupts are
- * drained only after them. A response without calls is the final answer.
+ * drained only after them. A response without calls is the final answer; before any tool has run,
+ * it streams out as it is written (the fast path) and stands, whatever interrupt arrives meanwhile.
  */
 export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise<string> {
   const names = tools.map((tool) => tool.name);
   let callSeq = 0;
   for (;;) {
-    const reply = await state.callModel({ tools: state.toolsDisabled ? undefined : tools });
+    const sink = state.answerSink;
+    const gate = sink ? new TextAnswerGate(sink) : null;
+    const reply = await state.callModel(
+      { tools: state.toolsDisabled ? undefined : tools },
+      gate ? (delta) => gate.push(delta) : undefined,
+    );
     let calls = reply.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.arguments }));
     let content = reply.content;
     if (calls.length === 0 && !state.toolsDisabled) {
@@ -24,8 +31,15 @@ export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise
       if (calls.length > 0) content = "";
     }
 
+    gate?.end(calls.length === 0 ? content : null);
+
     if (calls.length === 0) {
       state.push({ role: "assistant", content, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}) });
+      // A direct answer is on screen: it stands, and interrupts wait for the next turn (`done`).
+      if (gate?.shown) {
+        state.direct = true;
+        return content;
+      }
       // An interrupt that arrives with the final answer suppresses it: the loop goes on.
       if (state.drainInterrupts()) continue;
       return content;

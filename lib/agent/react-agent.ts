@@ -11,8 +11,9 @@ import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
 
 /**
- * The ReAct engine (docs/architecture.md, "One turn"): phase 1, the tool loop with non-streaming calls (native or JSON
- * mode); phase 2, `streamAnswer`, a streamed synthesis over the whole trace. Framework-free: it
+ * The ReAct engine (docs/architecture.md, "One turn"): phase 1, the tool loop (native or JSON mode),
+ * whose first reply is the answer when it calls no tool (`result.direct`, streamed through
+ * `onAnswer`); phase 2, for turns that used tools, `streamAnswer`, a streamed synthesis over the trace. Framework-free: it
  * sees an LLM, a toolbox, a step sink and an interrupt source, nothing else.
  */
 export class ReActAgent {
@@ -98,6 +99,7 @@ export class ReActAgent {
       usage: loopState.usage,
       answer,
       hitMaxIterations,
+      direct: loopState.direct,
     };
   }
 

@@ -1,7 +1,7 @@
-import type { ChatMessage, ChatOptions, ChatResult, Usage } from "@/lib/llm/types";
+import type { ChatMessage, ChatOptions, ChatResult, ToolCall, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
-import type { AgentStep, Artifact } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Artifact } from "@/lib/protocol/run-events";
 import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard } from "./context-guard";
 import type { AgentOptions, StepRecord } from "./types";
@@ -45,6 +45,8 @@ export class RunState {
   toolContextChars = 0;
   /** Set once a budget is hit: the model has been told to answer with what it has. */
   budgetReason: string | null = null;
+  /** The loop's answer went out through `onAnswer` as it was written (the fast path). */
+  direct = false;
   private refusedCalls = false;
   private budgetAnnounced = false;
 
@@ -67,10 +69,19 @@ export class RunState {
     if (pinned) this.pinned.add(message);
   }
 
-  /** One LLM call of the loop: counted against MAX_ITERATIONS, usage summed, thinking shown. */
-  async callModel(chatOptions: ChatOptions): Promise<ChatResult> {
+  /** Where a direct answer may stream: only while no tool has run in this turn (the fast path). */
+  get answerSink(): ((part: AnswerPart) => void) | null {
+    return this.steps.length === 0 && !this.toolsDisabled ? (this.options.onAnswer ?? null) : null;
+  }
+
+  /**
+   * One LLM call of the loop, streamed: counted against MAX_ITERATIONS, usage summed, thinking
+   * shown as it grows and then whole, text handed to `onText` as it arrives.
+   */
+  async callModel(chatOptions: ChatOptions, onText?: (delta: string) => void): Promise<ChatResult> {
     if (this.iterations >= this.options.limits.maxIterations) throw new IterationLimitReached();
     this.iterations++;
+    const iteration = this.iterations;
     // The tool schemas travel with the messages and take context too.
     const extraText = chatOptions.tools ? JSON.stringify(chatOptions.tools) : "";
     const fitted = await this.guard.fit(this.messages, this.pinned, {
@@ -79,11 +90,42 @@ export class RunState {
       extraText,
     });
     if (fitted !== this.messages) this.messages.splice(0, this.messages.length, ...fitted);
-    const result = await this.options.llm.chat(this.messages, { ...chatOptions, signal: this.signal });
-    this.guard.observe(this.messages, result.usage.inputTokens, extraText);
-    this.usage = addUsage(this.usage, result.usage);
-    if (result.reasoning.trim()) this.emit({ type: "thinking", iteration: this.iterations, text: result.reasoning });
-    return result;
+    let content = "";
+    let reasoning = "";
+    let thinkingStarted = 0;
+    let thinkingMs = 0;
+    const toolCalls: ToolCall[] = [];
+    let usage = emptyUsage();
+    const endThinking = () => {
+      if (thinkingStarted && !thinkingMs) thinkingMs = Math.max(1, Date.now() - thinkingStarted);
+    };
+    for await (const part of this.options.llm.streamReply(this.messages, { ...chatOptions, signal: this.signal })) {
+      switch (part.type) {
+        case "reasoning":
+          thinkingStarted ||= Date.now();
+          reasoning += part.text;
+          this.options.onThinking?.({ iteration, delta: part.text });
+          break;
+        case "text":
+          endThinking();
+          content += part.text;
+          onText?.(part.text);
+          break;
+        case "tool-call":
+          endThinking();
+          toolCalls.push(part.call);
+          break;
+        case "finish":
+          endThinking();
+          usage = part.usage;
+          break;
+      }
+    }
+    endThinking();
+    this.guard.observe(this.messages, usage.inputTokens, extraText);
+    this.usage = addUsage(this.usage, usage);
+    if (reasoning.trim()) this.emit({ type: "thinking", iteration, text: reasoning, durationMs: thinkingMs });
+    return { content, toolCalls, reasoning, usage };
   }
 
   /** Why a call may not run now, or null. */

@@ -1,6 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import type { AgentStep, Interrupt } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Interrupt, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { ToolOutcome } from "@/lib/tools/outcome";
 import type { CompactionEvent } from "./context-guard";
 
@@ -40,6 +40,8 @@ export interface AgentResult {
   /** The loop's own short answer; the fallback when synthesis fails. */
   answer: string;
   hitMaxIterations: boolean;
+  /** The loop's first reply was the answer and went out through `onAnswer`: no synthesis. */
+  direct: boolean;
 }
 
 export interface AgentLimits {
@@ -66,6 +68,13 @@ export interface AgentOptions {
   /** A compaction happened: the web layer shows a divider and keeps the summary. */
   onCompact?: (event: CompactionEvent) => void;
   interrupts?: InterruptSource;
+  /**
+   * Where a direct answer streams (the fast path): when set, a first reply without a tool call is
+   * the answer, shown as it is written. Without it, every answer comes from synthesis.
+   */
+  onAnswer?: (part: AnswerPart) => void;
+  /** The model's thinking as it grows; the whole of it follows as a `thinking` step. */
+  onThinking?: (delta: ThinkingDelta) => void;
 }
 
 export interface AgentInput {

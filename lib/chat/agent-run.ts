@@ -10,7 +10,7 @@ import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
 import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import type { Interrupt, RunEventData, RunEventName, RunFailure } from "@/lib/protocol/run-events";
+import type { AnswerPart, Interrupt, RunEventData, RunEventName, RunFailure } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { LiveRun } from "./live-run";
 import { suggestTitle } from "./title";
@@ -48,6 +48,8 @@ export interface AgentRunOptions {
   onCompact: (event: CompactionEvent) => void;
   /** Set on a conversation's first turn: stores a title made from the first exchange. */
   onTitle?: (title: string) => string | null;
+  /** `done` is out: the conversation is free for its next turn (the title may still be in the making). */
+  onDone?: () => void;
 }
 
 function toAppError(error: unknown): AppError {
@@ -58,14 +60,42 @@ function toAppError(error: unknown): AppError {
 }
 
 /**
- * One chat turn through the agent: the tool loop with its `step` events, then the streamed
- * synthesis (falling back to the loop's own answer), then the stored assistant message and `done`.
+ * One chat turn through the agent: the tool loop with its `step` events; a first reply without a
+ * tool call is the answer, streamed as it is written (the fast path); otherwise the streamed
+ * synthesis (falling back to the loop's own answer). Then the stored assistant message and `done`,
+ * and on a first turn the title, made after `done` and sent as a `title` event.
  * The stored answer is what the model wrote (empty if nothing); an error is an `error` event and
  * the run's `error`, never part of the answer. Stop ends it as `stopped`.
  */
 export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const { db, live, llm, config, language, input } = options;
   const startedAt = Date.now();
+  let text = "";
+  let answerStarted = false;
+  let lastSave = Date.now();
+  /** Every `answer` event of the turn, direct or synthesised: a `start` resets the text. */
+  const onAnswer = (part: AnswerPart) => {
+    if (part.status === "start") {
+      text = "";
+      live.answerText = text;
+      answerStarted = true;
+      live.emit("answer", part);
+      return;
+    }
+    if (part.status !== "delta") return;
+    text += part.content;
+    live.answerText = text;
+    live.emit("answer", part, { store: false });
+    if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
+      lastSave = Date.now();
+      try {
+        savePartialAnswer(db, { runId: live.runId, text });
+      } catch (error) {
+        // Only crash recovery reads it: a locked database skips one save, the next catches up.
+        if (!isDatabaseBusy(error)) throw error;
+      }
+    }
+  };
   const agent = new ReActAgent({
     llm,
     synthesisLlm: options.synthesisLlm,
@@ -86,6 +116,9 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     },
     // `at` lets a page that re-attaches show how long a running tool has been going.
     onStep: (step) => live.emitStep(step, Date.now()),
+    // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
+    ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
+    onThinking: (delta) => live.emit("thinking", delta, { store: false }),
     onCompact: (event) => {
       live.emit("compact", {
         originalMessages: event.originalMessages,
@@ -98,47 +131,47 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   });
 
   let result: AgentResult | undefined;
-  let text = "";
   let usage: Usage = emptyUsage();
   let status: Exclude<RunStatus, "running"> = "complete";
   let failure: AppError | undefined;
   let fallback = false;
-  let answerStarted = false;
 
   try {
     result = await agent.run(input, live.signal);
     usage = result.usage;
-    live.emit("answer", { status: "start" });
-    answerStarted = true;
-    let lastSave = Date.now();
-    try {
-      for await (const part of agent.streamAnswer(result, input, live.signal)) {
-        if (part.type === "text") {
-          text += part.text;
-          live.answerText = text;
-          live.emit("answer", { status: "delta", content: part.text }, { store: false });
-          if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
-            lastSave = Date.now();
-            try {
-              savePartialAnswer(db, { runId: live.runId, text });
-            } catch (error) {
-              // Only crash recovery reads it: a locked database skips one save, the next catches up.
-              if (!isDatabaseBusy(error)) throw error;
-            }
+    if (!result.direct) {
+      onAnswer({ status: "start" });
+      let thinking = "";
+      let thinkingStarted = 0;
+      let thinkingMs = 0;
+      try {
+        for await (const part of agent.streamAnswer(result, input, live.signal)) {
+          if (part.type === "reasoning") {
+            thinkingStarted ||= Date.now();
+            thinking += part.text;
+            live.emit("thinking", { iteration: 0, delta: part.text }, { store: false });
+            continue;
           }
-        } else if (part.type === "finish") {
-          usage = addUsage(usage, part.usage);
+          if (thinkingStarted && !thinkingMs) thinkingMs = Math.max(1, Date.now() - thinkingStarted);
+          if (part.type === "text") onAnswer({ status: "delta", content: part.text });
+          else if (part.type === "finish") usage = addUsage(usage, part.usage);
+        }
+      } catch (error) {
+        if (live.signal.aborted || isAbortError(error)) throw error;
+        // The user always gets an answer: the loop's own, when synthesis fails. A partial
+        // synthesis is replaced, not extended: a second `answer start` tells the client to reset.
+        console.warn(
+          "[chat] synthesis failed, using the loop's answer:",
+          error instanceof Error ? error.message : error,
+        );
+        fallback = true;
+        if (text) onAnswer({ status: "start" });
+        onAnswer({ status: "delta", content: result.answer });
+      } finally {
+        if (thinking.trim()) {
+          live.emitStep({ type: "thinking", iteration: 0, text: thinking, durationMs: thinkingMs || 1 }, Date.now());
         }
       }
-    } catch (error) {
-      if (live.signal.aborted || isAbortError(error)) throw error;
-      // The user always gets an answer: the loop's own, when synthesis fails. A partial
-      // synthesis is replaced, not extended: a second `answer start` tells the client to reset.
-      console.warn("[chat] synthesis failed, using the loop's answer:", error instanceof Error ? error.message : error);
-      fallback = true;
-      if (text) live.emit("answer", { status: "start" });
-      text = result.answer;
-      live.emit("answer", { status: "delta", content: text }, { store: false });
     }
   } catch (error) {
     if (live.signal.aborted || isAbortError(error)) status = "stopped";
@@ -196,20 +229,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       ),
     );
   }
-  let title: string | null = null;
-  if (stored && options.onTitle && status === "complete" && text.trim()) {
-    const suggested = await suggestTitle(options.llm, {
-      question: input.question,
-      answer: text,
-      language,
-      signal: live.signal,
-    });
-    try {
-      if (suggested) title = options.onTitle(suggested);
-    } catch (error) {
-      if (!isDatabaseBusy(error)) throw error; // the placeholder title stays
-    }
-  }
+  const titlePending = Boolean(stored && options.onTitle && status === "complete" && text.trim());
   const pending = live.interrupts.close();
   emitEnd("done", {
     messageId,
@@ -219,6 +239,17 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ...(status === "stopped" ? { stopped: true } : {}),
     ...(fallback ? { fallback: true } : {}),
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
-    ...(title ? { title } : {}),
+    ...(titlePending ? { titlePending: true } : {}),
   });
+  options.onDone?.();
+  if (!titlePending || !options.onTitle) return;
+  // Off the turn's critical path: the answer is done and the conversation free; no thinking for a title.
+  const suggested = await suggestTitle(options.llm, { question: input.question, answer: text, language });
+  let title: string | null = null;
+  try {
+    if (suggested) title = options.onTitle(suggested);
+  } catch (error) {
+    if (!isDatabaseBusy(error)) throw error; // the placeholder title stays
+  }
+  if (title) live.emit("title", { title }, { store: false });
 }

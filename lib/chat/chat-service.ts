@@ -210,6 +210,8 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
           return title;
         }
       : undefined,
+    // The conversation takes its next turn at `done`, while the title is still being made.
+    onDone: () => liveRuns.remove(live),
     onInterrupt: (interrupt) =>
       insertMessage(db, {
         id: interrupt.id,

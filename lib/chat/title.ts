@@ -24,7 +24,7 @@ export function cleanTitle(raw: string): string | null {
 
 /**
  * An automatic title from the first exchange (issue 6): one short model call after the answer,
- * bounded in time; any failure keeps the title taken from the first message.
+ * without thinking, bounded in time; any failure keeps the title taken from the first message.
  */
 export async function suggestTitle(
   llm: LLM,
@@ -50,7 +50,11 @@ export async function suggestTitle(
           content: prompt(language, "title", { question: question.slice(0, 1000), answer: answer.slice(0, 1500) }),
         },
       ],
-      { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]), temperature: 0.2 },
+      {
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
+        temperature: 0.2,
+        think: false,
+      },
     );
     return cleanTitle(reply.content);
   } catch {

@@ -128,4 +128,38 @@ describe("followRun", () => {
     });
     expect(outcome).toBe("aborted");
   });
+
+  it("returns at done, and a title made after done still reaches onEvent from the same stream", async () => {
+    const record = recorder();
+    let release: () => void = () => {};
+    const titleSent = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const frames = [
+      RUN,
+      START,
+      frame("done", { messageId: "m1", iterations: 1, usage, elapsedMs: 5, titlePending: true }, "3"),
+    ];
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = frames.shift();
+        if (next !== undefined) return controller.enqueue(encoder.encode(next));
+        await titleSent;
+        controller.enqueue(encoder.encode(frame("title", { title: "Greeting" }, "3.1")));
+        controller.close();
+      },
+    });
+    const outcome = await followRun({
+      initial: stream,
+      signal: new AbortController().signal,
+      onEvent: (event) => record.seen.push(event),
+      openEvents: async () => {
+        throw new Error("no reconnect expected");
+      },
+    });
+    expect(outcome).toBe("done");
+    expect(record.seen.map((event) => event.event)).toEqual(["run", "answer", "done"]);
+    release();
+    await expect.poll(() => record.seen.map((event) => event.event)).toEqual(["run", "answer", "done", "title"]);
+  });
 });

@@ -59,8 +59,10 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
       }
     }
     if (body) {
+      const events = readRunEvents(body, signal)[Symbol.asyncIterator]();
       try {
-        for await (const event of readRunEvents(body, signal)) {
+        for (let next = await events.next(); !next.done; next = await events.next()) {
+          const event = next.value;
           if (attempt > 0) {
             attempt = 0;
             onReconnecting?.(0);
@@ -68,7 +70,12 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
           if (event.id) lastId = event.id;
           if (event.event === "run") runId = event.data.runId;
           onEvent(event);
-          if (event.event === "done") return "done";
+          if (event.event === "done") {
+            // The run is over for the caller now; a title still in the making arrives on the same stream.
+            if (event.data.titlePending) void readTitle(events, onEvent);
+            else void events.return?.(undefined);
+            return "done";
+          }
         }
       } catch (error) {
         if (isAbort(error) || signal.aborted) return "aborted";
@@ -81,5 +88,16 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
     attempt++;
     onReconnecting?.(attempt);
     await sleep(delays[attempt - 1] ?? 1000, signal);
+  }
+}
+
+/** After `done`: the `title` event, if the stream brings it; a broken stream just means no title. */
+async function readTitle(events: AsyncIterator<RunEvent>, onEvent: (event: RunEvent) => void): Promise<void> {
+  try {
+    for (let next = await events.next(); !next.done; next = await events.next()) {
+      if (next.value.event === "title") onEvent(next.value);
+    }
+  } catch {
+    // The title is also in the conversation list, the next time it is read.
   }
 }

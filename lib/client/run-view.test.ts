@@ -116,4 +116,43 @@ describe("applyRunEvent", () => {
       { kind: "tool", startedAt: null, result: { ok: true } },
     ]);
   });
+
+  it("grows a live thinking block from thinking deltas and puts the whole thinking with its duration in its place", () => {
+    const thinking = (delta: string, id: string): RunEvent => ({
+      event: "thinking",
+      data: { iteration: 1, delta },
+      id,
+    });
+    const growing = fold([thinking("Let me ", "1.1"), thinking("think.", "1.2")]);
+    expect(growing.timeline).toMatchObject([{ kind: "thinking", live: true, text: "Let me think.", durationMs: null }]);
+    const whole = fold(
+      [
+        step(call(2, "a")),
+        step({ seq: 3, at: 0, iteration: 1, type: "thinking", text: "Let me think.", durationMs: 2500 }),
+      ],
+      growing,
+    );
+    expect(whole.timeline.map((entry) => entry.kind)).toEqual(["thinking", "tool"]);
+    expect(whole.timeline[0]).toMatchObject({ kind: "thinking", live: false, text: "Let me think.", durationMs: 2500 });
+  });
+
+  it("leaves the working state at done, whatever comes after it", () => {
+    const view = fold([
+      { event: "answer", data: { status: "start" }, id: "1" },
+      delta("Hi", "1.1"),
+      {
+        event: "done",
+        data: {
+          messageId: "m",
+          iterations: 1,
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          elapsedMs: 5,
+          titlePending: true,
+        },
+        id: "2",
+      },
+    ]);
+    expect(view.status).toBe("complete");
+    expect(fold([{ event: "title", data: { title: "Greeting" }, id: "2.1" }], view).status).toBe("complete");
+  });
 });

@@ -29,7 +29,16 @@ export type TimelineEntry =
       startedAt: number | null;
       result: ToolResult | null;
     }
-  | { kind: "thinking"; key: string; text: string }
+  | {
+      kind: "thinking";
+      key: string;
+      text: string;
+      /** Still being written (from `thinking` deltas); the stored step replaces it. */
+      live: boolean;
+      /** How long the model thought, once it is done; null for an older run that did not say. */
+      durationMs: number | null;
+      iteration: number;
+    }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string }
   | { kind: "tool_selection"; key: string; selected: string[]; total: number }
@@ -123,8 +132,20 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
       }
       return timeline.map((entry, i) => (i === index && entry.kind === "tool" ? { ...entry, result } : entry));
     }
-    case "thinking":
-      return withEntry(timeline, { kind: "thinking", key: `thinking:${step.seq}`, text: step.text });
+    case "thinking": {
+      const entry: TimelineEntry = {
+        kind: "thinking",
+        key: `thinking:${step.seq}`,
+        text: step.text,
+        live: false,
+        durationMs: step.durationMs ?? null,
+        iteration: step.iteration,
+      };
+      // The whole thinking replaces the one that grew live, in its place.
+      const liveIndex = timeline.findIndex((e) => e.kind === "thinking" && e.live && e.iteration === step.iteration);
+      if (liveIndex !== -1) return timeline.map((e, i) => (i === liveIndex ? entry : e));
+      return withEntry(timeline, entry);
+    }
     case "interrupt":
       return withEntry(timeline, { kind: "interrupt", key: `interrupt:${step.seq}`, interrupts: step.interrupts });
     case "notice":
@@ -145,6 +166,16 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
 
 function withEntry(timeline: TimelineEntry[], entry: TimelineEntry): TimelineEntry[] {
   return timeline.some((existing) => existing.key === entry.key) ? timeline : [...timeline, entry];
+}
+
+/** A piece of thinking as it is written: it grows the live block of its iteration, or opens one. */
+export function applyThinkingDelta(timeline: TimelineEntry[], iteration: number, delta: string): TimelineEntry[] {
+  const index = timeline.findIndex((e) => e.kind === "thinking" && e.live && e.iteration === iteration);
+  if (index === -1) {
+    const key = `thinking:live:${iteration}`;
+    return [...timeline, { kind: "thinking", key, text: delta, live: true, durationMs: null, iteration }];
+  }
+  return timeline.map((e, i) => (i === index && e.kind === "thinking" ? { ...e, text: e.text + delta } : e));
 }
 
 /** Folds one event of the run into the view. */
@@ -170,6 +201,8 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       }
       return next;
     }
+    case "thinking":
+      return { ...next, timeline: applyThinkingDelta(view.timeline, message.data.iteration, message.data.delta) };
     case "error":
       return { ...next, status: "error", error: message.data.message };
     case "done": {
@@ -187,6 +220,9 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
     // DAG mode (issue 13) draws its plan from these; until then a run has none.
     case "plan":
     case "step_progress":
+      return next;
+    // The title goes to the conversation list, not to the run.
+    case "title":
       return next;
   }
 }

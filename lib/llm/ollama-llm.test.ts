@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { OllamaApi } from "./ollama-api";
 import { createOllamaLLM } from "./ollama-llm";
-import type { ChatMessage, LLM, StreamPart } from "./types";
+import type { ChatMessage, LLM, ReplyPart, StreamPart } from "./types";
 
 const fake = setupFakeOllama();
 
@@ -20,8 +20,8 @@ async function llmFor(model: string, numCtx = 16384): Promise<LLM> {
 
 const question: ChatMessage[] = [{ role: "user", content: "hello there" }];
 
-async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
-  const parts: StreamPart[] = [];
+async function collect<T extends StreamPart | ReplyPart>(stream: AsyncIterable<T>): Promise<T[]> {
+  const parts: T[] = [];
   for await (const part of stream) parts.push(part);
   return parts;
 }
@@ -158,6 +158,12 @@ describe("thinking (think only for models that can)", () => {
     expect(result).toMatchObject({ content: "42", reasoning: "Let me think." });
   });
 
+  it("a title call asks a thinking model not to think (think:false)", async () => {
+    const llm = await llmFor("qwen3:8b");
+    await llm.chat(question, { think: false });
+    expect(lastChatBody().think).toBe(false);
+  });
+
   it("sends think:false to a model without the thinking capability (Ollama would answer 400)", async () => {
     const llm = await llmFor("llama3.2");
     await llm.chat(question);
@@ -173,6 +179,28 @@ describe("tool calls on the wire", () => {
       parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
     },
   ];
+
+  it("streams the tool loop's reply: thinking and text as they arrive, each tool call whole, then usage", async () => {
+    fake().script({
+      thinking: "Search first.",
+      chunks: ["Let me ", "look."],
+      toolCalls: [{ name: "web_search", arguments: { query: "a" }, id: "call_cccc3333" }],
+      promptEvalCount: 12,
+      evalCount: 4,
+    });
+    const llm = await llmFor("qwen3:8b");
+    const parts = await collect(llm.streamReply(question, { tools }));
+    expect(lastChatBody()).toMatchObject({ stream: true, think: true });
+    expect(lastChatBody().tools).toHaveLength(1);
+    const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    const thinking = parts.flatMap((p) => (p.type === "reasoning" ? [p.text] : [])).join("");
+    expect(text).toBe("Let me look.");
+    expect(thinking).toBe("Search first.");
+    expect(parts.filter((p) => p.type === "tool-call")).toEqual([
+      { type: "tool-call", call: { id: "call_cccc3333", name: "web_search", arguments: { query: "a" } } },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ type: "finish", usage: { inputTokens: 12, outputTokens: 4 } });
+  });
 
   it("returns Ollama's tool calls with their ids and object arguments", async () => {
     fake().script({

@@ -2,7 +2,17 @@ import { generateText, jsonSchema, type ModelMessage, streamText, type ToolSet, 
 import { createOllama } from "ollama-ai-provider-v2";
 import { AppError, isAbortError } from "@/lib/errors";
 import { createOllamaFetch } from "./ollama-fetch";
-import type { Abilities, ChatMessage, ChatOptions, ChatResult, LLM, StreamPart, ToolCall, Usage } from "./types";
+import type {
+  Abilities,
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  LLM,
+  ReplyPart,
+  StreamPart,
+  ToolCall,
+  Usage,
+} from "./types";
 
 /** The `LLM` on `ai` 6 + `ollama-ai-provider-v2`, with the wire repaired by `createOllamaFetch`. */
 
@@ -121,9 +131,13 @@ function normalizeError(error: unknown, timeoutMs?: number): unknown {
 
 export function createOllamaLLM(options: OllamaLLMOptions): LLM {
   const contextLength = Math.min(options.numCtx, options.modelContextLength ?? options.numCtx);
-  const think = options.abilities.thinking && (options.think ?? true);
+  const defaultThink = options.abilities.thinking && (options.think ?? true);
 
-  const modelFor = (format?: ChatOptions["format"], onStreamError?: (error: AppError) => void) =>
+  const modelFor = (
+    format?: ChatOptions["format"],
+    onStreamError?: (error: AppError) => void,
+    think: boolean = defaultThink,
+  ) =>
     createOllama({
       baseURL: `${options.baseUrl.replace(/\/+$/, "")}/api`,
       fetch: createOllamaFetch({
@@ -140,9 +154,58 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
   const withTimeout = (signal?: AbortSignal) =>
     options.timeoutMs ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(signal ? [signal] : [])]) : signal;
 
-  const providerOptions = (temperature?: number) => ({
+  const providerOptions = (temperature?: number, think: boolean = defaultThink) => ({
     ollama: { think, options: { num_ctx: contextLength, ...(temperature === undefined ? {} : { temperature }) } },
   });
+
+  /** One streamed reply: text and thinking as they arrive, each tool call whole, then usage. */
+  async function* streamReply(messages: ChatMessage[], chatOptions: ChatOptions = {}): AsyncIterable<ReplyPart> {
+    // Ollama's mid-stream error line, reported by our fetch; it wins over whatever the SDK makes of it.
+    let streamFailure: AppError | undefined;
+    const think = defaultThink && chatOptions.think !== false;
+    const result = streamText({
+      model: modelFor(
+        chatOptions.format,
+        (error) => {
+          streamFailure = error;
+        },
+        think,
+      ),
+      messages: toModelMessages(messages),
+      tools: toToolSet(chatOptions.tools),
+      abortSignal: withTimeout(chatOptions.signal),
+      maxRetries: 0,
+      allowSystemInMessages: true,
+      providerOptions: providerOptions(chatOptions.temperature, think),
+      onError: () => {}, // errors are re-thrown from the loop below
+    });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case "text-delta":
+          if (part.text) yield { type: "text", text: part.text };
+          break;
+        case "reasoning-delta":
+          if (part.text) yield { type: "reasoning", text: part.text };
+          break;
+        case "tool-call":
+          yield {
+            type: "tool-call",
+            call: { id: part.toolCallId, name: part.toolName, arguments: toArguments(part.input) },
+          };
+          break;
+        case "error":
+          throw streamFailure ?? normalizeError(part.error, options.timeoutMs);
+        case "abort":
+          if (chatOptions.signal?.aborted) throw new DOMException("The run was stopped.", "AbortError");
+          throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
+        case "finish":
+          if (streamFailure) throw streamFailure;
+          yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
+          break;
+      }
+    }
+    if (streamFailure) throw streamFailure;
+  }
 
   return {
     model: options.model,
@@ -150,16 +213,17 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
     contextLength,
 
     async chat(messages, chatOptions = {}): Promise<ChatResult> {
+      const think = defaultThink && chatOptions.think !== false;
       try {
         const result = await generateText({
-          model: modelFor(chatOptions.format),
+          model: modelFor(chatOptions.format, undefined, think),
           messages: toModelMessages(messages),
           tools: toToolSet(chatOptions.tools),
           abortSignal: withTimeout(chatOptions.signal),
           maxRetries: 0,
           // Our system messages are ours (prompts/*.json), not user input.
           allowSystemInMessages: true,
-          providerOptions: providerOptions(chatOptions.temperature),
+          providerOptions: providerOptions(chatOptions.temperature, think),
         });
         const toolCalls: ToolCall[] = result.toolCalls.map((call) => ({
           id: call.toolCallId,
@@ -172,40 +236,10 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
       }
     },
 
+    streamReply,
+
     async *streamChat(messages, streamOptions = {}): AsyncIterable<StreamPart> {
-      // Ollama's mid-stream error line, reported by our fetch; it wins over whatever the SDK makes of it.
-      let streamFailure: AppError | undefined;
-      const result = streamText({
-        model: modelFor(undefined, (error) => {
-          streamFailure = error;
-        }),
-        messages: toModelMessages(messages),
-        abortSignal: withTimeout(streamOptions.signal),
-        maxRetries: 0,
-        allowSystemInMessages: true,
-        providerOptions: providerOptions(streamOptions.temperature),
-        onError: () => {}, // errors are re-thrown from the loop below
-      });
-      for await (const part of result.fullStream) {
-        switch (part.type) {
-          case "text-delta":
-            if (part.text) yield { type: "text", text: part.text };
-            break;
-          case "reasoning-delta":
-            if (part.text) yield { type: "reasoning", text: part.text };
-            break;
-          case "error":
-            throw streamFailure ?? normalizeError(part.error, options.timeoutMs);
-          case "abort":
-            if (streamOptions.signal?.aborted) throw new DOMException("The run was stopped.", "AbortError");
-            throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
-          case "finish":
-            if (streamFailure) throw streamFailure;
-            yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
-            break;
-        }
-      }
-      if (streamFailure) throw streamFailure;
+      for await (const part of streamReply(messages, streamOptions)) if (part.type !== "tool-call") yield part;
     },
   };
 }

@@ -47,6 +47,8 @@ export interface ChatOptions {
   /** Ollama's `format`: "json" or a JSON schema for constrained decoding. */
   format?: "json" | Record<string, unknown>;
   temperature?: number;
+  /** false asks a thinking model not to think (the title); unset = the model's configured way. */
+  think?: boolean;
   signal?: AbortSignal;
 }
 
@@ -62,12 +64,21 @@ export type StreamPart =
   | { type: "reasoning"; text: string }
   | { type: "finish"; usage: Usage; finishReason: string };
 
+/** One piece of a streamed tool-loop reply: text and thinking as they grow, each tool call whole. */
+export type ReplyPart =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool-call"; call: ToolCall }
+  | { type: "finish"; usage: Usage; finishReason: string };
+
 export interface LLM {
   readonly model: string;
   readonly abilities: Abilities;
   /** Usable context: min(NUM_CTX, the model's context length). */
   readonly contextLength: number;
   chat(messages: ChatMessage[], options?: ChatOptions): Promise<ChatResult>;
+  /** `chat`, streamed: the tool loop's call, so a direct answer can be shown as it is written. */
+  streamReply(messages: ChatMessage[], options?: ChatOptions): AsyncIterable<ReplyPart>;
   streamChat(
     messages: ChatMessage[],
     options?: { signal?: AbortSignal; temperature?: number },

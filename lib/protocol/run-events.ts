@@ -48,7 +48,13 @@ export type AgentStep =
       durationMs: number;
       artifact?: Artifact;
     }
-  | { type: "thinking"; iteration: number; text: string }
+  | {
+      type: "thinking";
+      iteration: number;
+      text: string;
+      /** How long the model thought, when it was streamed ("Thought for N s"). */
+      durationMs?: number;
+    }
   | { type: "interrupt"; iteration: number; interrupts: Interrupt[] }
   | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
   | { type: "notice"; iteration: number; text: string };
@@ -109,6 +115,20 @@ export interface StepProgress {
 /** `answer`: the streamed answer. A second `start` in one run discards the text so far. */
 export type AnswerPart = { status: "start" } | { status: "delta"; content: string } | { status: "done" };
 
+/**
+ * `thinking`: a piece of the model's thinking as it is written, not stored; the whole of it follows
+ * as a `thinking` step of the same iteration, which replaces it. Synthesis thinks in iteration 0.
+ */
+export interface ThinkingDelta {
+  iteration: number;
+  delta: string;
+}
+
+/** `title`: the conversation's new title, made after `done` (the stream's last event then). */
+export interface TitleMade {
+  title: string;
+}
+
 /** `error`: why the run failed; the run still ends with `done`. */
 export interface RunFailure {
   code: string;
@@ -128,8 +148,8 @@ export interface RunDone {
   fallback?: boolean;
   /** Interrupts the run never took: the client sends them as the next turn. */
   pendingInterrupts?: Interrupt[];
-  /** On a conversation's first turn: the title the model gave it. */
-  title?: string;
+  /** On a conversation's first turn: a `title` event follows, once the model has made it. */
+  titlePending?: boolean;
 }
 
 /** Every event of a run, by name. */
@@ -140,8 +160,10 @@ export interface RunEventMap {
   step_progress: StepProgress;
   compact: Compaction;
   answer: AnswerPart;
+  thinking: ThinkingDelta;
   error: RunFailure;
   done: RunDone;
+  title: TitleMade;
 }
 
 export type RunEventName = keyof RunEventMap;
@@ -160,8 +182,10 @@ const RUN_EVENT_NAMES: Record<RunEventName, true> = {
   step_progress: true,
   compact: true,
   answer: true,
+  thinking: true,
   error: true,
   done: true,
+  title: true,
 };
 
 export function isRunEventName(name: string): name is RunEventName {

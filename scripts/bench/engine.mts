@@ -1,7 +1,8 @@
 // npm run bench:engine — the engine's own cost and the SSE path's (issue 4):
 // A. time per tool-loop iteration with an instant scripted model and instant tools (in process);
-// B. through `next start` and a fake Ollama on loopback: the latency added between the model's first
-//    synthesis token and the first `answer` byte at the client, and answer tokens/s end to end.
+// B. through `next start` and a fake Ollama on loopback, a direct answer (no tool call, the fast path):
+//    the latency added between the model's first answer token and the first `answer` byte at the client,
+//    answer tokens/s end to end, and how many model calls the turn made (the goal: 1 plus the title).
 import { ReActAgent } from "@/lib/agent/react-agent";
 import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { LIMITS } from "@/tests/support/agent-harness";
@@ -45,17 +46,18 @@ async function benchEngine() {
 async function benchSsePath() {
   const chunks = 1500;
   const fake = await startFakeOllama();
+  // The tool loop's call streams and calls no tool: its reply is the answer. The title is not streamed.
   fake.setDefaultResponder((req) =>
-    req.stream === false
-      ? { content: "loop answer" }
-      : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
+    req.stream === false ? { content: "A title" } : { chunks: Array.from({ length: chunks }, (_, i) => `tok${i} `) },
   );
   const server = await startServer({ OLLAMA_BASE_URL: fake.url });
   try {
     const latencies: number[] = [];
     const rates: number[] = [];
+    const callCounts: number[] = [];
     for (let run = 0; run < 25; run++) {
       const conversationId = await createConversation(server.base);
+      const callsBefore = fake.chatRequests().length;
       const response = await fetch(`${server.base}/api/chat`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -70,13 +72,15 @@ async function benchSsePath() {
           firstDeltaAt ||= lastDeltaAt;
           text += (JSON.parse(message.data) as { content: string }).content;
         }
-        return message.event === "done";
+        // The title comes after `done`, on the same stream: read on to it, so its call is counted.
+        return message.event === "title";
       });
       const stream = fake
         .chatRequests()
         .filter((r) => r.body?.stream !== false)
         .at(-1);
       if (!stream?.firstWriteAt) throw new Error("no streamed reply recorded");
+      callCounts.push(fake.chatRequests().length - callsBefore);
       const tokens = text.split(" ").filter(Boolean).length;
       if (tokens !== chunks) throw new Error(`expected ${chunks} tokens, got ${tokens}`);
       if (run >= 5) {
@@ -85,10 +89,13 @@ async function benchSsePath() {
       }
     }
     console.log(
-      `SSE path: ${latencies.length} chats through next start, a fake Ollama streaming ${chunks} tokens with no delay`,
+      `SSE path: ${latencies.length} direct answers through next start, a fake Ollama streaming ${chunks} tokens with no delay`,
     );
     console.log(
-      `  model's first token → first answer byte at the client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms`,
+      `  model's first answer token → first answer byte at the client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms`,
+    );
+    console.log(
+      `  model calls for a no-tool turn, title included: ${Math.min(...callCounts)}–${Math.max(...callCounts)} (goal: 1 plus the title)`,
     );
     console.log(
       `  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`,

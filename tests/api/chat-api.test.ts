@@ -6,7 +6,7 @@ import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { listMessages } from "@/lib/db/queries";
+import { getConversation, listMessages } from "@/lib/db/queries";
 import { listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
@@ -26,6 +26,11 @@ async function newConversation(model?: string): Promise<string> {
   return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
+/** The text of the last user message of a recorded Ollama request body. */
+// biome-ignore lint/suspicious/noExplicitAny: a recorded request body is whatever the app sent
+const lastUser = (body: any): string =>
+  body?.messages?.findLast((m: { role: string }) => m.role === "user")?.content ?? "";
+
 const send = (body: unknown) => chat(jsonRequest("/api/chat", "POST", body));
 
 interface Detail {
@@ -43,8 +48,18 @@ async function detail(id: string): Promise<Detail> {
   return (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as Detail;
 }
 
-const waitIdle = (conversationId: string) =>
-  expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
+// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
+// so no late title request reaches the next test's fake model.
+const waitIdle = async (conversationId: string) => {
+  await expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
+};
 
 const answerText = (events: ParsedEvent[]) =>
   events
@@ -53,12 +68,11 @@ const answerText = (events: ParsedEvent[]) =>
     .join("");
 
 describe("POST /api/chat streams a run over SSE", () => {
-  it("sends run, answer start/deltas/done and done, in order, with SSE headers", async () => {
+  it("sends run, answer start/deltas/done and done, in order, with SSE headers, then the title", async () => {
     const id = await newConversation();
     fake().script(
       { when: { stream: false, lastUserIncludes: "short title" }, content: '"Greeting the world."' },
-      { when: { stream: false }, content: "Hello, world", promptEvalCount: 20, evalCount: 2 },
-      { when: { stream: true }, chunks: ["Hello", ", ", "world"], promptEvalCount: 30, evalCount: 3 },
+      { when: { hasTools: true }, chunks: ["Hello", ", ", "world"], promptEvalCount: 30, evalCount: 3 },
     );
     const response = await send({ conversationId: id, message: "Say hello" });
     expect(response.status).toBe(200);
@@ -75,32 +89,130 @@ describe("POST /api/chat streams a run over SSE", () => {
       "answer:delta",
       "answer:done",
       "done",
+      "title",
     ]);
     expect(events[0]?.data).toMatchObject({ conversationId: id, model: "llama3.2:latest", mode: "native" });
     expect(events[0]?.data.runId).toEqual(expect.any(String));
     expect(events[0]?.data.userMessageId).toEqual(expect.any(String));
     expect(answerText(events)).toBe("Hello, world");
-    const done = events.at(-1)?.data;
-    // Usage sums the tool loop's call and the synthesis.
-    expect(done).toMatchObject({ iterations: 1, usage: { inputTokens: 50, outputTokens: 5, totalTokens: 55 } });
+    const done = events.find((e) => e.event === "done")?.data;
+    // A direct answer is the tool loop's own streamed reply: one model call, its usage.
+    expect(done).toMatchObject({ iterations: 1, usage: { inputTokens: 30, outputTokens: 3, totalTokens: 33 } });
     expect(done?.elapsedMs).toEqual(expect.any(Number));
     expect(done).not.toHaveProperty("stopped");
 
     // Stored events carry their sequence number as the SSE id; deltas are not stored.
     const isDelta = (e: ParsedEvent) => e.event === "answer" && e.data.status === "delta";
-    expect(events.filter((e) => !isDelta(e)).map((e) => e.id)).toEqual(["1", "2", "3", "4"]);
+    expect(events.filter((e) => !isDelta(e) && e.event !== "title").map((e) => e.id)).toEqual(["1", "2", "3", "4"]);
     const stored = listRunEvents(getDb(), { runId: String(events[0]?.data.runId) }).map((e) => e.event);
     expect(stored).toEqual(["run", "answer", "answer", "done"]);
 
     const after = await detail(id);
     // The first exchange gets a title from the model, cleaned of quotes and the final period.
-    expect(done?.title).toBe("Greeting the world");
+    expect(done?.titlePending).toBe(true);
+    expect(events.at(-1)?.data).toEqual({ title: "Greeting the world" });
     expect(after.conversation).toMatchObject({ title: "Greeting the world", model: "llama3.2:latest" });
     expect(after.messages.map((m) => [m.role, m.content, m.status])).toEqual([
       ["user", "Say hello", "complete"],
       ["assistant", "Hello, world", "complete"],
     ]);
-    expect(after.messages[1]?.run).toMatchObject({ status: "complete", usage: { totalTokens: 55 } });
+    expect(after.messages[1]?.run).toMatchObject({ status: "complete", usage: { totalTokens: 33 } });
+  });
+
+  it("a direct answer makes exactly one model call plus the title, and its deltas arrive before the reply ends", async () => {
+    const id = await newConversation();
+    fake().script(
+      { when: { stream: false, lastUserIncludes: "short title" }, content: "Capitals" },
+      { when: { hasTools: true }, chunks: ["Paris ", "is the ", "capital."], chunkDelayMs: 200 },
+    );
+    const response = await send({ conversationId: id, message: "What is the capital of France?" });
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (reader && !seen.includes('"delta"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    // The first delta is here while the model is still writing (its reply has not ended).
+    expect(seen).toContain('"content":"Paris "');
+    expect(fake().chatRequests()[0]?.finished).toBe(false);
+    await reader?.cancel();
+    await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Capitals");
+    const requests = fake()
+      .chatRequests()
+      .map((r) => r.body);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ stream: true });
+    expect(requests[0]?.tools?.length).toBeGreaterThan(0);
+    expect(requests[1]).toMatchObject({ stream: false });
+    expect(lastUser(requests[1])).toContain("short title");
+  });
+
+  it("at done the turn is over: the title is still being made, and the next message starts a new turn", async () => {
+    const id = await newConversation();
+    fake().script(
+      { when: { stream: false, lastUserIncludes: "short title" }, delayMs: 400, content: "Slow title" },
+      { when: { hasTools: true }, content: "First answer." },
+      { when: { hasTools: true }, content: "Second answer." },
+    );
+    const first = await readEvents(await send({ conversationId: id, message: "one" }), (e) => e.event === "done");
+    expect(first.at(-1)?.data).toMatchObject({ titlePending: true });
+    const title = fake()
+      .chatRequests()
+      .find((r) => lastUser(r.body).includes("short title"));
+    expect(title?.finished).not.toBe(true);
+    const second = await send({ conversationId: id, message: "two" });
+    expect(second.status).toBe(200);
+    expect(answerText(await readEvents(second))).toBe("Second answer.");
+    await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Slow title");
+  });
+
+  it("thinking streams live as thinking events, in the loop and in synthesis alike, then is stored whole with its duration", async () => {
+    const id = await newConversation("qwen3:8b");
+    fake().script(
+      {
+        when: { hasTools: true },
+        thinking: "I should look it up.",
+        toolCalls: [{ name: "no_such_tool", arguments: {} }],
+      },
+      { when: { hasTools: true }, content: "Nothing found." },
+      { when: { hasTools: false, stream: true }, thinking: "Now write it up.", chunks: ["No ", "luck."] },
+    );
+    const events = await readEvents(await send({ conversationId: id, message: "look it up" }));
+    const live = (iteration: number) =>
+      events
+        .filter((e) => e.event === "thinking" && e.data.iteration === iteration)
+        .map((e) => e.data.delta)
+        .join("");
+    expect(live(1)).toBe("I should look it up.");
+    expect(live(0)).toBe("Now write it up.");
+    const steps = events.filter((e) => e.event === "step" && e.data.type === "thinking").map((e) => e.data);
+    expect(steps).toEqual([
+      expect.objectContaining({ iteration: 1, text: "I should look it up.", durationMs: expect.any(Number) }),
+      expect.objectContaining({ iteration: 0, text: "Now write it up.", durationMs: expect.any(Number) }),
+    ]);
+    // The first live thinking arrives before the loop's first reply has ended (its tool call is later).
+    const firstThinking = events.findIndex((e) => e.event === "thinking");
+    const toolCall = events.findIndex((e) => e.event === "step" && e.data.type === "tool_call");
+    expect(firstThinking).toBeLessThan(toolCall);
+    expect(answerText(events)).toBe("No luck.");
+  });
+
+  it("the title comes after done, with think:false", async () => {
+    const id = await newConversation("qwen3:8b");
+    fake().script(
+      { when: { stream: false, lastUserIncludes: "short title" }, content: "Thoughtful title" },
+      { when: { hasTools: true }, thinking: "Let me think.", content: "An answer." },
+    );
+    const events = await readEvents(await send({ conversationId: id, message: "Think about it" }));
+    expect(events.map((e) => e.event).slice(-2)).toEqual(["done", "title"]);
+    const [loop, title] = fake()
+      .chatRequests()
+      .map((r) => r.body);
+    expect(loop).toMatchObject({ think: true, stream: true });
+    expect(title).toMatchObject({ think: false, stream: false });
+    expect(lastUser(title)).toContain("short title");
   });
 
   it("stores the user's message before the model is called", async () => {
@@ -119,9 +231,14 @@ describe("POST /api/chat streams a run over SSE", () => {
     await readEvents(await send({ conversationId: id, message: "first question" }));
     await waitIdle(id);
     await readEvents(await send({ conversationId: id, message: "second question" }));
-    const loop = fake().chatRequests().at(-2)?.body;
+    const turn = fake()
+      .chatRequests()
+      .filter((r) => lastUser(r.body) === "second question");
+    // A direct answer: the streamed tool-loop call is the only call of the turn.
+    expect(turn).toHaveLength(1);
+    const loop = turn[0]?.body;
     const messages = loop.messages as { role: string; content: string }[];
-    expect(loop.stream).toBe(false);
+    expect(loop.stream).toBe(true);
     expect(messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(messages[0]?.content).toContain(new Date().toISOString().slice(0, 10));
     expect(messages[0]?.content).toContain("continue_from");
@@ -134,9 +251,6 @@ describe("POST /api/chat streams a run over SSE", () => {
       "pdf_to_text",
       "search_and_fetch",
     ]);
-    const synthesis = fake().chatRequests().at(-1)?.body;
-    expect(synthesis.stream).toBe(true);
-    expect(synthesis.tools).toBeUndefined();
     await waitIdle(id);
   });
 
@@ -162,7 +276,15 @@ describe("POST /api/chat streams a run over SSE", () => {
     await waitIdle(id);
     const after = await detail(id);
     expect(after.messages[1]).toMatchObject({ content: "a b c d", status: "complete" });
-    expect(fake().chatRequests().length).toBeGreaterThanOrEqual(2);
+    // The answer's call and, after done, the title's: neither was cut off by the client leaving.
+    await expect
+      .poll(
+        () =>
+          fake()
+            .chatRequests()
+            .filter((r) => r.finished).length,
+      )
+      .toBe(2);
     expect(
       fake()
         .chatRequests()
@@ -174,7 +296,11 @@ describe("POST /api/chat streams a run over SSE", () => {
 describe("stop (POST /api/conversations/:id/stop)", () => {
   it("aborts the Ollama request, keeps the partial answer, and ends with done.stopped", async () => {
     const id = await newConversation();
-    fake().script({ when: { stream: true }, chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 40 });
+    fake().script({
+      when: { hasTools: true },
+      chunks: Array.from({ length: 40 }, (_, i) => `w${i} `),
+      chunkDelayMs: 40,
+    });
     const response = await send({ conversationId: id, message: "long answer" });
     const events: ParsedEvent[] = [];
     let stopped = false;
@@ -189,7 +315,7 @@ describe("stop (POST /api/conversations/:id/stop)", () => {
     }
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
     expect(events.at(-2)).toMatchObject({ event: "answer", data: { status: "done" } });
-    await expect.poll(() => fake().chatRequests()[1]?.aborted).toBe(true);
+    await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
     await waitIdle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("stopped");
@@ -248,11 +374,15 @@ describe("bad input gets a clear error and loses nothing", () => {
 
   it("a synthesis that fails mid-stream falls back to the loop's own answer (done.fallback)", async () => {
     const id = await newConversation();
+    // Synthesis follows a turn that used a tool (here one that does not exist: its error is a step too).
     fake().script(
-      { when: { stream: false }, content: "The loop's answer." },
+      { when: { hasTools: true }, toolCalls: [{ name: "no_such_tool", arguments: {} }] },
+      { when: { hasTools: true }, content: "The loop's answer." },
       { when: { stream: true }, chunks: ["Partial ", "text"], midStreamError: "model runner has unexpectedly stopped" },
     );
-    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    const events = (await readEvents(await send({ conversationId: id, message: "hi" }))).filter(
+      (e) => e.event !== "step" && e.event !== "title",
+    );
     // The partial synthesis is replaced: a second answer start resets it, then the loop's answer.
     expect(events.map((e) => `${e.event}${e.data.status ? `:${e.data.status}` : ""}`)).toEqual([
       "run",
@@ -273,7 +403,7 @@ describe("bad input gets a clear error and loses nothing", () => {
 
   it("a model failure in the tool loop is an error event and the run's error; the stored answer holds no error text", async () => {
     const id = await newConversation();
-    fake().script({ when: { stream: false }, errorStatus: 500, error: "error parsing tool call: raw='{bad'" });
+    fake().script({ when: { hasTools: true }, errorStatus: 500, error: "error parsing tool call: raw='{bad'" });
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
     expect(events.map((e) => e.event)).toEqual(["run", "error", "done"]);
     expect(events[1]?.data).toEqual({
@@ -320,7 +450,10 @@ describe("regenerate and edit-and-resend (replaceLast)", () => {
     expect(after[2]?.content).toBe("second, fixed");
     expect(after.some((m) => m.content.includes("typo"))).toBe(false);
     // The model no longer sees the replaced turn.
-    const loop = fake().chatRequests().at(-2)?.body.messages as { content: string }[];
+    const loop = fake()
+      .chatRequests()
+      .filter((r) => r.body?.tools)
+      .at(-1)?.body.messages as { content: string }[];
     expect(loop.some((m) => m.content.includes("typo"))).toBe(false);
   });
 

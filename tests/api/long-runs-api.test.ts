@@ -32,7 +32,18 @@ async function newConversation(model?: string): Promise<string> {
 
 const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
-const idle = (id: string) => expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
+// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
+// so no late title request reaches the next test's fake model.
+const idle = async (id: string) => {
+  await expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
+};
 const chatBodies = () =>
   fake()
     .chatRequests()
@@ -56,11 +67,11 @@ describe("POST /api/conversations/:id/interrupt", () => {
     const id = await newConversation();
     fake().script(
       {
-        when: { stream: false },
+        when: { hasTools: true },
         delayMs: 150,
         toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/a` } }],
       },
-      { when: { stream: false }, content: "done" },
+      { when: { hasTools: true }, content: "done" },
     );
     const response = await start({ conversationId: id, message: "read a" });
     await fake().waitForRequests(1);
@@ -84,14 +95,22 @@ describe("POST /api/conversations/:id/interrupt", () => {
     expect(listMessages(getDb(), { conversationId: id })[1]?.id).toBe(interruptId);
   });
 
-  it("JSON mode: suppresses a pending final answer and merges several interrupts into a numbered list, each with its own id", async () => {
+  it("JSON mode: after a tool, suppresses a pending final answer and merges several interrupts into a numbered list, each with its own id", async () => {
+    app.web().routes.set("/a", { body: "<p>page a</p>" });
     const id = await newConversation("gemma:2b");
+    const call = {
+      type: "tool_call",
+      reasoning: "r",
+      tool_name: "scrape_url",
+      tool_args: { url: `${app.web().url}/a` },
+    };
     fake().script(
-      { when: { stream: false }, delayMs: 150, content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
-      { when: { stream: false }, content: '{"type":"final_answer","reasoning":"r","answer":"adjusted"}' },
+      { content: JSON.stringify(call) },
+      { delayMs: 150, content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
+      { content: '{"type":"final_answer","reasoning":"r","answer":"adjusted"}' },
     );
     const response = await start({ conversationId: id, message: "question" });
-    await fake().waitForRequests(1);
+    await fake().waitForRequests(2);
     const ids: string[] = [];
     for (const text of ["same", "same"])
       ids.push(((await (await sendInterrupt(id, text)).json()) as InterruptAccepted).interruptId);
@@ -101,16 +120,16 @@ describe("POST /api/conversations/:id/interrupt", () => {
     expect(events.find((e) => e.event === "step" && e.data.type === "interrupt")?.data).toMatchObject({
       interrupts: ids.map((interruptId) => ({ id: interruptId, text: "same" })),
     });
-    const second = chatBodies()[1].messages as { role: string; content: string }[];
-    expect(second.slice(-2)).toEqual([
+    const third = chatBodies()[2].messages as { role: string; content: string }[];
+    expect(third.slice(-2)).toEqual([
       { role: "assistant", content: '{"type":"final_answer","reasoning":"r","answer":"early"}' },
       { role: "user", content: "[USER INTERRUPT]: 1. same\n2. same\nAcknowledge and adjust if needed." },
     ]);
   });
 
-  it("reports interrupts still pending at the end in done.pendingInterrupts with their ids, without storing them", async () => {
+  it("an interrupt sent while a direct answer streams leaves the answer standing and comes back in done.pendingInterrupts, not stored", async () => {
     const id = await newConversation();
-    fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 });
+    fake().script({ when: { hasTools: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 });
     const response = await start({ conversationId: id, message: "q" });
     let accepted: Promise<Response> | undefined;
     const events = await readEvents(response, (e) => {
@@ -119,7 +138,15 @@ describe("POST /api/conversations/:id/interrupt", () => {
     });
     if (!accepted) throw new Error("the answer never started");
     const { interruptId } = (await (await accepted).json()) as InterruptAccepted;
-    expect(events.at(-1)?.data.pendingInterrupts).toEqual([{ id: interruptId, text: "too late" }]);
+    expect(events.findLast((e) => e.event === "done")?.data.pendingInterrupts).toEqual([
+      { id: interruptId, text: "too late" },
+    ]);
+    expect(answerOf(events)).toBe("a b c");
+    expect(
+      fake()
+        .chatRequests()
+        .filter((r) => r.body?.tools),
+    ).toHaveLength(1);
     await idle(id);
     expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).not.toContain("too late");
   });
@@ -128,12 +155,12 @@ describe("POST /api/conversations/:id/interrupt", () => {
 describe("stop", () => {
   it("during the model call: aborts the Ollama request and stores a stopped message", async () => {
     const id = await newConversation();
-    fake().script({ when: { stream: false }, hang: true });
+    fake().script({ when: { hasTools: true }, hang: true });
     const response = await start({ conversationId: id, message: "q" });
     await fake().waitForRequests(1);
     await stop(jsonRequest("", "POST"), params({ id }));
     const events = await readEvents(response);
-    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    expect(events.findLast((e) => e.event === "done")).toMatchObject({ event: "done", data: { stopped: true } });
     await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
     await idle(id);
     expect(listMessages(getDb(), { conversationId: id }).at(-1)?.status).toBe("stopped");
@@ -144,14 +171,14 @@ describe("stop", () => {
     app.web().routes.set("/hang", { hang: true });
     const id = await newConversation();
     fake().script({
-      when: { stream: false },
+      when: { hasTools: true },
       toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/hang` } }],
     });
     const reading = readEvents(await start({ conversationId: id, message: "q" }));
     await expect.poll(() => app.web().requests.some((r) => r.path === "/hang")).toBe(true);
     await stop(jsonRequest("", "POST"), params({ id }));
     const events = await reading;
-    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    expect(events.findLast((e) => e.event === "done")).toMatchObject({ event: "done", data: { stopped: true } });
     expect(events.some((e) => e.event === "step" && e.data.type === "tool_call")).toBe(true);
     // Only the first model call was made: the run ended while the tool was still waiting.
     expect(fake().chatRequests()).toHaveLength(1);
@@ -176,7 +203,7 @@ describe("GET /api/runs/:runId/events", () => {
       await replay(jsonRequest(`/api/runs/${runId}/events?after=${lastId}`, "GET"), params({ runId })),
     );
     expect(answerOf(first) + answerOf(rest)).toBe(chunks.join(""));
-    expect(rest.at(-1)?.event).toBe("done");
+    expect(rest.map((e) => e.event)).toContain("done");
     await idle(id);
   });
 
@@ -252,17 +279,14 @@ describe("compaction through the API", () => {
     app.web().routes.set("/big", { body: page });
     const id = await newConversation("tiny:1b");
     // Turn 1: a long answer that later turns cannot carry in full.
-    fake().script(
-      { when: { stream: false }, content: "x" },
-      { when: { stream: true }, content: "First answer. ".repeat(250) },
-    );
+    fake().script({ when: { hasTools: true }, content: "First answer. ".repeat(250) });
     await readEvents(await start({ conversationId: id, message: "first question" }));
     await idle(id);
     // Turn 2: tool results overflow the 2048-token context.
     fake().setDefaultResponder((req) => {
       const system = req.messages?.[0]?.content ?? "";
       if (system.startsWith("You compress")) return { content: "Summary: first answer was long." };
-      if (req.stream !== false) return { content: "final" };
+      if (!req.tools?.length) return { content: "final" };
       const toolResults = (req.messages ?? []).filter((m) => m.role === "tool").length;
       return toolResults < 2
         ? { toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}/big`, max_chars: 3000 } }] }
@@ -281,7 +305,7 @@ describe("compaction through the API", () => {
     for (const body of chatBodies()
       .filter(
         (b) =>
-          b.stream === false &&
+          b.tools?.length > 0 &&
           !b.messages[0].content.startsWith("You compress") &&
           !b.messages[0].content.includes("short title"),
       )
@@ -305,7 +329,9 @@ describe("compaction through the API", () => {
     fake().setDefaultResponder(() => ({ content: "ok" }));
     await readEvents(await start({ conversationId: id, message: "third question" }));
     await idle(id);
-    const third = chatBodies().at(-2)?.messages as { content: string }[];
+    const third = chatBodies()
+      .filter((b) => b.tools?.length > 0)
+      .at(-1)?.messages as { content: string }[];
     expect(third.some((m) => m.content === "[Conversation summary]\nSummary: first answer was long.")).toBe(true);
     expect(third.some((m) => m.content === "first question")).toBe(false);
     const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { messages: unknown[] };

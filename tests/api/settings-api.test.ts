@@ -61,7 +61,7 @@ describe("settings", () => {
     expect((await read()).roles.fast).toEqual({ value: "gemma:2b", source: "env" });
   });
 
-  it("the tool loop uses the fast model and the answer the conversation's model", async () => {
+  it("the tool loop uses the fast model and the answer the conversation's model, even when it calls no tool", async () => {
     await patch({ roles: { fast: "qwen3:8b" } });
     const { conversation } = (await (
       await create(jsonRequest("/api/conversations", "POST", { model: "llama3.2:latest" }))
@@ -73,7 +73,9 @@ describe("settings", () => {
     const [loop, synthesis] = fake()
       .chatRequests()
       .map((r) => r.body);
-    expect(loop).toMatchObject({ model: "qwen3:8b", stream: false });
+    expect(loop).toMatchObject({ model: "qwen3:8b", stream: true });
+    expect(loop.tools?.length).toBeGreaterThan(0);
     expect(synthesis).toMatchObject({ model: "llama3.2:latest", stream: true });
+    expect(synthesis.tools).toBeUndefined();
   });
 });

@@ -1,20 +1,37 @@
-import type { Abilities, ChatMessage, ChatOptions, ChatResult, LLM, StreamPart, ToolCall } from "@/lib/llm/types";
+import type {
+  Abilities,
+  ChatMessage,
+  ChatOptions,
+  ChatResult,
+  LLM,
+  ReplyPart,
+  StreamPart,
+  ToolCall,
+} from "@/lib/llm/types";
 
 /**
  * A scripted model behind the `LLM` interface, for engine tests that run in milliseconds. Each
- * `chat` call takes the next reply (a partial result, an error to throw, or a function of the
- * request); `streamChat` takes the next stream script. Every request is recorded.
+ * `chat` or `streamReply` call takes the next reply (a partial result, an error to throw, or a
+ * function of the request); `streamReply` sends it in pieces (`chunks`, or word by word), thinking
+ * first, each tool call whole. `streamChat` takes the next stream script. Every request is recorded.
  */
 
 export type ScriptedChat =
-  | (Partial<Omit<ChatResult, "toolCalls">> & { toolCalls?: (Omit<ToolCall, "id"> & { id?: string })[] })
+  | (Partial<Omit<ChatResult, "toolCalls">> & {
+      toolCalls?: (Omit<ToolCall, "id"> & { id?: string })[];
+      /** How `streamReply` splits `content` (joined, they must equal it); word by word by default. */
+      chunks?: string[];
+      /** Thrown by `streamReply` after its text, before the tool calls and the end. */
+      failAfter?: Error;
+    })
   | Error
   | ((messages: ChatMessage[], options: ChatOptions) => ScriptedChat | Promise<ScriptedChat>);
 
 export type ScriptedStream = string[] | Error | { chunks: string[]; failAfter: Error };
 
 export interface ScriptedLLM extends LLM {
-  chatCalls: { messages: ChatMessage[]; options: ChatOptions }[];
+  /** Every tool-loop call, `chat` or `streamReply` (`streamed` tells which). */
+  chatCalls: { messages: ChatMessage[]; options: ChatOptions; streamed: boolean }[];
   streamCalls: { messages: ChatMessage[] }[];
   queueChat(...replies: ScriptedChat[]): void;
   queueStream(...streams: ScriptedStream[]): void;
@@ -30,15 +47,38 @@ export function scriptedLLM({
   abilities = ALL_ABILITIES,
   contextLength = 16384,
   model = "scripted",
+  onPart,
 }: {
   chat?: ScriptedChat[];
   stream?: ScriptedStream[];
   abilities?: Partial<Abilities>;
   contextLength?: number;
   model?: string;
+  /** Sees each part of a `streamReply` just before it is handed to the caller. */
+  onPart?: (part: ReplyPart) => void;
 } = {}): ScriptedLLM {
   const chatQueue = [...chat];
   const streamQueue = [...stream];
+
+  const nextReply = async (messages: ChatMessage[], options: ChatOptions, streamed: boolean) => {
+    llm.chatCalls.push({ messages: structuredClone(messages), options: { ...options, signal: undefined }, streamed });
+    if (options.signal?.aborted) throw new DOMException("aborted", "AbortError");
+    let reply = chatQueue.shift();
+    if (reply === undefined) throw new Error(`scripted LLM: no reply left for chat call ${llm.chatCalls.length}`);
+    while (typeof reply === "function") reply = await reply(messages, options);
+    if (reply instanceof Error) throw reply;
+    const result: ChatResult = {
+      content: reply.content ?? reply.chunks?.join("") ?? "",
+      reasoning: reply.reasoning ?? "",
+      toolCalls: (reply.toolCalls ?? []).map((call) => ({
+        ...call,
+        id: call.id ?? `call_${(nextId++).toString(36)}`,
+      })),
+      usage: reply.usage ?? { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+    };
+    return { result, chunks: reply.chunks, failAfter: reply.failAfter };
+  };
+
   const llm: ScriptedLLM = {
     model,
     abilities: { ...ALL_ABILITIES, ...abilities },
@@ -48,21 +88,30 @@ export function scriptedLLM({
     queueChat: (...replies) => chatQueue.push(...replies),
     queueStream: (...streams) => streamQueue.push(...streams),
     async chat(messages, options = {}) {
-      llm.chatCalls.push({ messages: structuredClone(messages), options: { ...options, signal: undefined } });
-      if (options.signal?.aborted) throw new DOMException("aborted", "AbortError");
-      let reply = chatQueue.shift();
-      if (reply === undefined) throw new Error(`scripted LLM: no reply left for chat call ${llm.chatCalls.length}`);
-      while (typeof reply === "function") reply = await reply(messages, options);
-      if (reply instanceof Error) throw reply;
-      return {
-        content: reply.content ?? "",
-        reasoning: reply.reasoning ?? "",
-        toolCalls: (reply.toolCalls ?? []).map((call) => ({
-          ...call,
-          id: call.id ?? `call_${(nextId++).toString(36)}`,
-        })),
-        usage: reply.usage ?? { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
-      };
+      const { result, failAfter } = await nextReply(messages, options, false);
+      if (failAfter) throw failAfter;
+      return result;
+    },
+    async *streamReply(messages, options = {}): AsyncIterable<ReplyPart> {
+      const { result, chunks, failAfter } = await nextReply(messages, options, true);
+      const parts: ReplyPart[] = [
+        ...splitWords(result.reasoning).map((text): ReplyPart => ({ type: "reasoning", text })),
+        ...(chunks ?? splitWords(result.content)).map((text): ReplyPart => ({ type: "text", text })),
+      ];
+      for (const part of parts) {
+        if (options.signal?.aborted) throw new DOMException("aborted", "AbortError");
+        onPart?.(part);
+        yield part;
+      }
+      if (failAfter) throw failAfter;
+      const tail: ReplyPart[] = [
+        ...result.toolCalls.map((call): ReplyPart => ({ type: "tool-call", call })),
+        { type: "finish", usage: result.usage, finishReason: result.toolCalls.length > 0 ? "tool-calls" : "stop" },
+      ];
+      for (const part of tail) {
+        onPart?.(part);
+        yield part;
+      }
     },
     async *streamChat(messages, options = {}): AsyncIterable<StreamPart> {
       llm.streamCalls.push({ messages: structuredClone(messages) });
@@ -83,4 +132,9 @@ export function scriptedLLM({
     },
   };
   return llm;
+}
+
+/** Word-ish pieces ("Hello ", "world"), the way tokens arrive. */
+function splitWords(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
 }

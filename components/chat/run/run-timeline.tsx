@@ -20,7 +20,7 @@ export const RunTimeline = memo(function RunTimeline({
           case "tool":
             return <ToolCard key={entry.key} entry={entry} runEnded={runEnded} />;
           case "thinking":
-            return <ThinkingBlock key={entry.key} text={entry.text} />;
+            return <ThinkingBlock key={entry.key} text={entry.text} live={entry.live} durationMs={entry.durationMs} />;
           case "interrupt":
             return <TakenInterrupts key={entry.key} interrupts={entry.interrupts} />;
           case "notice":
