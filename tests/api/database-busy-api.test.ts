@@ -74,10 +74,7 @@ describe("a database locked by another process", () => {
   it("ends a run that streams while the lock is taken with an error event and done, then stores it once free", async () => {
     const created = await create(jsonRequest("/api/conversations", "POST", {}));
     const conversationId = ((await created.json()) as { conversation: { id: string } }).conversation.id;
-    fake().script(
-      { when: { stream: false }, content: "A slow answer" },
-      { when: { stream: true }, chunks: ["A ", "slow ", "answer ", "streams ", "here"], chunkDelayMs: 100 },
-    );
+    fake().script({ chunks: ["A ", "slow ", "answer ", "streams ", "here"], chunkDelayMs: 100 });
     const response = await chat(jsonRequest("/api/chat", "POST", { conversationId, message: "Tell me slowly" }));
     expect(response.status).toBe(200);
     if (!response.body) throw new Error("no body");

@@ -117,7 +117,7 @@ const statuses = (responses: Response[]) => responses.map((r) => r.status).sort(
 describe("run slots are reserved before any await", () => {
   it("of 12 parallel chats in one conversation exactly one starts, the others are 409 and store nothing; Stop ends it", async () => {
     const { id, fileId } = await visionConversation();
-    fake().script({ when: { stream: false }, hang: true });
+    fake().script({ when: { hasTools: true }, hang: true });
     const responses = await startInParallel(
       Array.from({ length: 12 }, (_, i) => ({ conversationId: id, message: `question ${i}`, attachmentIds: [fileId] })),
     );
@@ -282,7 +282,7 @@ describe("a refused regenerate leaves the conversation exactly as before", () =>
 describe("the follow-up queue of a run is capped", () => {
   async function hangingRun(): Promise<{ id: string; response: Response }> {
     const id = await newConversation();
-    fake().script({ when: { stream: false }, hang: true });
+    fake().script({ when: { hasTools: true }, hang: true });
     const response = await send({ conversationId: id, message: "work on it" });
     await fake().waitForRequests(1);
     return { id, response };

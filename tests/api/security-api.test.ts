@@ -375,7 +375,7 @@ describe("limits against abuse", () => {
   });
 
   it("caps concurrent runs per user with a 429 and a retry hint", async () => {
-    fake().script({ when: { stream: false }, hang: true }, { when: { stream: false }, hang: true });
+    fake().script({ when: { hasTools: true }, hang: true }, { when: { hasTools: true }, hang: true });
     const started: string[] = [];
     for (let i = 0; i < 2; i++) {
       const { conversation } = (await (await create(alice.request("/api/conversations", "POST", {}))).json()) as {
