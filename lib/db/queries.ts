@@ -1,7 +1,8 @@
 import "server-only";
-import { and, asc, desc, eq, exists, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
+import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
 import { listRuns, type RunSummary, sentRunEvent, storedStep, summarizeRun } from "./runs";
 import {
   type Conversation,
@@ -84,32 +85,37 @@ function decodeCursor(value: string): Cursor {
   throw new AppError("bad_request:cursor", "Invalid cursor.");
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/** A conversation in the list; with a search, where the query matched. */
+export type ConversationListItem = Conversation & { match?: SearchMatch };
+
+/**
+ * A conversation holding files but no message yet is a new chat still being written (files need a
+ * conversation to belong to): it is listed once its first message is sent.
+ */
+const hasMessages = sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id})`;
+const hasFiles = sql`exists (select 1 from ${files} where ${files.conversationId} = ${conversations.id})`;
+const started = or(hasMessages, not(hasFiles));
+
+/**
+ * Removes new chats left before their first message (a file attached, then the tab closed): no
+ * message, and no file added since `before`. Returns how many went.
+ */
+export function removeAbandonedConversations(db: Db, { before }: { before: number }): number {
+  const lastFile = sql`(select max(${files.createdAt}) from ${files} where ${files.conversationId} = ${conversations.id})`;
+  return db
+    .delete(conversations)
+    .where(and(not(hasMessages), hasFiles, lt(lastFile, before)))
+    .run().changes;
 }
 
-/** Newest first; `q` matches titles and message contents. */
+/** Newest activity first; `q` matches titles and message contents. */
 export function listConversations(
   db: Db,
   { q, cursor, limit = 30, ownerId }: { q?: string; cursor?: string; limit?: number; ownerId: OwnerId },
-): { conversations: Conversation[]; nextCursor: string | null } {
-  const filters: (SQL | undefined)[] = [ownedBy(ownerId)];
-  if (q?.trim()) {
-    const pattern = `%${escapeLike(q.trim())}%`;
-    filters.push(
-      or(
-        sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`,
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(messages)
-            .where(
-              and(eq(messages.conversationId, conversations.id), sql`${messages.content} LIKE ${pattern} ESCAPE '\\'`),
-            ),
-        ),
-      ),
-    );
-  }
+): { conversations: ConversationListItem[]; nextCursor: string | null } {
+  const query = q?.trim();
+  const filters: (SQL | undefined)[] = [ownedBy(ownerId), started];
+  if (query) filters.push(matchesQuery(db, query));
   if (cursor) {
     const after = decodeCursor(cursor);
     filters.push(
@@ -128,7 +134,10 @@ export function listConversations(
     .all();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { conversations: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return {
+    conversations: query ? page.map((row) => ({ ...row, match: describeMatch(db, row, query) })) : page,
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
 }
 
 export function updateConversation(
@@ -136,7 +145,8 @@ export function updateConversation(
   { id, title, model, ownerId }: { id: string; title?: string; model?: string | null; ownerId: OwnerId },
 ): Conversation {
   getConversation(db, { id, ownerId });
-  const changes: Partial<Conversation> = { updatedAt: Date.now() };
+  // Not `updatedAt`: the list is ordered by activity, and naming a conversation is not activity.
+  const changes: Partial<Conversation> = {};
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
   if (model !== undefined) changes.model = model;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
