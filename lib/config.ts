@@ -121,6 +121,8 @@ export const configSchema = z
     OLLAMA_TIMEOUT_S: positiveInt(600),
     /** Longest NDJSON line (or non-streamed body) taken from Ollama; a broken server cannot fill memory with one line. */
     OLLAMA_MAX_LINE_MB: positiveInt(16),
+    /** A new chat given files but never a message is removed this long after its last file (a closed tab). */
+    ABANDONED_CHAT_HOURS: positiveInt(24),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
   })

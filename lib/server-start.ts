@@ -5,14 +5,28 @@ import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
+import { removeAbandonedConversations } from "@/lib/db/queries";
 import { dataDirError } from "./data-dir-check.mjs";
 
 export const PID_FILE = "server.pid";
 
+/** How often new chats abandoned before their first message are looked for (and once at start). */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+function removeAbandonedChats(db: Db, hours: number): void {
+  try {
+    const removed = removeAbandonedConversations(db, { before: Date.now() - hours * 3600_000 });
+    if (removed > 0) console.log(`[cleanup] removed ${removed} new chat(s) left with files and no message`);
+  } catch (error) {
+    // A busy database now is no reason to stop: the next sweep tries again.
+    console.error("[cleanup] could not remove abandoned new chats", error);
+  }
+}
+
 /**
  * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
  * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
- * happen before the first request; a pid file tells the restore command an instance
+ * happen before the first request; new chats abandoned with only files are cleared now and hourly; a pid file tells the restore command an instance
  * is running; SIGTERM and exit store running runs as interrupted (issue 7).
  */
 export function startServer(): void {
@@ -43,6 +57,9 @@ export function startServer(): void {
     console.error(`Cannot open the database in DATA_DIR ${dataDir}: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
+
+  removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
+  setInterval(() => removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
 
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
   fs.writeFileSync(pidFile, String(process.pid));
