@@ -7,7 +7,6 @@ import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useNewChatModel } from "@/components/models/use-new-chat-model";
-import { useConversations } from "@/components/sidebar/conversations-context";
 import { api } from "@/lib/client/api";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { useAttachments } from "./attachments/use-attachments";
@@ -18,7 +17,7 @@ import { Composer } from "./composer";
 
 /**
  * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
- * a file creates it at once, since files belong to a conversation.
+ * a file creates it at once, since files belong to a conversation (listed only once a message is sent).
  */
 export function NewChatView() {
   const t = useTranslations("chat");
@@ -29,7 +28,6 @@ export function NewChatView() {
   // A remembered model that is no longer installed falls back to the default.
   const model = remembered && (status !== "ready" || find(remembered)) ? remembered : defaultModel;
   const created = useRef<Promise<string> | null>(null);
-  const { upsert } = useConversations();
 
   useEffect(() => {
     document.title = "ollama-web";
@@ -40,11 +38,13 @@ export function NewChatView() {
     [model],
   );
 
-  // Files belong to a conversation: the first one creates it, and the sidebar lists it from then on.
+  // Files belong to a conversation: the first one creates it. It is not listed until its first
+  // message, and is deleted if the user leaves without sending one (another page, the tab closed).
+  const createdId = useRef<string | null>(null);
   const conversationForFiles = useCallback(() => {
     if (!created.current) {
       const creating = createConversation().then((conversation) => {
-        upsert(conversation);
+        createdId.current = conversation.id;
         return conversation.id;
       });
       // A failed attempt is forgotten, so the next file tries again.
@@ -54,7 +54,23 @@ export function NewChatView() {
       created.current = creating;
     }
     return created.current;
-  }, [createConversation, upsert]);
+  }, [createConversation]);
+
+  useEffect(() => {
+    const abandon = () => {
+      const id = createdId.current;
+      if (!id) return;
+      createdId.current = null;
+      api.deleteConversation(id, { keepalive: true }).catch((error: unknown) => {
+        console.error("[chat] could not remove the new chat left unsent", error);
+      });
+    };
+    window.addEventListener("pagehide", abandon);
+    return () => {
+      window.removeEventListener("pagehide", abandon);
+      abandon();
+    };
+  }, []);
 
   const attachments = useAttachments({ conversationId: conversationForFiles });
   const { dragging, handlers } = useFileDrop(attachments.add);
@@ -79,6 +95,8 @@ export function NewChatView() {
         }
         return result.error.message;
       }
+      // Sent: the conversation is the user's now, not a draft to clean up.
+      createdId.current = null;
       clear();
       router.push(`/c/${conversationId}`);
       return null;

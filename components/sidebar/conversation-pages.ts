@@ -40,7 +40,7 @@ export function replaceInPages(
 ): ConversationPage[] | undefined {
   return pages?.map((page) => ({
     ...page,
-    conversations: page.conversations.map((c) => (c.id === conversation.id ? conversation : c)),
+    conversations: page.conversations.map((c) => (c.id === conversation.id ? { ...c, ...conversation } : c)),
   }));
 }
 

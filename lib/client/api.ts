@@ -111,8 +111,9 @@ export const api = {
       body: JSON.stringify(body),
     }),
 
-  deleteConversation: (id: string) =>
-    request<void>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  /** `keepalive`: the request outlives the page (sent while the tab closes). */
+  deleteConversation: (id: string, { keepalive = false }: { keepalive?: boolean } = {}) =>
+    request<void>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE", keepalive }),
 
   stop: (id: string) =>
     request<{ stopping: true; runId: string }>(`/api/conversations/${encodeURIComponent(id)}/stop`, {
