@@ -21,7 +21,7 @@ import type { Conversation, Message, StoredFile } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { findFile } from "@/lib/files/file-store";
 import { resizeForVision } from "@/lib/files/image-resize";
-import { getLLM, resolveModelName } from "@/lib/llm/registry";
+import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
 import { detectLanguage } from "@/lib/prompts";
 import { roleModel } from "@/lib/settings";
@@ -29,6 +29,7 @@ import { createServerToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
 import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, LiveRuns } from "./live-run";
+import { chooseTurnModel } from "./turn-model";
 
 const globalForRuns = globalThis as unknown as { __liveRuns?: LiveRuns };
 
@@ -88,6 +89,7 @@ function reserveSlot(liveRuns: LiveRuns, live: LiveRun, config: Config): void {
 
 /** Everything a turn needs that can be refused, found before anything is stored. */
 interface PreparedTurn {
+  /** The conversation's model; `llm` answers (the vision model, for images the conversation's cannot see). */
   model: string;
   llm: LLM;
   loopLlm: LLM;
@@ -110,11 +112,14 @@ async function prepareTurn(
     if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
     return file;
   });
-  const model = await resolveModelName(input.model, conversation.model, roleModel(db, "general"));
-  const llm = await getLLM(model);
-  // The tool loop may use the fast model; the answer is written by the conversation's.
+  const { conversationModel: model, llm } = await chooseTurnModel(db, {
+    requested: input.model,
+    conversationModel: conversation.model,
+    withImages: attachments.some((file) => file.mime.startsWith("image/")),
+  });
+  // The tool loop may use the fast model; the answer is written by the turn's model.
   const fast = roleModel(db, "fast");
-  const loopLlm = fast && fast !== model ? await getLLM(fast) : llm;
+  const loopLlm = fast && fast !== llm.model ? await getLLM(fast) : llm;
   const mode = toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
   return { model, llm, loopLlm, mode, attachments, images };
@@ -166,13 +171,13 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
           model: turn.model,
         });
       }
-      createRun(db, { id: runId, conversationId: conversation.id, mode: turn.mode, model: turn.model });
+      createRun(db, { id: runId, conversationId: conversation.id, mode: turn.mode, model: turn.llm.model });
       live.markStarted();
       live.emit("run", {
         runId,
         conversationId: conversation.id,
         userMessageId: userMessage.id,
-        model: turn.model,
+        model: turn.llm.model,
         mode: turn.mode,
       });
       return earlier;

@@ -66,6 +66,8 @@ export type ModelInfo = InstalledModel & { usableContext: number };
 export interface ModelList {
   models: ModelInfo[];
   defaultModel: string | null;
+  /** The vision role's model, when it is set, installed and can see: it answers images for a model that cannot. */
+  visionModel: string | null;
 }
 
 export interface Health {

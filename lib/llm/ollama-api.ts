@@ -45,12 +45,6 @@ export function contextLengthFrom(modelInfo: Record<string, unknown> | undefined
   return typeof value === "number" && value > 0 ? value : null;
 }
 
-/** Ollama treats `llama3.2` and `llama3.2:latest` as one model. */
-export function sameModel(a: string, b: string): boolean {
-  const norm = (name: string) => (name.includes(":") ? name : `${name}:latest`);
-  return norm(a) === norm(b);
-}
-
 const REQUEST_TIMEOUT_MS = 10_000;
 const SHOW_CACHE_MS = 5 * 60_000;
 
@@ -110,6 +104,12 @@ export class OllamaApi {
       contextLength: contextLengthFrom(show.model_info),
       abilities: abilitiesFrom(capabilities),
     };
+  }
+
+  /** The names of the installed models, without asking what each can do. */
+  async installedNames(): Promise<string[]> {
+    const tags = await this.request<TagsResponse>("/api/tags");
+    return (tags.models ?? []).map((tag) => tag.name);
   }
 
   /** Installed models with what each can do. */

@@ -344,13 +344,14 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(error.code).toBe(code);
   });
 
-  it("an unknown model is a 400 naming it, and the message is not stored", async () => {
+  it("a model that is not installed is a 409 naming it and its replacement, and the message is not stored", async () => {
     const id = await newConversation();
     const response = await send({ conversationId: id, message: "hi", model: "ghost:7b" });
-    expect(response.status).toBe(400);
-    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
-    expect(error.code).toBe("bad_request:unknown_model");
+    expect(response.status).toBe(409);
+    const error = ((await response.json()) as { error: { code: string; message: string; details: unknown } }).error;
+    expect(error.code).toBe("conflict:model_missing");
     expect(error.message).toContain("ghost:7b");
+    expect(error.details).toEqual({ model: "ghost:7b", replacement: "llama3.2:latest" });
     expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
   });
 

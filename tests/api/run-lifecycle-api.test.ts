@@ -173,7 +173,7 @@ describe("run slots are reserved before any await", () => {
     const other = await newConversation();
     const foreignFile = await uploadImage(other);
     const failures: [Record<string, unknown>, number][] = [
-      [{ model: "ghost:7b" }, 400],
+      [{ model: "ghost:7b" }, 409],
       [{ attachmentIds: [foreignFile] }, 400],
       [{ model: "gemma:2b", mode: "native" }, 400],
       [{ replaceLast: true }, 400],
@@ -252,7 +252,7 @@ describe("a refused regenerate leaves the conversation exactly as before", () =>
   it.each([
     ["an attachment of another conversation", "foreign-file", 400, "bad_request:attachment"],
     ["an unknown attachment id", "missing-file", 400, "bad_request:attachment"],
-    ["an unknown model", "model", 400, "bad_request:unknown_model"],
+    ["a model that is not installed", "model", 409, "conflict:model_missing"],
     ["native mode on a model without tools", "mode", 400, "bad_request:mode"],
   ])("%s", async (_label, input, status, code) => {
     const id = await newConversation("gemma:2b");

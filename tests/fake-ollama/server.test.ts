@@ -67,6 +67,24 @@ describe("fake ollama: informational endpoints", () => {
     expect(await res.json()).toEqual({ error: "model 'nope:1b' not found" });
   });
 
+  it("deletes a model with DELETE /api/delete (200, empty body): gone from /api/tags and /api/show; an unknown one is a 404", async () => {
+    const del = (model: string) =>
+      fetch(`${fake().url}/api/delete`, {
+        method: "DELETE",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model }),
+      });
+    const res = await del("qwen3:8b");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+    const tags = (await (await fetch(`${fake().url}/api/tags`)).json()) as { models: { name: string }[] };
+    expect(tags.models.map((m) => m.name)).not.toContain("qwen3:8b");
+    expect((await post(`${fake().url}/api/show`, { model: "qwen3:8b" })).status).toBe(404);
+    const again = await del("qwen3:8b");
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: "model 'qwen3:8b' not found" });
+  });
+
   it("answers /api/show without a body with 400 missing request body", async () => {
     const res = await fetch(`${fake().url}/api/show`, { method: "POST" });
     expect(res.status).toBe(400);

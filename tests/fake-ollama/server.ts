@@ -136,6 +136,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
         return sendJson(res, 200, { models: runningModels() });
       case "POST /api/show":
         return show(raw, res);
+      case "DELETE /api/delete":
+        return remove(raw, res);
       case "POST /api/chat":
         return handleChat(chatEnv, raw, res, signal);
       default:
@@ -169,6 +171,20 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     const model = findModel(models, name);
     if (!model) return sendJson(res, 404, { error: `model '${name}' not found` });
     return sendJson(res, 200, showBody(model));
+  }
+
+  /** `DELETE /api/delete {"model"}`: 200 with an empty body, 404 when no such model is installed. */
+  function remove(raw: string, res: ServerResponse) {
+    const body = parseJson(raw);
+    const fields = isRecord(body) ? body : {};
+    const name = typeof fields.model === "string" && fields.model ? fields.model : fields.name;
+    if (typeof name !== "string" || name === "") return sendJson(res, 400, { error: "model is required" });
+    const model = findModel(models, name);
+    if (!model) return sendJson(res, 404, { error: `model '${name}' not found` });
+    models = models.filter((m) => m !== model);
+    loaded.delete(model.name);
+    res.writeHead(200);
+    return res.end();
   }
 
   function control(key: string, raw: string, res: ServerResponse) {

@@ -2,19 +2,27 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { apiRoute } from "@/lib/http/api-route";
 import { getOllamaApi } from "@/lib/llm/registry";
+import { sameModel } from "@/lib/model-replacement";
 import { roleModel } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
-/** Installed models with capabilities, context length and abilities. */
+/**
+ * Installed models with capabilities, context length and abilities; the default model; and the
+ * vision role's model when it is installed (it answers images a model without vision cannot see).
+ */
 export const GET = apiRoute(async () => {
   const config = getConfig();
+  const db = getDb();
   const models = await getOllamaApi().listModels();
+  const vision = roleModel(db, "vision");
   return Response.json({
     models: models.map((model) => ({
       ...model,
       usableContext: Math.min(config.NUM_CTX, model.contextLength ?? config.NUM_CTX),
     })),
-    defaultModel: roleModel(getDb(), "general") ?? models[0]?.name ?? null,
+    defaultModel: roleModel(db, "general") ?? models[0]?.name ?? null,
+    visionModel:
+      models.find((model) => vision && sameModel(model.name, vision) && model.abilities.vision)?.name ?? null,
   });
 });

@@ -1,0 +1,69 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { getLLM, getOllamaApi, resolveModelName } from "@/lib/llm/registry";
+import type { LLM } from "@/lib/llm/types";
+import { replacementModel, sameModel } from "@/lib/model-replacement";
+import { roleModel } from "@/lib/settings";
+
+/** The conversation's model, and the model that answers this turn (the vision model for images it cannot see). */
+export interface TurnModel {
+  conversationModel: string;
+  llm: LLM;
+}
+
+/**
+ * Picks the turn's model before anything is stored. A model Ollama no longer lists is refused with
+ * the installed replacement to offer (409), never recorded as a failed turn; images for a model
+ * without vision go to the vision role's model, or are refused when there is none (409).
+ */
+export async function chooseTurnModel(
+  db: Db,
+  {
+    requested,
+    conversationModel,
+    withImages,
+  }: { requested?: string; conversationModel: string | null; withImages: boolean },
+): Promise<TurnModel> {
+  const general = roleModel(db, "general");
+  const model = await resolveModelName(requested, conversationModel, general);
+  const installed = await getOllamaApi().installedNames();
+  if (!installed.some((name) => sameModel(name, model))) {
+    const replacement = replacementModel(model, installed, general);
+    throw new AppError(
+      "conflict:model_missing",
+      replacement
+        ? `Model '${model}' is no longer installed in Ollama. Switch to '${replacement}', or pull it with \`ollama pull ${model}\`.`
+        : `Model '${model}' is no longer installed in Ollama, and no other model is. Pull one with \`ollama pull ${model}\`.`,
+      { details: { model, replacement } },
+    );
+  }
+  const llm = await getLLM(model);
+  if (!withImages || llm.abilities.vision) return { conversationModel: model, llm };
+
+  const vision = roleModel(db, "vision");
+  const cannotSee = `Model '${model}' can't see images.`;
+  if (!vision) {
+    throw new AppError(
+      "conflict:no_vision_model",
+      `${cannotSee} Set a vision model in Settings, or pick a model with vision.`,
+      { details: { model } },
+    );
+  }
+  if (!installed.some((name) => sameModel(name, vision))) {
+    throw new AppError(
+      "conflict:no_vision_model",
+      `${cannotSee} The vision model '${vision}' is not installed: pull it, or set another in Settings.`,
+      { details: { model, vision } },
+    );
+  }
+  const visionLlm = await getLLM(vision);
+  if (!visionLlm.abilities.vision) {
+    throw new AppError(
+      "conflict:no_vision_model",
+      `${cannotSee} The vision model '${vision}' can't either: set one with vision in Settings.`,
+      { details: { model, vision } },
+    );
+  }
+  return { conversationModel: model, llm: visionLlm };
+}
