@@ -6,6 +6,7 @@ import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
 import { Markdown } from "./markdown";
 import { MessageFooter } from "./message-footer";
+import { RegenerateButton } from "./regenerate-button";
 import { RunTimeline } from "./run/run-timeline";
 
 const STATUS_LABELS = {
@@ -52,6 +53,14 @@ export const AssistantMessage = memo(function AssistantMessage({
         )
       ) : run.answer ? (
         <div data-testid="answer-text">
+          {run.fallback && !streaming ? (
+            <p
+              data-testid="draft-note"
+              className="mb-2 rounded-xl border border-amber-200 bg-amber-50/70 px-3.5 py-2.5 text-sm text-amber-900 dark:border-amber-500/20 dark:bg-amber-500/10 dark:text-amber-200"
+            >
+              {t("draftNote", { reason: run.error ?? "" })}
+            </p>
+          ) : null}
           <Markdown text={linkAttachments(run.answer, conversationId, names)} streaming={streaming} />
         </div>
       ) : null}
@@ -71,9 +80,18 @@ export const AssistantMessage = memo(function AssistantMessage({
               data-testid="message-error"
               className="w-full rounded-xl border border-red-200 bg-red-50/70 px-3.5 py-2.5 text-sm text-red-800 dark:border-red-500/20 dark:bg-red-500/10 dark:text-red-200"
             >
-              {run.error === LOST_MESSAGE ? t("lost") : run.error}
+              {run.error === LOST_MESSAGE
+                ? t("lost")
+                : item.status === "interrupted"
+                  ? t("interruptedReason", { reason: run.error })
+                  : run.error}
             </p>
           ) : null}
+        </div>
+      ) : null}
+      {(item.status === "interrupted" || run.fallback) && onRegenerate ? (
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <RegenerateButton onRegenerate={onRegenerate} retry />
         </div>
       ) : null}
       {streaming ? null : (
@@ -84,7 +102,6 @@ export const AssistantMessage = memo(function AssistantMessage({
           iterations={run.iterations}
           usage={run.usage}
           elapsedMs={run.elapsedMs}
-          fallback={run.fallback}
           onRegenerate={onRegenerate}
         />
       )}

@@ -13,6 +13,7 @@ const run = (id: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
   elapsedMs: 120,
   error: null,
+  fallback: false,
   steps: [],
   ...extra,
 });
@@ -115,6 +116,15 @@ describe("buildChatItems", () => {
         run: { answer: "Half", error: "The server shut down while this answer was being written." },
       },
       { status: "stopped", run: { answer: "Some", error: null } },
+    ]);
+  });
+
+  it("shows a stored draft as a draft, with why the final answer failed", () => {
+    const draft = assistant("a4", "r4", "The draft.", {
+      run: run("r4", { fallback: true, error: "Ollama error: out of memory" }),
+    });
+    expect(buildChatItems({ messages: [draft] })).toMatchObject([
+      { status: "complete", run: { answer: "The draft.", fallback: true, error: "Ollama error: out of memory" } },
     ]);
   });
 

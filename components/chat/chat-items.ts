@@ -2,8 +2,6 @@ import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-
 import type { StoredMessage } from "@/lib/client/types";
 import type { LiveTurn, SentAttachment } from "./live-turn";
 
-export type AssistantStatus = RunView["status"] | "interrupted";
-
 export type ChatItem =
   | {
       kind: "user";
@@ -16,7 +14,7 @@ export type ChatItem =
   | {
       kind: "assistant";
       key: string;
-      status: AssistantStatus;
+      status: RunView["status"];
       run: RunView;
       /** Followed live by this page (its tool timers tick). */
       live: boolean;
@@ -33,7 +31,8 @@ const assistantKey = (runId: string | null, fallback: string) => (runId ? `run:$
 /** A stored answer is what the model wrote; why its run failed or was cut off comes from the run. */
 function assistantFromStored(message: StoredMessage): AssistantItem {
   const run = message.run;
-  const error = message.status === "complete" ? null : (run?.error ?? null);
+  const fallback = run?.fallback ?? false;
+  const error = message.status === "complete" && !fallback ? null : (run?.error ?? null);
   const answer = message.content;
   return {
     kind: "assistant",
@@ -49,8 +48,9 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
       timeline: timelineFromSteps(run?.steps ?? []),
       answer,
       answering: answer.length > 0,
-      status: message.status === "interrupted" ? "error" : message.status,
+      status: message.status,
       error,
+      fallback,
       usage: run?.usage ?? null,
       iterations: run?.iterations ?? null,
       elapsedMs: run?.elapsedMs ?? null,

@@ -14,7 +14,6 @@ export function MessageFooter({
   iterations,
   usage,
   elapsedMs,
-  fallback = false,
   onRegenerate,
 }: {
   content: string;
@@ -23,8 +22,6 @@ export function MessageFooter({
   iterations: number | null;
   usage: Usage | null;
   elapsedMs: number | null;
-  /** Synthesis failed and the answer is the tool loop's own. */
-  fallback?: boolean;
   onRegenerate?: () => Promise<string | null>;
 }) {
   const t = useTranslations("footer");
@@ -40,7 +37,6 @@ export function MessageFooter({
       ? t("tokens", { input: tokens(usage.inputTokens), output: tokens(usage.outputTokens) })
       : null,
     elapsedMs !== null ? formatElapsed(elapsedMs) : null,
-    fallback ? t("fallback") : null,
   ].filter((fact): fact is string => Boolean(fact));
   return (
     <div

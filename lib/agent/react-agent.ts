@@ -5,7 +5,7 @@ import { ContextGuard } from "./context-guard";
 import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
 import { IterationLimitReached, RunState } from "./run-state";
-import { synthesisMessages } from "./synthesis";
+import { type SynthesisOutcome, type SynthesisSink, synthesisMessages, writeSynthesis } from "./synthesis";
 import { decideToolCalling } from "./tool-calling-mode";
 import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
@@ -118,5 +118,18 @@ export class ReActAgent {
     const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
     const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
     yield* llm.streamChat(fitted, { signal });
+  }
+
+  /**
+   * Phase 2 to its end: the streamed synthesis into `sink`. A model failure is an outcome: what
+   * streamed stands, or, when nothing did, the loop's own answer as a draft.
+   */
+  synthesize(
+    result: AgentResult,
+    input: AgentInput,
+    signal: AbortSignal,
+    sink: SynthesisSink,
+  ): Promise<SynthesisOutcome> {
+    return writeSynthesis(this.streamAnswer(result, input, signal), { draft: result.answer, signal, sink });
   }
 }

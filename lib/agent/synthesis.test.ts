@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { harness, INPUT } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
-import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { type ScriptedChat, type ScriptedStream, scriptedLLM } from "@/tests/support/scripted-llm";
 
 describe("synthesis", () => {
   it("streams an answer from the question and the trace, each result cut to SYNTHESIS_TRACE_CHARS", async () => {
@@ -45,5 +45,62 @@ describe("synthesis", () => {
     }
     expect(llm.streamCalls[0]?.messages[0]?.content).toContain("質問と同じ言語で答えてください");
     expect(llm.streamCalls[0]?.messages.at(-1)?.content).toContain("（ツールは使われませんでした。）");
+  });
+});
+
+describe("a synthesis that fails", () => {
+  const failure = new Error("model runner has unexpectedly stopped");
+
+  async function synthesize(script: { chat: ScriptedChat[]; stream: ScriptedStream[] }) {
+    const llm = scriptedLLM(script);
+    const { agent } = harness(llm, fakeToolbox({ web_search: () => "results" }));
+    const signal = new AbortController().signal;
+    const result = await agent.run(INPUT, signal);
+    const texts: string[] = [];
+    const outcome = await agent.synthesize(result, INPUT, signal, {
+      onText: (text) => texts.push(text),
+      onThinking: () => {},
+      onThought: () => {},
+    });
+    return { outcome, texts };
+  }
+
+  const toolThenDraft: ScriptedChat[] = [
+    { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] },
+    { content: "The draft." },
+  ];
+
+  it("keeps exactly the text that streamed before it failed, as interrupted, never the draft", async () => {
+    const { outcome, texts } = await synthesize({
+      chat: toolThenDraft,
+      stream: [{ chunks: ["Partial ", "answer"], failAfter: failure }],
+    });
+    expect(outcome).toMatchObject({ ended: "interrupted", text: "Partial answer", failure });
+    expect(texts).toEqual(["Partial ", "answer"]);
+  });
+
+  it("shows the loop's draft, marked as a draft, only when nothing streamed", async () => {
+    const { outcome, texts } = await synthesize({ chat: toolThenDraft, stream: [failure] });
+    expect(outcome).toMatchObject({ ended: "draft", text: "The draft.", failure });
+    expect(texts).toEqual(["The draft."]);
+  });
+
+  it("fails with nothing to show when nothing streamed and the loop wrote no draft", async () => {
+    const { outcome, texts } = await synthesize({
+      chat: [toolThenDraft[0] as ScriptedChat, { content: "  " }],
+      stream: [failure],
+    });
+    expect(outcome).toMatchObject({ ended: "failed", text: "", failure });
+    expect(texts).toEqual([]);
+  });
+
+  it("is thrown, not an outcome, when Stop aborted it", async () => {
+    const llm = scriptedLLM({ chat: toolThenDraft, stream: [["never"]] });
+    const { agent } = harness(llm, fakeToolbox({ web_search: () => "results" }));
+    const controller = new AbortController();
+    const result = await agent.run(INPUT, controller.signal);
+    controller.abort();
+    const sink = { onText: () => {}, onThinking: () => {}, onThought: () => {} };
+    await expect(agent.synthesize(result, INPUT, controller.signal, sink)).rejects.toThrow();
   });
 });

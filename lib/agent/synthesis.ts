@@ -1,4 +1,4 @@
-import type { ChatMessage } from "@/lib/llm/types";
+import { type ChatMessage, emptyUsage, type StreamPart, type Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { AgentResult } from "./types";
 
@@ -39,4 +39,59 @@ export function synthesisMessages(
       content: prompt(language, "synthesis_user", { question, trace: formatTrace(result, language, traceChars) }),
     },
   ];
+}
+
+/** Where a synthesis goes as it streams: answer text, and thinking as it grows and once it is whole. */
+export interface SynthesisSink {
+  onText(text: string): void;
+  onThinking(delta: string): void;
+  onThought(text: string, durationMs: number): void;
+}
+
+/**
+ * How a synthesis ended. What streamed is never replaced: `interrupted` keeps it, cut where the model
+ * failed; only when nothing streamed does the loop's draft stand in (`draft`); `failed` had neither.
+ */
+export type SynthesisOutcome =
+  | { ended: "complete"; text: string; usage: Usage }
+  | { ended: "interrupted" | "draft" | "failed"; text: string; usage: Usage; failure: unknown };
+
+/**
+ * Streams the synthesis into the sink. A failure of the model (an error, a dropped connection, an
+ * Ollama error line) ends it as an outcome; Stop (the signal) is thrown.
+ */
+export async function writeSynthesis(
+  stream: AsyncIterable<StreamPart>,
+  { draft, signal, sink }: { draft: string; signal: AbortSignal; sink: SynthesisSink },
+): Promise<SynthesisOutcome> {
+  let text = "";
+  let usage = emptyUsage();
+  let thinking = "";
+  let thinkingStarted = 0;
+  let thinkingMs = 0;
+  try {
+    for await (const part of stream) {
+      if (part.type === "reasoning") {
+        thinkingStarted ||= Date.now();
+        thinking += part.text;
+        sink.onThinking(part.text);
+        continue;
+      }
+      if (thinkingStarted && !thinkingMs) thinkingMs = Math.max(1, Date.now() - thinkingStarted);
+      if (part.type === "text") {
+        text += part.text;
+        sink.onText(part.text);
+      } else if (part.type === "finish") usage = part.usage;
+    }
+    return { ended: "complete", text, usage };
+  } catch (failure) {
+    if (signal.aborted) throw failure;
+    if (text) return { ended: "interrupted", text, usage, failure };
+    const stand = draft.trim();
+    if (!stand) return { ended: "failed", text: "", usage, failure };
+    sink.onText(stand);
+    return { ended: "draft", text: stand, usage, failure };
+  } finally {
+    if (thinking.trim()) sink.onThought(thinking, thinkingMs || Math.max(1, Date.now() - thinkingStarted));
+  }
 }

@@ -62,7 +62,8 @@ function toAppError(error: unknown): AppError {
 /**
  * One chat turn through the agent: the tool loop with its `step` events; a first reply without a
  * tool call is the answer, streamed as it is written (the fast path); otherwise the streamed
- * synthesis (falling back to the loop's own answer). Then the stored assistant message and `done`,
+ * synthesis. An answer that fails mid-stream keeps what streamed (`interrupted`); a synthesis that
+ * fails before any text shows the loop's draft (`fallback`). Then the stored assistant message and `done`,
  * and on a first turn the title, made after `done` and sent as a `title` event.
  * The stored answer is what the model wrote (empty if nothing); an error is an `error` event and
  * the run's `error`, never part of the answer. Stop ends it as `stopped`.
@@ -141,42 +142,26 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     usage = result.usage;
     if (!result.direct) {
       onAnswer({ status: "start" });
-      let thinking = "";
-      let thinkingStarted = 0;
-      let thinkingMs = 0;
-      try {
-        for await (const part of agent.streamAnswer(result, input, live.signal)) {
-          if (part.type === "reasoning") {
-            thinkingStarted ||= Date.now();
-            thinking += part.text;
-            live.emit("thinking", { iteration: 0, delta: part.text }, { store: false });
-            continue;
-          }
-          if (thinkingStarted && !thinkingMs) thinkingMs = Math.max(1, Date.now() - thinkingStarted);
-          if (part.type === "text") onAnswer({ status: "delta", content: part.text });
-          else if (part.type === "finish") usage = addUsage(usage, part.usage);
-        }
-      } catch (error) {
-        if (live.signal.aborted || isAbortError(error)) throw error;
-        // The user always gets an answer: the loop's own, when synthesis fails. A partial
-        // synthesis is replaced, not extended: a second `answer start` tells the client to reset.
-        console.warn(
-          "[chat] synthesis failed, using the loop's answer:",
-          error instanceof Error ? error.message : error,
-        );
-        fallback = true;
-        if (text) onAnswer({ status: "start" });
-        onAnswer({ status: "delta", content: result.answer });
-      } finally {
-        if (thinking.trim()) {
-          live.emitStep({ type: "thinking", iteration: 0, text: thinking, durationMs: thinkingMs || 1 }, Date.now());
-        }
+      const outcome = await agent.synthesize(result, input, live.signal, {
+        onText: (content) => onAnswer({ status: "delta", content }),
+        onThinking: (delta) => live.emit("thinking", { iteration: 0, delta }, { store: false }),
+        onThought: (thinking, durationMs) =>
+          live.emitStep({ type: "thinking", iteration: 0, text: thinking, durationMs }, Date.now()),
+      });
+      usage = addUsage(usage, outcome.usage);
+      if (outcome.ended !== "complete") {
+        // What streamed stands (interrupted); only when nothing did, the loop's draft, labelled as such.
+        failure = toAppError(outcome.failure);
+        if (outcome.ended === "interrupted") status = "interrupted";
+        else if (outcome.ended === "draft") fallback = true;
+        else status = "error";
       }
     }
   } catch (error) {
     if (live.signal.aborted || isAbortError(error)) status = "stopped";
     else {
-      status = "error";
+      // A direct answer that had begun to stream is kept as it was cut.
+      status = text ? "interrupted" : "error";
       failure = toAppError(error);
     }
   }
@@ -214,6 +199,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
         error: failure?.message,
+        fallback,
         answer: text,
       }),
     `the end of run ${live.runId}`,
@@ -237,6 +223,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     usage,
     elapsedMs: Date.now() - startedAt,
     ...(status === "stopped" ? { stopped: true } : {}),
+    ...(status === "interrupted" ? { interrupted: true } : {}),
     ...(fallback ? { fallback: true } : {}),
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
     ...(titlePending ? { titlePending: true } : {}),

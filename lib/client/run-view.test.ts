@@ -32,6 +32,17 @@ const delta = (content: string, id: string): RunEvent => ({
   id,
 });
 
+const done = (extra: Partial<RunDone>): RunEvent => ({
+  event: "done",
+  data: {
+    messageId: "m",
+    iterations: 2,
+    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+    elapsedMs: 9,
+    ...extra,
+  },
+});
+
 describe("applyRunEvent", () => {
   it("pairs each tool result with its call by call id, whatever order they finish in", () => {
     const view = fold([step(call(2, "a")), step(call(3, "b")), step(result(4, "b", false)), step(result(5, "a"))]);
@@ -91,16 +102,6 @@ describe("applyRunEvent", () => {
   });
 
   it("ends as stopped, complete or error from done, keeping an earlier error", () => {
-    const done = (extra: Partial<RunDone>): RunEvent => ({
-      event: "done",
-      data: {
-        messageId: "m",
-        iterations: 2,
-        usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
-        elapsedMs: 9,
-        ...extra,
-      },
-    });
     expect(fold([done({ stopped: true })]).status).toBe("stopped");
     expect(fold([done({ pendingInterrupts: [{ id: "i1", text: "Also B" }] })])).toMatchObject({
       status: "complete",
@@ -109,6 +110,22 @@ describe("applyRunEvent", () => {
     });
     const failed = fold([{ event: "error", data: { code: "internal", message: "boom", retryable: false } }, done({})]);
     expect(failed).toMatchObject({ status: "error", error: "boom" });
+  });
+
+  it("an answer cut by a failure ends interrupted with its text and reason; a draft in place of a failed synthesis ends complete with the reason", () => {
+    const failure: RunEvent = { event: "error", data: { code: "upstream:ollama", message: "boom", retryable: true } };
+    const start: RunEvent = { event: "answer", data: { status: "start" }, id: "2" };
+    expect(fold([start, delta("Half", "2.1"), failure, done({ interrupted: true })])).toMatchObject({
+      status: "interrupted",
+      answer: "Half",
+      error: "boom",
+    });
+    expect(fold([start, delta("Draft.", "2.1"), failure, done({ fallback: true })])).toMatchObject({
+      status: "complete",
+      answer: "Draft.",
+      fallback: true,
+      error: "boom",
+    });
   });
 
   it("builds a stored run's timeline from its steps, with no live timer", () => {

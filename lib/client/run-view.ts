@@ -5,7 +5,7 @@
  * reconnect replay and the stored steps of a finished run.
  */
 import type { RunMode } from "@/lib/db/schema";
-import type { Artifact, Compaction, Interrupt, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
+import type { Artifact, Compaction, Interrupt, RunDone, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { PageInfo } from "@/lib/tools/page-info";
 
 export interface ToolResult {
@@ -45,7 +45,7 @@ export type TimelineEntry =
   | ({ kind: "compact"; key: string } & Compaction);
 
 /** How the UI shows a run: still streaming, or how it ended (the stored run's status is another thing). */
-export type RunViewStatus = "streaming" | "complete" | "stopped" | "error";
+export type RunViewStatus = "streaming" | "complete" | "stopped" | "error" | "interrupted";
 
 export interface RunView {
   runId: string | null;
@@ -64,7 +64,7 @@ export interface RunView {
   usage: Usage | null;
   iterations: number | null;
   elapsedMs: number | null;
-  /** The answer is the tool loop's own, because synthesis failed. */
+  /** The answer is the tool loop's draft: synthesis failed (`error` says why) before any of it streamed. */
   fallback: boolean;
   /** Interrupts the run never took (from `done`): the client sends them as the next turn. */
   pendingInterrupts: Interrupt[];
@@ -178,6 +178,17 @@ export function applyThinkingDelta(timeline: TimelineEntry[], iteration: number,
   return timeline.map((e, i) => (i === index && e.kind === "thinking" ? { ...e, text: e.text + delta } : e));
 }
 
+/**
+ * How the run ended. An answer cut by a failure is `interrupted` (what streamed stands); a draft in
+ * place of a failed synthesis is `complete` (shown as a draft, with the error).
+ */
+function endStatus(status: RunViewStatus, done: RunDone): RunViewStatus {
+  if (done.stopped) return "stopped";
+  if (done.interrupted) return "interrupted";
+  if (done.fallback) return "complete";
+  return status === "error" ? "error" : "complete";
+}
+
 /** Folds one event of the run into the view. */
 export function applyRunEvent(view: RunView, message: RunEvent, now: number | null = Date.now()): RunView {
   const next = message.id ? { ...view, lastEventId: message.id } : view;
@@ -209,7 +220,7 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       const done = message.data;
       return {
         ...next,
-        status: view.status === "error" ? "error" : done.stopped ? "stopped" : "complete",
+        status: endStatus(view.status, done),
         usage: done.usage,
         iterations: done.iterations,
         elapsedMs: done.elapsedMs,

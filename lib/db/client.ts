@@ -38,7 +38,17 @@ export function openDb(
 
 /** A run still "running" when the process starts was cut off by a crash or restart. */
 export function recoverInterruptedRuns(db: Db): number {
-  const stale = db.select().from(schema.runs).where(eq(schema.runs.status, "running")).all();
+  // Only the columns it needs: an upgrade runs this between migrations, before later columns exist.
+  const stale = db
+    .select({
+      id: schema.runs.id,
+      conversationId: schema.runs.conversationId,
+      partialAnswer: schema.runs.partialAnswer,
+      startedAt: schema.runs.startedAt,
+    })
+    .from(schema.runs)
+    .where(eq(schema.runs.status, "running"))
+    .all();
   const now = Date.now();
   db.transaction((tx) => {
     for (const run of stale) {

@@ -30,6 +30,7 @@ export function createRun(db: Db, values: { id?: string; conversationId: string;
     outputTokens: 0,
     elapsedMs: null,
     error: null,
+    fallback: false,
     partialAnswer: null,
     startedAt: Date.now(),
     finishedAt: null,
@@ -58,6 +59,8 @@ export function finishRun(
     inputTokens: number;
     outputTokens: number;
     error?: string | null;
+    /** The answer is the tool loop's draft: synthesis failed before any of it streamed. */
+    fallback?: boolean;
     answer: string;
     /** Chosen by the caller when it announces the message before it is stored. */
     messageId?: string;
@@ -83,6 +86,7 @@ export function finishRun(
         inputTokens: values.inputTokens,
         outputTokens: values.outputTokens,
         error: values.error ?? null,
+        fallback: values.fallback ?? false,
         partialAnswer: null,
         elapsedMs: now - run.startedAt,
         finishedAt: now,
@@ -136,6 +140,8 @@ export interface RunSummary {
   elapsedMs: number | null;
   /** Why the run failed, was stopped from outside or cut off; the answer never contains it. */
   error: string | null;
+  /** The answer is the tool loop's draft, shown as such: synthesis failed (`error`) before any of it streamed. */
+  fallback: boolean;
   steps: StoredStep[];
 }
 
@@ -153,6 +159,7 @@ export function summarizeRun(run: Run, steps: StoredStep[]): RunSummary {
     },
     elapsedMs: run.elapsedMs,
     error: run.error,
+    fallback: run.fallback,
     steps,
   };
 }

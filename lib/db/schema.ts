@@ -95,6 +95,8 @@ export const runs = sqliteTable(
     outputTokens: integer("output_tokens").notNull().default(0),
     elapsedMs: integer("elapsed_ms"),
     error: text("error"),
+    /** Synthesis failed before any of it streamed: the stored answer is the tool loop's draft, `error` says why. */
+    fallback: integer("fallback", { mode: "boolean" }).notNull().default(false),
     /** The answer streamed so far, saved now and then so a crash keeps what the user saw. */
     partialAnswer: text("partial_answer"),
     startedAt: integer("started_at").notNull(),

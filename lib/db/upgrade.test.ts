@@ -94,4 +94,28 @@ describe("upgrading a database of an earlier release", () => {
     });
     upgraded.$client.close();
   });
+
+  it("reads the runs of an earlier release as answers, none as the tool loop's draft", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const old = openDb(file, { migrationsFolder: migrationsUpTo("0004_clean_answers_and_interrupt_ids") });
+    const sql = old.$client;
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql
+      .prepare(
+        "INSERT INTO runs (id, conversation_id, status, mode, model, started_at) VALUES ('r1', 'c1', 'complete', 'native', 'm', 1)",
+      )
+      .run();
+    sql
+      .prepare(
+        "INSERT INTO messages (id, conversation_id, role, content, status, run_id, created_at) VALUES ('m1', 'c1', 'assistant', 'A', 'complete', 'r1', 2)",
+      )
+      .run();
+    old.$client.close();
+
+    const upgraded = openDb(file);
+    const [message] = getConversationDetail(upgraded, { id: "c1", ownerId: null }).messages;
+    expect(message?.run).toMatchObject({ status: "complete", fallback: false, error: null });
+    upgraded.$client.close();
+  });
 });

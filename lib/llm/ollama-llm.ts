@@ -125,6 +125,13 @@ function normalizeError(error: unknown, timeoutMs?: number): unknown {
   }
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof AppError) return cause;
+  // undici ends a response body whose connection broke with a bare "terminated".
+  if (error instanceof TypeError && error.message === "terminated") {
+    return new AppError("upstream:ollama_connection", "The connection to Ollama broke before the reply was finished.", {
+      retryable: true,
+      cause: error,
+    });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new AppError("upstream:ollama", `Ollama error: ${message}`, { retryable: true, cause: error });
 }
@@ -179,30 +186,35 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
       providerOptions: providerOptions(chatOptions.temperature, think),
       onError: () => {}, // errors are re-thrown from the loop below
     });
-    for await (const part of result.fullStream) {
-      switch (part.type) {
-        case "text-delta":
-          if (part.text) yield { type: "text", text: part.text };
-          break;
-        case "reasoning-delta":
-          if (part.text) yield { type: "reasoning", text: part.text };
-          break;
-        case "tool-call":
-          yield {
-            type: "tool-call",
-            call: { id: part.toolCallId, name: part.toolName, arguments: toArguments(part.input) },
-          };
-          break;
-        case "error":
-          throw streamFailure ?? normalizeError(part.error, options.timeoutMs);
-        case "abort":
-          if (chatOptions.signal?.aborted) throw new DOMException("The run was stopped.", "AbortError");
-          throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
-        case "finish":
-          if (streamFailure) throw streamFailure;
-          yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
-          break;
+    try {
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case "text-delta":
+            if (part.text) yield { type: "text", text: part.text };
+            break;
+          case "reasoning-delta":
+            if (part.text) yield { type: "reasoning", text: part.text };
+            break;
+          case "tool-call":
+            yield {
+              type: "tool-call",
+              call: { id: part.toolCallId, name: part.toolName, arguments: toArguments(part.input) },
+            };
+            break;
+          case "error":
+            throw streamFailure ?? normalizeError(part.error, options.timeoutMs);
+          case "abort":
+            if (chatOptions.signal?.aborted) throw new DOMException("The run was stopped.", "AbortError");
+            throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
+          case "finish":
+            if (streamFailure) throw streamFailure;
+            yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
+            break;
+        }
       }
+    } catch (error) {
+      // A broken connection surfaces from the iteration itself, not as an error part.
+      throw normalizeError(error, options.timeoutMs);
     }
     if (streamFailure) throw streamFailure;
   }

@@ -144,7 +144,9 @@ export interface RunDone {
   usage: Usage;
   elapsedMs: number;
   stopped?: boolean;
-  /** Synthesis failed; the answer is the tool loop's own. */
+  /** The answer failed after it had begun to stream: what streamed is kept, cut; the `error` before says why. */
+  interrupted?: boolean;
+  /** Synthesis failed before any of it streamed: the answer is the tool loop's draft; the `error` before says why. */
   fallback?: boolean;
   /** Interrupts the run never took: the client sends them as the next turn. */
   pendingInterrupts?: Interrupt[];

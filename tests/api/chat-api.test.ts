@@ -39,7 +39,7 @@ interface Detail {
     role: string;
     content: string;
     status: string;
-    run: { status: string; usage: { totalTokens: number } } | null;
+    run: { status: string; usage: { totalTokens: number }; error: string | null; fallback: boolean } | null;
   }[];
   activeRunId: string | null;
 }
@@ -373,33 +373,70 @@ describe("bad input gets a clear error and loses nothing", () => {
     }
   });
 
-  it("a synthesis that fails mid-stream falls back to the loop's own answer (done.fallback)", async () => {
+  // Synthesis follows a turn that used a tool (here one that does not exist: its error is a step too).
+  const toolThenDraft = [
+    { when: { hasTools: true }, toolCalls: [{ name: "no_such_tool", arguments: {} }] },
+    { when: { hasTools: true }, content: "The loop's draft." },
+  ];
+  const eventNames = (events: ParsedEvent[]) =>
+    events
+      .filter((e) => e.event !== "step" && e.event !== "title")
+      .map((e) => `${e.event}${e.data.status ? `:${e.data.status}` : ""}`);
+
+  it.each([
+    ["an Ollama error line", { midStreamError: "model runner has unexpectedly stopped" }, "unexpectedly stopped"],
+    ["a dropped connection", { dropConnection: true }, "connection to Ollama broke"],
+  ])(
+    "a synthesis that fails mid-stream (%s) keeps exactly what streamed, interrupted with the reason",
+    async (_, failure, reason) => {
+      const id = await newConversation();
+      fake().script(...toolThenDraft, { when: { stream: true }, chunks: ["Partial ", "text"], ...failure });
+      const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+      expect(eventNames(events)).toEqual([
+        "run",
+        "answer:start",
+        "answer:delta",
+        "answer:delta",
+        "answer:done",
+        "error",
+        "done",
+      ]);
+      expect(answerText(events)).toBe("Partial text");
+      const error = events.find((e) => e.event === "error")?.data.message as string;
+      expect(error).toContain(reason);
+      expect(events.at(-1)?.data).toMatchObject({ interrupted: true });
+      expect(events.at(-1)?.data.fallback).toBeUndefined();
+      await waitIdle(id);
+      const assistant = (await detail(id)).messages[1];
+      expect(assistant).toMatchObject({ status: "interrupted", content: "Partial text" });
+      expect(assistant?.run).toMatchObject({ status: "interrupted", error, fallback: false });
+    },
+  );
+
+  it("a synthesis that fails before any text shows the loop's draft, marked as a draft with the reason, live and stored", async () => {
     const id = await newConversation();
-    // Synthesis follows a turn that used a tool (here one that does not exist: its error is a step too).
-    fake().script(
-      { when: { hasTools: true }, toolCalls: [{ name: "no_such_tool", arguments: {} }] },
-      { when: { hasTools: true }, content: "The loop's answer." },
-      { when: { stream: true }, chunks: ["Partial ", "text"], midStreamError: "model runner has unexpectedly stopped" },
-    );
-    const events = (await readEvents(await send({ conversationId: id, message: "hi" }))).filter(
-      (e) => e.event !== "step" && e.event !== "title",
-    );
-    // The partial synthesis is replaced: a second answer start resets it, then the loop's answer.
-    expect(events.map((e) => `${e.event}${e.data.status ? `:${e.data.status}` : ""}`)).toEqual([
-      "run",
-      "answer:start",
-      "answer:delta",
-      "answer:delta",
-      "answer:start",
-      "answer:delta",
-      "answer:done",
-      "done",
-    ]);
-    expect(events[5]?.data.content).toBe("The loop's answer.");
-    expect(events.at(-1)?.data).toMatchObject({ fallback: true });
+    fake().script(...toolThenDraft, { when: { stream: true }, errorStatus: 500, error: "out of memory" });
+    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    expect(eventNames(events)).toEqual(["run", "answer:start", "answer:delta", "answer:done", "error", "done"]);
+    expect(answerText(events)).toBe("The loop's draft.");
+    expect(events.find((e) => e.event === "error")?.data.message).toBe("Ollama error: out of memory");
+    expect(events.find((e) => e.event === "done")?.data).toMatchObject({ fallback: true });
     await waitIdle(id);
     const assistant = (await detail(id)).messages[1];
-    expect(assistant).toMatchObject({ status: "complete", content: "The loop's answer." });
+    expect(assistant).toMatchObject({ status: "complete", content: "The loop's draft." });
+    expect(assistant?.run).toMatchObject({ status: "complete", fallback: true, error: "Ollama error: out of memory" });
+  });
+
+  it("a direct answer that fails after it began to stream keeps what streamed, interrupted", async () => {
+    const id = await newConversation();
+    fake().script({ when: { hasTools: true }, chunks: ["Half an ", "answer"], midStreamError: "runner crashed" });
+    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    expect(answerText(events)).toBe("Half an answer");
+    expect(events.find((e) => e.event === "done")?.data).toMatchObject({ interrupted: true });
+    await waitIdle(id);
+    const assistant = (await detail(id)).messages[1];
+    expect(assistant).toMatchObject({ status: "interrupted", content: "Half an answer" });
+    expect(assistant?.run).toMatchObject({ status: "interrupted", error: "Ollama error: runner crashed" });
   });
 
   it("a model failure in the tool loop is an error event and the run's error; the stored answer holds no error text", async () => {

@@ -151,6 +151,13 @@ describe("fake ollama: scripted failures", () => {
     expect(chunks.some((c) => c.done === true)).toBe(false);
   });
 
+  it("cuts the connection after the chunks, with no last line, for dropConnection", async () => {
+    fake().script({ chunks: ["par", "tial"], dropConnection: true });
+    const res = await chat(fake(), { model: "llama3.2", messages: userMessage("q") });
+    expect(res.status).toBe(200);
+    await expect(readNdjson(res)).rejects.toThrow();
+  });
+
   it("turns an error before any chunk into a 500 status, since headers were not sent yet", async () => {
     fake().script({ content: "", midStreamError: "runner crashed" });
     await expectError(await chat(fake(), { model: "llama3.2", messages: userMessage("q") }), 500, "runner crashed");

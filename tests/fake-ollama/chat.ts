@@ -104,6 +104,11 @@ async function answerStream(
   }
   await sleep(plan.parts.length > 0 ? plan.chunkDelayMs : 0, signal);
   if (signal.aborted) return;
+  if (plan.dropConnection) {
+    // What was written reaches the client first, as it would over a real connection that then breaks.
+    await new Promise((resolve) => res.write("", resolve));
+    return res.destroy();
+  }
   if (plan.midStreamError !== undefined) {
     if (!res.headersSent) return sendJson(res, 500, { error: plan.midStreamError }, "application/json");
     writeLine({ error: plan.midStreamError });

@@ -31,6 +31,8 @@ export interface ScriptedReply {
   errorStatus?: number;
   error?: string;
   midStreamError?: string;
+  /** After the chunks the connection is cut, with no last line: Ollama or the network went away. */
+  dropConnection?: boolean;
   hang?: boolean;
   doneReason?: "stop" | "length";
   promptEvalCount?: number;
@@ -51,6 +53,7 @@ export interface ReplyPlan {
   error?: { status: number; message: string };
   parts: MessagePart[];
   midStreamError?: string;
+  dropConnection: boolean;
   doneReason: "stop" | "length";
   promptEvalCount: number;
   evalCount: number;
@@ -126,6 +129,7 @@ export function planReply(reply: ScriptedReply, req: ChatRequestBody, model: Fak
     error: hasError ? { status: reply.errorStatus ?? 500, message: reply.error ?? "something went wrong" } : undefined,
     parts,
     midStreamError: reply.midStreamError,
+    dropConnection: reply.dropConnection === true,
     doneReason: reply.doneReason ?? "stop",
     promptEvalCount: reply.promptEvalCount ?? promptTokens(req),
     evalCount: reply.evalCount ?? estimateTokens(output),
