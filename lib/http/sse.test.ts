@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatSse, SSE_HEADERS, sseResponse } from "./sse";
+import { formatSse, SSE_HEADERS, type SseEvent, sseResponse } from "./sse";
 
 describe("SSE framing", () => {
   it("frames an event as event/data lines ending in a blank line, with the id when stored", () => {
@@ -43,5 +43,42 @@ describe("SSE framing", () => {
       return () => {};
     });
     expect(await response.text()).toBe(': connected\n\nevent: done\ndata: {"ok":true}\n\n');
+  });
+
+  it("writes the events sent in one turn of the event loop as one chunk, in order", async () => {
+    let send: (event: SseEvent) => void = () => {};
+    const response = sseResponse((s) => {
+      send = s;
+      return () => {};
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe(": connected\n\n");
+    for (let k = 1; k <= 50; k++) send({ event: "answer", data: { status: "delta", content: `t${k} ` }, id: `2.${k}` });
+    const chunk = decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    expect(chunk).toBe(
+      Array.from({ length: 50 }, (_, i) =>
+        formatSse({ event: "answer", data: { status: "delta", content: `t${i + 1} ` }, id: `2.${i + 1}` }),
+      ).join(""),
+    );
+  });
+
+  it("flushes a lone event at once, without waiting for another event or the keepalive", async () => {
+    let send: (event: SseEvent) => void = () => {};
+    const response = sseResponse(
+      (s) => {
+        send = s;
+        return () => {};
+      },
+      { keepaliveMs: 3_600_000 },
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    await reader.read(); // ": connected"
+    setTimeout(() => send({ event: "answer", data: { status: "start" }, id: 2 }), 0);
+    const chunk = decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    expect(chunk).toBe('id: 2\nevent: answer\ndata: {"status":"start"}\n\n');
   });
 });

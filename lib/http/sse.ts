@@ -23,6 +23,11 @@ export function formatSse({ event, data, id }: SseEvent): string {
 /**
  * A text/event-stream response fed by `subscribe`, which gets a `send` and a `close` and returns its
  * unsubscribe. The client going away unsubscribes but does not stop whatever produces the events.
+ *
+ * Events sent in one turn of the event loop go out as one chunk, written once that turn's work is
+ * done (`process.nextTick` runs after the pending promise callbacks): a model reply read in a burst
+ * costs one write instead of one per delta, and a lone event still leaves at once, never waiting for
+ * a timer or the next event.
  */
 export function sseResponse(
   subscribe: (send: (event: SseEvent) => void, close: () => void) => () => void,
@@ -33,17 +38,26 @@ export function sseResponse(
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
-      const write = (text: string) => {
-        if (closed) return;
+      let pending = "";
+      const flush = () => {
+        if (closed || pending === "") return;
+        const text = pending;
+        pending = "";
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           finish();
         }
       };
+      const write = (text: string) => {
+        if (closed) return;
+        if (pending === "") process.nextTick(flush);
+        pending += text;
+      };
       const keepalive = setInterval(() => write(": keepalive\n\n"), keepaliveMs);
       let unsubscribe = () => {};
       const finish = () => {
+        flush();
         if (closed) return;
         closed = true;
         clearInterval(keepalive);
