@@ -156,6 +156,13 @@ describe("ToolRegistry.execute", () => {
     });
     expect(registry().filtered(["list", "ghost", "echo"]).names).toEqual(["list", "echo"]);
   });
+
+  it("converts a tool's schema to JSON schema once, not on every run", () => {
+    const tools = registry();
+    const first = tools.specs();
+    expect(tools.specs()[0]).toBe(first[0]);
+    expect(tools.filtered(["echo"]).specs()[0]).toBe(first[0]);
+  });
 });
 
 describe("truncation of non-paged results", () => {

@@ -52,6 +52,22 @@ function parseArguments(args: unknown): { ok: true; value: unknown } | { ok: fal
   return { ok: true, value };
 }
 
+/** A tool's schema never changes, so its JSON schema is converted once, not on every run. */
+const specs = new WeakMap<ToolDefinition, ToolSpec>();
+
+function specOf(tool: ToolDefinition): ToolSpec {
+  let spec = specs.get(tool);
+  if (!spec) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<
+      string,
+      unknown
+    >;
+    spec = { name: tool.name, description: tool.description, parameters };
+    specs.set(tool, spec);
+  }
+  return spec;
+}
+
 export interface ExecuteOptions {
   maxResultChars: number;
 }
@@ -73,15 +89,9 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
-  /** The model-facing list: name, description, JSON schema of the arguments. */
+  /** The model-facing list: name, description, JSON schema of the arguments (made once per tool). */
   specs(): ToolSpec[] {
-    return [...this.tools.values()].map((tool) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<
-        string,
-        unknown
-      >;
-      return { name: tool.name, description: tool.description, parameters };
-    });
+    return [...this.tools.values()].map(specOf);
   }
 
   /** A registry holding only the named tools (tool selection). Unknown names are ignored. */
