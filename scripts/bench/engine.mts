@@ -8,7 +8,7 @@ import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { LIMITS } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
-import { clock, createConversation, fmt, percentile, readSseUntil, startServer } from "./support.mts";
+import { clock, createConversation, fmt, percentile, readSseUntil, startServer, watchConditions } from "./support.mts";
 
 async function benchEngine() {
   const iterations = 49;
@@ -55,7 +55,14 @@ async function benchSsePath() {
     const latencies: number[] = [];
     const rates: number[] = [];
     const callCounts: number[] = [];
+    let conditions = watchConditions();
+    let cpuBefore = server.cpuMs();
     for (let run = 0; run < 25; run++) {
+      if (run === 5) {
+        // The first runs warm up.
+        conditions = watchConditions();
+        cpuBefore = server.cpuMs();
+      }
       const conversationId = await createConversation(server.base);
       const callsBefore = fake.chatRequests().length;
       const response = await fetch(`${server.base}/api/chat`, {
@@ -88,6 +95,8 @@ async function benchSsePath() {
         rates.push(tokens / ((lastDeltaAt - firstDeltaAt) / 1000));
       }
     }
+    const cpuMs = server.cpuMs() - cpuBefore;
+    const under = conditions.summary();
     console.log(
       `SSE path: ${latencies.length} direct answers through next start, a fake Ollama streaming ${chunks} tokens with no delay`,
     );
@@ -100,6 +109,10 @@ async function benchSsePath() {
     console.log(
       `  answer throughput: p50 ${fmt(percentile(rates, 50), 0)} tokens/s (min ${fmt(Math.min(...rates), 0)})`,
     );
+    console.log(
+      `  server CPU: ${fmt(cpuMs / latencies.length, 0)} ms per answer, ${fmt((cpuMs / latencies.length / chunks) * 1000, 0)} µs per token (the title call included)`,
+    );
+    console.log(`  measured under: ${under}`);
   } finally {
     await server.stop();
     await fake.close();

@@ -6,7 +6,7 @@
 import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { startFakeWeb } from "@/tests/support/fake-web";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
-import { clock, createConversation, fmt, percentile, readSseUntil, startServer } from "./support.mts";
+import { clock, createConversation, fmt, percentile, readSseUntil, startServer, watchConditions } from "./support.mts";
 
 const CONVERSATIONS = Number(process.env.LOAD_CONVERSATIONS ?? 40);
 const TOKENS = 60;
@@ -168,6 +168,8 @@ async function main() {
     // Warm up the routes, then measure memory before the load.
     await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i)));
     const rssBefore = server.rssMb();
+    const wavesConditions = watchConditions();
+    const wavesCpuBefore = server.cpuMs();
     const started = clock();
     const outcomes = await Promise.all(
       Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, i)),
@@ -182,6 +184,8 @@ async function main() {
       outcomes.push(...more);
       rssAfterWaves.push(server.rssMb());
     }
+    const wavesCpuMs = server.cpuMs() - wavesCpuBefore;
+    const wavesUnder = wavesConditions.summary();
 
     // Streams that never drop, without and then with the bombs being read: their longest gaps compare,
     // and so do the response times of GET /api/health asked every 50 ms meanwhile.
@@ -197,6 +201,7 @@ async function main() {
           return Number.NaN;
         }
       });
+    const stallConditions = watchConditions();
     const calmHealth = healthSampler();
     const calm = await Promise.all(
       Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, CALM_FROM + i, { drop: false })),
@@ -215,6 +220,7 @@ async function main() {
     const bombSeconds = (clock() - bombStarted) / 1000;
     const rssDuringBombs = Math.max(...(await rss.stop()));
     const healthMs = await health.stop();
+    const stallUnder = stallConditions.summary();
 
     // Past the 60 s during which finished runs stay resumable, one more wave shows what is retained.
     const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
@@ -256,6 +262,10 @@ async function main() {
       `  wall time ${fmt(seconds)} s (one answer alone takes ${fmt((TOKENS * TOKEN_MS) / 1000)} s of model time)`,
     );
     console.log(
+      `  server CPU for waves 1–3: ${fmt(wavesCpuMs / 1000)} s, ${fmt(wavesCpuMs / (3 * CONVERSATIONS))} ms per conversation of ${TOKENS} tokens`,
+    );
+    console.log(`  measured under: ${wavesUnder}`);
+    console.log(
       `  added latency, model's first token → client: p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms, p99 ${fmt(percentile(latencies, 99))} ms`,
     );
     console.log(
@@ -267,6 +277,7 @@ async function main() {
     console.log(
       `  longest stall of any stream (longest gap between two deltas − ${TOKEN_MS} ms): ${fmt(stall(calm), 0)} ms without bombs, ${fmt(stall(stormy), 0)} ms while the bombs are read (goal ≤ 50 ms)`,
     );
+    console.log(`  measured under: ${stallUnder}`);
     console.log(
       `  GET /api/health every 50 ms: p50 ${fmt(percentile(calmHealthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(calmHealthMs))} ms without bombs; p50 ${fmt(percentile(healthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(healthMs))} ms while they are read`,
     );

@@ -4,11 +4,36 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { readSse, type SseMessage } from "@/lib/client/sse";
 import { ensureBuild } from "../ensure-build.mjs";
 
+/** The kernel's USER_HZ, the unit of /proc/<pid>/stat's CPU times (100 on Linux). */
+const CLOCK_TICKS_PER_S = 100;
+
 export const clock = () => performance.timeOrigin + performance.now();
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+const LAG_RESOLUTION_MS = 10;
+
+/**
+ * What a figure was measured under, printed next to it: the machine's load average, and how late
+ * this process's own event loop ran (its clients and the fake model share it, so a late loop here
+ * shows up as server latency). `summary()` ends the measurement.
+ */
+export function watchConditions(): { summary(): string } {
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  lag.enable();
+  const loadBefore = os.loadavg()[0] ?? 0;
+  // The histogram holds whole timer intervals: the delay is what exceeds the interval.
+  const late = (ns: number) => fmt(Math.max(0, ns / 1e6 - LAG_RESOLUTION_MS));
+  return {
+    summary() {
+      lag.disable();
+      return `load average ${fmt(loadBefore)} → ${fmt(os.loadavg()[0] ?? 0)}; this process's event loop late by p50 ${late(lag.percentile(50))} ms, p99 ${late(lag.percentile(99))} ms, max ${late(lag.max)} ms`;
+    },
+  };
+}
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -31,6 +56,8 @@ export interface BenchServer {
   pid: number;
   /** Resident memory of the server process, from /proc. */
   rssMb(): number;
+  /** CPU time the server process has used so far (user + system), from /proc: comparable under load. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -39,9 +66,12 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   ensureBuild();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  // BENCH_SERVER_NODE_ARGS: Node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  if (nodeArgs.length > 0) console.log(`Server Node flags: ${nodeArgs.join(" ")}`);
   const child: ChildProcess = spawn(
     process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
+    [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
     { env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: "ignore" },
   );
   const base = `http://127.0.0.1:${port}`;
@@ -61,6 +91,11 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     rssMb: () => {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    cpuMs: () => {
+      // utime and stime are fields 14 and 15, after the command name in parentheses.
+      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_S);
     },
     stop: async () => {
       child.kill("SIGTERM");
