@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { surfaceMidStreamErrors } from "./ollama-stream";
+import { LINES_PER_TURN, surfaceMidStreamErrors } from "./ollama-stream";
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -75,5 +75,19 @@ describe("line splitting on bytes", () => {
     });
     expect(await readAll(cut)).toBe(`${line}\n`);
     expect(errors.map((e) => e.code)).toEqual(["upstream:ollama_line_too_long"]);
+  });
+});
+
+describe("bursts", () => {
+  it("passes on a burst of lines in slices, the first before the rest is handed on", async () => {
+    const lines = Array.from({ length: 5 * LINES_PER_TURN + 3 }, (_, i) => `{"message":{"content":"t${i} "}}\n`);
+    const reader = surfaceMidStreamErrors(streamOf(lines.join("")), () => {}).getReader();
+    const decoder = new TextDecoder();
+    const slices: string[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      slices.push(decoder.decode(read.value));
+    }
+    expect(slices[0]).toBe(lines.slice(0, LINES_PER_TURN).join(""));
+    expect(slices.join("")).toBe(lines.join(""));
   });
 });

@@ -15,6 +15,13 @@ export interface LineLimits {
 }
 
 const NEWLINE = 0x0a;
+/**
+ * Lines passed on per turn of the event loop. A reply that arrives in a burst (read all at once,
+ * or piled up while the server was busy) is handed on in slices: its first deltas reach the client
+ * while the rest is still to be parsed, and the other runs' streams get their turn in between.
+ */
+export const LINES_PER_TURN = 16;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const NEWLINE_BYTES = new Uint8Array([NEWLINE]);
 
 function concatBytes(parts: Uint8Array[]): Uint8Array {
@@ -94,11 +101,19 @@ export function surfaceMidStreamErrors(
 
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+      async transform(chunk, controller) {
         if (failed) return;
         const out: Uint8Array[] = [];
         const error = takeChunk(chunk, out);
-        send(out, controller);
+        // `out` holds each line followed by its newline.
+        for (let start = 0; start < out.length; start += 2 * LINES_PER_TURN) {
+          if (start > 0) await nextTurn();
+          try {
+            send(out.slice(start, start + 2 * LINES_PER_TURN), controller);
+          } catch {
+            return; // the reader went away meanwhile
+          }
+        }
         if (!error) return;
         failed = true;
         partial = [];
