@@ -1,4 +1,4 @@
-import type { AgentStep, RunEventData, RunEventName, SentRunEvent } from "@/lib/protocol/run-events";
+import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
 
 export interface LiveRunOptions {
@@ -83,7 +83,7 @@ export class LiveRun {
   }
 
   /** Emits a `step` event: the step numbered with its place among the stored events. */
-  emitStep(step: AgentStep, at: number): void {
+  emitStep(step: ScopedStep, at: number): void {
     this.emit("step", { ...step, seq: this.seq + 1, at });
   }
 

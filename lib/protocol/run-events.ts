@@ -61,11 +61,16 @@ export type AgentStep =
 
 export type AgentStepType = AgentStep["type"];
 
+/** A step as the web layer emits it: in DAG mode, `stepId` names the plan step whose agent took it. */
+export type ScopedStep = AgentStep & { stepId?: string };
+
 /** A `step` event: the agent's step, `seq` its place among the run's stored events, `at` when it happened. */
-export type RunStep = AgentStep & { seq: number; at: number };
+export type RunStep = ScopedStep & { seq: number; at: number };
 
 /** The context was compacted: how many messages and tokens before and after. */
 export interface Compaction {
+  /** DAG mode: the plan step whose agent compacted its context. */
+  stepId?: string;
   originalMessages: number;
   keptMessages: number;
   tokensBefore: number;
@@ -87,13 +92,16 @@ export interface RunStarted {
   mode: RunMode;
 }
 
-/** One step of a DAG plan (issue 13). */
+/** Which model role a plan step asks for; null is the conversation's model. */
+export type ModelHint = "fast" | "reasoning" | null;
+
+/** One step of a DAG plan (docs/architecture.md, "DAG mode"). Ids are unique within the run. */
 export interface PlanStep {
   id: string;
   task: string;
   dependencies: string[];
   tool_hint: string | null;
-  model_hint: "fast" | "reasoning" | null;
+  model_hint: ModelHint;
 }
 
 /** `plan`: the steps of one planning round (re-plans count up). */
@@ -104,12 +112,17 @@ export interface Plan {
 
 export type StepProgressStatus = "running" | "done" | "failed" | "skipped";
 
-/** `step_progress`: a plan step started or ended, on `model`. */
+/** `step_progress`: a plan step started or ended, on `model` ("" for a step skipped before it had one). */
 export interface StepProgress {
   stepId: string;
   status: StepProgressStatus;
   model: string;
+  /** What the step found (done), or why it failed or was skipped. */
   result?: string;
+  /** When this happened (epoch ms), so a page that re-attaches can show how long a step has run. */
+  at: number;
+  /** How long the step ran, once it ended. */
+  durationMs?: number;
 }
 
 /** `answer`: the streamed answer. A second `start` in one run discards the text so far. */
@@ -121,6 +134,8 @@ export type AnswerPart = { status: "start" } | { status: "delta"; content: strin
  */
 export interface ThinkingDelta {
   iteration: number;
+  /** DAG mode: the plan step whose agent thinks. */
+  stepId?: string;
   delta: string;
 }
 

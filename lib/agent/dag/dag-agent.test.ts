@@ -1,0 +1,366 @@
+import { describe, expect, it } from "vitest";
+import { analysisReply, dagHarness, planReply, untilAborted, workerLLM } from "@/tests/support/dag-harness";
+import { scriptedLLM } from "@/tests/support/scripted-llm";
+
+/** A gate a test opens when it wants; `opened` resolves the waiting callers. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe("DAG mode: the executor", () => {
+  it("starts independent steps together, at most DAG_MAX_CONCURRENCY at once", async () => {
+    const started: string[] = [];
+    const release = gate();
+    const worker = workerLLM("chat-model", async (task) => {
+      started.push(task);
+      await release.opened;
+      return { content: `found ${task}` };
+    });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply(["a", "b", "c", "d", "e"].map((id) => ({ id, task: id }))), analysisReply(true)],
+    });
+    const dag = dagHarness({ planner, worker, limits: { maxConcurrency: 4 } });
+    const running = dag.run();
+    await tick();
+    expect(started).toEqual(["a", "b", "c", "d"]);
+    release.open();
+    await running;
+    expect(started).toHaveLength(5);
+    expect(dag.statuses().filter((status) => status.endsWith("done"))).toHaveLength(5);
+  });
+
+  it("gives a dependent step the goal, its task and its dependencies' results, after they are done", async () => {
+    const order: string[] = [];
+    const worker = workerLLM("chat-model", (task) => {
+      order.push(task);
+      return { content: `result of ${task}` };
+    });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "price of A" },
+          { id: "s2", task: "price of B" },
+          { id: "s3", task: "compare", dependencies: ["s1", "s2"] },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    expect(order.at(-1)).toBe("compare");
+    const query = worker.chatCalls.find((call) => call.messages.some((m) => m.content.includes("Your step: compare")));
+    const question = query?.messages.find((message) => message.role === "user")?.content ?? "";
+    expect(question).toContain("Overall goal: Compare A and B");
+    expect(question).toContain("### s1: price of A\nresult of price of A");
+    expect(question).toContain("### s2: price of B\nresult of price of B");
+  });
+
+  it("cuts dependency results to DAG_DEPENDENCY_CHARS shared among the dependencies", async () => {
+    const worker = workerLLM("chat-model", (task) => ({ content: task === "use" ? "ok" : "x".repeat(5000) }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "big one" },
+          { id: "s2", task: "big two" },
+          { id: "s3", task: "use", dependencies: ["s1", "s2"] },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, limits: { dependencyChars: 1000 } });
+    await dag.run();
+    const call = worker.chatCalls.find((c) => c.messages.some((m) => m.content.includes("Your step: use")));
+    const question = call?.messages.find((message) => message.role === "user")?.content ?? "";
+    expect(question.match(/x+/g)?.map((run) => run.length)).toEqual([499, 499]);
+  });
+
+  it('marks the dependents of a failed step skipped ("dependency failed") and runs the others', async () => {
+    const worker = workerLLM("chat-model", (task) =>
+      task === "broken" ? new Error("model crashed") : { content: "fine" },
+    );
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "broken" },
+          { id: "s2", task: "needs s1", dependencies: ["s1"] },
+          { id: "s3", task: "needs s2", dependencies: ["s2"] },
+          { id: "s4", task: "free" },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    const ended = Object.fromEntries(
+      dag.progress.filter((event) => event.status !== "running").map((event) => [event.stepId, event]),
+    );
+    expect(ended.s1).toMatchObject({ status: "failed", result: "model crashed" });
+    expect(ended.s2).toMatchObject({ status: "skipped", result: "Skipped: dependency failed" });
+    expect(ended.s3).toMatchObject({ status: "skipped", result: "Skipped: dependency failed" });
+    expect(ended.s4).toMatchObject({ status: "done", result: "fine" });
+    expect(worker.chatCalls.some((call) => call.messages.some((m) => m.content.includes("Your step: needs")))).toBe(
+      false,
+    );
+  });
+
+  it("Stop aborts every running step at once", async () => {
+    const aborted: string[] = [];
+    const worker = workerLLM("chat-model", async (task, _messages, signal) => {
+      await untilAborted(signal).catch((error) => {
+        aborted.push(task);
+        throw error;
+      });
+      return { content: "never" };
+    });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "a", task: "a" },
+          { id: "b", task: "b" },
+          { id: "c", task: "c" },
+        ]),
+      ],
+    });
+    const dag = dagHarness({ planner, worker });
+    const running = dag.run();
+    await tick();
+    dag.controller.abort();
+    await expect(running).rejects.toThrow(/abort/i);
+    expect(aborted.sort()).toEqual(["a", "b", "c"]);
+  });
+
+  it("shares DAG_RUN_MAX_ITERATIONS among the steps: a step that finds it used up fails", async () => {
+    const worker = workerLLM("chat-model", () => ({ content: "done" }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "a", task: "a" },
+          { id: "b", task: "b" },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, limits: { runMaxIterations: 1, maxConcurrency: 1 } });
+    await dag.run();
+    expect(dag.progress.filter((event) => event.status !== "running")).toMatchObject([
+      { stepId: "a", status: "done" },
+      { stepId: "b", status: "failed", result: "Not run: the run's iteration budget is used up." },
+    ]);
+  });
+
+  it("gives a step DAG_STEP_MAX_ITERATIONS model calls at most", async () => {
+    const worker = workerLLM("chat-model", () => ({ toolCalls: [{ name: "web_search", arguments: { query: "q" } }] }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "a", task: "a" },
+          { id: "b", task: "b" },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, limits: { stepMaxIterations: 3 } });
+    const result = await dag.run();
+    expect(worker.chatCalls).toHaveLength(6);
+    expect(result.iterations).toBe(6);
+  });
+
+  it("lists the step's tool_hint first among its tools", async () => {
+    const worker = workerLLM("chat-model", () => ({ content: "ok" }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply([{ id: "a", task: "read", tool_hint: "scrape_url" }]), analysisReply(true)],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    expect(worker.chatCalls[0]?.options.tools?.map((tool) => tool.name)).toEqual(["scrape_url", "web_search"]);
+  });
+
+  it("tags every step event of a step agent with its stepId", async () => {
+    let calls = 0;
+    const worker = workerLLM("chat-model", () =>
+      ++calls === 1 ? { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] } : { content: "done" },
+    );
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply([{ id: "s1", task: "look" }]), analysisReply(true)],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    expect(dag.steps.map((step) => [step.type, step.stepId])).toEqual([
+      ["tool_call", "s1"],
+      ["tool_result", "s1"],
+    ]);
+  });
+});
+
+describe("DAG mode: models per step", () => {
+  it("resolves each step's model from its model_hint just before it starts; a role changed mid-run applies to later steps", async () => {
+    const fastNew = workerLLM("fast-new", () => ({ content: "new" }));
+    const worker = workerLLM("chat-model", () => ({ content: "plain" }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "first", model_hint: "fast" },
+          { id: "s2", task: "second", model_hint: "fast", dependencies: ["s1"] },
+          { id: "s3", task: "third", model_hint: null, dependencies: ["s2"] },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const dag = dagHarness({ planner, worker });
+    // The fast role changes while s1 runs on it: s1 keeps its model, s2 starts on the new one.
+    dag.currentRoles.fast = workerLLM("fast-old", () => {
+      dag.currentRoles.fast = fastNew;
+      return { content: "old" };
+    });
+    await dag.run();
+    const models = dag.progress.filter((event) => event.status === "done").map((event) => [event.stepId, event.model]);
+    expect(models).toEqual([
+      ["s1", "fast-old"],
+      ["s2", "fast-new"],
+      ["s3", "chat-model"],
+    ]);
+    expect(dag.progress.find((event) => event.stepId === "s2" && event.status === "running")?.model).toBe("fast-new");
+  });
+
+  it("plans and judges on the reasoning role", async () => {
+    const worker = workerLLM("chat-model", () => ({ content: "ok" }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply([{ id: "s1", task: "a" }]), analysisReply(true)],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    expect(planner.chatCalls.map((call) => call.options.tools?.[0]?.name)).toEqual(["make_plan", "judge_results"]);
+    expect(dag.resolved.filter((hint) => hint === "reasoning")).toHaveLength(2);
+  });
+});
+
+describe("DAG mode: planning", () => {
+  const cycle = planReply([
+    { id: "a", task: "x", dependencies: ["b"] },
+    { id: "b", task: "y", dependencies: ["a"] },
+  ]);
+
+  it("plans again once with the reason when the plan has a cycle, and runs the new plan", async () => {
+    const worker = workerLLM("chat-model", () => ({ content: "ok" }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [cycle, planReply([{ id: "a", task: "x" }]), analysisReply(true)],
+    });
+    const dag = dagHarness({ planner, worker });
+    await dag.run();
+    expect(planner.chatCalls[1]?.messages.at(-1)?.content).toBe(
+      "That plan cannot be used: steps a, b depend on each other in a cycle. Make a new plan that fixes this.",
+    );
+    expect(dag.plans).toEqual([{ round: 1, steps: [expect.objectContaining({ id: "a", dependencies: [] })] }]);
+  });
+
+  it("falls back to plain ReAct on the whole question after a second bad plan, and tells the user", async () => {
+    const conversation = scriptedLLM({ model: "chat-model", chat: [{ content: "Direct answer." }] });
+    const planner = scriptedLLM({ model: "reasoning-model", chat: [cycle, cycle] });
+    const dag = dagHarness({ planner, worker: conversation, conversation });
+    const result = await dag.run();
+    expect(dag.plans).toEqual([]);
+    expect(dag.steps[0]).toMatchObject({ type: "notice" });
+    expect(dag.steps[0]?.type === "notice" && dag.steps[0].text).toContain("No usable plan could be made");
+    expect(result.direct).toBe(true);
+    expect(dag.answer.join("")).toBe("Direct answer.");
+    expect(conversation.chatCalls[0]?.messages.at(-1)?.content).toBe("Compare A and B");
+  });
+});
+
+describe("DAG mode: the analyzer", () => {
+  it("re-plans once when the goal is not achieved, the planner seeing the findings; DAG_MAX_REPLANS bounds the rounds", async () => {
+    const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([{ id: "s1", task: "first look" }]),
+        analysisReply(false, null, "B's price is missing"),
+        planReply([{ id: "s1", task: "price of B" }]),
+        analysisReply(false, null, "still unsure"),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, limits: { maxReplans: 1 } });
+    await dag.run();
+    expect(dag.plans.map((plan) => [plan.round, plan.steps.map((step) => step.id)])).toEqual([
+      [1, ["s1"]],
+      [2, ["s1_2"]],
+    ]);
+    const replan = planner.chatCalls[2]?.messages.at(-1)?.content ?? "";
+    expect(replan).toContain("### s1: first look\nfound first look");
+    expect(replan).toContain("Why it is not enough: B's price is missing");
+    expect(planner.chatCalls).toHaveLength(4);
+  });
+
+  it("interrupts reach a running step at its drain point, and those no step took reach the analyzer", async () => {
+    let dag: ReturnType<typeof dagHarness> | undefined;
+    const worker = workerLLM("chat-model", (task, messages) => {
+      if (!messages.some((m) => m.content.includes("USER INTERRUPT"))) {
+        dag?.interrupts.push("focus on prices");
+        return { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] };
+      }
+      return { content: `done ${task}` };
+    });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply([{ id: "a", task: "a" }]), analysisReply(true)],
+    });
+    dag = dagHarness({
+      planner,
+      worker,
+      // Sent once the step has ended: only the analyzer can take it.
+      onStepProgress: (event) => {
+        if (event.status === "done") dag?.interrupts.push("and in euros");
+      },
+    });
+    await dag.run();
+    expect(worker.chatCalls[1]?.messages.at(-1)?.content).toContain("[USER INTERRUPT]: focus on prices");
+    expect(dag.steps.filter((step) => step.type === "interrupt").map((step) => step.stepId)).toEqual(["a", undefined]);
+    const judged = planner.chatCalls[1]?.messages.at(-1)?.content ?? "";
+    expect(judged).toContain("- focus on prices\n- and in euros");
+  });
+
+  it("synthesis streams the answer from every step's result and the analyzer's draft", async () => {
+    const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
+    const conversation = scriptedLLM({ model: "chat-model", stream: [["The ", "answer."]] });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "a" },
+          { id: "s2", task: "b" },
+        ]),
+        analysisReply(true, "A beats B"),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, conversation });
+    const result = await dag.run();
+    const parts: string[] = [];
+    for await (const part of dag.agent.streamAnswer(result, dag.input, dag.controller.signal)) {
+      if (part.type === "text") parts.push(part.text);
+    }
+    expect(parts.join("")).toBe("The answer.");
+    const prompt = conversation.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(prompt).toContain("### s1: a\nfound a");
+    expect(prompt).toContain("### s2: b\nfound b");
+    expect(prompt).toContain("A beats B");
+    expect(result.answer).toBe("A beats B");
+  });
+});
