@@ -102,6 +102,19 @@ export const configSchema = z
     TOOL_SELECTION_THRESHOLD: positiveInt(12),
     TOOL_SELECTION_MAX: positiveInt(6),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),
+    /** DAG mode: steps a plan may have, how many run at once, extra planning rounds after the analyzer. */
+    DAG_MAX_STEPS: positiveInt(10),
+    DAG_MAX_CONCURRENCY: positiveInt(4),
+    DAG_MAX_REPLANS: z.coerce
+      .number({ error: "must be a whole number, 0 or more" })
+      .int({ error: "must be a whole number, 0 or more" })
+      .min(0, { error: "must be a whole number, 0 or more" })
+      .default(1),
+    /** DAG mode: model calls one step may make, and all steps of a run together. */
+    DAG_STEP_MAX_ITERATIONS: positiveInt(10),
+    DAG_RUN_MAX_ITERATIONS: positiveInt(40),
+    /** DAG mode: characters of its dependencies' results a step's query carries, shared among them. */
+    DAG_DEPENDENCY_CHARS: positiveInt(4000),
     FETCH_ALLOW_PRIVATE: hostPortList,
     /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
     AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),
