@@ -6,12 +6,16 @@ import { useFormatElapsed } from "./run/use-elapsed";
 
 const MODES = new Set(["native", "json", "dag"]);
 
-/** Under a finished answer: copy, then model, mode, iterations, tokens and time taken. */
+/**
+ * Under a finished answer: copy, then model, mode and iterations (only when a tool ran: a plain
+ * answer has no loop to speak of), tokens, tokens per second and time taken.
+ */
 export function MessageFooter({
   content,
   model,
   mode,
   iterations,
+  toolsRan,
   usage,
   elapsedMs,
   onRegenerate,
@@ -20,6 +24,7 @@ export function MessageFooter({
   model: string | null;
   mode: string | null;
   iterations: number | null;
+  toolsRan: boolean;
   usage: Usage | null;
   elapsedMs: number | null;
   onRegenerate?: () => Promise<string | null>;
@@ -29,12 +34,18 @@ export function MessageFooter({
   const formatElapsed = useFormatElapsed();
   const tokens = (count: number) =>
     count < 1000 ? String(count) : format.number(count, { notation: "compact", maximumFractionDigits: 1 });
+  const generationMs = usage?.generationMs ?? 0;
   const facts = [
     model,
-    mode && mode !== "plain" ? (MODES.has(mode) ? t(`mode.${mode}`) : t("otherMode", { mode })) : null,
-    iterations ? t("iterations", { count: iterations }) : null,
+    toolsRan && mode && mode !== "plain" ? (MODES.has(mode) ? t(`mode.${mode}`) : t("otherMode", { mode })) : null,
+    toolsRan && iterations ? t("iterations", { count: iterations }) : null,
     usage && usage.totalTokens > 0
       ? t("tokens", { input: tokens(usage.inputTokens), output: tokens(usage.outputTokens) })
+      : null,
+    usage && usage.outputTokens > 0 && generationMs > 0
+      ? t("tokensPerSecond", {
+          rate: format.number(usage.outputTokens / (generationMs / 1000), { maximumFractionDigits: 1 }),
+        })
       : null,
     elapsedMs !== null ? formatElapsed(elapsedMs) : null,
   ].filter((fact): fact is string => Boolean(fact));

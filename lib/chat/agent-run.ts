@@ -198,6 +198,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         iterations,
         inputTokens: usage.inputTokens,
         outputTokens: usage.outputTokens,
+        generationMs: usage.generationMs,
         error: failure?.message,
         fallback,
         answer: text,

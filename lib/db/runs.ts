@@ -28,6 +28,7 @@ export function createRun(db: Db, values: { id?: string; conversationId: string;
     iterations: 0,
     inputTokens: 0,
     outputTokens: 0,
+    generationMs: null,
     elapsedMs: null,
     error: null,
     fallback: false,
@@ -58,6 +59,7 @@ export function finishRun(
     iterations: number;
     inputTokens: number;
     outputTokens: number;
+    generationMs?: number;
     error?: string | null;
     /** The answer is the tool loop's draft: synthesis failed before any of it streamed. */
     fallback?: boolean;
@@ -85,6 +87,7 @@ export function finishRun(
         iterations: values.iterations,
         inputTokens: values.inputTokens,
         outputTokens: values.outputTokens,
+        generationMs: values.generationMs === undefined ? null : Math.round(values.generationMs),
         error: values.error ?? null,
         fallback: values.fallback ?? false,
         partialAnswer: null,
@@ -156,6 +159,7 @@ export function summarizeRun(run: Run, steps: StoredStep[]): RunSummary {
       inputTokens: run.inputTokens,
       outputTokens: run.outputTokens,
       totalTokens: run.inputTokens + run.outputTokens,
+      ...(run.generationMs === null ? {} : { generationMs: run.generationMs }),
     },
     elapsedMs: run.elapsedMs,
     error: run.error,

@@ -93,6 +93,8 @@ export const runs = sqliteTable(
     iterations: integer("iterations").notNull().default(0),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),
+    /** How long the model took to write the output tokens (Ollama's eval_duration); null when it did not say. */
+    generationMs: integer("generation_ms"),
     elapsedMs: integer("elapsed_ms"),
     error: text("error"),
     /** Synthesis failed before any of it streamed: the stored answer is the tool loop's draft, `error` says why. */

@@ -83,6 +83,7 @@ export function createOllamaFetch({
   onStreamError = () => {},
   maxLineBytes = Number.POSITIVE_INFINITY,
   onScan,
+  onDone,
   fetchImpl = fetch,
 }: {
   baseUrl: string;
@@ -112,7 +113,7 @@ export function createOllamaFetch({
     const ndjson = (response.headers.get("content-type") ?? "").includes("ndjson");
     if (!ndjson && !Number.isFinite(maxLineBytes)) return response;
     const body = ndjson
-      ? surfaceMidStreamErrors(response.body, onStreamError, { maxLineBytes, onScan })
+      ? surfaceMidStreamErrors(response.body, onStreamError, { maxLineBytes, onScan, onDone })
       : limitBodyBytes(response.body, maxLineBytes);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };

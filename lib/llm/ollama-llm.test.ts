@@ -121,6 +121,14 @@ describe("streaming", () => {
     expect(lastChatBody().stream).toBe(true);
   });
 
+  it("reports the generation time of the reply from Ollama's eval_duration", async () => {
+    fake().script({ chunks: ["Hel", "lo"], evalCount: 40 });
+    const llm = await llmFor("llama3.2");
+    const finish = (await collect(llm.streamChat(question))).at(-1);
+    // The fake spends at least 1 ms per output token (its eval_duration's floor).
+    expect(finish?.type === "finish" && finish.usage.generationMs).toBeGreaterThanOrEqual(40);
+  });
+
   it("stop reaches Ollama: aborting closes the model's connection", async () => {
     fake().script({ chunks: Array.from({ length: 50 }, (_, i) => `w${i} `), chunkDelayMs: 50 });
     const llm = await llmFor("llama3.2");

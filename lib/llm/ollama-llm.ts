@@ -2,6 +2,7 @@ import { generateText, jsonSchema, type ModelMessage, streamText, type ToolSet, 
 import { createOllama } from "ollama-ai-provider-v2";
 import { AppError, isAbortError } from "@/lib/errors";
 import { createOllamaFetch } from "./ollama-fetch";
+import type { GenerationStats } from "./ollama-stream";
 import type {
   Abilities,
   ChatMessage,
@@ -144,6 +145,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
     format?: ChatOptions["format"],
     onStreamError?: (error: AppError) => void,
     think: boolean = defaultThink,
+    onDone?: (stats: GenerationStats) => void,
   ) =>
     createOllama({
       baseURL: `${options.baseUrl.replace(/\/+$/, "")}/api`,
@@ -152,6 +154,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
         model: options.model,
         patch: { numCtx: contextLength, think, format },
         onStreamError,
+        onDone,
         maxLineBytes: options.maxLineBytes,
         fetchImpl: options.fetchImpl,
       }),
@@ -169,6 +172,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
   async function* streamReply(messages: ChatMessage[], chatOptions: ChatOptions = {}): AsyncIterable<ReplyPart> {
     // Ollama's mid-stream error line, reported by our fetch; it wins over whatever the SDK makes of it.
     let streamFailure: AppError | undefined;
+    let generation: GenerationStats | undefined;
     const think = defaultThink && chatOptions.think !== false;
     const result = streamText({
       model: modelFor(
@@ -177,6 +181,9 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
           streamFailure = error;
         },
         think,
+        (stats) => {
+          generation = stats;
+        },
       ),
       messages: toModelMessages(messages),
       tools: toToolSet(chatOptions.tools),
@@ -208,7 +215,14 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
             throw normalizeError(new DOMException("timed out", "TimeoutError"), options.timeoutMs);
           case "finish":
             if (streamFailure) throw streamFailure;
-            yield { type: "finish", usage: toUsage(part.totalUsage), finishReason: part.finishReason };
+            yield {
+              type: "finish",
+              usage: {
+                ...toUsage(part.totalUsage),
+                ...(generation ? { generationMs: generation.evalDurationNs / 1e6 } : {}),
+              },
+              finishReason: part.finishReason,
+            };
             break;
         }
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { LINES_PER_TURN, surfaceMidStreamErrors } from "./ollama-stream";
+import { type GenerationStats, LINES_PER_TURN, surfaceMidStreamErrors } from "./ollama-stream";
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -89,5 +89,21 @@ describe("bursts", () => {
     }
     expect(slices[0]).toBe(lines.slice(0, LINES_PER_TURN).join(""));
     expect(slices.join("")).toBe(lines.join(""));
+  });
+});
+
+describe("generation stats", () => {
+  it("reports eval_count and eval_duration of the final line only, split across chunks or not", async () => {
+    const seen: GenerationStats[] = [];
+    const body = surfaceMidStreamErrors(
+      streamOf(
+        '{"message":{"role":"assistant","content":"\\"done\\":true"},"done":false}\n{"message":{"role":"assistant","con',
+        'tent":""},"done":true,"eval_count":15,"eval_duration":115959084}\n',
+      ),
+      () => {},
+      { onDone: (stats) => seen.push(stats) },
+    );
+    await readAll(body);
+    expect(seen).toEqual([{ evalCount: 15, evalDurationNs: 115959084 }]);
   });
 });

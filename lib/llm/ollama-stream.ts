@@ -7,11 +7,32 @@ import { midStreamError, ollamaHttpError } from "./ollama-errors";
  * longer than OLLAMA_MAX_LINE_MB, so a broken server can neither pin a core nor fill memory.
  */
 
+/** From the last line of a streamed reply: how long the model took to write its output tokens. */
+export interface GenerationStats {
+  evalCount: number;
+  evalDurationNs: number;
+}
+
+/** `eval_count` and `eval_duration` of Ollama's final (`"done":true`) line, when it has both. */
+export function generationStats(line: string): GenerationStats | undefined {
+  if (!line.includes('"done":true')) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { done?: unknown; eval_count?: unknown; eval_duration?: unknown };
+    const { eval_count: evalCount, eval_duration: evalDurationNs } = parsed;
+    if (parsed.done !== true || typeof evalCount !== "number" || typeof evalDurationNs !== "number") return undefined;
+    return { evalCount, evalDurationNs };
+  } catch {
+    return undefined;
+  }
+}
+
 export interface LineLimits {
   /** Longest line taken; a longer one cuts the reply off with an error (OLLAMA_MAX_LINE_MB). */
   maxLineBytes?: number;
   /** Told how many bytes each search for a line end looks at (tests check each byte is looked at once). */
   onScan?: (bytes: number) => void;
+  /** Told the generation stats of the reply's final line. */
+  onDone?: (stats: GenerationStats) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -55,7 +76,7 @@ export function lineTooLongError(maxLineBytes: number): AppError {
 export function surfaceMidStreamErrors(
   body: ReadableStream<Uint8Array>,
   onError: (error: AppError) => void,
-  { maxLineBytes = Number.POSITIVE_INFINITY, onScan }: LineLimits = {},
+  { maxLineBytes = Number.POSITIVE_INFINITY, onScan, onDone }: LineLimits = {},
 ): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   // The line being received: the pieces of it seen so far, never searched again.
@@ -69,6 +90,8 @@ export function surfaceMidStreamErrors(
     if (!text.trim()) return undefined;
     const error = midStreamError(text);
     if (error !== undefined) return ollamaHttpError(500, JSON.stringify({ error }));
+    const stats = onDone ? generationStats(text) : undefined;
+    if (stats) onDone?.(stats);
     out.push(line, NEWLINE_BYTES);
     return undefined;
   };

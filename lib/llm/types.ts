@@ -30,15 +30,22 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** How long the model took to write its output tokens (Ollama's `eval_duration`), when it said. */
+  generationMs?: number;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const generationMs =
+    a.generationMs === undefined && b.generationMs === undefined
+      ? undefined
+      : (a.generationMs ?? 0) + (b.generationMs ?? 0);
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens,
+    ...(generationMs === undefined ? {} : { generationMs }),
   };
 }
 

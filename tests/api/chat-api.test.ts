@@ -501,3 +501,19 @@ describe("regenerate and edit-and-resend (replaceLast)", () => {
     expect(await expectApiError(response, 400, "bad_request:no_turn")).toContain("no message to answer again");
   });
 });
+
+describe("the run's generation time", () => {
+  it("is stored from Ollama's eval_duration, so the footer can show tokens per second after a reload", async () => {
+    const id = await newConversation("llama3.2:latest");
+    fake().script({ when: { stream: true }, content: "A short answer.", evalCount: 30 });
+    const events = await readEvents(await send({ conversationId: id, message: "hi" }));
+    await waitIdle(id);
+    const done = events.find((event) => event.event === "done")?.data as { usage: { generationMs?: number } };
+    // The fake spends at least 1 ms per output token.
+    expect(done.usage.generationMs).toBeGreaterThanOrEqual(30);
+    const run = (await detail(id)).messages.find((message) => message.role === "assistant")?.run as unknown as {
+      usage: { generationMs?: number };
+    };
+    expect(run.usage.generationMs).toBe(Math.round(done.usage.generationMs ?? 0));
+  });
+});

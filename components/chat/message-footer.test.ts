@@ -1,0 +1,47 @@
+import { createElement } from "react";
+import { describe, expect, it } from "vitest";
+import { renderHtml } from "@/tests/support/render-html";
+import { MessageFooter } from "./message-footer";
+
+const footer = (props: Partial<Parameters<typeof MessageFooter>[0]>, locale: "en" | "ja" = "en") =>
+  renderHtml(
+    createElement(MessageFooter, {
+      content: "",
+      model: "llama3.2:latest",
+      mode: "native",
+      iterations: 1,
+      toolsRan: false,
+      usage: { inputTokens: 1200, outputTokens: 250, totalTokens: 1450, generationMs: 4000 },
+      elapsedMs: null,
+      ...props,
+    }),
+    locale,
+  ).replace(/<!-- -->/g, "");
+
+describe("the footer under an answer", () => {
+  it("names the mode and iterations only when a tool ran", () => {
+    const plain = footer({ toolsRan: false });
+    expect(plain).toContain("llama3.2:latest");
+    expect(plain).not.toContain("iteration");
+    expect(plain).not.toContain("native tools");
+    const withTools = footer({ toolsRan: true, iterations: 3 });
+    expect(withTools).toContain("native tools");
+    expect(withTools).toContain("3 iterations");
+  });
+
+  it("shows tokens per second from the output tokens and the generation time, in both locales", () => {
+    expect(footer({ usage: { inputTokens: 10, outputTokens: 125, totalTokens: 135, generationMs: 2000 } })).toContain(
+      "62.5 tokens/s",
+    );
+    expect(
+      footer({ usage: { inputTokens: 10, outputTokens: 12345, totalTokens: 12355, generationMs: 1000 } }, "ja"),
+    ).toContain("12,345 トークン/秒");
+  });
+
+  it("shows no tokens per second when Ollama did not say how long it took", () => {
+    expect(footer({ usage: { inputTokens: 10, outputTokens: 125, totalTokens: 135 } })).not.toContain("tokens/s");
+    expect(footer({ usage: { inputTokens: 10, outputTokens: 0, totalTokens: 10, generationMs: 5 } })).not.toContain(
+      "tokens/s",
+    );
+  });
+});
