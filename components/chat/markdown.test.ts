@@ -40,3 +40,48 @@ describe("Markdown answers", () => {
     expect(html).toContain("invoicefdp.exe");
   });
 });
+
+describe("Math in answers", () => {
+  const formulas = (html: string) => html.match(/class="katex"/g)?.length ?? 0;
+
+  it("renders $…$, $$…$$, \\(…\\) and \\[…\\] with KaTeX, leaving no raw delimiters", () => {
+    const html = render("Inline $x^2$, \\(a+b\\) and:\n\n$$\n\\int_0^1 f\n$$\n\n\\[\ne=mc^2\n\\]\n");
+    expect(formulas(html)).toBe(4);
+    expect(html.match(/class="katex-display"/g)).toHaveLength(2);
+    expect(html).not.toMatch(/\$|\\\(|\\\[/);
+  });
+
+  it("renders math inside table cells", () => {
+    const html = render("| a | b |\n|---|---|\n| $x_1$ | \\(y\\) |\n");
+    const table = html.slice(html.indexOf("<table"), html.indexOf("</table>"));
+    expect(formulas(table)).toBe(2);
+  });
+
+  it("keeps dollar amounts as text: $5 and $10 are not a formula", () => {
+    for (const text of ["It costs $5 and $10 today.", "Between $5 and $10", "Pay $5, or $ 10 later $"]) {
+      const html = render(text);
+      expect(formulas(html)).toBe(0);
+      expect(html).toContain("$5");
+    }
+    expect(formulas(render("The variable $x$ costs $5 and $10."))).toBe(1);
+  });
+
+  it("leaves \\(…\\) in code as written", () => {
+    const html = render("`\\(a\\)`\n\n```\n\\[b\\]\n```\n");
+    expect(formulas(html)).toBe(0);
+    expect(html).toContain("\\(a\\)");
+    expect(html).toContain("\\[b\\]");
+  });
+
+  it("a formula cannot make a javascript: link", () => {
+    const html = render("$\\href{javascript:alert(1)}{x}$ and $$\\url{javascript:alert(2)}$$");
+    expect(html).not.toMatch(/href="javascript:/i);
+  });
+});
+
+describe("Tables in answers", () => {
+  it("a table scrolls in its own keyboard-focusable, labelled region", () => {
+    const html = render("| a | b |\n|---|---|\n| 1 | 2 |\n");
+    expect(html).toMatch(/<section tabindex="0" aria-label="Table \(scrolls sideways\)"[^>]*><table/);
+  });
+});

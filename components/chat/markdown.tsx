@@ -1,12 +1,17 @@
 "use client";
 
 import { code } from "@streamdown/code";
+import { createMathPlugin } from "@streamdown/math";
 import { ImageOff } from "lucide-react";
 import { type ComponentProps, memo } from "react";
-import { type Components, defaultComponents, type PluginConfig, Streamdown } from "streamdown";
+import { type Components, defaultComponents, defaultRemarkPlugins, type PluginConfig, Streamdown } from "streamdown";
 import { useTranslations } from "use-intl";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { answerImage } from "./answer-images";
+import { normalizeTexDelimiters, remarkDollarAmounts } from "./answer-math";
+import { AnswerTable } from "./answer-table";
+// KaTeX's stylesheet and fonts are bundled and served by this app: the CSP allows no other origin.
+import "katex/dist/katex.min.css";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
@@ -67,12 +72,15 @@ const components: Components = {
       <span>{children}</span>
     ),
   img: AnswerImage,
+  table: AnswerTable,
   // <picture><source srcset=…> would let the browser pick a remote image for an allowed <img>.
   source: () => null,
 };
 
-// Shiki highlighting (light and dark themes, picked by the colour scheme), languages loaded on demand.
-const plugins: PluginConfig = { code };
+// Shiki highlighting (light and dark themes, picked by the colour scheme), languages loaded on demand;
+// KaTeX for $…$, $$…$$, \(…\) and \[…\] (dollar amounts stay text: remarkDollarAmounts).
+const plugins: PluginConfig = { code, math: createMathPlugin({ singleDollarTextMath: true }) };
+const remarkPlugins = [...Object.values(defaultRemarkPlugins), remarkDollarAmounts];
 
 /**
  * An answer rendered as Markdown. Streamdown copes with half-written Markdown (an open code fence,
@@ -85,11 +93,12 @@ export const Markdown = memo(function Markdown({ text, streaming }: { text: stri
       className="markdown"
       components={components}
       plugins={plugins}
+      remarkPlugins={remarkPlugins}
       isAnimating={streaming}
       caret={streaming ? "block" : undefined}
       controls={{ code: true, table: { copy: true, download: false, fullscreen: false }, mermaid: false }}
     >
-      {withoutBidiControls(text)}
+      {normalizeTexDelimiters(withoutBidiControls(text))}
     </Streamdown>
   );
 });
