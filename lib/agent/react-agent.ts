@@ -95,6 +95,7 @@ export class ReActAgent {
       mode,
       messages: loopState.messages,
       steps: loopState.steps,
+      sources: loopState.sources,
       iterations: loopState.iterations,
       usage: loopState.usage,
       answer,

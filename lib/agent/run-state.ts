@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatOptions, ChatResult, ToolCall, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
-import type { AgentStep, AnswerPart, Artifact } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Artifact, ReadSource, Source } from "@/lib/protocol/run-events";
 import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard } from "./context-guard";
 import type { AgentOptions, StepRecord } from "./types";
@@ -23,6 +23,7 @@ export interface CallOutcome extends PlannedCall {
   observation: string;
   ok: boolean;
   durationMs: number;
+  source?: Source;
 }
 
 export class IterationLimitReached extends Error {}
@@ -39,6 +40,8 @@ export class RunState {
   /** Messages that compaction must keep: the question and injected interrupts. */
   readonly pinned = new Set<ChatMessage>();
   readonly steps: StepRecord[] = [];
+  /** The pages and files read, numbered in the order their results arrived; one number per URL. */
+  readonly sources: Source[] = [];
   usage: Usage = emptyUsage();
   iterations = 0;
   toolRounds = 0;
@@ -128,6 +131,14 @@ export class RunState {
     return { content, toolCalls, reasoning, usage };
   }
 
+  private cite(read: ReadSource): Source {
+    const known = this.sources.find((source) => source.url === read.url);
+    if (known) return known;
+    const source = { n: this.sources.length + 1, ...read };
+    this.sources.push(source);
+    return source;
+  }
+
   /** Why a call may not run now, or null. */
   private refusal(call: PlannedCall, roundOpen: boolean): string | null {
     const { limits } = this.options;
@@ -163,6 +174,8 @@ export class RunState {
           ? this.say("artifact", { filename: artifact.filename })
           : renderObservation(outcome);
         const paging = outcome.ok && !artifact ? outcome.paging : undefined;
+        const source = outcome.ok && outcome.source ? this.cite(outcome.source) : undefined;
+        const results = outcome.ok ? outcome.results : undefined;
         const { ok } = outcome;
         const durationMs = Date.now() - started;
         this.emit({
@@ -175,12 +188,14 @@ export class RunState {
           ...(paging ? { paging } : {}),
           durationMs,
           ...(artifact ? { artifact } : {}),
+          ...(source ? { source } : {}),
+          ...(results ? { results } : {}),
         });
-        return { ...call, observation, ok, durationMs };
+        return { ...call, observation, ok, durationMs, ...(source ? { source } : {}) };
       }),
     );
-    for (const { name, args, ok, observation, durationMs } of outcomes) {
-      this.steps.push({ tool: name, args, ok, observation, durationMs });
+    for (const { name, args, ok, observation, durationMs, source } of outcomes) {
+      this.steps.push({ tool: name, args, ok, observation, durationMs, ...(source ? { source } : {}) });
     }
     this.toolContextChars += outcomes.reduce((sum, outcome) => sum + outcome.observation.length, 0);
     const refusal = refusals.find((reason) => reason !== null);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { toolOk, withSource } from "@/lib/tools/outcome";
 import { harness, INPUT } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { type ScriptedChat, type ScriptedStream, scriptedLLM } from "@/tests/support/scripted-llm";
@@ -45,6 +46,60 @@ describe("synthesis", () => {
     }
     expect(llm.streamCalls[0]?.messages[0]?.content).toContain("質問と同じ言語で答えてください");
     expect(llm.streamCalls[0]?.messages.at(-1)?.content).toContain("（ツールは使われませんでした。）");
+  });
+
+  it("numbers the pages read once each, in the order read, and lists them for synthesis so [n] matches", async () => {
+    const read = (url: string, title: string) => withSource(toolOk(`text of ${url}`), { url, title });
+    const llm = scriptedLLM({
+      chat: [
+        { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] },
+        { toolCalls: [{ name: "scrape_url", arguments: { url: "https://b.test/" } }] },
+        { toolCalls: [{ name: "scrape_url", arguments: { url: "https://a.test/" } }] },
+        { toolCalls: [{ name: "scrape_url", arguments: { url: "https://b.test/" } }] },
+        { content: "draft" },
+      ],
+      stream: [["Answer [1]"]],
+    });
+    const { agent, steps } = harness(
+      llm,
+      fakeToolbox({
+        web_search: () => ({ ...toolOk("[]"), results: [{ title: "T", url: "https://r.test/", snippet: "s" }] }),
+        scrape_url: (args) => read(String(args.url), String(args.url).includes("a.") ? "Page A" : "Page B"),
+      }),
+    );
+    const result = await agent.run(INPUT, new AbortController().signal);
+    expect(result.sources).toEqual([
+      { n: 1, url: "https://b.test/", title: "Page B" },
+      { n: 2, url: "https://a.test/", title: "Page A" },
+    ]);
+    const results = steps.filter((step) => step.type === "tool_result");
+    expect(results.map((step) => step.source?.n ?? null)).toEqual([null, 1, 2, 1]);
+    expect(results[0]?.results).toEqual([{ title: "T", url: "https://r.test/", snippet: "s" }]);
+    for await (const _ of agent.streamAnswer(result, INPUT, new AbortController().signal)) {
+      // drain
+    }
+    const user = llm.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(user).toContain('### 2. scrape_url({"url":"https://b.test/"}) [1]');
+    expect(user).toContain('### 3. scrape_url({"url":"https://a.test/"}) [2]');
+    expect(user).toContain("[1] Page B — https://b.test/\n[2] Page A — https://a.test/");
+    expect(llm.streamCalls[0]?.messages[0]?.content).toContain("like [1] or [2][3]");
+  });
+
+  it("a failed read is not a source", async () => {
+    const llm = scriptedLLM({
+      chat: [{ toolCalls: [{ name: "scrape_url", arguments: { url: "https://x.test/" } }] }, { content: "draft" }],
+    });
+    const { run } = harness(
+      llm,
+      fakeToolbox({
+        scrape_url: () =>
+          withSource(
+            { ok: false, error: { kind: "fetch_failed", message: "no" } },
+            { url: "https://x.test/", title: "X" },
+          ),
+      }),
+    );
+    expect((await run()).sources).toEqual([]);
   });
 });
 

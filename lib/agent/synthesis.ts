@@ -13,11 +13,17 @@ function cut(text: string, max: number): string {
 }
 
 export function formatTrace(result: AgentResult, language: PromptLanguage, traceChars: number): string {
-  const parts = result.steps.map(
-    (step, index) =>
-      `### ${index + 1}. ${step.tool}(${JSON.stringify(step.args)})${step.ok ? "" : " — error"}\n${cut(step.observation, traceChars)}`,
-  );
+  const parts = result.steps.map((step, index) => {
+    const read = step.source ? ` [${step.source.n}]` : "";
+    const error = step.ok ? "" : " — error";
+    return `### ${index + 1}. ${step.tool}(${JSON.stringify(step.args)})${read}${error}\n${cut(step.observation, traceChars)}`;
+  });
   if (parts.length === 0) parts.push(prompt(language, "synthesis_no_tools"));
+  // The sources by number, so the answer's [n] match the chips under it.
+  if (result.sources.length > 0) {
+    const list = result.sources.map((source) => `[${source.n}] ${source.title} — ${source.url}`).join("\n");
+    parts.push(prompt(language, "synthesis_sources", { sources: list }));
+  }
   if (result.answer.trim()) parts.push(prompt(language, "synthesis_draft", { answer: result.answer.trim() }));
   return parts.join("\n\n");
 }

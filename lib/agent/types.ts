@@ -1,6 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import type { AgentStep, AnswerPart, Interrupt, ThinkingDelta } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Interrupt, Source, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { ToolOutcome } from "@/lib/tools/outcome";
 import type { CompactionEvent } from "./context-guard";
 
@@ -26,6 +26,8 @@ export interface StepRecord {
   ok: boolean;
   observation: string;
   durationMs: number;
+  /** The page or file the call read, numbered among the run's sources. */
+  source?: Source;
 }
 
 export type AgentMode = "native" | "json";
@@ -35,6 +37,8 @@ export interface AgentResult {
   /** The full history: system, user, every assistant message, every tool result. */
   messages: ChatMessage[];
   steps: StepRecord[];
+  /** Every page and file the loop read, by number: what the answer's `[n]` cite. */
+  sources: Source[];
   iterations: number;
   usage: Usage;
   /** The loop's own short answer; the fallback when synthesis fails. */

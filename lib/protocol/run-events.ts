@@ -32,6 +32,27 @@ export interface Artifact {
   content: string;
 }
 
+/** A page or file a tool read: an http(s) URL, or `attachment:<id>` for a file of the conversation. */
+export interface ReadSource {
+  url: string;
+  /** The page's title or the file's name; the URL when it has none. */
+  title: string;
+}
+
+/**
+ * A source of the run: numbered from 1 in the order the run first read it (a second read of the
+ * same URL keeps its number). The synthesis prompt lists sources by these numbers, so the answer's
+ * `[n]` citations point at them.
+ */
+export type Source = ReadSource & { n: number };
+
+/** One web_search result. */
+export interface SearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
 /** What the agent engine reports while it works, before the web layer numbers it. */
 export type AgentStep =
   | { type: "tool_call"; iteration: number; callId: string; tool: string; args: unknown }
@@ -47,6 +68,10 @@ export type AgentStep =
       paging?: PageInfo;
       durationMs: number;
       artifact?: Artifact;
+      /** The page or file this call read, with its number among the run's sources. */
+      source?: Source;
+      /** web_search: the results, as data (the model read them as JSON). */
+      results?: SearchHit[];
     }
   | {
       type: "thinking";

@@ -1,4 +1,4 @@
-import type { Artifact } from "@/lib/protocol/run-events";
+import type { Artifact, ReadSource, SearchHit } from "@/lib/protocol/run-events";
 import { formatPageInfo, type PageInfo } from "./page-info";
 
 /**
@@ -58,11 +58,19 @@ export type ToolOutcome =
       paging?: PageInfo;
       /** A file the tool made, previewed in the UI; the model reads a notice naming it instead of `output`. */
       artifact?: Artifact;
+      /** The page or file the text was read from: a source the answer can cite. */
+      source?: ReadSource;
+      /** A search's results as data, for the UI (the model reads `output`). */
+      results?: SearchHit[];
     }
   | { ok: false; error: ToolError };
 
 export const toolOk = (output: string, paging?: PageInfo): ToolOutcome =>
   paging ? { ok: true, output, paging } : { ok: true, output };
+
+/** An outcome that read `source`; a failure read nothing. */
+export const withSource = (outcome: ToolOutcome, source: ReadSource): ToolOutcome =>
+  outcome.ok ? { ...outcome, source } : outcome;
 
 export const toolError = (kind: ToolErrorKind, message: string, { retryable = false } = {}): ToolOutcome => ({
   ok: false,

@@ -17,6 +17,8 @@ export interface LoadedPdf {
   /** Cache key: the content hash, so continuation calls reuse parsed pages. */
   key: string;
   label: string;
+  /** What the answer's source list calls it: the file's name, or the URL. */
+  title: string;
 }
 
 export const ATTACHMENT_PREFIX = "attachment:";
@@ -54,11 +56,17 @@ export async function loadPdf(
       return { error: { kind: "not_found", message } };
     }
     if (file.size > maxBytes) return { error: TOO_LARGE };
-    return { bytes: file.bytes, key: file.sha256, label: `attachment:${file.id} (${file.filename})` };
+    return {
+      bytes: file.bytes,
+      key: file.sha256,
+      label: `attachment:${file.id} (${file.filename})`,
+      title: file.filename,
+    };
   }
   try {
     const resource = await services.fetch(source.url, { signal, maxBytes });
-    return { bytes: resource.bytes, key: createHash("sha256").update(resource.bytes).digest("hex"), label: source.url };
+    const key = createHash("sha256").update(resource.bytes).digest("hex");
+    return { bytes: resource.bytes, key, label: source.url, title: source.url };
   } catch (error) {
     if (signal.aborted) throw error;
     if (error instanceof FetchError && error.tooLarge) return { error: TOO_LARGE };

@@ -252,7 +252,7 @@ describe("results that are not failures", () => {
   });
 
   it("an empty search and a search that finds no files are results", async () => {
-    expect(await env.outcome("web_search", { query: " " })).toEqual({ ok: true, output: "[]" });
+    expect(await env.outcome("web_search", { query: " " })).toEqual({ ok: true, output: "[]", results: [] });
     env.web().routes.set("/html/", { body: duckDuckGoPage([]) });
     expect(await env.outcome("search_and_fetch", { query: "zzz", file_type: "md" })).toEqual({
       ok: true,

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { type ToolError, type ToolOutcome, toolError, toolOk } from "../outcome";
+import { type ToolError, type ToolOutcome, toolError, toolOk, withSource } from "../outcome";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { lacksTextLayer, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
-import { loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
+import { ATTACHMENT_PREFIX, loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
@@ -69,7 +69,9 @@ export function createPdfToText(services: ToolServices) {
       let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;
       try {
         pdf = await openPdfCached(loaded.key, () => loaded.bytes, pdfLimits(limits));
-        return await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
+        const page = await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
+        const url = source.kind === "url" ? source.url : `${ATTACHMENT_PREFIX}${source.fileId}`;
+        return withSource(page, { url, title: loaded.title });
       } catch (error) {
         if (error instanceof PdfError) return { ok: false, error: pdfFailure(error, loaded.label) };
         throw error;

@@ -1,19 +1,19 @@
 import { z } from "zod";
 import { fetchFailure, isMediaType } from "../fetch-errors";
-import { decodeHtml, extractHtmlText } from "../html-text";
-import { toolError, toolOk } from "../outcome";
+import { decodeHtml, type ExtractedPage, extractHtmlText } from "../html-text";
+import { toolError, toolOk, withSource } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
 
-/** Text of a fetched page: HTML through the extractor, other text types as they are. */
-export function pageText(resource: { bytes: Buffer; mime: string; charset: string | null }): string {
+/** Title and text of a fetched page: HTML through the extractor, other text types as they are (no title). */
+export function pageText(resource: { bytes: Buffer; mime: string; charset: string | null }): ExtractedPage {
   if (resource.mime === "text/html" || resource.mime === "application/xhtml+xml" || resource.mime === "") {
-    return extractHtmlText(decodeHtml(resource.bytes, resource.charset)).text;
+    return extractHtmlText(decodeHtml(resource.bytes, resource.charset));
   }
-  return decodeHtml(resource.bytes, resource.charset).replace(/\r\n?/g, "\n");
+  return { title: "", text: decodeHtml(resource.bytes, resource.charset).replace(/\r\n?/g, "\n") };
 }
 
 export function createScrapeUrl(services: ToolServices) {
@@ -64,10 +64,10 @@ export function createScrapeUrl(services: ToolServices) {
       if (resource.mime === "application/pdf" || resource.bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
         return toolError("unsupported_content", `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`);
       }
-      const text = pageText(resource);
+      const { title, text } = pageText(resource);
       if (offset >= text.length && offset > 0) return toolOk(`No more text at this position of ${url}.`);
       const maxChars = limitOr(args.max_chars, limits.SCRAPE_MAX_CHARS);
-      return fitPage(
+      const page = await fitPage(
         (budget) => {
           const body = sliceText(text, offset, budget);
           const next = offset + body.length;
@@ -81,6 +81,7 @@ export function createScrapeUrl(services: ToolServices) {
         },
         { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
       );
+      return withSource(page, { url, title: title || url });
     },
   });
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { safeFilename } from "@/lib/files/sniff";
 import { prompt } from "@/lib/prompts";
 import { fetchFailure, isMediaType } from "../fetch-errors";
-import { toolError, toolOk } from "../outcome";
+import { toolError, toolOk, withSource } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
 import { openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
@@ -219,6 +219,7 @@ export function createSearchAndFetch(services: ToolServices) {
 
       const { file } = loaded;
       const saved = say("fetch_saved", { id: file.id });
+      const source = { url: candidate.href, title: candidate.title || candidate.href };
       if (file.mime === "application/pdf") {
         // One time budget covers this call; a PDF stopped by a limit (or unreadable) is reported
         // like a failed fetch, and the token moves on to the next candidate.
@@ -227,7 +228,7 @@ export function createSearchAndFetch(services: ToolServices) {
           pdf = await openPdfCached(file.sha256, () => file.bytes, pdfLimits(limits));
           const leased = pdf;
           const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(leased.pageCount) }))}${saved}---\n`;
-          return await fitPage(
+          const page = await fitPage(
             async (budget) => {
               const window = await readWindow(
                 leased,
@@ -241,6 +242,7 @@ export function createSearchAndFetch(services: ToolServices) {
             },
             { limit, maxChars: maxChars + header.length },
           );
+          return withSource(page, source);
         } catch (error) {
           if (!(error instanceof PdfError)) throw error;
           const next = nextCandidate(cursor);
@@ -259,9 +261,9 @@ export function createSearchAndFetch(services: ToolServices) {
 
       const mime = file.mime.split(";")[0]?.trim().toLowerCase() ?? "";
       const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(file.mime)?.[1] ?? null;
-      const text = pageText({ bytes: file.bytes, mime, charset });
+      const { text } = pageText({ bytes: file.bytes, mime, charset });
       const header = `${baseHeader(mime, file.size, say("fetch_chars", { chars: String(text.length) }))}${saved}---\n`;
-      return fitPage(
+      const page = await fitPage(
         (budget) => {
           const body = sliceText(text, cursor.fileOffset, Math.max(1, budget - header.length));
           const end = cursor.fileOffset + body.length;
@@ -270,6 +272,7 @@ export function createSearchAndFetch(services: ToolServices) {
         },
         { limit, maxChars: maxChars + header.length },
       );
+      return withSource(page, source);
     },
   });
 }

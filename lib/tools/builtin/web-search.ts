@@ -61,7 +61,9 @@ export function createWebSearch(services: ToolServices) {
     }),
     async execute(args, context) {
       const max = limitOr(args.max_results, services.limits.SEARCH_MAX_RESULTS);
-      return toolOk(JSON.stringify(await searchWeb(services, args.query, max, context.signal)));
+      const results = await searchWeb(services, args.query, max, context.signal);
+      const hits = results.map(({ title, href, body }) => ({ title, url: href, snippet: body }));
+      return { ...toolOk(JSON.stringify(results)), results: hits };
     },
   });
 }
