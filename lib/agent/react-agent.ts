@@ -95,7 +95,7 @@ export class ReActAgent {
       mode,
       messages: loopState.messages,
       steps: loopState.steps,
-      sources: loopState.sources,
+      sources: loopState.sources.all,
       iterations: loopState.iterations,
       usage: loopState.usage,
       answer,

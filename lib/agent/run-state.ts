@@ -1,9 +1,10 @@
 import type { ChatMessage, ChatOptions, ChatResult, ToolCall, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
-import type { AgentStep, AnswerPart, Artifact, ReadSource, Source } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Artifact, Source } from "@/lib/protocol/run-events";
 import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard } from "./context-guard";
+import { SourceList } from "./sources";
 import type { AgentOptions, StepRecord } from "./types";
 
 /**
@@ -40,8 +41,7 @@ export class RunState {
   /** Messages that compaction must keep: the question and injected interrupts. */
   readonly pinned = new Set<ChatMessage>();
   readonly steps: StepRecord[] = [];
-  /** The pages and files read, numbered in the order their results arrived; one number per URL. */
-  readonly sources: Source[] = [];
+  readonly sources: SourceList;
   usage: Usage = emptyUsage();
   iterations = 0;
   toolRounds = 0;
@@ -57,7 +57,9 @@ export class RunState {
     private readonly options: AgentOptions,
     readonly signal: AbortSignal,
     private readonly guard: ContextGuard,
-  ) {}
+  ) {
+    this.sources = options.sources ?? new SourceList();
+  }
 
   emit(step: AgentStep) {
     this.options.onStep?.(step);
@@ -131,14 +133,6 @@ export class RunState {
     return { content, toolCalls, reasoning, usage };
   }
 
-  private cite(read: ReadSource): Source {
-    const known = this.sources.find((source) => source.url === read.url);
-    if (known) return known;
-    const source = { n: this.sources.length + 1, ...read };
-    this.sources.push(source);
-    return source;
-  }
-
   /** Why a call may not run now, or null. */
   private refusal(call: PlannedCall, roundOpen: boolean): string | null {
     const { limits } = this.options;
@@ -174,7 +168,7 @@ export class RunState {
           ? this.say("artifact", { filename: artifact.filename })
           : renderObservation(outcome);
         const paging = outcome.ok && !artifact ? outcome.paging : undefined;
-        const source = outcome.ok && outcome.source ? this.cite(outcome.source) : undefined;
+        const source = outcome.ok && outcome.source ? this.sources.cite(outcome.source) : undefined;
         const results = outcome.ok ? outcome.results : undefined;
         const { ok } = outcome;
         const durationMs = Date.now() - started;

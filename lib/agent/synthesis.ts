@@ -1,5 +1,6 @@
 import { type ChatMessage, emptyUsage, type StreamPart, type Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { Source } from "@/lib/protocol/run-events";
 import type { AgentResult } from "./types";
 
 /**
@@ -12,6 +13,13 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
+/** The sources read, by number, so the answer's `[n]` match the chips under it; "" when none. */
+export function sourcesSection(sources: Source[], language: PromptLanguage): string {
+  if (sources.length === 0) return "";
+  const list = sources.map((source) => `[${source.n}] ${source.title} — ${source.url}`).join("\n");
+  return prompt(language, "synthesis_sources", { sources: list });
+}
+
 export function formatTrace(result: AgentResult, language: PromptLanguage, traceChars: number): string {
   const parts = result.steps.map((step, index) => {
     const read = step.source ? ` [${step.source.n}]` : "";
@@ -19,11 +27,8 @@ export function formatTrace(result: AgentResult, language: PromptLanguage, trace
     return `### ${index + 1}. ${step.tool}(${JSON.stringify(step.args)})${read}${error}\n${cut(step.observation, traceChars)}`;
   });
   if (parts.length === 0) parts.push(prompt(language, "synthesis_no_tools"));
-  // The sources by number, so the answer's [n] match the chips under it.
-  if (result.sources.length > 0) {
-    const list = result.sources.map((source) => `[${source.n}] ${source.title} — ${source.url}`).join("\n");
-    parts.push(prompt(language, "synthesis_sources", { sources: list }));
-  }
+  const sources = sourcesSection(result.sources, language);
+  if (sources) parts.push(sources);
   if (result.answer.trim()) parts.push(prompt(language, "synthesis_draft", { answer: result.answer.trim() }));
   return parts.join("\n\n");
 }

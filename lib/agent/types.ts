@@ -3,6 +3,7 @@ import type { PromptLanguage } from "@/lib/prompts";
 import type { AgentStep, AnswerPart, Interrupt, Source, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { ToolOutcome } from "@/lib/tools/outcome";
 import type { CompactionEvent } from "./context-guard";
+import type { SourceList } from "./sources";
 
 /** What the engine talks to — all passed in, so every rule is testable with a scripted model. */
 
@@ -77,6 +78,8 @@ export interface AgentOptions {
    * the answer, shown as it is written. Without it, every answer comes from synthesis.
    */
   onAnswer?: (part: AnswerPart) => void;
+  /** The run's numbering of the sources read; a DAG run passes one list to every step. */
+  sources?: SourceList;
   /** The model's thinking as it grows; the whole of it follows as a `thinking` step. */
   onThinking?: (delta: ThinkingDelta) => void;
 }

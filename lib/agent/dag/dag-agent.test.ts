@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolOk, withSource } from "@/lib/tools/outcome";
 import { analysisReply, dagHarness, planReply, untilAborted, workerLLM } from "@/tests/support/dag-harness";
+import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
 
 /** A gate a test opens when it wants; `opened` resolves the waiting callers. */
@@ -362,5 +364,36 @@ describe("DAG mode: the analyzer", () => {
     expect(prompt).toContain("### s2: b\nfound b");
     expect(prompt).toContain("A beats B");
     expect(result.answer).toBe("A beats B");
+  });
+
+  it("numbers the sources of all steps in one list, so each [n] of the answer means one page", async () => {
+    const seen = new Set<string>();
+    const worker = workerLLM("chat-model", (task) => {
+      if (seen.has(task)) return { content: `read ${task}` };
+      seen.add(task);
+      return { toolCalls: [{ name: "scrape_url", arguments: { url: `https://${task}.test/` } }] };
+    });
+    const conversation = scriptedLLM({ model: "chat-model", stream: [["ok"]] });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "a" },
+          { id: "s2", task: "b", dependencies: ["s1"] },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const tools = fakeToolbox({
+      scrape_url: (args) => withSource(toolOk("page"), { url: String(args.url), title: String(args.url) }),
+    });
+    const dag = dagHarness({ planner, worker, conversation, tools });
+    const result = await dag.run();
+    expect(result.sources.map(({ n, url }) => `${n} ${url}`)).toEqual(["1 https://a.test/", "2 https://b.test/"]);
+    for await (const _ of dag.agent.streamAnswer(result, dag.input, dag.controller.signal)) {
+      // drain
+    }
+    const prompt = conversation.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(prompt).toContain("[1] https://a.test/ — https://a.test/\n[2] https://b.test/ — https://b.test/");
   });
 });

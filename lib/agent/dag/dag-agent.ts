@@ -12,6 +12,8 @@ import type {
 } from "@/lib/protocol/run-events";
 import { type CompactionEvent, ContextGuard } from "../context-guard";
 import { ReActAgent } from "../react-agent";
+import { SourceList } from "../sources";
+import { sourcesSection } from "../synthesis";
 import { decideToolCalling } from "../tool-calling-mode";
 import type { AgentInput, AgentLimits, AgentResult, AgentToolbox, InterruptSource } from "../types";
 import { analyze } from "./analyzer";
@@ -62,6 +64,8 @@ export class DagAgent {
   private runs: StepRun[] = [];
   private followUps: string[] = [];
   private draft: string | null = null;
+  /** One numbering for the sources every step reads. */
+  private readonly sources = new SourceList();
 
   constructor(private readonly options: DagAgentOptions) {}
 
@@ -144,6 +148,7 @@ export class DagAgent {
       iterations: this.runs.reduce((sum, run) => sum + run.iterations, 0),
       usage,
       answer: this.draft ?? formatResults(this.runs, language, options.limits.synthesisTraceChars),
+      sources: this.sources.all,
       hitMaxIterations: false,
       direct: false,
     };
@@ -169,6 +174,7 @@ export class DagAgent {
       signal,
       resolveLlm: options.resolveLlm,
       interrupts,
+      sources: this.sources,
       onStep: options.onStep,
       onThinking: options.onThinking,
       onCompact: options.onCompact,
@@ -214,6 +220,8 @@ export class DagAgent {
     const { llm, language, limits } = this.options;
     const parts = [formatResults(this.runs, language, limits.synthesisTraceChars)];
     if (this.draft) parts.push(prompt(language, "synthesis_draft", { answer: this.draft }));
+    const sources = sourcesSection(this.sources.all, language);
+    if (sources) parts.push(sources);
     const followups = this.followUps.length
       ? `\n\n${prompt(language, "dag_followups", { text: this.followUps.map((text) => `- ${text}`).join("\n") })}`
       : "";

@@ -4,6 +4,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { ModelHint, PlanStep, ScopedStep, StepProgress, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { CompactionEvent } from "../context-guard";
 import { ReActAgent } from "../react-agent";
+import type { SourceList } from "../sources";
 import type { AgentLimits, AgentToolbox, InterruptSource, StepRecord } from "../types";
 import { formatResults } from "./trace";
 
@@ -72,6 +73,8 @@ export interface StepContext {
   signal: AbortSignal;
   resolveLlm: (hint: ModelHint) => Promise<LLM>;
   interrupts?: InterruptSource;
+  /** The run's numbering of sources, shared by its steps. */
+  sources: SourceList;
   onStep?: (step: ScopedStep) => void;
   onThinking?: (delta: ThinkingDelta) => void;
   onCompact?: (event: CompactionEvent & { stepId: string }) => void;
@@ -128,6 +131,7 @@ export async function runStep(step: PlanStep, dependencies: StepRun[], context: 
     limits: { ...context.limits, maxIterations: reserved },
     language,
     interrupts: context.interrupts,
+    sources: context.sources,
     onStep: (event) => context.onStep?.({ ...event, stepId: step.id }),
     onThinking: (delta) => context.onThinking?.({ ...delta, stepId: step.id }),
     onCompact: (event) => context.onCompact?.({ ...event, stepId: step.id }),
