@@ -28,6 +28,8 @@ interface ComposerProps {
   stopping?: boolean;
   /** The pending files; without them the composer has no attach button. */
   attachments?: Attachments;
+  /** The model the message goes to: an image's chip says when it cannot see images. */
+  model?: string | null;
   /** Text handed back to the user (e.g. messages a stopped run never read), put into the box. */
   draft?: Draft | null;
   /** Called once the draft is in the box. */
@@ -43,6 +45,7 @@ export function Composer({
   running,
   stopping = false,
   attachments,
+  model = null,
   draft,
   onDraftTaken,
   placeholder,
@@ -124,7 +127,7 @@ export function Composer({
           "focus-within:border-ring/60 focus-within:shadow-md",
         )}
       >
-        {attachments ? <AttachmentChips items={attachments.items} onRemove={attachments.remove} /> : null}
+        {attachments ? <AttachmentChips items={attachments.items} onRemove={attachments.remove} model={model} /> : null}
         <div className={cx("flex items-end gap-2 p-2", attachments ? "pl-2" : "pl-4")}>
           {attachments ? <AttachButton inputRef={fileInput} onFiles={attachments.add} /> : null}
           <textarea

@@ -32,7 +32,7 @@ export function ConversationView({ id }: { id: string }) {
   const { turns: allTurns, drafts, takeDraft, send, interrupt, attach, stop } = useChatRunsContext();
   const t = useTranslations("models");
   const conversations = useConversations();
-  const { defaultModel } = useModels();
+  const { defaultModel, reload: reloadModels } = useModels();
   const [notice, setNotice] = useState<string | null>(null);
   const turns = allTurns[id] ?? NO_TURNS;
   const detail = state.status === "ready" ? state.detail : null;
@@ -44,6 +44,12 @@ export function ConversationView({ id }: { id: string }) {
   );
   const live = turns.findLast(isLive);
   const last = turns.at(-1);
+
+  // A run that found its model gone: read the list again, so the composer offers the replacement.
+  const modelGone = last?.run.errorCode === "bad_request:unknown_model";
+  useEffect(() => {
+    if (modelGone) reloadModels();
+  }, [modelGone, reloadModels]);
 
   // When a live turn ends, the stored messages (with ids, usage and status) take its place.
   const settled = turns.map((turn) => (isLive(turn) ? "" : `${turn.key}:${turn.run.status}:${turn.lost}`)).join("|");
@@ -80,11 +86,14 @@ export function ConversationView({ id }: { id: string }) {
       const result = live
         ? await interrupt({ ...input, message: mentionFiles(message, ready) })
         : await send({ ...input, message, attachments: ready });
-      if (!result.ok) return result.error.message;
+      if (!result.ok) {
+        if (result.error.code === "conflict:model_missing") reloadModels();
+        return result.error.message;
+      }
       clear();
       return null;
     },
-    [send, interrupt, live, id, model, ready, clear],
+    [send, interrupt, live, id, model, ready, clear, reloadModels],
   );
 
   // Regenerate and edit-and-resend act on the last stored turn, once nothing runs.
@@ -160,7 +169,7 @@ export function ConversationView({ id }: { id: string }) {
             {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} lastActions={lastActions} />}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
-              <ModelNotice model={model} />
+              <ModelNotice model={model} onReplace={(name) => void onModelChange(name)} />
               <Composer
                 key={id}
                 onSend={onSend}
@@ -168,6 +177,7 @@ export function ConversationView({ id }: { id: string }) {
                 running={live !== undefined}
                 stopping={live?.stopping ?? false}
                 attachments={attachments}
+                model={model}
                 draft={drafts[id] ?? null}
                 onDraftTaken={onDraftTaken}
                 autoFocus

@@ -129,8 +129,15 @@ export function NewChatView() {
             </p>
           </div>
           <div className="flex flex-col gap-2">
-            <Composer onSend={onSend} onStop={async () => null} running={false} attachments={attachments} autoFocus />
-            <ModelNotice model={model} />
+            <Composer
+              onSend={onSend}
+              onStop={async () => null}
+              running={false}
+              attachments={attachments}
+              model={model}
+              autoFocus
+            />
+            <ModelNotice model={model} onReplace={remember} />
           </div>
         </div>
       </div>

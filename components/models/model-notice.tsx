@@ -2,25 +2,48 @@
 
 import { TriangleAlert } from "lucide-react";
 import { useTranslations } from "use-intl";
+import { replacementModel } from "@/lib/model-replacement";
 import { useModels } from "./use-models";
 
-/** Warns under the composer when the chosen model cannot call tools, or is not installed. */
-export function ModelNotice({ model }: { model: string | null }) {
+/**
+ * Warns under the composer when the chosen model cannot call tools, or is not installed (any more):
+ * then it offers the installed replacement in one click.
+ */
+export function ModelNotice({ model, onReplace }: { model: string | null; onReplace?: (model: string) => void }) {
   const t = useTranslations("models");
-  const { find, status, models } = useModels();
+  const { find, status, models, defaultModel } = useModels();
   if (status !== "ready" || !model) return null;
   const info = find(model);
+  const replacement =
+    info || !onReplace
+      ? null
+      : replacementModel(
+          model,
+          models.map((m) => m.name),
+          defaultModel,
+        );
   let text: string | null = null;
-  if (!info && models.length > 0) text = t("noticeMissing", { model });
+  if (replacement) text = t("noticeMissingReplace", { model });
+  else if (!info && models.length > 0) text = t("noticeMissing", { model });
   else if (info && !info.abilities.tool_call) text = t("noticeNoTools", { model });
   if (!text) return null;
   return (
     <p
       data-testid="model-tools-warning"
-      className="flex items-center justify-center gap-1.5 text-xs text-amber-700 dark:text-amber-400"
+      className="flex flex-wrap items-center justify-center gap-1.5 text-xs text-amber-700 dark:text-amber-400"
     >
       <TriangleAlert aria-hidden className="size-3.5 shrink-0" />
       {text}
+      {replacement && onReplace ? (
+        <button
+          type="button"
+          data-testid="model-replacement"
+          onClick={() => onReplace(replacement)}
+          className="rounded-full border border-amber-600/40 px-2 py-0.5 font-medium hover:bg-amber-500/10 focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          {t("useReplacement", { model: replacement })}
+        </button>
+      ) : null}
     </p>
   );
 }

@@ -9,6 +9,8 @@ import type { ModelInfo } from "@/lib/client/types";
 export interface Models {
   models: ModelInfo[];
   defaultModel: string | null;
+  /** The model that answers images for a model without vision, when one is set and installed. */
+  visionModel: string | null;
   status: "loading" | "ready" | "error";
   error: string | null;
   reload(): void;
@@ -18,11 +20,15 @@ export interface Models {
 const NO_MODELS: ModelInfo[] = [];
 
 /**
- * The installed models, read once per page load and again on `reload` (the settings re-check, Ollama
- * coming back): listing them asks Ollama, so a picker appearing does not ask again.
+ * The installed models, read once per page load, again when the window regains focus (a model may
+ * have been removed meanwhile) and on `reload` (the settings re-check, Ollama coming back, a run that
+ * found its model gone): listing them asks Ollama, so a picker appearing does not ask again.
  */
 export function useModels(): Models {
-  const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), { revalidateIfStale: false });
+  const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), {
+    revalidateIfStale: false,
+    revalidateOnFocus: true,
+  });
   const models = data?.models ?? NO_MODELS;
 
   const reload = useCallback(() => void mutate(), [mutate]);
@@ -30,6 +36,7 @@ export function useModels(): Models {
   return {
     models,
     defaultModel: data?.defaultModel ?? null,
+    visionModel: data?.visionModel ?? null,
     // A failed reload says so, and keeps the models it had.
     status: error !== undefined ? "error" : data ? "ready" : "loading",
     error: error instanceof Error ? error.message : error === undefined ? null : String(error),

@@ -61,6 +61,8 @@ export interface RunView {
   status: RunViewStatus;
   /** Why the run failed or was cut off: from its `error` event live, from the stored run after a reload. */
   error: string | null;
+  /** The code of the live `error` event (`bad_request:unknown_model`: the model is gone); null otherwise. */
+  errorCode: string | null;
   usage: Usage | null;
   iterations: number | null;
   elapsedMs: number | null;
@@ -84,6 +86,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     answering: false,
     status: "streaming",
     error: null,
+    errorCode: null,
     usage: null,
     iterations: null,
     elapsedMs: null,
@@ -215,7 +218,7 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
     case "thinking":
       return { ...next, timeline: applyThinkingDelta(view.timeline, message.data.iteration, message.data.delta) };
     case "error":
-      return { ...next, status: "error", error: message.data.message };
+      return { ...next, status: "error", error: message.data.message, errorCode: message.data.code };
     case "done": {
       const done = message.data;
       return {

@@ -2,16 +2,36 @@
 
 import { X } from "lucide-react";
 import { useTranslations } from "use-intl";
+import { useModels } from "@/components/models/use-models";
 import { IconButton } from "@/components/ui/icon-button";
 import { FileChip } from "./file-chip";
-import { useFileFacts } from "./file-facts";
+import { isImage, useFileFacts } from "./file-facts";
 import type { PendingAttachment } from "./use-attachments";
 
-/** The composer's files: name, pages and size, upload progress, the server's refusal, a remove button. */
-export function AttachmentChips({ items, onRemove }: { items: PendingAttachment[]; onRemove: (key: string) => void }) {
+/**
+ * The composer's files: name, pages and size, upload progress, the server's refusal, a remove button;
+ * on an image, before sending, whether the chosen model can see it and who answers if not.
+ */
+export function AttachmentChips({
+  items,
+  onRemove,
+  model,
+}: {
+  items: PendingAttachment[];
+  onRemove: (key: string) => void;
+  model: string | null;
+}) {
   const t = useTranslations("attachments");
   const fileFacts = useFileFacts();
+  const { find, visionModel } = useModels();
   if (items.length === 0) return null;
+  const info = find(model);
+  const blind = model && info && !info.abilities.vision;
+  const visionWarning = blind
+    ? visionModel
+      ? t("visionRouted", { model, vision: visionModel })
+      : t("noVision", { model })
+    : null;
   return (
     <ul aria-label={t("listLabel")} className="flex flex-wrap gap-2 px-2 pt-2">
       {items.map((item) => (
@@ -49,6 +69,15 @@ export function AttachmentChips({ items, onRemove }: { items: PendingAttachment[
               </span>
             ) : null}
           </FileChip>
+          {visionWarning && item.state !== "error" && isImage(item.mime) ? (
+            <p
+              data-testid="attachment-vision-warning"
+              data-routed={visionModel ? "true" : "false"}
+              className="px-1 text-xs text-amber-700 dark:text-amber-400"
+            >
+              {visionWarning}
+            </p>
+          ) : null}
           {item.error ? (
             <p data-testid="attachment-error" role="alert" className="px-1 text-xs text-red-700 dark:text-red-300">
               {item.error}
