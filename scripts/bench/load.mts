@@ -148,9 +148,10 @@ async function main() {
   fake.setDefaultResponder((req) => {
     const lastUser = [...(req.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
     if (lastUser.includes(BOMB_QUESTION)) {
-      if (req.stream !== false) return { content: "The PDFs could not be read." };
-      // One tool round reading the three bombs at once, then the answer.
-      if (!req.tools?.length || req.messages?.at(-1)?.role === "tool") return { content: "ready" };
+      // The tool loop's calls carry the tools (and stream): one tool round reading the three bombs
+      // at once, then a reply without a call. Synthesis and the title come without tools.
+      if (!req.tools?.length) return { content: "The PDFs could not be read." };
+      if (req.messages?.at(-1)?.role === "tool") return { content: "ready" };
       return { toolCalls: bombUrls.map((url) => ({ name: "pdf_to_text", arguments: { url_or_path: url } })) };
     }
     if (req.stream === false) return { content: "ready", delayMs: 50 };
