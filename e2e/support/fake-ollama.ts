@@ -31,6 +31,15 @@ export const fakeOllama = {
   async streamedChatRequests(): Promise<RecordedRequest[]> {
     return (await this.chatRequests()).filter((request) => request.body?.stream !== false);
   },
+  /** Removes an installed model the way `ollama rm` does (`DELETE /api/delete`). */
+  async deleteModel(model: string): Promise<void> {
+    const response = await fetch(`${FAKE_OLLAMA_URL}/api/delete`, {
+      method: "DELETE",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ model }),
+    });
+    if (!response.ok) throw new Error(`fake Ollama could not delete ${model}: ${response.status}`);
+  },
   /** Queues replies (`content`, `chunks`, `chunkDelayMs`, `midStreamError`, …) for the next chats. */
   script: (...replies: Record<string, unknown>[]) => call<{ queued: number }>("POST", "/__fake/script", { replies }),
 };
