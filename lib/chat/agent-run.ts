@@ -1,5 +1,6 @@
 import "server-only";
 import type { CompactionEvent } from "@/lib/agent/context-guard";
+import { DagAgent, type DagLimits } from "@/lib/agent/dag/dag-agent";
 import { ReActAgent } from "@/lib/agent/react-agent";
 import type { AgentInput, AgentLimits, AgentMode, AgentResult } from "@/lib/agent/types";
 import type { Config } from "@/lib/config";
@@ -10,7 +11,14 @@ import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
 import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import type { AnswerPart, Interrupt, RunEventData, RunEventName, RunFailure } from "@/lib/protocol/run-events";
+import type {
+  AnswerPart,
+  Interrupt,
+  ModelHint,
+  RunEventData,
+  RunEventName,
+  RunFailure,
+} from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { LiveRun } from "./live-run";
 import { suggestTitle } from "./title";
@@ -30,6 +38,17 @@ export function agentLimits(config: Config): AgentLimits {
   };
 }
 
+export function dagLimits(config: Config): DagLimits {
+  return {
+    maxConcurrency: config.DAG_MAX_CONCURRENCY,
+    maxReplans: config.DAG_MAX_REPLANS,
+    maxSteps: config.DAG_MAX_STEPS,
+    stepMaxIterations: config.DAG_STEP_MAX_ITERATIONS,
+    runMaxIterations: config.DAG_RUN_MAX_ITERATIONS,
+    dependencyChars: config.DAG_DEPENDENCY_CHARS,
+  };
+}
+
 export interface AgentRunOptions {
   db: Db;
   live: LiveRun;
@@ -40,7 +59,10 @@ export interface AgentRunOptions {
   registry: ToolRegistry;
   config: Config;
   language: PromptLanguage;
-  toolCalling: AgentMode;
+  /** The ReAct agent's way of calling tools, or DAG mode. */
+  toolCalling: AgentMode | "dag";
+  /** DAG mode: a plan step's model by its hint, resolved when the step starts. */
+  resolveRoleModel: (hint: ModelHint) => Promise<LLM>;
   input: AgentInput;
   /** Where each drained interrupt is stored as a user message of the conversation, under its id. */
   onInterrupt: (interrupt: Interrupt) => void;
@@ -97,39 +119,58 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       }
     }
   };
-  const agent = new ReActAgent({
-    llm,
-    synthesisLlm: options.synthesisLlm,
-    tools: registryToolbox(
-      options.registry,
-      { conversationId: live.conversationId, language },
-      config.MAX_TOOL_RESULT_CHARS,
-    ),
+  const tools = registryToolbox(
+    options.registry,
+    { conversationId: live.conversationId, language },
+    config.MAX_TOOL_RESULT_CHARS,
+  );
+  const interrupts = {
+    drain: () => {
+      const interrupts = live.interrupts.drain();
+      for (const interrupt of interrupts) options.onInterrupt(interrupt);
+      return interrupts;
+    },
+  };
+  const onCompact = (event: CompactionEvent & { stepId?: string }) => {
+    live.emit("compact", {
+      ...(event.stepId ? { stepId: event.stepId } : {}),
+      originalMessages: event.originalMessages,
+      keptMessages: event.keptMessages,
+      tokensBefore: event.tokensBefore,
+      tokensAfter: event.tokensAfter,
+    });
+    // A step agent starts without the conversation's turns: only the run's own compaction replaces them.
+    if (!event.stepId) options.onCompact(event);
+  };
+  const common = {
+    tools,
     limits: agentLimits(config),
     language,
-    toolCalling: options.toolCalling,
-    interrupts: {
-      drain: () => {
-        const interrupts = live.interrupts.drain();
-        for (const interrupt of interrupts) options.onInterrupt(interrupt);
-        return interrupts;
-      },
-    },
+    interrupts,
     // `at` lets a page that re-attaches show how long a running tool has been going.
-    onStep: (step) => live.emitStep(step, Date.now()),
-    // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
-    ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
-    onThinking: (delta) => live.emit("thinking", delta, { store: false }),
-    onCompact: (event) => {
-      live.emit("compact", {
-        originalMessages: event.originalMessages,
-        keptMessages: event.keptMessages,
-        tokensBefore: event.tokensBefore,
-        tokensAfter: event.tokensAfter,
-      });
-      options.onCompact(event);
-    },
-  });
+    onStep: (step: Parameters<LiveRun["emitStep"]>[0]) => live.emitStep(step, Date.now()),
+    onThinking: (delta: RunEventData<"thinking">) => live.emit("thinking", delta, { store: false }),
+    onCompact,
+  };
+  const agent =
+    options.toolCalling === "dag"
+      ? new DagAgent({
+          ...common,
+          llm: options.synthesisLlm,
+          resolveLlm: options.resolveRoleModel,
+          dag: dagLimits(config),
+          onAnswer,
+          onPlan: (plan) => live.emit("plan", plan),
+          onStepProgress: (progress) => live.emit("step_progress", progress),
+        })
+      : new ReActAgent({
+          ...common,
+          llm,
+          synthesisLlm: options.synthesisLlm,
+          toolCalling: options.toolCalling,
+          // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
+          ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
+        });
 
   let result: AgentResult | undefined;
   let usage: Usage = emptyUsage();

@@ -38,7 +38,8 @@ export function getLiveRuns(): LiveRuns {
   return globalForRuns.__liveRuns;
 }
 
-export type ChatMode = RequestedToolCalling;
+/** How a turn runs: the ReAct agent (its tool calling chosen or forced), or DAG mode. */
+export type ChatMode = RequestedToolCalling | "dag";
 
 export interface ChatInput {
   /** Who asks: set by the route from the session, never from the request body. */
@@ -60,7 +61,7 @@ async function visionImages(files: StoredFile[], maxPixels: number): Promise<str
   );
 }
 
-function toolCallingFor(requested: ChatMode | undefined, llm: LLM): AgentMode {
+function toolCallingFor(requested: RequestedToolCalling | undefined, llm: LLM): AgentMode {
   const decided = decideToolCalling(requested, llm.abilities);
   if ("refusal" in decided) throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`);
   return decided.mode;
@@ -93,7 +94,7 @@ interface PreparedTurn {
   model: string;
   llm: LLM;
   loopLlm: LLM;
-  mode: AgentMode;
+  mode: AgentMode | "dag";
   attachments: StoredFile[];
   images: string[];
 }
@@ -120,7 +121,8 @@ async function prepareTurn(
   // The tool loop may use the fast model; the answer is written by the turn's model.
   const fast = roleModel(db, "fast");
   const loopLlm = fast && fast !== llm.model ? await getLLM(fast) : llm;
-  const mode = toolCallingFor(input.mode, loopLlm);
+  // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
+  const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
   return { model, llm, loopLlm, mode, attachments, images };
 }
@@ -163,12 +165,18 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
         content: input.message,
         attachmentIds: turn.attachments.map((file) => file.id),
       });
-      if (conversation.title === DEFAULT_TITLE || conversation.model !== turn.model) {
+      const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
+      if (
+        conversation.title === DEFAULT_TITLE ||
+        conversation.model !== turn.model ||
+        conversation.planFirst !== planFirst
+      ) {
         updateConversation(db, {
           id: conversation.id,
           ownerId: input.ownerId,
           title: autoTitle ?? undefined,
           model: turn.model,
+          planFirst,
         });
       }
       createRun(db, { id: runId, conversationId: conversation.id, mode: turn.mode, model: turn.llm.model });
@@ -198,6 +206,11 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     config,
     language,
     toolCalling: turn.mode,
+    // Each step's model comes from its role, read when the step starts; none set → the conversation's.
+    resolveRoleModel: async (hint) => {
+      const name = hint ? roleModel(db, hint) : undefined;
+      return name && name !== turn.model ? getLLM(name) : turn.llm;
+    },
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
       history,

@@ -7,6 +7,7 @@
 import type { RunMode } from "@/lib/db/schema";
 import type { Artifact, Compaction, Interrupt, RunDone, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { PageInfo } from "@/lib/tools/page-info";
+import { applyPlan, applyStepProgress, type PlanStepView } from "./plan-view";
 
 export interface ToolResult {
   ok: boolean;
@@ -28,6 +29,8 @@ export type TimelineEntry =
       /** When this page saw the call start (ms since epoch), for the live timer; null when not live. */
       startedAt: number | null;
       result: ToolResult | null;
+      /** DAG mode: the plan step whose agent made the call (its card shows inside the step). */
+      stepId?: string;
     }
   | {
       kind: "thinking";
@@ -38,11 +41,14 @@ export type TimelineEntry =
       /** How long the model thought, once it is done; null for an older run that did not say. */
       durationMs: number | null;
       iteration: number;
+      /** DAG mode: the plan step whose model thought. */
+      stepId?: string;
     }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string }
   | { kind: "tool_selection"; key: string; selected: string[]; total: number }
-  | ({ kind: "compact"; key: string } & Compaction);
+  | ({ kind: "compact"; key: string } & Compaction)
+  | { kind: "plan"; key: string; round: number; steps: PlanStepView[] };
 
 /** How the UI shows a run: still streaming, or how it ended (the stored run's status is another thing). */
 export type RunViewStatus = "streaming" | "complete" | "stopped" | "error" | "interrupted";
@@ -114,6 +120,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
           iteration: step.iteration,
           startedAt: now,
           result: null,
+          ...(step.stepId ? { stepId: step.stepId } : {}),
         },
       ];
     }
@@ -130,7 +137,17 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         const { callId, tool, iteration } = step;
         return [
           ...timeline,
-          { kind: "tool", key: `tool:${callId}`, callId, tool, args: null, iteration, startedAt: null, result },
+          {
+            kind: "tool",
+            key: `tool:${callId}`,
+            callId,
+            tool,
+            args: null,
+            iteration,
+            startedAt: null,
+            result,
+            ...(step.stepId ? { stepId: step.stepId } : {}),
+          },
         ];
       }
       return timeline.map((entry, i) => (i === index && entry.kind === "tool" ? { ...entry, result } : entry));
@@ -143,9 +160,12 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         live: false,
         durationMs: step.durationMs ?? null,
         iteration: step.iteration,
+        ...(step.stepId ? { stepId: step.stepId } : {}),
       };
       // The whole thinking replaces the one that grew live, in its place.
-      const liveIndex = timeline.findIndex((e) => e.kind === "thinking" && e.live && e.iteration === step.iteration);
+      const liveIndex = timeline.findIndex(
+        (e) => e.kind === "thinking" && e.live && e.iteration === step.iteration && e.stepId === step.stepId,
+      );
       if (liveIndex !== -1) return timeline.map((e, i) => (i === liveIndex ? entry : e));
       return withEntry(timeline, entry);
     }
@@ -164,6 +184,10 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
       const { type: _type, seq, ...compaction } = step;
       return withEntry(timeline, { kind: "compact", key: `compact:${seq}`, ...compaction });
     }
+    case "plan":
+      return applyPlan(timeline, step);
+    case "step_progress":
+      return applyStepProgress(timeline, step);
   }
 }
 
@@ -172,11 +196,17 @@ function withEntry(timeline: TimelineEntry[], entry: TimelineEntry): TimelineEnt
 }
 
 /** A piece of thinking as it is written: it grows the live block of its iteration, or opens one. */
-export function applyThinkingDelta(timeline: TimelineEntry[], iteration: number, delta: string): TimelineEntry[] {
-  const index = timeline.findIndex((e) => e.kind === "thinking" && e.live && e.iteration === iteration);
+export function applyThinkingDelta(
+  timeline: TimelineEntry[],
+  { iteration, delta, stepId }: { iteration: number; delta: string; stepId?: string },
+): TimelineEntry[] {
+  const index = timeline.findIndex(
+    (e) => e.kind === "thinking" && e.live && e.iteration === iteration && e.stepId === stepId,
+  );
   if (index === -1) {
-    const key = `thinking:live:${iteration}`;
-    return [...timeline, { kind: "thinking", key, text: delta, live: true, durationMs: null, iteration }];
+    const key = `thinking:live:${stepId ?? ""}:${iteration}`;
+    const entry: TimelineEntry = { kind: "thinking", key, text: delta, live: true, durationMs: null, iteration };
+    return [...timeline, stepId ? { ...entry, stepId } : entry];
   }
   return timeline.map((e, i) => (i === index && e.kind === "thinking" ? { ...e, text: e.text + delta } : e));
 }
@@ -216,7 +246,7 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       return next;
     }
     case "thinking":
-      return { ...next, timeline: applyThinkingDelta(view.timeline, message.data.iteration, message.data.delta) };
+      return { ...next, timeline: applyThinkingDelta(view.timeline, message.data) };
     case "error":
       return { ...next, status: "error", error: message.data.message, errorCode: message.data.code };
     case "done": {
@@ -231,10 +261,10 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
         pendingInterrupts: done.pendingInterrupts ?? [],
       };
     }
-    // DAG mode (issue 13) draws its plan from these; until then a run has none.
     case "plan":
+      return { ...next, timeline: applyPlan(view.timeline, message.data) };
     case "step_progress":
-      return next;
+      return { ...next, timeline: applyStepProgress(view.timeline, message.data) };
     // The title goes to the conversation list, not to the run.
     case "title":
       return next;

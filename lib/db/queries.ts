@@ -48,6 +48,7 @@ export function createConversation(
     model: model ?? null,
     summary: null,
     summaryThrough: null,
+    planFirst: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -142,13 +143,20 @@ export function listConversations(
 
 export function updateConversation(
   db: Db,
-  { id, title, model, ownerId }: { id: string; title?: string; model?: string | null; ownerId: OwnerId },
+  {
+    id,
+    title,
+    model,
+    planFirst,
+    ownerId,
+  }: { id: string; title?: string; model?: string | null; planFirst?: boolean; ownerId: OwnerId },
 ): Conversation {
   getConversation(db, { id, ownerId });
   // Not `updatedAt`: the list is ordered by activity, and naming a conversation is not activity.
   const changes: Partial<Conversation> = {};
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
   if (model !== undefined) changes.model = model;
+  if (planFirst !== undefined) changes.planFirst = planFirst;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
   return getConversation(db, { id, ownerId });
 }
@@ -230,7 +238,7 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
     .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
-    .where(and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact"])))
+    .where(and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress"])))
     .orderBy(asc(runEvents.runId), asc(runEvents.seq))
     .all();
   const runsById = new Map(

@@ -122,10 +122,12 @@ export function listRunEvents(db: Db, { runId, after = 0 }: { runId: string; aft
     .map(sentRunEvent);
 }
 
-/** What a stored run shows again: its steps and compactions, as they were sent. */
+/** What a stored run shows again: its steps, compactions and DAG plans with their progress, as they were sent. */
 export function storedStep(event: SentRunEvent): StoredStep | null {
   if (event.event === "step") return event.data;
   if (event.event === "compact") return { type: "compact", seq: Number(event.id), ...event.data };
+  if (event.event === "plan") return { type: "plan", seq: Number(event.id), ...event.data };
+  if (event.event === "step_progress") return { type: "step_progress", seq: Number(event.id), ...event.data };
   return null;
 }
 

@@ -47,6 +47,8 @@ export const conversations = sqliteTable(
     summary: text("summary"),
     /** The last message the summary covers; later turns start after it. */
     summaryThrough: text("summary_through"),
+    /** "Plan first": the composer sends this conversation's turns in DAG mode. */
+    planFirst: integer("plan_first", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

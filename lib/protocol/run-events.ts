@@ -105,8 +105,12 @@ export interface Compaction {
 /** A compaction among a finished run's stored steps, where it happened. */
 export type CompactionStep = Compaction & { type: "compact"; seq: number };
 
+/** DAG mode's plan and step progress among a finished run's stored steps, where they happened. */
+export type PlanEntry = Plan & { type: "plan"; seq: number };
+export type StepProgressEntry = StepProgress & { type: "step_progress"; seq: number };
+
 /** What a stored run shows again after a reload, in order. */
-export type StoredStep = RunStep | CompactionStep;
+export type StoredStep = RunStep | CompactionStep | PlanEntry | StepProgressEntry;
 
 /** `run`: the run exists; the question is stored as `userMessageId`. */
 export interface RunStarted {

@@ -13,7 +13,7 @@ import type {
 import { type CompactionEvent, ContextGuard } from "../context-guard";
 import { ReActAgent } from "../react-agent";
 import { SourceList } from "../sources";
-import { sourcesSection } from "../synthesis";
+import { type SynthesisOutcome, type SynthesisSink, sourcesSection, writeSynthesis } from "../synthesis";
 import { decideToolCalling } from "../tool-calling-mode";
 import type { AgentInput, AgentLimits, AgentResult, AgentToolbox, InterruptSource } from "../types";
 import { analyze } from "./analyzer";
@@ -240,5 +240,15 @@ export class DagAgent {
     const guard = new ContextGuard({ llm, language });
     const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
     yield* llm.streamChat(fitted, { signal });
+  }
+
+  /** The streamed answer, with ReAct mode's handling of a synthesis that fails (the draft, or what streamed). */
+  synthesize(
+    result: AgentResult,
+    input: AgentInput,
+    signal: AbortSignal,
+    sink: SynthesisSink,
+  ): Promise<SynthesisOutcome> {
+    return writeSynthesis(this.streamAnswer(result, input, signal), { draft: result.answer, signal, sink });
   }
 }
