@@ -4,10 +4,10 @@ import { useTranslations } from "use-intl";
 import { type AssistantItem, LOST_MESSAGE } from "./chat-items";
 import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
-import { Markdown } from "./markdown";
 import { MessageFooter } from "./message-footer";
 import { RegenerateButton } from "./regenerate-button";
 import { RunTimeline } from "./run/run-timeline";
+import { AnswerWithSources } from "./sources/answer-sources";
 
 const STATUS_LABELS = {
   stopped: { text: "stopped", Icon: CircleStop, tone: "text-muted-foreground bg-muted" },
@@ -61,7 +61,11 @@ export const AssistantMessage = memo(function AssistantMessage({
               {t("draftNote", { reason: run.error ?? "" })}
             </p>
           ) : null}
-          <Markdown text={linkAttachments(run.answer, conversationId, names)} streaming={streaming} />
+          <AnswerWithSources
+            text={linkAttachments(run.answer, conversationId, names)}
+            streaming={streaming}
+            timeline={run.timeline}
+          />
         </div>
       ) : null}
       {streaming && run.answering && item.reconnecting ? <Waiting item={item} /> : null}

@@ -3,13 +3,15 @@
 import { code } from "@streamdown/code";
 import { createMathPlugin } from "@streamdown/math";
 import { ImageOff } from "lucide-react";
-import { type ComponentProps, memo } from "react";
+import { type ComponentProps, memo, useMemo } from "react";
 import { type Components, defaultComponents, defaultRemarkPlugins, type PluginConfig, Streamdown } from "streamdown";
+import type { Pluggable } from "unified";
 import { useTranslations } from "use-intl";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { answerImage } from "./answer-images";
 import { normalizeTexDelimiters, remarkDollarAmounts } from "./answer-math";
 import { AnswerTable } from "./answer-table";
+import { type CitationTarget, citationNumber, remarkCitations } from "./sources/citations";
 // KaTeX's stylesheet and fonts are bundled and served by this app: the CSP allows no other origin.
 import "katex/dist/katex.min.css";
 
@@ -48,14 +50,18 @@ function AnswerImage(props: ComponentProps<typeof StreamdownImage>) {
   );
 }
 
+const CITATION_CLASS =
+  "rounded px-0.5 text-xs font-medium text-blue-700 no-underline align-super hover:underline dark:text-blue-300";
+
 // Streamdown draws bold as a styled <span>; <strong> keeps the emphasis for screen readers.
 const components: Components = {
   strong: ({ children }) => <strong className="font-semibold">{children}</strong>,
   // The conversation's own files (see linkAttachments) download directly; web links open in a new
   // tab that cannot reach back into this one; anything else (javascript:, data:…) is plain text.
-  a: ({ href, children }) =>
-    href?.startsWith("/api/conversations/") ? (
-      <a href={href} download className="font-medium underline underline-offset-2">
+  a: ({ href, children, title }) => {
+    const citation = citationNumber(children) ?? undefined;
+    return href?.startsWith("/api/conversations/") ? (
+      <a href={href} download data-citation={citation} className="font-medium underline underline-offset-2">
         {children}
       </a>
     ) : href && SAFE_LINK.test(href) ? (
@@ -63,14 +69,17 @@ const components: Components = {
         href={href}
         target="_blank"
         rel="noopener noreferrer"
-        data-testid="answer-link"
-        className="font-medium underline underline-offset-2 wrap-anywhere"
+        data-testid={citation ? "citation" : "answer-link"}
+        data-citation={citation}
+        title={title}
+        className={citation ? CITATION_CLASS : "font-medium underline underline-offset-2 wrap-anywhere"}
       >
         {children}
       </a>
     ) : (
       <span>{children}</span>
-    ),
+    );
+  },
   img: AnswerImage,
   table: AnswerTable,
   // <picture><source srcset=…> would let the browser pick a remote image for an allowed <img>.
@@ -80,14 +89,30 @@ const components: Components = {
 // Shiki highlighting (light and dark themes, picked by the colour scheme), languages loaded on demand;
 // KaTeX for $…$, $$…$$, \(…\) and \[…\] (dollar amounts stay text: remarkDollarAmounts).
 const plugins: PluginConfig = { code, math: createMathPlugin({ singleDollarTextMath: true }) };
-const remarkPlugins = [...Object.values(defaultRemarkPlugins), remarkDollarAmounts];
+const answerRemarkPlugins = [...Object.values(defaultRemarkPlugins), remarkDollarAmounts];
 
 /**
  * An answer rendered as Markdown. Streamdown copes with half-written Markdown (an open code fence,
  * a table row in progress) while tokens arrive, and memoises finished blocks. Bidi embeddings,
  * overrides and isolates are dropped first: they would show text (or code) other than what it is.
  */
-export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming: boolean }) {
+export const Markdown = memo(function Markdown({
+  text,
+  streaming,
+  citations,
+}: {
+  text: string;
+  streaming: boolean;
+  /** The run's sources by number: `[n]` in the text links to source n. */
+  citations?: CitationTarget[];
+}) {
+  const remarkPlugins = useMemo(
+    () =>
+      citations?.length
+        ? [...answerRemarkPlugins, [remarkCitations, { targets: citations }] satisfies Pluggable]
+        : answerRemarkPlugins,
+    [citations],
+  );
   return (
     <Streamdown
       className="markdown"

@@ -5,7 +5,17 @@
  * reconnect replay and the stored steps of a finished run.
  */
 import type { RunMode } from "@/lib/db/schema";
-import type { Artifact, Compaction, Interrupt, RunDone, RunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
+import type {
+  Artifact,
+  Compaction,
+  Interrupt,
+  RunDone,
+  RunEvent,
+  SearchHit,
+  Source,
+  StoredStep,
+  Usage,
+} from "@/lib/protocol/run-events";
 import type { PageInfo } from "@/lib/tools/page-info";
 import { applyPlan, applyStepProgress, type PlanStepView } from "./plan-view";
 
@@ -16,6 +26,10 @@ export interface ToolResult {
   paging: PageInfo | null;
   durationMs: number;
   artifact: Artifact | null;
+  /** The page or file read, numbered among the run's sources. */
+  source: Source | null;
+  /** web_search's results, as data. */
+  results: SearchHit[] | null;
 }
 
 export type TimelineEntry =
@@ -103,6 +117,15 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
   };
 }
 
+/** The pages and files the run read, once each, by number: what the answer's `[n]` cite. */
+export function runSources(timeline: TimelineEntry[]): Source[] {
+  const byNumber = new Map<number, Source>();
+  for (const entry of timeline) {
+    if (entry.kind === "tool" && entry.result?.source) byNumber.set(entry.result.source.n, entry.result.source);
+  }
+  return [...byNumber.values()].sort((a, b) => a.n - b.n);
+}
+
 /** Adds a step to the timeline. A result completes its call's card, matched by call id. */
 export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: number | null): TimelineEntry[] {
   switch (step.type) {
@@ -131,6 +154,8 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         paging: step.paging ?? null,
         durationMs: step.durationMs,
         artifact: step.artifact ?? null,
+        source: step.source ?? null,
+        results: step.results ?? null,
       };
       const index = timeline.findIndex((entry) => entry.kind === "tool" && entry.callId === step.callId);
       if (index === -1) {

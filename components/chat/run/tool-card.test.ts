@@ -11,6 +11,8 @@ const result = (observation: string, paging: PageInfo | null): ToolResult => ({
   paging,
   durationMs: 5,
   artifact: null,
+  source: null,
+  results: null,
 });
 
 const render = (value: ToolResult) => renderHtml(createElement(ToolObservation, { result: value }));

@@ -8,6 +8,7 @@ import type { TimelineEntry, ToolResult } from "@/lib/client/run-view";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversationFiles } from "../files/conversation-files-context";
 import { ArtifactPreview } from "./artifact-preview";
+import { ReadSourceLine, SearchResults } from "./read-source";
 import { observationBody, sourcePagesLabel, toolMeta } from "./tool-meta";
 import { useElapsed, useFormatElapsed } from "./use-elapsed";
 
@@ -76,7 +77,10 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
       {open ? (
         <div id={panelId} className="space-y-3 border-t border-border/70 px-3 py-3">
           <Block title={t("arguments")} text={prettyArgs(entry.args)} />
-          {entry.result ? (
+          {entry.result?.source ? <ReadSourceLine source={entry.result.source} /> : null}
+          {entry.result?.results ? (
+            <SearchResults results={entry.result.results} />
+          ) : entry.result ? (
             <ToolObservation result={entry.result} />
           ) : (
             <p className="text-xs text-muted-foreground">{state === "running" ? t("waiting") : t("endedBefore")}</p>
