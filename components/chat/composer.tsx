@@ -14,6 +14,7 @@ import { cx } from "@/lib/client/cx";
 import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
 import { AttachButton, SendButton, StopButton } from "./composer-buttons";
+import { PlanFirstToggle } from "./plan-first-toggle";
 import type { Draft } from "./use-chat-runs";
 
 const MAX_HEIGHT_PX = 240;
@@ -30,6 +31,8 @@ interface ComposerProps {
   attachments?: Attachments;
   /** The model the message goes to: an image's chip says when it cannot see images. */
   model?: string | null;
+  /** The "Plan first" switch (DAG mode), when the conversation offers it. */
+  planFirst?: { on: boolean; onChange: (on: boolean) => void };
   /** Text handed back to the user (e.g. messages a stopped run never read), put into the box. */
   draft?: Draft | null;
   /** Called once the draft is in the box. */
@@ -46,6 +49,7 @@ export function Composer({
   stopping = false,
   attachments,
   model = null,
+  planFirst,
   draft,
   onDraftTaken,
   placeholder,
@@ -130,6 +134,7 @@ export function Composer({
         {attachments ? <AttachmentChips items={attachments.items} onRemove={attachments.remove} model={model} /> : null}
         <div className={cx("flex items-end gap-2 p-2", attachments ? "pl-2" : "pl-4")}>
           {attachments ? <AttachButton inputRef={fileInput} onFiles={attachments.add} /> : null}
+          {planFirst ? <PlanFirstToggle on={planFirst.on} onChange={planFirst.onChange} /> : null}
           <textarea
             ref={input}
             data-testid="composer-input"

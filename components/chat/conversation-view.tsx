@@ -78,10 +78,15 @@ export function ConversationView({ id }: { id: string }) {
     [id, files],
   );
 
+  // "Plan first" as the user last set it here, else as the conversation remembers it.
+  const [planFirstChoice, setPlanFirst] = useState<boolean | null>(null);
+  const planFirst = planFirstChoice ?? detail?.conversation.planFirst ?? false;
+  const mode = planFirst ? "dag" : "auto";
+
   const { ready, clear } = attachments;
   const onSend = useCallback(
     async (message: string) => {
-      const input = { conversationId: id, model: model ?? undefined };
+      const input = { conversationId: id, model: model ?? undefined, mode } as const;
       // While the agent works, the message is an interrupt for it instead of a new turn.
       const result = live
         ? await interrupt({ ...input, message: mentionFiles(message, ready) })
@@ -93,7 +98,7 @@ export function ConversationView({ id }: { id: string }) {
       clear();
       return null;
     },
-    [send, interrupt, live, id, model, ready, clear, reloadModels],
+    [send, interrupt, live, id, model, mode, ready, clear, reloadModels],
   );
 
   // Regenerate and edit-and-resend act on the last stored turn, once nothing runs.
@@ -178,6 +183,7 @@ export function ConversationView({ id }: { id: string }) {
                 stopping={live?.stopping ?? false}
                 attachments={attachments}
                 model={model}
+                planFirst={{ on: planFirst, onChange: setPlanFirst }}
                 draft={drafts[id] ?? null}
                 onDraftTaken={onDraftTaken}
                 autoFocus

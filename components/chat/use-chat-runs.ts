@@ -19,6 +19,8 @@ export interface SendInput {
   conversationId: string;
   message: string;
   model?: string;
+  /** "dag": plan first (DAG mode). */
+  mode?: "auto" | "dag";
   attachments?: SentAttachment[];
   /** Regenerate or edit and resend: the last turn (these stored messages) is replaced by this one. */
   replaces?: string[];
@@ -139,7 +141,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model, attachments, replaces }) => {
+    async ({ conversationId, message, model, mode, attachments, replaces }) => {
       const turn = newTurn({ conversationId, question: message, attachments, model, replaces });
       const replaceLast = replaces !== undefined ? true : undefined;
       const controller = new AbortController();
@@ -149,7 +151,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       let body: ReadableStream<Uint8Array>;
       try {
         const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
-        body = await api.chat({ conversationId, message, model, replaceLast, attachmentIds }, controller.signal);
+        body = await api.chat({ conversationId, message, model, mode, replaceLast, attachmentIds }, controller.signal);
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: toApiError(error) };

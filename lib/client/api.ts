@@ -133,6 +133,8 @@ export const api = {
       conversationId: string;
       message: string;
       model?: string;
+      /** "dag" plans first (DAG mode); "auto" is the ReAct agent. */
+      mode?: "auto" | "dag";
       replaceLast?: boolean;
       /** Files of the conversation sent with this message (images reach a vision model). */
       attachmentIds?: string[];

@@ -31,6 +31,8 @@ export interface ConversationSummary {
   id: string;
   title: string;
   model: string | null;
+  /** "Plan first": the composer sends this conversation's turns in DAG mode. */
+  planFirst?: boolean;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { TimelineEntry } from "@/lib/client/run-view";
+import { PlanCard } from "./plan-card";
 import { ThinkingBlock } from "./thinking-block";
 import { CompactDivider, RunNotice, TakenInterrupts, ToolSelectionNote } from "./timeline-notes";
 import { ToolCard } from "./tool-card";
@@ -13,11 +14,18 @@ export const RunTimeline = memo(function RunTimeline({
   runEnded: boolean;
 }) {
   if (timeline.length === 0) return null;
+  // DAG mode: a step's tool calls show inside its step of the plan card.
+  const stepTools = timeline.filter(
+    (entry): entry is Extract<TimelineEntry, { kind: "tool" }> => entry.kind === "tool" && entry.stepId !== undefined,
+  );
   return (
     <div data-testid="run-timeline" className="mb-4 flex flex-col gap-2">
       {timeline.map((entry) => {
         switch (entry.kind) {
+          case "plan":
+            return <PlanCard key={entry.key} entry={entry} tools={stepTools} runEnded={runEnded} />;
           case "tool":
+            if (entry.stepId !== undefined) return null;
             return <ToolCard key={entry.key} entry={entry} runEnded={runEnded} />;
           case "thinking":
             return <ThinkingBlock key={entry.key} text={entry.text} live={entry.live} durationMs={entry.durationMs} />;
