@@ -7,13 +7,6 @@ import type { Config } from "@/lib/config";
 export const MODEL_ROLES = ["general", "fast", "reasoning", "vision"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
-/**
- * The roles the settings page offers: each is read by a run today. `reasoning` is for DAG mode's
- * planner (docs/architecture.md) and joins once a chat can run in DAG mode; until then only
- * MODEL_REASONING sets it.
- */
-export const SETTINGS_ROLES = ["general", "fast", "vision"] as const satisfies readonly ModelRole[];
-
 export const ROLE_ENV = {
   general: "MODEL_GENERAL",
   fast: "MODEL_FAST",

@@ -6,7 +6,7 @@ import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
 import type { SettingsPatch, SettingsView } from "@/lib/client/types";
-import { type ModelRole, ROLE_ENV, SETTINGS_ROLES } from "@/lib/model-roles";
+import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 import { SourceBadge } from "./source-badge";
 
 /** Which installed model plays each role, and the search backend. */
@@ -25,7 +25,7 @@ export function RoleSettings({
     <>
       <Section title={t("rolesSection")} description={t("rolesDescription")} testId="settings-roles">
         <div className="divide-y divide-border rounded-xl border border-border">
-          {SETTINGS_ROLES.map((role) => (
+          {MODEL_ROLES.map((role) => (
             <RoleRow
               key={role}
               role={role}

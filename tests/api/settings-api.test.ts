@@ -61,11 +61,6 @@ describe("settings", () => {
     expect((await read()).roles.fast).toEqual({ value: "gemma:2b", source: "env" });
   });
 
-  it("offers no role that nothing reads: the reasoning role cannot be set from the settings page", async () => {
-    await expectApiError(await patch({ roles: { reasoning: "qwen3:8b" } }), 400, "bad_request:validation");
-    expect((await read()).roles.reasoning).toEqual({ value: null, source: "default" });
-  });
-
   it("the tool loop uses the fast model and the answer the conversation's model, even when it calls no tool", async () => {
     await patch({ roles: { fast: "qwen3:8b" } });
     const { conversation } = (await (

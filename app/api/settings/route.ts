@@ -6,14 +6,14 @@ import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaApi } from "@/lib/llm/registry";
-import { SETTINGS_ROLES } from "@/lib/model-roles";
+import { MODEL_ROLES } from "@/lib/model-roles";
 import { getSettings, updateSettings } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
 const model = z.string().trim().max(200).nullable();
 const settingsBody = z.object({
-  roles: z.strictObject(Object.fromEntries(SETTINGS_ROLES.map((role) => [role, model.optional()]))).optional(),
+  roles: z.strictObject(Object.fromEntries(MODEL_ROLES.map((role) => [role, model.optional()]))).optional(),
   searchBackend: z.enum(["duckduckgo", "searxng"]).optional(),
 });
 
