@@ -197,11 +197,11 @@ describe("DAG mode behind /api/chat", () => {
       fake()
         .chatRequests()
         .filter((r) => lastText(r.body).includes("Your step:"));
-    await expect.poll(() => stepRequests().length).toBe(2);
+    await expect.poll(() => stepRequests().length, { timeout: 10_000 }).toBe(2);
     expect((await stop(jsonRequest("", "POST"), params({ id }))).status).toBe(202);
     const events = await readEvents(response);
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
-    await expect.poll(() => stepRequests().every((r) => r.aborted)).toBe(true);
+    await expect.poll(() => stepRequests().every((r) => r.aborted), { timeout: 10_000 }).toBe(true);
     await idle(id);
   });
 });
