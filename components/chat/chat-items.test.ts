@@ -27,6 +27,8 @@ const user = (id: string, content: string, extra: Partial<StoredMessage> = {}): 
   runId: null,
   attachmentIds: null,
   createdAt: 1,
+  parentId: null,
+  versions: [id],
   run: null,
   ...extra,
 });
@@ -40,6 +42,8 @@ const assistant = (id: string, runId: string, content: string, extra: Partial<St
   runId,
   attachmentIds: null,
   createdAt: 2,
+  parentId: null,
+  versions: [id],
   run: run(runId),
   ...extra,
 });

@@ -3,16 +3,16 @@ import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-c
 import type { AgentMode } from "@/lib/agent/types";
 import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { isInterrupt } from "@/lib/db/message-tree";
 import {
   DEFAULT_TITLE,
   getConversation,
   insertMessage,
-  lastQuestion,
   listFileSummaries,
-  listMessages,
+  messageTree,
   type OwnerId,
-  removeLastTurn,
   saveConversationSummary,
+  setActiveLeaf,
   titleFromMessage,
   updateConversation,
 } from "@/lib/db/queries";
@@ -41,17 +41,24 @@ export function getLiveRuns(): LiveRuns {
 /** How a turn runs: the ReAct agent (its tool calling chosen or forced), or DAG mode. */
 export type ChatMode = RequestedToolCalling | "dag";
 
-export interface ChatInput {
+/**
+ * Where a turn goes in the conversation's tree (docs/api.md, `POST /api/chat`): after an answer
+ * (by default the end of the branch shown), as a new version of a question (edit), or as a new
+ * version of an answer to the same question (regenerate: no new question).
+ */
+export type TurnPlace =
+  | { message: string; parentId?: string; editOf?: undefined; regenerate?: undefined }
+  | { message: string; editOf: string; parentId?: undefined; regenerate?: undefined }
+  | { regenerate: string; message?: undefined; parentId?: undefined; editOf?: undefined };
+
+export type ChatInput = TurnPlace & {
   /** Who asks: set by the route from the session, never from the request body. */
   ownerId: OwnerId;
   conversationId: string;
-  message: string;
   model?: string;
   mode?: ChatMode;
-  /** Regenerate / edit-and-resend: the last turn is replaced by this message and a new answer. */
-  replaceLast?: boolean;
   attachmentIds?: string[];
-}
+};
 
 /** Image attachments prepared for a vision model, as base64. */
 async function visionImages(files: StoredFile[], maxPixels: number): Promise<string[]> {
@@ -88,9 +95,47 @@ function reserveSlot(liveRuns: LiveRuns, live: LiveRun, config: Config): void {
   }
 }
 
+/** The turn's question and what it follows: a new question under `parentId`, or a stored one answered again. */
+type TurnQuestion =
+  | { stored: null; parentId: string | null; text: string; attachmentIds: string[] }
+  | { stored: Message; parentId: string | null; text: string; attachmentIds: string[] };
+
+/** Checks the ids of `place` against the conversation's messages; 400 with what is wrong. */
+function questionOf(db: Db, conversation: Conversation, place: TurnPlace, attachmentIds: string[]): TurnQuestion {
+  const tree = messageTree(db, { conversationId: conversation.id });
+  if (place.regenerate !== undefined) {
+    const answer = tree.get(place.regenerate);
+    const question = answer?.parentId ? tree.get(answer.parentId) : undefined;
+    if (answer?.role !== "assistant" || !question) {
+      throw new AppError(
+        "bad_request:regenerate",
+        `Message ${place.regenerate} is not an answer in this conversation.`,
+      );
+    }
+    return {
+      stored: question,
+      parentId: question.parentId,
+      text: question.content,
+      attachmentIds: question.attachmentIds ?? [],
+    };
+  }
+  if (place.editOf !== undefined) {
+    const edited = tree.get(place.editOf);
+    if (edited?.role !== "user" || isInterrupt(edited)) {
+      throw new AppError("bad_request:edit_of", `Message ${place.editOf} is not a question in this conversation.`);
+    }
+    return { stored: null, parentId: edited.parentId, text: place.message, attachmentIds };
+  }
+  if (place.parentId !== undefined && tree.get(place.parentId)?.role !== "assistant") {
+    throw new AppError("bad_request:parent", `Message ${place.parentId} is not an answer in this conversation.`);
+  }
+  return { stored: null, parentId: place.parentId ?? conversation.activeLeafId, text: place.message, attachmentIds };
+}
+
 /** Everything a turn needs that can be refused, found before anything is stored. */
 interface PreparedTurn {
   /** The conversation's model; `llm` answers (the vision model, for images the conversation's cannot see). */
+  question: TurnQuestion;
   model: string;
   llm: LLM;
   loopLlm: LLM;
@@ -105,10 +150,8 @@ async function prepareTurn(
   conversation: Conversation,
   config: Config,
 ): Promise<PreparedTurn> {
-  if (input.replaceLast && !lastQuestion(db, { conversationId: conversation.id })) {
-    throw new AppError("bad_request:no_turn", "There is no message to answer again.");
-  }
-  const attachments = (input.attachmentIds ?? []).map((fileId) => {
+  const question = questionOf(db, conversation, input, input.attachmentIds ?? []);
+  const attachments = question.attachmentIds.map((fileId) => {
     const file = findFile(db, { conversationId: conversation.id, fileId });
     if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
     return file;
@@ -124,7 +167,7 @@ async function prepareTurn(
   // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
   const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  return { model, llm, loopLlm, mode, attachments, images };
+  return { question, model, llm, loopLlm, mode, attachments, images };
 }
 
 /**
@@ -151,20 +194,26 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   let conversation: Conversation;
   let previous: Message[];
   let autoTitle: string | null;
+  let questionId: string;
   try {
     turn = await prepareTurn(db, input, found, config);
+    const { question } = turn;
     // Read again after the awaits: the conversation may have been renamed, or removed with its account.
     conversation = getConversation(db, { id: found.id, ownerId: input.ownerId });
-    autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(input.message) : null;
-    previous = db.transaction(() => {
-      if (input.replaceLast) removeLastTurn(db, { conversationId: conversation.id });
-      const earlier = listMessages(db, { conversationId: conversation.id });
-      const userMessage = insertMessage(db, {
-        conversationId: conversation.id,
-        role: "user",
-        content: input.message,
-        attachmentIds: turn.attachments.map((file) => file.id),
-      });
+    autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
+    previous = messageTree(db, { conversationId: conversation.id }).path(question.parentId);
+    questionId = db.transaction(() => {
+      const userMessageId =
+        question.stored?.id ??
+        insertMessage(db, {
+          conversationId: conversation.id,
+          parentId: question.parentId,
+          role: "user",
+          content: question.text,
+          attachmentIds: turn.attachments.map((file) => file.id),
+        }).id;
+      // The branch shown ends at the question until its answer is stored.
+      setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
       const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
       if (
         conversation.title === DEFAULT_TITLE ||
@@ -179,23 +228,30 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
           planFirst,
         });
       }
-      createRun(db, { id: runId, conversationId: conversation.id, mode: turn.mode, model: turn.llm.model });
+      createRun(db, {
+        id: runId,
+        conversationId: conversation.id,
+        questionId: userMessageId,
+        mode: turn.mode,
+        model: turn.llm.model,
+      });
       live.markStarted();
       live.emit("run", {
         runId,
         conversationId: conversation.id,
-        userMessageId: userMessage.id,
+        userMessageId,
         model: turn.llm.model,
         mode: turn.mode,
       });
-      return earlier;
+      return userMessageId;
     });
   } catch (error) {
     liveRuns.release(live);
     throw error;
   }
 
-  const language = detectLanguage(input.message);
+  const questionText = turn.question.text;
+  const language = detectLanguage(questionText);
   const { history, ids } = previousTurns(previous, conversation, language);
   void runAgentTurn({
     db,
@@ -214,7 +270,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
       history,
-      question: input.message,
+      question: questionText,
       images: turn.images,
     },
     // Only a title the user has not changed meanwhile is replaced; a run ended from outside (its
@@ -234,6 +290,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       insertMessage(db, {
         id: interrupt.id,
         conversationId: conversation.id,
+        parentId: questionId,
         role: "user",
         content: interrupt.text,
         runId,

@@ -10,6 +10,7 @@ const message = (
 ): Message => ({
   id,
   conversationId: "c",
+  parentId: null,
   role,
   content,
   status,

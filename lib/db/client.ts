@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { getConfig } from "@/lib/config";
+import { storeAnswer } from "./runs";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -38,13 +39,15 @@ export function openDb(
 
 /** A run still "running" when the process starts was cut off by a crash or restart. */
 export function recoverInterruptedRuns(db: Db): number {
-  // Only the columns it needs: an upgrade runs this between migrations, before later columns exist.
+  // Only the columns it needs. It runs after every migration (upgrade tests open an older schema
+  // without it: `openOld` in lib/db/upgrade.test.ts).
   const stale = db
     .select({
       id: schema.runs.id,
       conversationId: schema.runs.conversationId,
       partialAnswer: schema.runs.partialAnswer,
       startedAt: schema.runs.startedAt,
+      questionId: schema.runs.questionId,
     })
     .from(schema.runs)
     .where(eq(schema.runs.status, "running"))
@@ -56,17 +59,17 @@ export function recoverInterruptedRuns(db: Db): number {
         .set({ status: "interrupted", finishedAt: now, elapsedMs: now - run.startedAt })
         .where(eq(schema.runs.id, run.id))
         .run();
-      tx.insert(schema.messages)
-        .values({
-          id: crypto.randomUUID(),
-          conversationId: run.conversationId,
-          role: "assistant",
-          content: run.partialAnswer ?? "",
-          status: "interrupted",
-          runId: run.id,
-          createdAt: now,
-        })
-        .run();
+      storeAnswer(tx, {
+        id: crypto.randomUUID(),
+        conversationId: run.conversationId,
+        parentId: run.questionId,
+        role: "assistant",
+        content: run.partialAnswer ?? "",
+        status: "interrupted",
+        runId: run.id,
+        attachmentIds: null,
+        createdAt: now,
+      });
     }
   });
   return stale.length;

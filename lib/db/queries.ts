@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, not, or, type SQL, sql } from 
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
+import { isInterrupt, MessageTree } from "./message-tree";
 import { listRuns, type RunSummary, sentRunEvent, storedStep, summarizeRun } from "./runs";
 import {
   type Conversation,
@@ -49,6 +50,7 @@ export function createConversation(
     summary: null,
     summaryThrough: null,
     planFirst: false,
+    activeLeafId: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -169,12 +171,18 @@ export function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerI
   if (result.changes === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
 }
 
+/**
+ * Stores a message under `parentId` (by default the end of the branch shown). A question or an
+ * answer becomes the end of the branch shown; an interrupt does not.
+ */
 export function insertMessage(
   db: Db,
   values: {
     /** Given when the message was announced before it is stored (an interrupt's id). */
     id?: string;
     conversationId: string;
+    /** The message this one follows; undefined: the end of the branch shown. */
+    parentId?: string | null;
     role: Message["role"];
     content: string;
     status?: MessageStatus;
@@ -185,6 +193,7 @@ export function insertMessage(
   const row: Message = {
     id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
+    parentId: null,
     role: values.role,
     content: values.content,
     status: values.status ?? "complete",
@@ -193,8 +202,19 @@ export function insertMessage(
     createdAt: Date.now(),
   };
   db.transaction((tx) => {
+    row.parentId =
+      values.parentId !== undefined
+        ? values.parentId
+        : (tx
+            .select({ leaf: conversations.activeLeafId })
+            .from(conversations)
+            .where(eq(conversations.id, row.conversationId))
+            .get()?.leaf ?? null);
     tx.insert(messages).values(row).run();
-    tx.update(conversations).set({ updatedAt: row.createdAt }).where(eq(conversations.id, row.conversationId)).run();
+    tx.update(conversations)
+      .set(isInterrupt(row) ? { updatedAt: row.createdAt } : { updatedAt: row.createdAt, activeLeafId: row.id })
+      .where(eq(conversations.id, row.conversationId))
+      .run();
   });
   return row;
 }
@@ -226,12 +246,48 @@ export function listFileSummaries(db: Db, { conversationId }: { conversationId: 
     .all();
 }
 
-/** A message of a conversation's detail: an assistant message comes with the run that wrote it. */
-export type MessageWithRun = Message & { run: RunSummary | null };
+/** The conversation's messages as a tree. */
+export function messageTree(db: Db, { conversationId }: { conversationId: string }): MessageTree {
+  return new MessageTree(listMessages(db, { conversationId }));
+}
 
-/** A conversation with its messages, files, and each assistant message's run. */
+/** The branch shown, first question first, with the interrupts each run took (lib/db/message-tree.ts). */
+export function activePath(db: Db, conversation: Pick<Conversation, "id" | "activeLeafId">): Message[] {
+  return messageTree(db, { conversationId: conversation.id }).path(conversation.activeLeafId);
+}
+
+/**
+ * Shows the branch through one message of the conversation: that message, the messages before it,
+ * and below it the newest version at each step. Switching versions selects the version; opening a
+ * conversation at a message (a search hit on another branch) selects that message. 404 for a
+ * message of another conversation.
+ */
+export function selectBranch(
+  db: Db,
+  { id, ownerId, messageId }: { id: string; ownerId: OwnerId; messageId: string },
+): void {
+  getConversation(db, { id, ownerId });
+  const tree = messageTree(db, { conversationId: id });
+  if (!tree.get(messageId))
+    throw new AppError("not_found:message", `Message ${messageId} not found in this conversation.`);
+  setActiveLeaf(db, { id, messageId: tree.leafThrough(messageId) });
+}
+
+/** Makes `messageId` the end of the branch shown, exactly (callers check it belongs to the conversation). */
+export function setActiveLeaf(db: Db, { id, messageId }: { id: string; messageId: string }): void {
+  db.update(conversations).set({ activeLeafId: messageId }).where(eq(conversations.id, id)).run();
+}
+
+/**
+ * A message of a conversation's detail: an assistant message comes with the run that wrote it;
+ * `versions` are the ids of its versions, oldest first, itself included.
+ */
+export type MessageWithRun = Message & { run: RunSummary | null; versions: string[] };
+
+/** A conversation with the messages of the branch shown, its files, and each assistant message's run. */
 export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
   const conversation = getConversation(db, { id, ownerId });
+  const tree = messageTree(db, { conversationId: id });
   const runRows = listRuns(db, { conversationId: id });
   // Steps and compactions, so a reload shows the same turn.
   const stepEvents = db
@@ -252,10 +308,11 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
   );
   return {
     conversation,
-    messages: listMessages(db, { conversationId: id }).map(
+    messages: tree.path(conversation.activeLeafId).map(
       (message): MessageWithRun => ({
         ...message,
         run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
+        versions: tree.versions(message),
       }),
     ),
     files: listFileSummaries(db, { conversationId: id }),
@@ -269,32 +326,4 @@ export function saveConversationSummary(
   { id, summary, throughMessageId }: { id: string; summary: string; throughMessageId: string },
 ): void {
   db.update(conversations).set({ summary, summaryThrough: throughMessageId }).where(eq(conversations.id, id)).run();
-}
-
-/** A turn's question: a user message that is not an interrupt injected into a run. */
-const isQuestion = (message: Message) => message.role === "user" && message.runId === null;
-
-/** The question of the conversation's last turn. */
-export function lastQuestion(db: Db, { conversationId }: { conversationId: string }): Message | undefined {
-  return listMessages(db, { conversationId }).findLast(isQuestion);
-}
-
-/**
- * Removes the conversation's last turn — its user message and everything after it (interrupts, the
- * answer, their runs and events) — for regenerate and edit-and-resend. Returns the removed question.
- * Callers check everything else first: what this removes is gone.
- */
-export function removeLastTurn(db: Db, { conversationId }: { conversationId: string }): Message {
-  const all = listMessages(db, { conversationId });
-  const index = all.findLastIndex(isQuestion);
-  const question = all[index];
-  if (!question) throw new AppError("bad_request:no_turn", "There is no message to answer again.");
-  const removed = all.slice(index);
-  db.transaction((tx) => {
-    for (const message of removed) tx.delete(messages).where(eq(messages.id, message.id)).run();
-    tx.delete(runs)
-      .where(and(eq(runs.conversationId, conversationId), sql`${runs.startedAt} >= ${question.createdAt}`))
-      .run();
-  });
-  return question;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { RunEvent, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
@@ -17,14 +17,29 @@ import {
 
 /** Runs and their events: created when a chat starts, finished with the assistant message. */
 
-/** `id` is given when the run's live slot was reserved before the run was stored. */
-export function createRun(db: Db, values: { id?: string; conversationId: string; mode: RunMode; model: string }): Run {
+/**
+ * `id` is given when the run's live slot was reserved before the run was stored; `questionId` is
+ * the message the run answers, by default the end of the branch shown.
+ */
+export function createRun(
+  db: Db,
+  values: { id?: string; conversationId: string; questionId?: string | null; mode: RunMode; model: string },
+): Run {
+  const questionId =
+    values.questionId !== undefined
+      ? values.questionId
+      : (db
+          .select({ leaf: conversations.activeLeafId })
+          .from(conversations)
+          .where(eq(conversations.id, values.conversationId))
+          .get()?.leaf ?? null);
   const row: Run = {
     id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
     status: "running",
     mode: values.mode,
     model: values.model,
+    questionId,
     iterations: 0,
     inputTokens: 0,
     outputTokens: 0,
@@ -73,6 +88,7 @@ export function finishRun(
   const message: Message = {
     id: values.messageId ?? crypto.randomUUID(),
     conversationId: run.conversationId,
+    parentId: run.questionId,
     role: "assistant",
     content: values.answer,
     status: values.status === "interrupted" ? "interrupted" : values.status,
@@ -96,10 +112,22 @@ export function finishRun(
       })
       .where(eq(runs.id, run.id))
       .run();
-    tx.insert(messages).values(message).run();
-    tx.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, run.conversationId)).run();
+    storeAnswer(tx, message);
   });
   return message;
+}
+
+/**
+ * Stores a run's answer under its question. The answer ends the branch shown when its question
+ * does (the branch the run was started on), and the conversation's activity moves to now.
+ */
+export function storeAnswer(db: Pick<Db, "insert" | "update">, message: Message): void {
+  db.insert(messages).values(message).run();
+  const leaf = sql`CASE WHEN ${conversations.activeLeafId} IS ${message.parentId} THEN ${message.id} ELSE ${conversations.activeLeafId} END`;
+  db.update(conversations)
+    .set({ updatedAt: message.createdAt, activeLeafId: leaf })
+    .where(eq(conversations.id, message.conversationId))
+    .run();
 }
 
 export function appendRunEvent(db: Db, { runId, seq, event }: { runId: string; seq: number; event: RunEvent }): void {

@@ -1,4 +1,4 @@
-import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** The database (docs/architecture.md, "Persistence"). Times are Unix milliseconds. */
@@ -49,6 +49,8 @@ export const conversations = sqliteTable(
     summaryThrough: text("summary_through"),
     /** "Plan first": the composer sends this conversation's turns in DAG mode. */
     planFirst: integer("plan_first", { mode: "boolean" }).notNull().default(false),
+    /** The last message of the branch shown (docs/architecture.md, "Persistence"); null before the first message. */
+    activeLeafId: text("active_leaf_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -68,6 +70,12 @@ export const messages = sqliteTable(
     conversationId: text("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
+    /**
+     * The message this one follows on its branch; null for a first question. A question follows an
+     * answer, an answer and the interrupts of its run follow the run's question. Versions of a
+     * message (an edited question, a regenerated answer) share its parent.
+     */
+    parentId: text("parent_id").references((): AnySQLiteColumn => messages.id, { onDelete: "cascade" }),
     role: text("role", { enum: messageRoles }).notNull(),
     content: text("content").notNull(),
     status: text("status", { enum: messageStatuses }).notNull().default("complete"),
@@ -92,6 +100,8 @@ export const runs = sqliteTable(
     status: text("status", { enum: runStatuses }).notNull(),
     mode: text("mode", { enum: runModes }).notNull(),
     model: text("model").notNull(),
+    /** The user message this run answers: its answer becomes that message's child. */
+    questionId: text("question_id"),
     iterations: integer("iterations").notNull().default(0),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),

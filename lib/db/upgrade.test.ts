@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb } from "./client";
 import { getConversationDetail } from "./queries";
@@ -27,12 +30,18 @@ function migrationsUpTo(lastTag: string): string {
   return folder;
 }
 
+/** A database as an older release left it: its migrations up to `lastTag`, nothing of this release run on it. */
+function openOld(file: string, lastTag: string): Database.Database {
+  const sqlite = new Database(file);
+  migrate(drizzle(sqlite), { migrationsFolder: migrationsUpTo(lastTag) });
+  return sqlite;
+}
+
 describe("upgrading a database of an earlier release", () => {
   it("cuts the error line earlier releases appended to failed answers, and nothing else", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
-    const old = openDb(file, { migrationsFolder: migrationsUpTo("0003_message_attachments") });
-    const sql = old.$client;
+    const sql = openOld(file, "0003_message_attachments");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     const run = sql.prepare(
       "INSERT INTO runs (id, conversation_id, status, mode, model, started_at, error) VALUES (?, 'c1', ?, 'native', 'm', 1, ?)",
@@ -48,7 +57,7 @@ describe("upgrading a database of an earlier release", () => {
     message.run("m3", "How to write **Error:** Ollama error: boom in Markdown", "complete", "r3", 3);
     run.run("r4", "error", "another failure");
     message.run("m4", "Text\n\n**Error:** Ollama error: boom", "error", "r4", 4);
-    old.$client.close();
+    sql.close();
 
     const upgraded = openDb(file);
     const contents = getConversationDetail(upgraded, { id: "c1", ownerId: null }).messages.map((m) => m.content);
@@ -64,8 +73,7 @@ describe("upgrading a database of an earlier release", () => {
   it("gives stored interrupts ids, in order, and stored steps their time", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
-    const old = openDb(file, { migrationsFolder: migrationsUpTo("0003_message_attachments") });
-    const sql = old.$client;
+    const sql = openOld(file, "0003_message_attachments");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     sql
       .prepare(
@@ -77,7 +85,7 @@ describe("upgrading a database of an earlier release", () => {
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
     const done = { messageId: "a1", iterations: 2, usage, elapsedMs: 9, pendingInterrupts: ["later"] };
     event.run(2, "done", JSON.stringify(done), 600);
-    old.$client.close();
+    sql.close();
 
     const upgraded = openDb(file);
     const [step, end] = listRunEvents(upgraded, { runId: "r1" });
@@ -98,8 +106,7 @@ describe("upgrading a database of an earlier release", () => {
   it("reads the runs of an earlier release as answers, none as the tool loop's draft", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
-    const old = openDb(file, { migrationsFolder: migrationsUpTo("0004_clean_answers_and_interrupt_ids") });
-    const sql = old.$client;
+    const sql = openOld(file, "0004_clean_answers_and_interrupt_ids");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     sql
       .prepare(
@@ -111,11 +118,56 @@ describe("upgrading a database of an earlier release", () => {
         "INSERT INTO messages (id, conversation_id, role, content, status, run_id, created_at) VALUES ('m1', 'c1', 'assistant', 'A', 'complete', 'r1', 2)",
       )
       .run();
-    old.$client.close();
+    sql.close();
 
     const upgraded = openDb(file);
     const [message] = getConversationDetail(upgraded, { id: "c1", ownerId: null }).messages;
     expect(message?.run).toMatchObject({ status: "complete", fallback: false, error: null });
+    upgraded.$client.close();
+  });
+
+  it("turns each earlier conversation into one branch: questions, interrupts and answers in their order", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0004_clean_answers_and_interrupt_ids");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    const run = sql.prepare(
+      "INSERT INTO runs (id, conversation_id, status, mode, model, started_at, partial_answer) VALUES (?, 'c1', ?, 'native', 'm', ?, ?)",
+    );
+    const message = sql.prepare(
+      "INSERT INTO messages (id, conversation_id, role, content, run_id, created_at) VALUES (?, 'c1', ?, ?, ?, ?)",
+    );
+    message.run("q1", "user", "first", null, 10);
+    run.run("r1", "complete", 10, null);
+    message.run("a1", "assistant", "one", "r1", 20);
+    message.run("q2", "user", "second", null, 30);
+    run.run("r2", "complete", 30, null);
+    message.run("i2", "user", "and also", "r2", 35);
+    message.run("a2", "assistant", "two", "r2", 40);
+    // A run the old release left going: recovered after the upgrade, on the same branch.
+    message.run("q3", "user", "third", null, 50);
+    run.run("r3", "running", 50, "half");
+    sql.close();
+
+    const upgraded = openDb(file);
+    const { messages } = getConversationDetail(upgraded, { id: "c1", ownerId: null });
+    expect(messages.map((m) => [m.id, m.parentId])).toEqual([
+      ["q1", null],
+      ["a1", "q1"],
+      ["q2", "a1"],
+      ["i2", "q2"],
+      ["a2", "q2"],
+      ["q3", "a2"],
+      [expect.any(String), "q3"],
+    ]);
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: "half", status: "interrupted" });
+    expect(messages.every((m) => m.versions.length === 1)).toBe(true);
+    const questions = upgraded.$client.prepare("SELECT id, question_id FROM runs ORDER BY id").all();
+    expect(questions).toEqual([
+      { id: "r1", question_id: "q1" },
+      { id: "r2", question_id: "q2" },
+      { id: "r3", question_id: "q3" },
+    ]);
     upgraded.$client.close();
   });
 });

@@ -176,7 +176,7 @@ describe("run slots are reserved before any await", () => {
       [{ model: "ghost:7b" }, 409],
       [{ attachmentIds: [foreignFile] }, 400],
       [{ model: "gemma:2b", mode: "native" }, 400],
-      [{ replaceLast: true }, 400],
+      [{ editOf: "no-such-message" }, 400],
     ];
     // More failures than MAX_RUNS_PER_USER: a leaked slot would turn the later ones into 429s.
     for (const [extra, status] of [...failures, ...failures]) {
@@ -248,7 +248,7 @@ describe("run slots are reserved before any await", () => {
   });
 });
 
-describe("a refused regenerate leaves the conversation exactly as before", () => {
+describe("a refused edit leaves the conversation exactly as before", () => {
   it.each([
     ["an attachment of another conversation", "foreign-file", 400, "bad_request:attachment"],
     ["an unknown attachment id", "missing-file", 400, "bad_request:attachment"],
@@ -269,7 +269,8 @@ describe("a refused regenerate leaves the conversation exactly as before", () =>
       model: { model: "ghost:7b" },
       mode: { mode: "native" },
     }[input] as Record<string, unknown>;
-    const response = await send({ conversationId: id, message: "again, differently", replaceLast: true, ...extra });
+    const editOf = before.messages[0]?.id;
+    const response = await send({ conversationId: id, message: "again, differently", editOf, ...extra });
     expect(response.status).toBe(status);
     expect(await codeOf(response)).toBe(code);
     expect({

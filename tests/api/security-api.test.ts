@@ -7,6 +7,7 @@ import { POST as logout } from "@/app/api/auth/logout/route";
 import { GET as me } from "@/app/api/auth/me/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
 import { POST as chat } from "@/app/api/chat/route";
+import { POST as selectBranch } from "@/app/api/conversations/[id]/branch/route";
 import { GET as download } from "@/app/api/conversations/[id]/files/[fileId]/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
@@ -208,6 +209,10 @@ describe("one account never reaches another's data (404, like a missing id)", ()
       () => interrupt(bob.request("", "POST", { message: "x" }), params({ id: aliceConversation })),
     ],
     ["stop its run", () => stop(bob.request("", "POST"), params({ id: aliceConversation }))],
+    [
+      "switch its branch",
+      () => selectBranch(bob.request("", "POST", { messageId: "any" }), params({ id: aliceConversation })),
+    ],
     [
       "replay its run's events",
       () => events(bob.request(`/api/runs/${aliceRun}/events`, "GET"), params({ runId: aliceRun })),

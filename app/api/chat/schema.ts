@@ -2,22 +2,46 @@ import { z } from "zod";
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
-export const chatBody = z.object({
-  conversationId: z.string().min(1).max(100),
-  message: z
-    .string()
-    .max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`)
-    .refine((text) => text.trim().length > 0, "must not be empty"),
-  model: z.string().trim().min(1).max(200).optional(),
-  /**
-   * auto: native tool calling when the model can, else JSON mode; native or json force one; dag plans
-   * first and runs the plan's steps as parallel agents. Remembered per conversation ("Plan first").
-   */
-  mode: z.enum(["auto", "native", "json", "dag"]).optional(),
-  /** Replace the conversation's last turn (its question and answer) by this message: regenerate, or edit and resend. */
-  replaceLast: z.boolean().optional(),
-  /** Files of this conversation sent with the message; images reach a vision model. */
-  attachmentIds: z.array(z.string().min(1).max(100)).max(20).optional(),
-});
+const messageId = z.string().min(1).max(100);
+
+/**
+ * A new question — after an answer (`parentId`, by default the end of the branch shown), or as a
+ * new version of a question (`editOf`) — or a new answer to a stored question (`regenerate`: the
+ * answer to write again; the question and its files are the stored ones). See docs/api.md.
+ */
+export const chatBody = z
+  .strictObject({
+    conversationId: z.string().min(1).max(100),
+    message: z
+      .string()
+      .max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`)
+      .refine((text) => text.trim().length > 0, "must not be empty")
+      .optional(),
+    model: z.string().trim().min(1).max(200).optional(),
+    /**
+     * auto: native tool calling when the model can, else JSON mode; native or json force one; dag plans
+     * first and runs the plan's steps as parallel agents. Remembered per conversation ("Plan first").
+     */
+    mode: z.enum(["auto", "native", "json", "dag"]).optional(),
+    /** Files of this conversation sent with the message; images reach a vision model. */
+    attachmentIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+    parentId: messageId.optional(),
+    editOf: messageId.optional(),
+    regenerate: messageId.optional(),
+  })
+  .superRefine((body, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
+    if (body.regenerate !== undefined) {
+      for (const key of ["message", "attachmentIds", "parentId", "editOf"] as const) {
+        if (body[key] !== undefined) issue(key, "not with regenerate: the stored question is answered again");
+      }
+    } else if (body.message === undefined) issue("message", "required (or regenerate an answer)");
+    if (body.parentId !== undefined && body.editOf !== undefined) issue("editOf", "give parentId or editOf, not both");
+  })
+  .transform(({ message, parentId, editOf, regenerate, ...common }) => {
+    if (regenerate !== undefined) return { ...common, regenerate };
+    const text = message ?? "";
+    return editOf !== undefined ? { ...common, message: text, editOf } : { ...common, message: text, parentId };
+  });
 
 export type ChatBody = z.infer<typeof chatBody>;

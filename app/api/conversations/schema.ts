@@ -20,3 +20,6 @@ export const updateConversationBody = z
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;
 export type UpdateConversationBody = z.infer<typeof updateConversationBody>;
+
+/** `POST /api/conversations/:id/branch`: show the branch through this message. */
+export const selectBranchBody = z.object({ messageId: z.string().min(1).max(100) });
