@@ -5,9 +5,11 @@ import { type AssistantItem, LOST_MESSAGE } from "./chat-items";
 import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
 import { MessageFooter } from "./message-footer";
+import type { ThreadActions } from "./message-list";
 import { RegenerateButton } from "./regenerate-button";
 import { RunTimeline } from "./run/run-timeline";
 import { AnswerWithSources } from "./sources/answer-sources";
+import { VersionSwitcher } from "./version-switcher";
 
 const STATUS_LABELS = {
   stopped: { text: "stopped", Icon: CircleStop, tone: "text-muted-foreground bg-muted" },
@@ -25,14 +27,16 @@ const STATUS_LABELS = {
  */
 export const AssistantMessage = memo(function AssistantMessage({
   item,
-  onRegenerate,
+  actions = null,
 }: {
   item: AssistantItem;
-  /** Only on the last answer, once nothing runs. */
-  onRegenerate?: () => Promise<string | null>;
+  /** A stored answer can be regenerated (a new version) and shows its versions. */
+  actions?: ThreadActions | null;
 }) {
   const t = useTranslations("answer");
-  const { run } = item;
+  const { run, stored } = item;
+  const onRegenerate = stored && actions ? () => actions.regenerate(stored.id) : undefined;
+  const blocked = actions?.blocked ?? false;
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
   const toolRunning = run.timeline.some((entry) => entry.kind === "tool" && entry.result === null);
@@ -95,7 +99,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       ) : null}
       {(item.status === "interrupted" || run.fallback) && onRegenerate ? (
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <RegenerateButton onRegenerate={onRegenerate} retry />
+          <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} retry />
         </div>
       ) : null}
       {streaming ? null : (
@@ -107,7 +111,9 @@ export const AssistantMessage = memo(function AssistantMessage({
           toolsRan={run.timeline.some((entry) => entry.kind === "tool")}
           usage={run.usage}
           elapsedMs={run.elapsedMs}
+          versions={stored && actions ? <VersionSwitcher stored={stored} actions={actions} /> : null}
           onRegenerate={onRegenerate}
+          blocked={blocked}
         />
       )}
     </article>

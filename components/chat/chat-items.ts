@@ -2,6 +2,12 @@ import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-
 import type { StoredMessage } from "@/lib/client/types";
 import type { LiveTurn, SentAttachment } from "./live-turn";
 
+/** A stored question or answer: its id and the ids of its versions, oldest first, itself included. */
+export interface StoredVersion {
+  id: string;
+  versions: string[];
+}
+
 export type ChatItem =
   | {
       kind: "user";
@@ -10,6 +16,8 @@ export type ChatItem =
       attachments: SentAttachment[];
       /** An interrupt sent while the agent works, not taken by it yet. */
       interruptPending: boolean;
+      /** A stored question (not an interrupt): it can be edited and has versions. */
+      stored: StoredVersion | null;
     }
   | {
       kind: "assistant";
@@ -19,6 +27,8 @@ export type ChatItem =
       /** Followed live by this page (its tool timers tick). */
       live: boolean;
       reconnecting: boolean;
+      /** A stored answer: it can be regenerated and has versions. */
+      stored: StoredVersion | null;
     };
 
 export type AssistantItem = Extract<ChatItem, { kind: "assistant" }>;
@@ -40,6 +50,7 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
     status: message.status,
     live: false,
     reconnecting: false,
+    stored: { id: message.id, versions: message.versions },
     run: emptyRunView({
       runId: message.runId,
       userMessageId: null,
@@ -65,6 +76,7 @@ function assistantFromTurn(turn: LiveTurn): AssistantItem {
     status: turn.lost ? "error" : turn.run.status,
     live: !turn.lost && turn.run.status === "streaming",
     reconnecting: turn.reconnecting,
+    stored: null,
     run: turn.lost ? { ...turn.run, error: turn.run.error ?? LOST_MESSAGE } : turn.run,
   };
 }
@@ -81,7 +93,8 @@ function storedUser(message: StoredMessage, files: FilesById): ChatItem {
   let item = storedUsers.get(message);
   if (!item) {
     const attachments = (message.attachmentIds ?? []).flatMap((id) => files.get(id) ?? []);
-    item = { kind: "user", key: message.id, content: message.content, attachments, interruptPending: false };
+    const stored = message.runId === null ? { id: message.id, versions: message.versions } : null;
+    item = { kind: "user", key: message.id, content: message.content, attachments, interruptPending: false, stored };
     storedUsers.set(message, item);
   }
   return item;
@@ -135,11 +148,19 @@ export function buildChatItems({
         content: turn.question,
         attachments: turn.attachments,
         interruptPending: false,
+        stored: null,
       });
     }
     items.push(assistantFromTurn(turn));
     for (const sent of turn.interrupts) {
-      items.push({ kind: "user", key: sent.key, content: sent.text, attachments: [], interruptPending: true });
+      items.push({
+        kind: "user",
+        key: sent.key,
+        content: sent.text,
+        attachments: [],
+        interruptPending: true,
+        stored: null,
+      });
     }
   }
   return items;

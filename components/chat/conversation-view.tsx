@@ -19,7 +19,7 @@ import { ComposerDock } from "./composer-dock";
 import { ConversationFilesContext } from "./files/conversation-files-context";
 import { FilesMenu } from "./files/files-menu";
 import { isLive, type LiveTurn } from "./live-turn";
-import { type LastTurnActions, MessageList } from "./message-list";
+import { MessageList, type ThreadActions } from "./message-list";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useConversationDetail } from "./use-conversation-detail";
@@ -28,8 +28,8 @@ const NO_TURNS: LiveTurn[] = [];
 
 /** `/c/<id>`: one conversation — its thread, the live run, the composer, its files and model. */
 export function ConversationView({ id }: { id: string }) {
-  const { state, reload, setConversation } = useConversationDetail(id);
-  const { turns: allTurns, drafts, takeDraft, send, interrupt, attach, stop } = useChatRunsContext();
+  const { state, reload, setConversation, setDetail } = useConversationDetail(id);
+  const { turns: allTurns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled } = useChatRunsContext();
   const t = useTranslations("models");
   const conversations = useConversations();
   const { defaultModel, reload: reloadModels } = useModels();
@@ -101,46 +101,54 @@ export function ConversationView({ id }: { id: string }) {
     [send, interrupt, live, id, model, mode, ready, clear, reloadModels],
   );
 
-  // Regenerate and edit-and-resend act on the last stored turn, once nothing runs.
-  const lastTurn = useMemo(() => {
-    const messages = detail?.messages ?? [];
-    const start = messages.findLastIndex((message) => message.role === "user" && message.runId === null);
-    if (start === -1 || messages.at(-1)?.role !== "assistant") return null;
-    const question = messages[start];
-    // The new turn is sent with the same files (an image must reach the vision model again).
-    const sentIds = new Set(question?.attachmentIds ?? []);
-    return {
-      question: question?.content ?? "",
-      ids: messages.slice(start).map((message) => message.id),
-      attachments: (detail?.files ?? []).filter((file) => sentIds.has(file.id)),
-    };
-  }, [detail]);
-  const replaceLast = useCallback(
-    async (message: string) => {
-      if (!lastTurn) return null;
+  // Edit and regenerate make a new version of a stored message; the thread hides the old one and
+  // what follows it until the new turn is stored.
+  const storedMessages = detail?.messages;
+  const newVersion = useCallback(
+    async (messageId: string, input: { message: string; editOf?: string; regenerate?: string }) => {
+      const messages = storedMessages ?? [];
+      const index = messages.findIndex((message) => message.id === messageId);
+      // An edited question is sent with the files of the one it replaces (an image must reach the vision model again).
+      const sentIds = new Set(messages[index]?.attachmentIds ?? []);
       const result = await send({
         conversationId: id,
-        message,
         model: model ?? undefined,
-        attachments: lastTurn.attachments,
-        replaces: lastTurn.ids,
+        attachments: (files ?? []).filter((file) => sentIds.has(file.id)),
+        replaces: messages.slice(index).map((message) => message.id),
+        ...input,
       });
       return result.ok ? null : result.error.message;
     },
-    [send, id, model, lastTurn],
+    [send, id, model, files, storedMessages],
   );
-  const lastActions = useMemo((): LastTurnActions | null => {
-    if (!lastTurn || live || turns.some((turn) => turn.replaces.length > 0 && isLive(turn))) return null;
-    const lastUser = items.findLast((item) => item.kind === "user");
-    const lastAssistant = items.at(-1);
-    if (!lastUser || lastAssistant?.kind !== "assistant") return null;
-    return {
-      userKey: lastUser.key,
-      assistantKey: lastAssistant.key,
-      regenerate: () => replaceLast(lastTurn.question),
-      edit: replaceLast,
-    };
-  }, [lastTurn, live, turns, items, replaceLast]);
+  const [focused, setFocused] = useState<ThreadActions["focused"]>(null);
+  const blocked = live !== undefined;
+  const actions = useMemo(
+    (): ThreadActions => ({
+      blocked,
+      focused,
+      edit: (questionId, message) => newVersion(questionId, { message, editOf: questionId }),
+      regenerate: (answerId) => {
+        const messages = storedMessages ?? [];
+        const answer = messages.findIndex((message) => message.id === answerId);
+        const question = messages.findLast(
+          (message, index) => index < answer && message.role === "user" && !message.runId,
+        );
+        return newVersion(answerId, { message: question?.content ?? "", regenerate: answerId });
+      },
+      selectVersion: async (messageId, step) => {
+        try {
+          setDetail(await api.selectBranch(id, messageId));
+          forgetSettled(id);
+          setFocused({ id: messageId, step });
+          return null;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
+    }),
+    [blocked, focused, newVersion, storedMessages, setDetail, forgetSettled, id],
+  );
 
   const onStop = useCallback(async () => (await stop(id))?.message ?? null, [stop, id]);
   const onDraftTaken = useCallback(() => takeDraft(id), [takeDraft, id]);
@@ -171,7 +179,7 @@ export function ConversationView({ id }: { id: string }) {
         {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
         {detail ? (
           <>
-            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} lastActions={lastActions} />}
+            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} actions={actions} />}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
               <ModelNotice model={model} onReplace={(name) => void onModelChange(name)} />

@@ -1,11 +1,15 @@
 "use client";
 
 import { Loader2 } from "lucide-react";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 
-/** The last question, editable in place; sending it replaces the last turn. */
+/**
+ * A question, editable in place; sending it makes a new version of it (the current one is kept).
+ * Enter sends, Shift+Enter breaks the line, Escape cancels; Enter that confirms an input method's
+ * composition (Japanese, Chinese…) does neither.
+ */
 export function EditMessageForm({
   initial,
   onSubmit,
@@ -29,9 +33,9 @@ export function EditMessageForm({
     element?.setSelectionRange(element.value.length, element.value.length);
   }, []);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent | KeyboardEvent) => {
     event.preventDefault();
-    if (empty) return;
+    if (empty || busy) return;
     setBusy(true);
     setError(null);
     const failure = await onSubmit(text);
@@ -53,7 +57,9 @@ export function EditMessageForm({
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
+          if (event.nativeEvent.isComposing || event.keyCode === 229) return;
           if (event.key === "Escape") onCancel();
+          else if (event.key === "Enter" && !event.shiftKey) void submit(event);
         }}
         className="w-full resize-y rounded-2xl border border-border bg-card px-4 py-2.5 text-[0.9375rem] leading-relaxed outline-none focus-visible:border-ring"
       />

@@ -35,7 +35,7 @@ export interface LiveTurn {
   reconnecting: boolean;
   /** The stream could not be resumed: the run may still be going on the server. */
   lost: boolean;
-  /** Stored messages this turn replaces (regenerate, edit and resend): hidden from the thread. */
+  /** Stored messages of the branch shown this turn is a new version of (edit, regenerate): hidden from the thread. */
   replaces: string[];
 }
 

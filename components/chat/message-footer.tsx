@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useFormatter, useTranslations } from "use-intl";
 import type { Usage } from "@/lib/client/types";
 import { CopyButton } from "./copy-button";
@@ -7,7 +8,7 @@ import { useFormatElapsed } from "./run/use-elapsed";
 const MODES = new Set(["native", "json", "dag"]);
 
 /**
- * Under a finished answer: copy, then model, mode and iterations (only when a tool ran: a plain
+ * Under a finished answer: its versions, copy, regenerate, then model, mode and iterations (only when a tool ran: a plain
  * answer has no loop to speak of), tokens, tokens per second and time taken.
  */
 export function MessageFooter({
@@ -18,7 +19,9 @@ export function MessageFooter({
   toolsRan,
   usage,
   elapsedMs,
+  versions = null,
   onRegenerate,
+  blocked = false,
 }: {
   content: string;
   model: string | null;
@@ -27,7 +30,11 @@ export function MessageFooter({
   toolsRan: boolean;
   usage: Usage | null;
   elapsedMs: number | null;
+  /** The answer's version switcher. */
+  versions?: ReactNode;
   onRegenerate?: () => Promise<string | null>;
+  /** A run works in the conversation: regenerate waits. */
+  blocked?: boolean;
 }) {
   const t = useTranslations("footer");
   const format = useFormatter();
@@ -54,8 +61,9 @@ export function MessageFooter({
       data-testid="message-footer"
       className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground"
     >
+      {versions}
       {content ? <CopyButton text={content} /> : null}
-      {onRegenerate ? <RegenerateButton onRegenerate={onRegenerate} /> : null}
+      {onRegenerate ? <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} /> : null}
       {facts.map((fact, index) => (
         <span key={fact} className="flex items-center gap-3">
           {index > 0 ? <span aria-hidden className="size-0.5 rounded-full bg-muted-foreground/60" /> : null}

@@ -8,23 +8,22 @@ import type { ChatItem } from "./chat-items";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
 
-/** What can be done to the last turn: both resend it in place of the stored one (`replaceLast`). */
-export interface LastTurnActions {
-  userKey: string;
-  assistantKey: string;
-  /** Each resolves with an error message to show, or null. */
-  regenerate(): Promise<string | null>;
-  edit(text: string): Promise<string | null>;
+/**
+ * What can be done to the stored questions and answers of the branch shown: each makes or shows
+ * another version (docs/architecture.md, "Persistence"). Each resolves with an error to show, or null.
+ */
+export interface ThreadActions {
+  /** A run works in the conversation: nothing can be changed until it ends. */
+  blocked: boolean;
+  edit(questionId: string, text: string): Promise<string | null>;
+  regenerate(answerId: string): Promise<string | null>;
+  selectVersion(messageId: string, step: -1 | 1): Promise<string | null>;
+  /** The version just switched to, and the way the switch went: its switcher takes the focus. */
+  focused: { id: string; step: -1 | 1 } | null;
 }
 
 /** The thread. Follows a streaming answer down unless the user scrolled up to read. */
-export function MessageList({
-  items,
-  lastActions = null,
-}: {
-  items: ChatItem[];
-  lastActions?: LastTurnActions | null;
-}) {
+export function MessageList({ items, actions = null }: { items: ChatItem[]; actions?: ThreadActions | null }) {
   const t = useTranslations("thread");
   const { scrollRef, contentRef, atBottom, scrollToBottom } = useStickToBottom();
   const questions = items.filter((item) => item.kind === "user").length;
@@ -50,14 +49,11 @@ export function MessageList({
                 content={item.content}
                 attachments={item.attachments}
                 interruptPending={item.interruptPending}
-                onEdit={item.key === lastActions?.userKey ? lastActions.edit : undefined}
+                stored={item.stored}
+                actions={actions}
               />
             ) : (
-              <AssistantMessage
-                key={item.key}
-                item={item}
-                onRegenerate={item.key === lastActions?.assistantKey ? lastActions.regenerate : undefined}
-              />
+              <AssistantMessage key={item.key} item={item} actions={actions} />
             ),
           )}
         </div>

@@ -6,20 +6,25 @@ import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 
 /**
- * Asks the model again for the last answer; the new run replaces the last turn. The icon sits in the
- * footer; `retry` is the worded button under an answer that failed.
+ * Asks the model again for this answer: the new answer is another version of it. The icon sits in
+ * the footer; `retry` is the worded button under an answer that failed. While a run works in the
+ * conversation it waits and says why.
  */
 export function RegenerateButton({
   onRegenerate,
+  blocked,
   retry = false,
 }: {
   onRegenerate: () => Promise<string | null>;
+  blocked: boolean;
   retry?: boolean;
 }) {
   const t = useTranslations("answer");
+  const tv = useTranslations("versions");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const onClick = () => {
+    if (blocked) return;
     setBusy(true);
     setError(null);
     void onRegenerate().then((failure) => {
@@ -36,8 +41,10 @@ export function RegenerateButton({
           type="button"
           data-testid="retry-button"
           disabled={busy}
+          title={blocked ? tv("blocked") : undefined}
+          aria-disabled={blocked}
           onClick={onClick}
-          className="inline-flex items-center gap-1.5 rounded-lg border border-border px-2.5 py-1 text-sm font-medium text-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-40"
+          className="inline-flex items-center gap-1.5 rounded-lg border border-border px-2.5 py-1 text-sm font-medium text-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40"
         >
           {icon}
           {t("retry")}
@@ -49,6 +56,8 @@ export function RegenerateButton({
           data-testid="regenerate-button"
           className="-ml-1"
           disabled={busy}
+          title={blocked ? tv("blocked") : undefined}
+          aria-disabled={blocked}
           onClick={onClick}
         >
           {icon}

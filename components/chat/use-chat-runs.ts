@@ -22,7 +22,11 @@ export interface SendInput {
   /** "dag": plan first (DAG mode). */
   mode?: "auto" | "dag";
   attachments?: SentAttachment[];
-  /** Regenerate or edit and resend: the last turn (these stored messages) is replaced by this one. */
+  /** A new version of this stored question. */
+  editOf?: string;
+  /** A new version of this stored answer: its question (`message`) is answered again, not sent anew. */
+  regenerate?: string;
+  /** Stored messages of the branch shown that the new version takes the place of: hidden meanwhile. */
   replaces?: string[];
 }
 
@@ -46,6 +50,8 @@ export interface ChatRuns {
   attach(conversationId: string, runId: string): void;
   /** Asks the server to stop the conversation's run; resolves with an error to show, if any. */
   stop(conversationId: string): Promise<ApiError | null>;
+  /** Drops the finished turns kept for a conversation: it now shows another branch. */
+  forgetSettled(conversationId: string): void;
 }
 
 interface Callbacks {
@@ -141,9 +147,10 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model, mode, attachments, replaces }) => {
-      const turn = newTurn({ conversationId, question: message, attachments, model, replaces });
-      const replaceLast = replaces !== undefined ? true : undefined;
+    async ({ conversationId, message, model, mode, attachments, editOf, regenerate, replaces }) => {
+      // A regenerated answer's question is the stored one, shown already.
+      const question = regenerate ? null : message;
+      const turn = newTurn({ conversationId, question, attachments, model, replaces });
       const controller = new AbortController();
       // A replacing turn also drops the settled turns kept here: the one it replaces is gone from
       // the store, and a kept copy of it must not come back.
@@ -151,7 +158,12 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       let body: ReadableStream<Uint8Array>;
       try {
         const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
-        body = await api.chat({ conversationId, message, model, mode, replaceLast, attachmentIds }, controller.signal);
+        body = await api.chat(
+          regenerate
+            ? { conversationId, model, mode, regenerate }
+            : { conversationId, model, mode, message, editOf, attachmentIds },
+          controller.signal,
+        );
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: toApiError(error) };
@@ -239,12 +251,17 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
     [update],
   );
 
+  const forgetSettled = useCallback(
+    (conversationId: string) => mutate(conversationId, (list) => list.filter(isLive)),
+    [mutate],
+  );
+
   const takeDraft = useCallback((conversationId: string) => {
     setDrafts(({ [conversationId]: _taken, ...rest }) => rest);
   }, []);
 
   return useMemo(
-    () => ({ turns, drafts, takeDraft, send, interrupt, attach, stop }),
-    [turns, drafts, takeDraft, send, interrupt, attach, stop],
+    () => ({ turns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled }),
+    [turns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled],
   );
 }

@@ -38,5 +38,13 @@ export function useConversationDetail(id: string) {
     [mutate],
   );
 
-  return { state: detailState(data, error), reload, setConversation };
+  /** The conversation as the server returned it after a change (another branch shown). */
+  const setDetail = useCallback(
+    (detail: ConversationDetail) => {
+      void mutate(detail, { revalidate: false });
+    },
+    [mutate],
+  );
+
+  return { state: detailState(data, error), reload, setConversation, setDetail };
 }

@@ -8,9 +8,12 @@ import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import { FileChip } from "./attachments/file-chip";
 import { useFileFacts } from "./attachments/file-facts";
+import type { StoredVersion } from "./chat-items";
 import { EditMessageForm } from "./edit-message-form";
 import { useConversationFiles } from "./files/conversation-files-context";
 import type { SentAttachment } from "./live-turn";
+import type { ThreadActions } from "./message-list";
+import { VersionSwitcher } from "./version-switcher";
 
 /**
  * The user's message, as typed (no Markdown), in a bubble on the right, with the files sent with
@@ -20,20 +23,29 @@ export const UserMessage = memo(function UserMessage({
   content,
   attachments = [],
   interruptPending = false,
-  onEdit,
+  stored = null,
+  actions = null,
 }: {
   content: string;
   attachments?: SentAttachment[];
   interruptPending?: boolean;
-  /** Only on the last question, once nothing runs: resend it changed, in place of the last turn. */
-  onEdit?: (text: string) => Promise<string | null>;
+  /** A stored question: it can be edited (a new version) and shows its versions. */
+  stored?: StoredVersion | null;
+  actions?: ThreadActions | null;
 }) {
   const t = useTranslations("answer");
+  const tv = useTranslations("versions");
   const fileFacts = useFileFacts();
   const { conversationId } = useConversationFiles();
   const [editing, setEditing] = useState(false);
-  if (editing && onEdit) {
-    return <EditMessageForm initial={content} onSubmit={onEdit} onCancel={() => setEditing(false)} />;
+  if (editing && stored && actions && !actions.blocked) {
+    return (
+      <EditMessageForm
+        initial={content}
+        onSubmit={(text) => actions.edit(stored.id, text)}
+        onCancel={() => setEditing(false)}
+      />
+    );
   }
   return (
     <div
@@ -73,16 +85,23 @@ export const UserMessage = memo(function UserMessage({
       >
         {content}
       </div>
-      {onEdit ? (
-        <IconButton
-          size="sm"
-          label={t("editLast")}
-          data-testid="edit-message"
-          className="opacity-70 hover:opacity-100 focus-visible:opacity-100"
-          onClick={() => setEditing(true)}
-        >
-          <Pencil aria-hidden className="size-3.5" />
-        </IconButton>
+      {stored && actions ? (
+        <div className="flex items-center gap-1">
+          <VersionSwitcher stored={stored} actions={actions} />
+          <IconButton
+            size="sm"
+            label={t("edit")}
+            title={actions.blocked ? tv("blocked") : undefined}
+            aria-disabled={actions.blocked}
+            data-testid="edit-message"
+            className="opacity-70 hover:opacity-100 focus-visible:opacity-100"
+            onClick={() => {
+              if (!actions.blocked) setEditing(true);
+            }}
+          >
+            <Pencil aria-hidden className="size-3.5" />
+          </IconButton>
+        </div>
       ) : null}
       {interruptPending ? (
         <span data-testid="interrupt-pending-label" className="flex items-center gap-1 text-xs text-muted-foreground">

@@ -18,7 +18,7 @@ export function IconButton({ label, children, className, size = "md", type = "bu
       className={cx(
         "inline-flex shrink-0 items-center justify-center rounded-lg text-muted-foreground transition-colors",
         "hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
-        "disabled:pointer-events-none disabled:opacity-40",
+        "disabled:pointer-events-none disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40",
         size === "sm" ? "size-7" : "size-9",
         className,
       )}

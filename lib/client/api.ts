@@ -127,18 +127,26 @@ export const api = {
       body: JSON.stringify({ message }),
     }),
 
-  /** Starts a run; resolves with the SSE response once the server accepted it. */
+  /**
+   * Starts a run; resolves with the SSE response once the server accepted it. A new question goes
+   * after the end of the branch shown, or is a new version of `editOf`; `regenerate` answers the
+   * question of that answer again.
+   */
   chat: (
     body: {
       conversationId: string;
-      message: string;
       model?: string;
       /** "dag" plans first (DAG mode); "auto" is the ReAct agent. */
       mode?: "auto" | "dag";
-      replaceLast?: boolean;
-      /** Files of the conversation sent with this message (images reach a vision model). */
-      attachmentIds?: string[];
-    },
+    } & (
+      | {
+          message: string;
+          editOf?: string;
+          /** Files of the conversation sent with this message (images reach a vision model). */
+          attachmentIds?: string[];
+        }
+      | { regenerate: string }
+    ),
     signal?: AbortSignal,
   ) =>
     openStream("/api/chat", {
@@ -146,6 +154,13 @@ export const api = {
       headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
       body: JSON.stringify(body),
       signal,
+    }),
+
+  /** Shows the branch through this message (another version, a search hit); the conversation as `GET` reads it. */
+  selectBranch: (id: string, messageId: string) =>
+    request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}/branch`, {
+      method: "POST",
+      body: JSON.stringify({ messageId }),
     }),
 
   me: () => request<Me>("/api/auth/me", { cache: "no-store" }),
