@@ -12,6 +12,8 @@ import {
   getConversationDetail,
   insertMessage,
   listConversations,
+  selectBranch,
+  setActiveLeaf,
   titleFromMessage,
   updateConversation,
 } from "./queries";
@@ -218,5 +220,59 @@ describe("runs", () => {
     expect(listRunEvents(db, { runId: run.id, after: 1 })).toEqual([
       { event: "answer", data: { status: "done" }, id: "2" },
     ]);
+  });
+});
+
+describe("the branch shown", () => {
+  const finish = (runId: string) =>
+    finishRun(db, { runId, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
+
+  it("a question and an answer each become the end of the branch shown; an interrupt does not", () => {
+    const conversation = createConversation(db, { ownerId: null });
+    const question = insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    expect(run.questionId).toBe(question.id);
+    const interrupt = insertMessage(db, {
+      conversationId: conversation.id,
+      parentId: question.id,
+      role: "user",
+      content: "also",
+      runId: run.id,
+    });
+    expect(getConversation(db, { id: conversation.id, ownerId: null }).activeLeafId).toBe(question.id);
+    const answer = finish(run.id);
+    expect(answer.parentId).toBe(question.id);
+    const detail = getConversationDetail(db, { id: conversation.id, ownerId: null });
+    expect(detail.messages.map((m) => m.id)).toEqual([question.id, interrupt.id, answer.id]);
+  });
+
+  it("a run's answer ends the branch shown only when its question still does", () => {
+    const conversation = createConversation(db, { ownerId: null });
+    insertMessage(db, { conversationId: conversation.id, role: "user", content: "q1" });
+    const first = finish(createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" }).id);
+    insertMessage(db, { conversationId: conversation.id, role: "user", content: "q2" });
+    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    // Another branch is shown by the time the answer is stored (e.g. stored late, the database busy).
+    setActiveLeaf(db, { id: conversation.id, messageId: first.id });
+    const late = finish(run.id);
+    expect(getConversation(db, { id: conversation.id, ownerId: null }).activeLeafId).toBe(first.id);
+    selectBranch(db, { id: conversation.id, ownerId: null, messageId: late.id });
+    expect(getConversationDetail(db, { id: conversation.id, ownerId: null }).messages.map((m) => m.content)).toEqual([
+      "q1",
+      "a",
+      "q2",
+      "a",
+    ]);
+  });
+
+  it("selecting a message of another conversation is not_found and changes nothing", () => {
+    const mine = createConversation(db, { ownerId: null });
+    const other = createConversation(db, { ownerId: null });
+    const kept = insertMessage(db, { conversationId: mine.id, role: "user", content: "mine" });
+    const foreign = insertMessage(db, { conversationId: other.id, role: "user", content: "theirs" });
+    expect(() => selectBranch(db, { id: mine.id, ownerId: null, messageId: foreign.id })).toThrowError(
+      expect.objectContaining({ code: "not_found:message" }),
+    );
+    expect(getConversation(db, { id: mine.id, ownerId: null }).activeLeafId).toBe(kept.id);
   });
 });
