@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
-import { fakeOllama, slowAnswer } from "./support/fake-ollama";
+import { fakeOllama } from "./support/fake-ollama";
 import { unique } from "./support/unique";
 
 test.beforeEach(async () => {
@@ -89,15 +89,19 @@ test("while an answer is written, edit, regenerate and switching wait and say wh
   const chat = new ChatPage(page);
   await chat.startConversation(unique("Tell me about wombats"));
   await chat.expectAnswerDone();
-  await fakeOllama.script(slowAnswer("[slow] more", 39));
+  // The answer never comes: the run works until it is stopped.
+  await fakeOllama.script({ when: { stream: true }, hang: true });
   await chat.send(unique("And more"));
   await expect(chat.stopButton).toBeVisible();
 
   const edit = chat.userMessages.first().getByRole("button", { name: "Edit message" });
   await expect(edit).toHaveAttribute("aria-disabled", "true");
   await expect(edit).toHaveAccessibleDescription(/Wait for the answer to finish, or stop it/);
-  await edit.click();
+  // Playwright's click would wait for the button to be enabled: press it by keyboard instead.
+  await edit.focus();
+  await page.keyboard.press("Enter");
   await expect(page.getByTestId("edit-message-input")).toHaveCount(0);
+  await expect(chat.stopButton).toBeVisible();
   const regenerate = chat.assistantMessages.first().getByTestId("regenerate-button");
   await expect(regenerate).toHaveAttribute("aria-disabled", "true");
   await expect(regenerate).toHaveAccessibleDescription(/Wait for the answer to finish, or stop it/);
