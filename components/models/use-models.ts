@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import useSWR from "swr";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
@@ -25,13 +25,15 @@ const NO_MODELS: ModelInfo[] = [];
  * found its model gone): listing them asks Ollama, so a picker appearing does not ask again.
  */
 export function useModels(): Models {
-  const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), {
-    revalidateIfStale: false,
-    revalidateOnFocus: true,
-  });
+  const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), { revalidateIfStale: false });
   const models = data?.models ?? NO_MODELS;
 
   const reload = useCallback(() => void mutate(), [mutate]);
+  // SWR's own focus revalidation is off app-wide (app-shell) and throttled; the list is read on every focus.
+  useEffect(() => {
+    window.addEventListener("focus", reload);
+    return () => window.removeEventListener("focus", reload);
+  }, [reload]);
   const find = useCallback((name: string | null | undefined) => models.find((m) => m.name === name), [models]);
   return {
     models,
