@@ -140,7 +140,7 @@ export function LoginView() {
 
 function Card({ title, intro, children }: { title: string; intro?: string; children: React.ReactNode }) {
   return (
-    <main className="flex flex-1 items-center justify-center overflow-y-auto px-4 py-10">
+    <div className="flex flex-1 items-center justify-center overflow-y-auto px-4 py-10">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex flex-col items-center gap-3 text-center">
           <span aria-hidden className="grid size-10 place-items-center rounded-xl bg-foreground text-background">
@@ -155,6 +155,6 @@ function Card({ title, intro, children }: { title: string; intro?: string; child
         </div>
         <div className="rounded-2xl border border-border bg-card p-5 shadow-sm">{children}</div>
       </div>
-    </main>
+    </div>
   );
 }

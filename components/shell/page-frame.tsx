@@ -8,9 +8,9 @@ export function PageFrame({ title, children }: { title: string; children: ReactN
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <PageHeader title={title} />
-      <main className="min-h-0 flex-1 overflow-y-auto">
+      <div className="min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto w-full max-w-3xl space-y-8 px-4 py-6 sm:px-6 sm:py-8">{children}</div>
-      </main>
+      </div>
     </div>
   );
 }
