@@ -53,7 +53,13 @@ describe("bidi controls in what the page shows", () => {
   });
 
   it("a conversation title written by the model shows without bidi controls", () => {
-    const shell: Shell = { sidebarOpen: false, openSidebar: () => {}, closeSidebar: () => {} };
+    const shell: Shell = {
+      sidebarOpen: false,
+      openSidebar: () => {},
+      closeSidebar: () => {},
+      sidebarCollapsed: false,
+      toggleSidebar: () => {},
+    };
     const html = renderHtml(
       createElement(ShellContext, { value: shell }, createElement(ChatHeader, { title: `Title ${TROJAN}` })),
     );

@@ -10,6 +10,7 @@ import {
   useState,
 } from "react";
 import { useTranslations } from "use-intl";
+import { COMPOSER_ID } from "@/components/shell/focus-targets";
 import { cx } from "@/lib/client/cx";
 import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
@@ -128,7 +129,8 @@ export function Composer({
       <div
         className={cx(
           "rounded-[1.625rem] border border-border bg-card shadow-sm transition-shadow",
-          "focus-within:border-ring/60 focus-within:shadow-md",
+          // A visible ring while anything in the box has focus (the ring colour meets 3:1 on both themes).
+          "focus-within:shadow-md focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-ring",
         )}
       >
         {attachments ? <AttachmentChips items={attachments.items} onRemove={attachments.remove} model={model} /> : null}
@@ -137,6 +139,7 @@ export function Composer({
           {planFirst ? <PlanFirstToggle on={planFirst.on} onChange={planFirst.onChange} /> : null}
           <textarea
             ref={input}
+            id={COMPOSER_ID}
             data-testid="composer-input"
             aria-label={t("inputLabel")}
             aria-invalid={error ? true : undefined}

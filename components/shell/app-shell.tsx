@@ -12,7 +12,11 @@ import { ConversationsProvider } from "@/components/sidebar/conversations-contex
 import { Sidebar } from "@/components/sidebar/sidebar";
 import { OllamaBanner } from "@/components/status/ollama-banner";
 import { useOllamaHealth } from "@/components/status/use-ollama-health";
+import { MAIN_ID } from "./focus-targets";
+import { KeyboardShortcuts } from "./keyboard-shortcuts";
 import { ShellContext } from "./shell-context";
+import { useSidebarCollapsed, WIDE_QUERY } from "./sidebar-collapse";
+import { SkipLink } from "./skip-link";
 
 /**
  * How every API read behaves unless its hook says otherwise: read when a page needs it and again when
@@ -54,24 +58,27 @@ function Gate({ children }: { children: ReactNode }) {
     router.replace(`/login?next=${encodeURIComponent(`${pathname}${window.location.search}`)}`);
   }, [bare, mustSignIn, pathname, router]);
 
-  if (bare) return <div className="flex h-dvh flex-col overflow-y-auto bg-background text-foreground">{children}</div>;
+  if (bare)
+    return <main className="flex h-dvh flex-col overflow-y-auto bg-background text-foreground">{children}</main>;
   if (status === "error") {
     return (
-      <div role="alert" className="grid h-dvh place-items-center px-6 text-center text-sm">
-        <div className="space-y-3">
+      <main className="grid h-dvh place-items-center px-6 text-center text-sm">
+        <div role="alert" className="space-y-3">
           <p>{error}</p>
           <button type="button" className="font-medium underline" onClick={() => void reload()}>
             {t("retry")}
           </button>
         </div>
-      </div>
+      </main>
     );
   }
   if (status === "loading" || mustSignIn || !me) {
     return (
-      <div role="status" aria-label={t("loading")} className="grid h-dvh place-items-center bg-background">
-        <Loader2 aria-hidden className="size-5 animate-spin text-muted-foreground" />
-      </div>
+      <main className="grid h-dvh place-items-center bg-background">
+        <div role="status" aria-label={t("loading")}>
+          <Loader2 aria-hidden className="size-5 animate-spin text-muted-foreground" />
+        </div>
+      </main>
     );
   }
   return (
@@ -87,13 +94,21 @@ function Frame({ children }: { children: ReactNode }) {
   const { reload: reloadModels } = useModels();
   const health = useOllamaHealth(reloadModels);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [sidebarCollapsed, setSidebarCollapsed] = useSidebarCollapsed();
   const openSidebar = useCallback(() => setSidebarOpen(true), []);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
-  const shell = useMemo(() => ({ sidebarOpen, openSidebar, closeSidebar }), [sidebarOpen, openSidebar, closeSidebar]);
+  const toggleSidebar = useCallback(() => {
+    if (window.matchMedia(WIDE_QUERY).matches) setSidebarCollapsed(!sidebarCollapsed);
+    else setSidebarOpen((open) => !open);
+  }, [sidebarCollapsed, setSidebarCollapsed]);
+  const shell = useMemo(
+    () => ({ sidebarOpen, openSidebar, closeSidebar, sidebarCollapsed, toggleSidebar }),
+    [sidebarOpen, openSidebar, closeSidebar, sidebarCollapsed, toggleSidebar],
+  );
 
   // The drawer is a phone thing: when the window grows to show the sidebar anyway, it closes.
   useEffect(() => {
-    const wide = window.matchMedia("(min-width: 48rem)");
+    const wide = window.matchMedia(WIDE_QUERY);
     const onChange = () => {
       if (wide.matches) setSidebarOpen(false);
     };
@@ -112,12 +127,16 @@ function Frame({ children }: { children: ReactNode }) {
   return (
     <ShellContext value={shell}>
       <div className="flex h-dvh overflow-hidden bg-background text-foreground">
-        <Sidebar open={sidebarOpen} onClose={closeSidebar} />
+        <SkipLink />
+        <Sidebar open={sidebarOpen} collapsed={sidebarCollapsed} onClose={closeSidebar} />
         {/* While the phone drawer is open, the page behind it is out of reach (keyboard included). */}
         <div className="flex min-w-0 flex-1 flex-col" inert={sidebarOpen}>
           <OllamaBanner health={health} />
-          {children}
+          <main id={MAIN_ID} tabIndex={-1} className="flex min-h-0 flex-1 flex-col outline-none">
+            {children}
+          </main>
         </div>
+        <KeyboardShortcuts />
       </div>
     </ShellContext>
   );

@@ -1,12 +1,16 @@
 "use client";
 
-import { Menu } from "lucide-react";
+import { Menu, PanelLeftOpen } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
+import { HIDE_SIDEBAR_ID, SHOW_SIDEBAR_ID } from "./focus-targets";
 import { useShell } from "./shell-context";
 
-/** The bar above every page: the menu button (phones), the title and, on the right, `children`. */
+/**
+ * The bar above every page: the menu button (phones) or, with the desktop sidebar hidden, the button
+ * showing it; the title and, on the right, `children`.
+ */
 export function PageHeader({
   title,
   titleTestId,
@@ -17,7 +21,7 @@ export function PageHeader({
   children?: ReactNode;
 }) {
   const t = useTranslations("shell");
-  const { sidebarOpen, openSidebar } = useShell();
+  const { sidebarOpen, openSidebar, sidebarCollapsed, toggleSidebar } = useShell();
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border/70 px-2 sm:px-4">
       <IconButton
@@ -29,6 +33,21 @@ export function PageHeader({
       >
         <Menu aria-hidden className="size-5" />
       </IconButton>
+      {sidebarCollapsed ? (
+        <IconButton
+          id={SHOW_SIDEBAR_ID}
+          label={t("showSidebar")}
+          className="max-md:hidden"
+          aria-expanded={false}
+          aria-controls="sidebar"
+          onClick={() => {
+            toggleSidebar();
+            requestAnimationFrame(() => document.getElementById(HIDE_SIDEBAR_ID)?.focus());
+          }}
+        >
+          <PanelLeftOpen aria-hidden className="size-5" />
+        </IconButton>
+      ) : null}
       <h1 data-testid={titleTestId} className="min-w-0 flex-1 truncate text-[0.9375rem] font-medium">
         {title}
       </h1>

@@ -3,6 +3,7 @@
 import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslations } from "use-intl";
+import { SEARCH_ID } from "@/components/shell/focus-targets";
 import { useConversations } from "./conversations-context";
 
 const DEBOUNCE_MS = 250;
@@ -26,6 +27,7 @@ export function SearchBox() {
       />
       <input
         type="search"
+        id={SEARCH_ID}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {

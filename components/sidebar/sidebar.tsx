@@ -5,6 +5,8 @@ import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
+import { HIDE_SIDEBAR_ID, SHOW_SIDEBAR_ID } from "@/components/shell/focus-targets";
+import { useShell } from "@/components/shell/shell-context";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
@@ -14,15 +16,20 @@ import { useConversations } from "./conversations-context";
 import { DeleteDialog } from "./delete-dialog";
 import { SearchBox } from "./search-box";
 
-/** The conversation sidebar: always shown from `md` up, a drawer behind the menu button below. */
-export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * The conversation sidebar: a column from `md` up (unless hidden with its button), a drawer behind
+ * the menu button below.
+ */
+export function Sidebar({ open, collapsed, onClose }: { open: boolean; collapsed: boolean; onClose: () => void }) {
   const t = useTranslations("sidebar");
+  const { toggleSidebar } = useShell();
   const { remove } = useConversations();
   const params = useParams<{ id?: string }>();
   const activeId = params.id ?? null;
   const router = useRouter();
   const [pendingDelete, setPendingDelete] = useState<ConversationSummary | null>(null);
   const newChatRef = useRef<HTMLAnchorElement>(null);
+  const asideRef = useRef<HTMLElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
 
   // Closing the drawer by hand (Escape, the close button, the backdrop) returns focus to the menu
@@ -40,7 +47,8 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
       return;
     }
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    newChatRef.current?.focus();
+    // Unless a shortcut already put focus in it (Ctrl/⌘+K: the search box).
+    if (!asideRef.current?.contains(document.activeElement)) newChatRef.current?.focus();
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") dismiss();
     };
@@ -63,11 +71,13 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
     <>
       {open ? <div aria-hidden className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={dismiss} /> : null}
       <aside
+        ref={asideRef}
         id="sidebar"
         aria-label={t("conversations")}
         className={cx(
           "fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-border bg-sidebar duration-200 motion-reduce:transition-none",
           "md:visible md:static md:z-auto md:w-64 md:translate-x-0 md:transition-none",
+          collapsed && "md:hidden",
           // Visible at once when opening (so focus can move in), hidden only after sliding out.
           open
             ? "visible translate-x-0 shadow-xl transition-[translate] md:shadow-none"
@@ -88,6 +98,19 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             ollama-web
           </Link>
           <IconButton label={t("closeSidebar")} className="md:hidden" onClick={dismiss}>
+            <PanelLeftClose aria-hidden className="size-5" />
+          </IconButton>
+          <IconButton
+            id={HIDE_SIDEBAR_ID}
+            label={t("hideSidebar")}
+            className="max-md:hidden"
+            aria-expanded
+            aria-controls="sidebar"
+            onClick={() => {
+              toggleSidebar();
+              requestAnimationFrame(() => document.getElementById(SHOW_SIDEBAR_ID)?.focus());
+            }}
+          >
             <PanelLeftClose aria-hidden className="size-5" />
           </IconButton>
         </div>

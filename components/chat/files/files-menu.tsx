@@ -29,6 +29,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "Escape") return;
+      event.preventDefault(); // used here: it does not also stop the answer
       setOpen(false);
       button.current?.focus();
     };
