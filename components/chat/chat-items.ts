@@ -38,6 +38,10 @@ export const LOST_MESSAGE =
 
 const assistantKey = (runId: string | null, fallback: string) => (runId ? `run:${runId}` : fallback);
 
+/** The key of the item that shows a stored message (to open a conversation at it). */
+export const storedItemKey = (message: StoredMessage) =>
+  message.role === "user" ? message.id : assistantKey(message.runId, message.id);
+
 /** A stored answer is what the model wrote; why its run failed or was cut off comes from the run. */
 function assistantFromStored(message: StoredMessage): AssistantItem {
   const run = message.run;

@@ -1,5 +1,6 @@
 "use client";
 
+import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
@@ -12,7 +13,7 @@ import { mentionFiles } from "./attachments/file-facts";
 import { useAttachments } from "./attachments/use-attachments";
 import { useFileDrop } from "./attachments/use-file-drop";
 import { ChatHeader } from "./chat-header";
-import { buildChatItems } from "./chat-items";
+import { buildChatItems, storedItemKey } from "./chat-items";
 import { useChatRunsContext } from "./chat-runs-context";
 import { Composer } from "./composer";
 import { ComposerDock } from "./composer-dock";
@@ -43,6 +44,11 @@ export function ConversationView({ id }: { id: string }) {
     [detail, turns],
   );
   const live = turns.findLast(isLive);
+
+  // `?m=<message id>`: opened from a search result, at that message.
+  const foundId = useSearchParams().get("m");
+  const foundMessage = detail?.messages.find((message) => message.id === foundId);
+  const found = foundMessage ? storedItemKey(foundMessage) : null;
   const last = turns.at(-1);
 
   // A run that found its model gone: read the list again, so the composer offers the replacement.
@@ -179,7 +185,7 @@ export function ConversationView({ id }: { id: string }) {
         {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
         {detail ? (
           <>
-            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} actions={actions} />}
+            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} actions={actions} found={found} />}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
               <ModelNotice model={model} onReplace={(name) => void onModelChange(name)} />
@@ -194,7 +200,8 @@ export function ConversationView({ id }: { id: string }) {
                 planFirst={{ on: planFirst, onChange: setPlanFirst }}
                 draft={drafts[id] ?? null}
                 onDraftTaken={onDraftTaken}
-                autoFocus
+                // Opened at a message from search: that message takes the focus.
+                autoFocus={!found}
               />
             </ComposerDock>
           </>

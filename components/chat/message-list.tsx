@@ -23,15 +23,34 @@ export interface ThreadActions {
 }
 
 /** The thread. Follows a streaming answer down unless the user scrolled up to read. */
-export function MessageList({ items, actions = null }: { items: ChatItem[]; actions?: ThreadActions | null }) {
+export function MessageList({
+  items,
+  actions = null,
+  found = null,
+}: {
+  items: ChatItem[];
+  actions?: ThreadActions | null;
+  /** The key of an item to show and highlight briefly (a search result opened here). */
+  found?: string | null;
+}) {
   const t = useTranslations("thread");
-  const { scrollRef, contentRef, atBottom, scrollToBottom } = useStickToBottom();
+  const { scrollRef, contentRef, atBottom, scrollToBottom, release } = useStickToBottom();
   const questions = items.filter((item) => item.kind === "user").length;
 
   // A new question always brings the view down to it.
   useEffect(() => {
     if (questions > 0) scrollToBottom();
   }, [questions, scrollToBottom]);
+
+  // After the effect above: a message opened from search is brought into view (and focus) instead.
+  useEffect(() => {
+    if (!found) return;
+    const element = contentRef.current?.querySelector<HTMLElement>(`[data-item-key="${CSS.escape(found)}"]`);
+    if (!element) return;
+    release();
+    element.scrollIntoView({ block: "center" });
+    element.focus({ preventScroll: true });
+  }, [found, contentRef, release]);
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -42,20 +61,27 @@ export function MessageList({ items, actions = null }: { items: ChatItem[]; acti
         className="h-full overflow-y-auto"
       >
         <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-7 px-4 pt-6 pb-10 sm:px-6">
-          {items.map((item) =>
-            item.kind === "user" ? (
-              <UserMessage
-                key={item.key}
-                content={item.content}
-                attachments={item.attachments}
-                interruptPending={item.interruptPending}
-                stored={item.stored}
-                actions={actions}
-              />
-            ) : (
-              <AssistantMessage key={item.key} item={item} actions={actions} />
-            ),
-          )}
+          {items.map((item) => (
+            <div
+              key={item.key}
+              data-item-key={item.key}
+              data-found={item.key === found || undefined}
+              tabIndex={item.key === found ? -1 : undefined}
+              className="rounded-xl outline-none data-found:animate-found-message"
+            >
+              {item.kind === "user" ? (
+                <UserMessage
+                  content={item.content}
+                  attachments={item.attachments}
+                  interruptPending={item.interruptPending}
+                  stored={item.stored}
+                  actions={actions}
+                />
+              ) : (
+                <AssistantMessage item={item} actions={actions} />
+              )}
+            </div>
+          ))}
         </div>
       </section>
       {atBottom ? null : (

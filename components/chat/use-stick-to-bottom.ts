@@ -29,6 +29,9 @@ export function useStickToBottom() {
     [pin],
   );
 
+  /** Stops following the bottom (the view was moved to a message above on purpose). */
+  const release = useCallback(() => pin(false), [pin]);
+
   useEffect(() => {
     const scroller = scrollRef.current;
     const content = contentRef.current;
@@ -54,5 +57,5 @@ export function useStickToBottom() {
     };
   }, [pin]);
 
-  return { scrollRef, contentRef, atBottom, scrollToBottom };
+  return { scrollRef, contentRef, atBottom, scrollToBottom, release };
 }

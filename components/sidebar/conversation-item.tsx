@@ -9,6 +9,7 @@ import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversations } from "./conversations-context";
+import { Highlighted } from "./highlighted";
 import { RenameInput } from "./rename-input";
 
 interface ConversationItemProps {
@@ -18,7 +19,10 @@ interface ConversationItemProps {
   onRequestDelete: (conversation: ConversationSummary) => void;
 }
 
-/** One sidebar entry: a link to the conversation, with rename (inline) and delete actions. */
+/**
+ * One sidebar entry: a link to the conversation, with rename (inline) and delete actions. In search
+ * results it shows where the query matched and opens the conversation at the matching message.
+ */
 export const ConversationItem = memo(function ConversationItem({
   conversation,
   active,
@@ -29,7 +33,7 @@ export const ConversationItem = memo(function ConversationItem({
   const { rename } = useConversations();
   const [editing, setEditing] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
-  const { id, title } = conversation;
+  const { id, title, match } = conversation;
 
   if (editing) {
     return (
@@ -49,7 +53,7 @@ export const ConversationItem = memo(function ConversationItem({
   return (
     <li data-testid="conversation-item" data-active={active || undefined} className="group relative">
       <Link
-        href={`/c/${id}`}
+        href={match?.message ? `/c/${id}?m=${encodeURIComponent(match.message.messageId)}` : `/c/${id}`}
         aria-current={active ? "page" : undefined}
         className={cx(
           "flex items-center gap-2 rounded-lg px-2.5 py-2 text-sm outline-none transition-colors focus-visible:ring-2 focus-visible:ring-ring",
@@ -59,8 +63,16 @@ export const ConversationItem = memo(function ConversationItem({
         {running ? (
           <Loader2 aria-label={t("answering")} className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
         ) : null}
-        <span data-testid="conversation-title" className="truncate">
-          {withoutBidiControls(title)}
+        <span className="min-w-0 flex-1">
+          <span data-testid="conversation-title" className="block truncate">
+            {match?.title ? <Highlighted text={title} {...match.title} /> : withoutBidiControls(title)}
+          </span>
+          {match?.message ? (
+            <span data-testid="search-snippet" className="block truncate text-xs font-normal text-muted-foreground">
+              <span className="sr-only">{t("snippetLabel")}: </span>
+              <Highlighted {...match.message} />
+            </span>
+          ) : null}
         </span>
       </Link>
       <div

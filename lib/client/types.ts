@@ -4,6 +4,7 @@
  * builds inline are written here.
  */
 import type { PublicUser } from "@/lib/auth/accounts";
+import type { SearchMatch } from "@/lib/db/conversation-search";
 import type { MessageWithRun } from "@/lib/db/queries";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus } from "@/lib/db/schema";
@@ -21,6 +22,7 @@ export type {
   ModelRole,
   PublicUser,
   RunSummary,
+  SearchMatch,
   Setting,
   SettingSource,
   StoredStep,
@@ -35,6 +37,8 @@ export interface ConversationSummary {
   planFirst?: boolean;
   createdAt: number;
   updatedAt: number;
+  /** In search results: where the query matched. */
+  match?: SearchMatch;
 }
 
 /** A stored message; an assistant message comes with its run. */
