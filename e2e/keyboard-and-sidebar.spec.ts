@@ -305,11 +305,12 @@ test.describe("a new chat given a file and left", () => {
     await chat.startConversation(other);
     await chat.expectAnswerDone();
     await chat.open("/");
+    await expect(chat.conversation(other)).toHaveCount(1);
     const count = await chat.conversations.count();
 
     const id = await attachOnNewChat(chat);
     await expect(chat.attachmentChips).toHaveCount(1);
-    expect(await chat.conversations.count()).toBe(count);
+    await expect(chat.conversations).toHaveCount(count);
     await chat.conversation(other).getByRole("link").click();
     await expect(chat.userMessages).toHaveText([other]);
     await expect.poll(() => conversationStatus(page, id)).toBe(404);
