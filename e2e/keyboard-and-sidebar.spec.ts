@@ -274,6 +274,26 @@ test.describe("sidebar search", () => {
     await expect(chat.userMessages.last()).not.toBeInViewport();
   });
 
+  test("a hit in an answer's earlier version opens the conversation showing that version", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const word = unique("marshwren").replace(" ", "");
+    await fakeOllama.script({ when: { stream: true }, content: `The ${word} nests low.` });
+    await chat.startConversation(unique("Birds"));
+    await chat.expectAnswerDone();
+    await fakeOllama.script({ when: { stream: true }, content: "Another answer." });
+    await chat.lastAnswer.getByTestId("regenerate-button").click();
+    await expect(chat.lastAnswer.getByTestId("answer-text")).toHaveText("Another answer.");
+    await chat.expectAnswerDone();
+
+    await page.goto("/");
+    await page.getByTestId("conversation-search").fill(word);
+    await expect(chat.conversations.first().getByTestId("search-snippet")).toContainText(word);
+    await chat.conversations.first().getByRole("link").click();
+    await expect(chat.lastAnswer.getByTestId("answer-text")).toHaveText(`The ${word} nests low.`);
+    await expect(chat.lastAnswer.getByTestId("version-label")).toHaveText("1/2");
+    await expect(page.locator("[data-found]")).toContainText(word);
+  });
+
   test("renaming the second conversation keeps it second", async ({ page }) => {
     const chat = new ChatPage(page);
     const tag = unique("Order").replace(" ", "-");

@@ -51,6 +51,18 @@ export function ConversationView({ id }: { id: string }) {
   const found = foundMessage ? storedItemKey(foundMessage) : null;
   const last = turns.at(-1);
 
+  // A hit on a version not shown (another branch) switches to the branch through it, once. Refused
+  // (a run works here, the message is gone): the conversation stays as it is.
+  const [soughtBranch, setSoughtBranch] = useState<string | null>(null);
+  const missing = detail !== null && foundId !== null && !foundMessage && soughtBranch !== foundId;
+  useEffect(() => {
+    if (!missing || !foundId) return;
+    setSoughtBranch(foundId);
+    api.selectBranch(id, foundId).then(setDetail, (error: unknown) => {
+      console.warn("[search] could not show the version found", error);
+    });
+  }, [missing, foundId, id, setDetail]);
+
   // A run that found its model gone: read the list again, so the composer offers the replacement.
   const modelGone = last?.run.errorCode === "bad_request:unknown_model";
   useEffect(() => {
