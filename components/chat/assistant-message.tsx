@@ -50,7 +50,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       aria-label={t("label")}
       className="group/answer min-w-0"
     >
-      <RunTimeline timeline={run.timeline} runEnded={!streaming} />
+      <RunTimeline timeline={run.timeline} runEnded={!streaming} elapsedMs={run.elapsedMs} />
       {streaming && !run.answering ? (
         toolRunning && !item.reconnecting ? null : (
           <Waiting item={item} />
