@@ -48,11 +48,9 @@ export const RunTimeline = memo(function RunTimeline({
         />
       ) : null}
       <div id={panelId} data-testid="run-timeline" hidden={!shown} className="flex flex-col gap-2">
-        {shown
-          ? timeline.map((entry) => (
-              <TimelineItem key={entry.key} entry={entry} stepTools={stepTools} runEnded={runEnded} />
-            ))
-          : null}
+        {timeline.map((entry) => (
+          <TimelineItem key={entry.key} entry={entry} stepTools={stepTools} runEnded={runEnded} />
+        ))}
       </div>
     </div>
   );
