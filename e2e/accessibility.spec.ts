@@ -37,6 +37,7 @@ for (const scheme of ["light", "dark"] as const) {
       await chat.startConversation(unique("What is a quokka?"));
       await chat.expectAnswerDone();
       await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "ok");
+      await chat.openTrail();
       await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
       await expectNoSeriousViolations(page, "conversation");
 

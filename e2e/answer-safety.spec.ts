@@ -109,6 +109,7 @@ test("the app runs under its policy: start screen, a conversation with a tool ca
   });
   await chat.startConversation(unique("What is a quokka?"));
   await chat.expectAnswerDone();
+  await chat.openTrail();
   await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
   await expect(chat.toolCard("scrape_url").getByTestId("tool-observation")).toBeVisible();
   expect(await violations()).toEqual([]);

@@ -65,6 +65,8 @@ test("a PDF attached on a new chat shows its pages, the agent reads it by attach
   const card = chat.toolCard("pdf_to_text");
   await expect(card).toHaveAttribute("data-state", "ok");
   await expect(card).toContainText("quarterly-report.pdf");
+  await chat.expectAnswerDone();
+  await chat.openTrail();
   await card.getByTestId("tool-card-toggle").click();
   await expect(card.getByTestId("tool-observation")).toContainText("Revenue grew by twelve percent.");
   await expect(card.getByTestId("tool-observation")).toContainText("Next quarter looks stable.");

@@ -72,6 +72,7 @@ for (const size of sizes) {
         );
         await chat.send("Where do quokkas live and what do they eat?");
         await chat.expectAnswerDone();
+        await chat.openTrail();
         await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
         await chat.toolCard("scrape_url").scrollIntoViewIfNeeded();
         await chat.screenshot("tool-cards");
@@ -156,6 +157,7 @@ for (const size of sizes) {
       await chat.expectAnswerDone();
       await expect(chat.toolCard("web_search")).toContainText("ウェブ検索");
       await expect(chat.toolCard("scrape_url")).toContainText("ページを読む");
+      await chat.openTrail();
       await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
       await expect(chat.toolCard("scrape_url")).toContainText("結果");
       await chat.toolCard("scrape_url").scrollIntoViewIfNeeded();

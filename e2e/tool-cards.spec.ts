@@ -36,6 +36,7 @@ test("a tool call shows as a card that runs, succeeds, opens on its observation,
   await expect(chat.lastAnswer.getByTestId("message-footer")).toContainText("native tools");
   await expect(chat.lastAnswer.getByTestId("message-footer")).toContainText("2 iterations");
 
+  await chat.openTrail();
   await card.getByTestId("tool-card-toggle").click();
   await expect(card.getByTestId("tool-card-toggle")).toHaveAttribute("aria-expanded", "true");
   await expect(card.getByTestId("tool-observation")).toContainText(QUOKKA_FACT);
@@ -46,6 +47,7 @@ test("a tool call shows as a card that runs, succeeds, opens on its observation,
   await page.reload();
   await chat.expectAnswerDone();
   await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "ok");
+  await chat.openTrail();
   await chat.toolCard("scrape_url").getByTestId("tool-card-toggle").click();
   await expect(chat.toolCard("scrape_url").getByTestId("tool-observation")).toContainText(QUOKKA_FACT);
 });
@@ -67,8 +69,9 @@ test("parallel calls each get their card, a failing call is marked failed, and t
   const search = chat.toolCard("web_search");
   await expect(search).toHaveAttribute("data-state", "ok");
   await expect(search).toContainText("quokka diet");
+  await chat.openTrail();
   await search.getByTestId("tool-card-toggle").click();
-  await expect(search.getByTestId("tool-observation")).toContainText(`${FAKE_WEB_URL}/quokka.html`);
+  await expect(search.getByTestId("search-results").locator(`a[href="${FAKE_WEB_URL}/quokka.html"]`)).toBeVisible();
 
   const failed = chat.toolCard("scrape_url");
   await expect(failed).toHaveAttribute("data-state", "error");
@@ -121,6 +124,7 @@ test("in Japanese, a tool card's label, state and sections and the model picker 
   const failed = chat.toolCard("scrape_url");
   await expect(failed).toContainText("ページを読む");
   await expect(failed).toContainText("失敗");
+  await chat.openTrail();
   await failed.getByTestId("tool-card-toggle").click();
   await expect(failed).toContainText("引数");
   await expect(failed).toContainText("結果");

@@ -39,6 +39,14 @@ export class ChatPage {
     return this.lastAnswer.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
   }
 
+  /** Opens the last answer's research trail, which folds into one line once a run that used tools is done. */
+  async openTrail(): Promise<void> {
+    const toggle = this.lastAnswer.getByTestId("run-trail-toggle");
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  }
+
   /** Attaches files through the paperclip button and the browser's file chooser. */
   async attach(...files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
     const chooser = this.page.waitForEvent("filechooser");
