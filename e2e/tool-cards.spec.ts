@@ -19,7 +19,7 @@ test("a tool call shows as a card that runs, succeeds, opens on its observation,
   page,
 }) => {
   const chat = new ChatPage(page);
-  const url = `${FAKE_WEB_URL}/slow/quokka.html?ms=1500`;
+  const url = `${FAKE_WEB_URL}/slow/quokka.html?ms=5000`;
   await fakeOllama.script(toolRound({ name: "scrape_url", arguments: { url } }));
   const question = unique("What is a quokka?");
   await chat.startConversation(question);
@@ -27,7 +27,7 @@ test("a tool call shows as a card that runs, succeeds, opens on its observation,
   const card = chat.toolCard("scrape_url");
   await expect(card).toHaveAttribute("data-state", "running");
   await expect(card).toContainText("Read page");
-  await expect(card).toContainText("127.0.0.1:11500/slow/quokka.html?ms=1500");
+  await expect(card).toContainText("127.0.0.1:11500/slow/quokka.html?ms=5000");
   await expect(card).toHaveAttribute("data-state", "ok");
 
   // The answer streams in after the tool work, under the card.
