@@ -64,3 +64,50 @@ test("a Plan first turn shows its plan card live, after a reload mid-run, and af
   await expect(step("s2")).toHaveAttribute("data-status", "done");
   await expect(step("s2").getByTestId("plan-step-model")).toHaveText("llama3.2:latest");
 });
+
+test("a new chat with Plan first on sends its first turn as a plan, and the conversation remembers it", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await fakeOllama.script(
+    {
+      when: { lastUserIncludes: "Request:" },
+      toolCalls: [
+        {
+          name: "make_plan",
+          arguments: {
+            steps: [
+              { id: "a", task: "name a marsupial", dependencies: [] },
+              { id: "b", task: "name a bird", dependencies: [] },
+            ],
+          },
+        },
+      ],
+    },
+    { when: { lastUserIncludes: "Your step: name a marsupial" }, content: "A quokka." },
+    { when: { lastUserIncludes: "Your step: name a bird" }, content: "A kiwi." },
+    {
+      when: { lastUserIncludes: "Step results:" },
+      toolCalls: [
+        { name: "judge_results", arguments: { achieved: true, confidence: 0.9, final_answer: null, reasoning: "ok" } },
+      ],
+    },
+    { when: { hasTools: false, stream: true }, chunks: ["A quokka ", "and a kiwi."] },
+  );
+  await chat.open("/");
+  const toggle = page.getByTestId("plan-first-toggle");
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await chat.send(unique("Name two animals"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+
+  const card = chat.lastAnswer.getByTestId("plan-card");
+  await expect(card.locator('[data-testid="plan-step"][data-step-id="a"]')).toBeVisible();
+  await expect(card.locator('[data-testid="plan-step"][data-step-id="b"]')).toBeVisible();
+  await chat.expectAnswerDone();
+  await expect(chat.lastAnswer).toContainText("A quokka and a kiwi.");
+
+  await page.reload();
+  await expect(page.getByTestId("plan-first-toggle")).toHaveAttribute("aria-pressed", "true");
+});

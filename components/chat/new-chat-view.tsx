@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
@@ -28,6 +28,8 @@ export function NewChatView() {
   // A remembered model that is no longer installed falls back to the default.
   const model = remembered && (status !== "ready" || find(remembered)) ? remembered : defaultModel;
   const created = useRef<Promise<string> | null>(null);
+  // "Plan first" for the first turn; the conversation remembers it from there.
+  const [planFirst, setPlanFirst] = useState(false);
 
   useEffect(() => {
     document.title = "ollama-web";
@@ -85,7 +87,8 @@ export function NewChatView() {
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
-      const result = await send({ conversationId, message, model: model ?? undefined, attachments: ready });
+      const mode = planFirst ? "dag" : "auto";
+      const result = await send({ conversationId, message, model: model ?? undefined, mode, attachments: ready });
       if (!result.ok) {
         // Nothing was said in it and nothing attached to it: leave no empty conversation behind.
         if (!forFiles) {
@@ -101,7 +104,7 @@ export function NewChatView() {
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, send, router, ready, clear, createConversation],
+    [model, planFirst, send, router, ready, clear, createConversation],
   );
 
   return (
@@ -135,6 +138,7 @@ export function NewChatView() {
               running={false}
               attachments={attachments}
               model={model}
+              planFirst={{ on: planFirst, onChange: setPlanFirst }}
               autoFocus
             />
             <ModelNotice model={model} onReplace={remember} />
