@@ -70,8 +70,11 @@ export interface AgentRunOptions {
   onCompact: (event: CompactionEvent) => void;
   /** Set on a conversation's first turn: stores a title made from the first exchange. */
   onTitle?: (title: string) => string | null;
-  /** `done` is out: the conversation is free for its next turn (the title may still be in the making). */
-  onDone?: () => void;
+  /**
+   * The run is over and stored, just before its `done`: the conversation is free for its next turn
+   * (the title may still be in the making), and the interrupts it never took are handed over.
+   */
+  onEnd?: (end: { status: Exclude<RunStatus, "running">; pending: Interrupt[] }) => void;
 }
 
 function toAppError(error: unknown): AppError {
@@ -259,6 +262,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   }
   const titlePending = Boolean(stored && options.onTitle && status === "complete" && text.trim());
   const pending = live.interrupts.close();
+  options.onEnd?.({ status, pending });
   emitEnd("done", {
     messageId,
     iterations,
@@ -270,7 +274,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
     ...(titlePending ? { titlePending: true } : {}),
   });
-  options.onDone?.();
   if (!titlePending || !options.onTitle) return;
   // Off the turn's critical path: the answer is done and the conversation free; no thinking for a title.
   const suggested = await suggestTitle(options.llm, { question: input.question, answer: text, language });

@@ -3,6 +3,7 @@ import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-c
 import type { AgentMode } from "@/lib/agent/types";
 import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { releaseInterrupts, takeInterrupt, unsentInterrupts } from "@/lib/db/interrupts";
 import { isInterrupt } from "@/lib/db/message-tree";
 import {
   DEFAULT_TITLE,
@@ -24,6 +25,7 @@ import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
 import { detectLanguage } from "@/lib/prompts";
+import type { Interrupt } from "@/lib/protocol/run-events";
 import { roleModel } from "@/lib/settings";
 import { createServerToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
@@ -58,6 +60,8 @@ export type ChatInput = TurnPlace & {
   model?: string;
   mode?: ChatMode;
   attachmentIds?: string[];
+  /** Unsent interrupts (follow-ups of an earlier run) this message sends: no longer held once it starts. */
+  interruptIds?: string[];
 };
 
 /** Image attachments prepared for a vision model, as base64. */
@@ -151,6 +155,7 @@ async function prepareTurn(
   config: Config,
 ): Promise<PreparedTurn> {
   const question = questionOf(db, conversation, input, input.attachmentIds ?? []);
+  unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
   const attachments = question.attachmentIds.map((fileId) => {
     const file = findFile(db, { conversationId: conversation.id, fileId });
     if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
@@ -170,6 +175,17 @@ async function prepareTurn(
   return { question, model, llm, loopLlm, mode, attachments, images };
 }
 
+function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, config: Config): LiveRun {
+  const runId = crypto.randomUUID();
+  return new LiveRun({
+    runId,
+    conversationId,
+    ownerId,
+    persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
+    interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
+  });
+}
+
 /**
  * Starts a run. Its slot is reserved before anything is awaited (one run per conversation, the
  * per-user and total caps hold under parallel requests); then every input is checked (unknown model
@@ -180,75 +196,122 @@ async function prepareTurn(
 export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
   const found = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
   const config = getConfig();
-  const runId = crypto.randomUUID();
-  const live = new LiveRun({
-    runId,
-    conversationId: found.id,
-    ownerId: input.ownerId,
-    persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
-    interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
-  });
+  const live = newLiveRun(db, found.id, input.ownerId, config);
   reserveSlot(liveRuns, live, config);
-
-  let turn: PreparedTurn;
-  let conversation: Conversation;
-  let previous: Message[];
-  let autoTitle: string | null;
-  let questionId: string;
   try {
-    turn = await prepareTurn(db, input, found, config);
-    const { question } = turn;
-    // Read again after the awaits: the conversation may have been renamed, or removed with its account.
-    conversation = getConversation(db, { id: found.id, ownerId: input.ownerId });
-    autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
-    previous = messageTree(db, { conversationId: conversation.id }).path(question.parentId);
-    questionId = db.transaction(() => {
-      const userMessageId =
-        question.stored?.id ??
-        insertMessage(db, {
-          conversationId: conversation.id,
-          parentId: question.parentId,
-          role: "user",
-          content: question.text,
-          attachmentIds: turn.attachments.map((file) => file.id),
-        }).id;
-      // The branch shown ends at the question until its answer is stored.
-      setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
-      const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
-      if (
-        conversation.title === DEFAULT_TITLE ||
-        conversation.model !== turn.model ||
-        conversation.planFirst !== planFirst
-      ) {
-        updateConversation(db, {
-          id: conversation.id,
-          ownerId: input.ownerId,
-          title: autoTitle ?? undefined,
-          model: turn.model,
-          planFirst,
-        });
-      }
-      createRun(db, {
-        id: runId,
-        conversationId: conversation.id,
-        questionId: userMessageId,
-        mode: turn.mode,
-        model: turn.llm.model,
-      });
-      live.markStarted();
-      live.emit("run", {
-        runId,
-        conversationId: conversation.id,
-        userMessageId,
-        model: turn.llm.model,
-        mode: turn.mode,
-      });
-      return userMessageId;
-    });
+    const turn = await prepareTurn(db, input, found, config);
+    beginTurn(db, { live, input, turn, config, liveRuns });
   } catch (error) {
     liveRuns.release(live);
     throw error;
   }
+  return live;
+}
+
+/**
+ * Interrupts a completed run never took become the next turn at once, on the server, with no
+ * client needed: one user message after the run's answer, their texts in the order they were sent,
+ * answered by the same model. If that turn cannot start, they stay held, shown as unsent messages.
+ */
+function continueWithInterrupts(
+  db: Db,
+  pending: Interrupt[],
+  {
+    answerId,
+    input,
+    turn,
+    config,
+    liveRuns,
+  }: { answerId: string; input: ChatInput; turn: PreparedTurn; config: Config; liveRuns: LiveRuns },
+): void {
+  const live = newLiveRun(db, input.conversationId, input.ownerId, config);
+  const text = pending.map((interrupt) => interrupt.text).join("\n\n");
+  const next: ChatInput = {
+    ownerId: input.ownerId,
+    conversationId: input.conversationId,
+    message: text,
+    parentId: answerId,
+    interruptIds: pending.map((interrupt) => interrupt.id),
+  };
+  const question: TurnQuestion = { stored: null, parentId: answerId, text, attachmentIds: [] };
+  try {
+    reserveSlot(liveRuns, live, config);
+  } catch (error) {
+    console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
+    return;
+  }
+  try {
+    beginTurn(db, { live, input: next, turn: { ...turn, question, attachments: [], images: [] }, config, liveRuns });
+  } catch (error) {
+    liveRuns.release(live);
+    console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
+  }
+}
+
+/**
+ * Stores the turn (its question, the run) in one transaction and runs the agent in the background.
+ * Synchronous: a run that ends hands its follow-ups to the next turn before its `done` goes out.
+ */
+function beginTurn(
+  db: Db,
+  {
+    live,
+    input,
+    turn,
+    config,
+    liveRuns,
+  }: { live: LiveRun; input: ChatInput; turn: PreparedTurn; config: Config; liveRuns: LiveRuns },
+): void {
+  const { runId } = live;
+  const { question } = turn;
+  // Read again after the awaits: the conversation may have been renamed, or removed with its account.
+  const conversation = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
+  const previous = messageTree(db, { conversationId: conversation.id }).path(question.parentId);
+  const questionId = db.transaction(() => {
+    const userMessageId =
+      question.stored?.id ??
+      insertMessage(db, {
+        conversationId: conversation.id,
+        parentId: question.parentId,
+        role: "user",
+        content: question.text,
+        attachmentIds: turn.attachments.map((file) => file.id),
+      }).id;
+    releaseInterrupts(db, { ids: input.interruptIds ?? [] });
+    // The branch shown ends at the question until its answer is stored.
+    setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
+    const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
+    if (
+      conversation.title === DEFAULT_TITLE ||
+      conversation.model !== turn.model ||
+      conversation.planFirst !== planFirst
+    ) {
+      updateConversation(db, {
+        id: conversation.id,
+        ownerId: input.ownerId,
+        title: autoTitle ?? undefined,
+        model: turn.model,
+        planFirst,
+      });
+    }
+    createRun(db, {
+      id: runId,
+      conversationId: conversation.id,
+      questionId: userMessageId,
+      mode: turn.mode,
+      model: turn.llm.model,
+    });
+    live.markStarted();
+    live.emit("run", {
+      runId,
+      conversationId: conversation.id,
+      userMessageId,
+      model: turn.llm.model,
+      mode: turn.mode,
+    });
+    return userMessageId;
+  });
 
   const questionText = turn.question.text;
   const language = detectLanguage(questionText);
@@ -284,17 +347,16 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
           return title;
         }
       : undefined,
-    // The conversation takes its next turn at `done`, while the title is still being made.
-    onDone: () => liveRuns.remove(live),
+    // The conversation takes its next turn at `done`, while the title is still being made; follow-ups
+    // a completed run never took are that turn.
+    onEnd: ({ status, pending }) => {
+      liveRuns.remove(live);
+      if (status === "complete" && pending.length > 0) {
+        continueWithInterrupts(db, pending, { answerId: live.messageId, input, turn, config, liveRuns });
+      }
+    },
     onInterrupt: (interrupt) =>
-      insertMessage(db, {
-        id: interrupt.id,
-        conversationId: conversation.id,
-        parentId: questionId,
-        role: "user",
-        content: interrupt.text,
-        runId,
-      }),
+      takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),
     onCompact: (event) => {
       // Keep the summary for later turns when it replaced earlier turns of the conversation.
       const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
@@ -309,7 +371,6 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
       liveRuns.remove(live);
       live.end();
     });
-  return live;
 }
 
 /**

@@ -40,4 +40,18 @@ describe("InterruptQueue", () => {
     expect(first.accepted.id).not.toBe(second.accepted.id);
     expect(queue.drain()).toEqual([first.accepted, second.accepted]);
   });
+
+  it("stores an accepted interrupt before queuing it; a failed store queues nothing and counts nothing", () => {
+    const queue = new InterruptQueue({ maxCount: 1, maxBytes: 1000 });
+    const stored: string[] = [];
+    expect(() =>
+      queue.enqueue("lost?", () => {
+        throw new Error("database is locked");
+      }),
+    ).toThrow("database is locked");
+    expect(queue.size).toBe(0);
+    expect(outcome(queue.enqueue("kept", (interrupt) => stored.push(interrupt.text)))).toBe("accepted");
+    expect(stored).toEqual(["kept"]);
+    expect(texts(queue.drain())).toEqual(["kept"]);
+  });
 });

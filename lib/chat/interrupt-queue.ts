@@ -14,8 +14,9 @@ export type EnqueueResult = { accepted: Interrupt } | { refused: InterruptRefusa
 /**
  * Interrupts: follow-up messages sent while a run works. Each gets an id when accepted, which the
  * client is told, the `interrupt` step carries and the stored user message takes, so the client
- * matches them by id. The engine drains them at its drain points; whatever is still pending when
- * the run ends is reported in `done` and sent by the client as the next turn, so nothing is lost.
+ * matches them by id. Each is stored as it is accepted (lib/db/interrupts.ts). The engine drains
+ * them at its drain points; whatever is still pending when the run ends is reported in `done` and,
+ * held by the server, becomes the next turn or stays as an unsent message, so nothing is lost.
  * Each ends up in the model's context and in the conversation, so a run takes a bounded number and
  * size of them, drained or not.
  */
@@ -27,12 +28,14 @@ export class InterruptQueue {
 
   constructor(private readonly limits: InterruptLimits) {}
 
-  enqueue(text: string): EnqueueResult {
+  /** `store` keeps an accepted interrupt (in the database) before it is queued; if it throws, nothing is. */
+  enqueue(text: string, store: (interrupt: Interrupt) => void = () => {}): EnqueueResult {
     if (this.closed) return { refused: "closed" };
     if (this.accepted >= this.limits.maxCount) return { refused: "too_many" };
     const bytes = Buffer.byteLength(text, "utf8");
     if (this.acceptedBytes + bytes > this.limits.maxBytes) return { refused: "too_large" };
     const interrupt = { id: crypto.randomUUID(), text };
+    store(interrupt);
     this.pending.push(interrupt);
     this.accepted++;
     this.acceptedBytes += bytes;

@@ -4,6 +4,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
 import { type Db, openDb } from "./client";
+import { listHeldInterrupts, storeInterrupt } from "./interrupts";
 import {
   createConversation,
   DEFAULT_TITLE,
@@ -102,6 +103,23 @@ describe("crash recovery", () => {
     expect(detail.messages).toHaveLength(1);
     expect(detail.messages[0]).toMatchObject({ role: "assistant", status: "interrupted", content: "half an answ" });
     expect(detail.messages[0]?.run?.status).toBe("interrupted");
+  });
+});
+
+describe("held interrupts at a restart", () => {
+  it("pending follow-ups of a run recovered at startup are kept as unsent", () => {
+    const conversation = createConversation(db, { ownerId: null });
+    const run = createRun(db, { conversationId: conversation.id, mode: "native", model: "m" });
+    const interrupt = { id: "i1", text: "and the prices too" };
+    storeInterrupt(db, { interrupt, conversationId: conversation.id, runId: run.id });
+    expect(listHeldInterrupts(db, { conversationId: conversation.id })).toMatchObject([{ id: "i1", unsent: false }]);
+    db.$client.close();
+
+    const reopened = openDb(ctx.file);
+    ctx.db = reopened;
+    expect(listHeldInterrupts(reopened, { conversationId: conversation.id })).toEqual([
+      { id: "i1", runId: run.id, text: "and the prices too", createdAt: expect.any(Number), unsent: true },
+    ]);
   });
 });
 

@@ -133,6 +133,27 @@ export const runEvents = sqliteTable(
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],
 );
 
+/**
+ * Interrupts (follow-ups sent while a run works) not yet part of the conversation: stored when
+ * accepted, so the server, not the browser, holds them. Queued while their run is running; taken
+ * by the run, they become user messages under the same id; after their run they are the next turn
+ * or, when the run was stopped or failed, unsent messages the user sends or discards.
+ */
+export const interrupts = sqliteTable(
+  "interrupts",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The run it was sent to (a run still starting has no row yet, so no foreign key). */
+    runId: text("run_id").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
 export const fileOrigins = ["upload", "fetch"] as const;
 
 export const files = sqliteTable(
@@ -160,6 +181,7 @@ export type Message = typeof messages.$inferSelect;
 export type Run = typeof runs.$inferSelect;
 export type StoredRunEvent = typeof runEvents.$inferSelect;
 export type StoredFile = typeof files.$inferSelect;
+export type HeldInterrupt = typeof interrupts.$inferSelect;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type RunStatus = (typeof runStatuses)[number];
 export type RunMode = (typeof runModes)[number];

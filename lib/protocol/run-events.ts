@@ -192,7 +192,7 @@ export interface RunDone {
   interrupted?: boolean;
   /** Synthesis failed before any of it streamed: the answer is the tool loop's draft; the `error` before says why. */
   fallback?: boolean;
-  /** Interrupts the run never took: the client sends them as the next turn. */
+  /** Interrupts the run never took: held by the server, the next turn (a completed run) or unsent messages. */
   pendingInterrupts?: Interrupt[];
   /** On a conversation's first turn: a `title` event follows, once the model has made it. */
   titlePending?: boolean;

@@ -127,9 +127,12 @@ describe("POST /api/conversations/:id/interrupt", () => {
     ]);
   });
 
-  it("an interrupt sent while a direct answer streams leaves the answer standing and comes back in done.pendingInterrupts, not stored", async () => {
+  it("an interrupt sent while a direct answer streams leaves the answer standing, comes back in done.pendingInterrupts and is the next turn, not part of this one", async () => {
     const id = await newConversation();
-    fake().script({ when: { hasTools: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 });
+    fake().script(
+      { when: { hasTools: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 100 },
+      { when: { hasTools: true }, content: "next" },
+    );
     const response = await start({ conversationId: id, message: "q" });
     let accepted: Promise<Response> | undefined;
     const events = await readEvents(response, (e) => {
@@ -142,13 +145,11 @@ describe("POST /api/conversations/:id/interrupt", () => {
       { id: interruptId, text: "too late" },
     ]);
     expect(answerOf(events)).toBe("a b c");
-    expect(
-      fake()
-        .chatRequests()
-        .filter((r) => r.body?.tools),
-    ).toHaveLength(1);
+    await expect.poll(() => listMessages(getDb(), { conversationId: id }).length).toBe(4);
     await idle(id);
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).not.toContain("too late");
+    const [question, answer, next] = listMessages(getDb(), { conversationId: id });
+    expect([question?.content, answer?.content, next?.content]).toEqual(["q", "a b c", "too late"]);
+    expect(next?.runId).toBeNull();
   });
 });
 

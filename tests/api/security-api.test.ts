@@ -11,6 +11,7 @@ import { POST as selectBranch } from "@/app/api/conversations/[id]/branch/route"
 import { GET as download } from "@/app/api/conversations/[id]/files/[fileId]/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
+import { DELETE as discard } from "@/app/api/conversations/[id]/interrupts/[interruptId]/route";
 import { DELETE as del, GET as getOne, PATCH as patch } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
@@ -212,6 +213,10 @@ describe("one account never reaches another's data (404, like a missing id)", ()
     [
       "switch its branch",
       () => selectBranch(bob.request("", "POST", { messageId: "any" }), params({ id: aliceConversation })),
+    ],
+    [
+      "discard its unsent follow-up",
+      () => discard(bob.request("", "DELETE"), params({ id: aliceConversation, interruptId: aliceRun })),
     ],
     [
       "replay its run's events",

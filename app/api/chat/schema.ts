@@ -25,6 +25,8 @@ export const chatBody = z
     mode: z.enum(["auto", "native", "json", "dag"]).optional(),
     /** Files of this conversation sent with the message; images reach a vision model. */
     attachmentIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+    /** Unsent follow-ups of this conversation the message sends: they are no longer held once it starts. */
+    interruptIds: z.array(z.string().min(1).max(100)).max(100).optional(),
     parentId: messageId.optional(),
     editOf: messageId.optional(),
     regenerate: messageId.optional(),
@@ -32,7 +34,7 @@ export const chatBody = z
   .superRefine((body, context) => {
     const issue = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
     if (body.regenerate !== undefined) {
-      for (const key of ["message", "attachmentIds", "parentId", "editOf"] as const) {
+      for (const key of ["message", "attachmentIds", "interruptIds", "parentId", "editOf"] as const) {
         if (body[key] !== undefined) issue(key, "not with regenerate: the stored question is answered again");
       }
     } else if (body.message === undefined) issue("message", "required (or regenerate an answer)");

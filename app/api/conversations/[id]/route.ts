@@ -1,6 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
+import { listHeldInterrupts } from "@/lib/db/interrupts";
 import { deleteConversation, getConversation, getConversationDetail, updateConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -13,7 +14,9 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  return Response.json(getConversationDetail(getDb(), { id, ownerId: ownerOf(viewer) }));
+  const db = getDb();
+  const detail = getConversationDetail(db, { id, ownerId: ownerOf(viewer) });
+  return Response.json({ ...detail, interrupts: listHeldInterrupts(db, { conversationId: id }) });
 });
 
 export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {

@@ -3,6 +3,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { storeInterrupt } from "@/lib/db/interrupts";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -26,9 +27,13 @@ const interruptBody = z.object({
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
-  getConversation(getDb(), { id, ownerId: ownerOf(viewer) });
+  const db = getDb();
+  getConversation(db, { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
-  const result = live?.interrupts.enqueue(body.message);
+  // Held on the server from the moment it is accepted: a closed tab loses nothing.
+  const result = live?.interrupts.enqueue(body.message, (interrupt) =>
+    storeInterrupt(db, { interrupt, conversationId: id, runId: live.runId }),
+  );
   if (live && result && "accepted" in result) {
     const accepted: InterruptAccepted = {
       interruptId: result.accepted.id,
