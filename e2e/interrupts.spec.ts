@@ -80,23 +80,70 @@ test("an interrupt the run never took is sent as the next turn when the run ends
   await expect(chat.assistantMessages.first()).toContainText("line 80");
 });
 
-test("after Stop, an interrupt the run never took is given back in the composer instead of being sent", async ({
+test("a follow-up sent while the agent works is answered even when the page is closed before the run ends", async ({
+  page,
+  context,
+}) => {
+  const chat = new ChatPage(page);
+  const question = unique("Count, then close");
+  await fakeOllama.script(slowAnswer("counting", 40));
+  const id = await chat.startConversation(question);
+  await expect(chat.lastAnswer).toContainText("line 1");
+  await chat.send("And then say goodbye");
+  await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toContainText(
+    "And then say goodbye",
+  );
+  await page.close();
+
+  // Nothing of the follow-up lived only in that tab: the server answers it as the next turn.
+  const again = new ChatPage(await context.newPage());
+  await again.open(`/c/${id}`);
+  await expect(again.userMessages).toHaveText([question, "And then say goodbye"], { timeout: 40_000 });
+  await expect(again.assistantMessages).toHaveCount(2);
+  await again.expectAnswerDone();
+  await expect(again.lastAnswer).toContainText("Echo: And then say goodbye");
+});
+
+test("after Stop, a follow-up the run never took stays as an unsent message, across a reload; Send answers it, Discard drops it", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Stop with an interrupt pending")}`);
+  await chat.startConversation(`[slow] ${unique("Stop with a follow-up pending")}`);
   await expect(chat.lastAnswer).toContainText("line 1");
   await chat.send("Keep this for later");
   await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(1);
 
   await chat.stopButton.click();
   await chat.expectAnswerDone("stopped");
-  await expect(chat.composer).toHaveValue("Keep this for later");
+  const unsent = page.getByTestId("message-unsent");
+  await expect(unsent).toContainText("Keep this for later");
+  await expect(unsent).toContainText("Not sent");
   await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(0);
-  await expect(chat.assistantMessages).toHaveCount(1);
+  await expect(chat.composer).toHaveValue("");
   expect((await fakeOllama.chatRequests()).some((r) => JSON.stringify(r.body).includes("Keep this for later"))).toBe(
     false,
   );
+  await chat.screenshot("followup-unsent");
+
+  await page.reload();
+  await expect(unsent).toContainText("Keep this for later");
+  await unsent.getByRole("button", { name: "Send" }).click();
+  await expect(unsent).toHaveCount(0);
+  await expect(chat.assistantMessages).toHaveCount(2);
+  await chat.expectAnswerDone();
+  await expect(chat.lastAnswer).toContainText("Echo: Keep this for later");
+
+  // A second one, discarded: gone for good, also after a reload.
+  await chat.send(`[slow] ${unique("Once more")}`);
+  await expect(chat.lastAnswer).toContainText("line 1");
+  await chat.send("Drop this one");
+  await chat.stopButton.click();
+  await expect(unsent).toContainText("Drop this one");
+  await unsent.getByRole("button", { name: "Discard" }).click();
+  await expect(unsent).toHaveCount(0);
+  await page.reload();
+  await chat.expectAnswerDone("stopped");
+  await expect(unsent).toHaveCount(0);
 });
 
 test("Stop during a tool call ends the run as stopped and the running card stops too", async ({ page }) => {

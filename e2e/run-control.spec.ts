@@ -56,6 +56,64 @@ test("a run that fails shows the error under the answer, also after a reload", a
   await expect(chat.lastAnswer.getByTestId("answer-text")).toHaveCount(0);
 });
 
+/** A turn that reads a page, so its answer comes from synthesis; the loop's own reply is the draft. */
+const researched = [
+  { when: { hasTools: true }, toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }] },
+  { when: { hasTools: true }, content: "The loop's draft." },
+];
+
+test("a synthesis that fails mid-stream keeps what streamed, marked interrupted with the reason and Retry, also after a reload", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await fakeOllama.script(...researched, {
+    when: { stream: true, hasTools: false },
+    chunks: ["Quokkas are ", "small marsupials"],
+    midStreamError: "model runner has unexpectedly stopped",
+  });
+  await chat.startConversation(unique("Tell me about quokkas"));
+
+  for (const pass of ["live", "reloaded"]) {
+    if (pass === "reloaded") await page.reload();
+    await chat.expectAnswerDone("interrupted");
+    await expect(chat.lastAnswer.getByTestId("answer-text")).toHaveText("Quokkas are small marsupials");
+    await expect(chat.lastAnswer).not.toContainText("The loop's draft.");
+    await expect(chat.lastAnswer.getByTestId("message-status")).toHaveText("Interrupted");
+    await expect(chat.lastAnswer.getByTestId("message-error")).toHaveText(
+      "The answer stopped before it was finished: Ollama error: model runner has unexpectedly stopped",
+    );
+  }
+  await chat.screenshot("answer-interrupted");
+
+  // Retry answers the turn again, in its place.
+  await chat.lastAnswer.getByTestId("retry-button").click();
+  await chat.expectAnswerDone();
+  await expect(chat.assistantMessages).toHaveCount(1);
+  await expect(chat.lastAnswer.getByTestId("message-status")).toHaveCount(0);
+});
+
+test("a synthesis that fails before any text shows the loop's draft, labelled as a draft, also after a reload", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await fakeOllama.script(...researched, {
+    when: { stream: true, hasTools: false },
+    errorStatus: 500,
+    error: "out of memory",
+  });
+  await chat.startConversation(unique("Tell me about wombats"));
+
+  for (const pass of ["live", "reloaded"]) {
+    if (pass === "reloaded") await page.reload();
+    await chat.expectAnswerDone("complete");
+    await expect(chat.lastAnswer.getByTestId("draft-note")).toHaveText(
+      "Draft from the research step — the final answer failed: Ollama error: out of memory",
+    );
+    await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("The loop's draft.");
+    await expect(chat.lastAnswer.getByTestId("retry-button")).toBeVisible();
+  }
+});
+
 test("after a reload mid-answer the page re-attaches to the run and the answer keeps streaming to its end", async ({
   page,
 }) => {

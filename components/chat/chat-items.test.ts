@@ -58,7 +58,9 @@ const summary = (items: ReturnType<typeof buildChatItems>) =>
   items.map((item) =>
     item.kind === "user"
       ? `user${item.interruptPending ? "(interrupt pending)" : ""}:${item.content}`
-      : `assistant:${item.status}:${item.run.answer}`,
+      : item.kind === "unsent"
+        ? `unsent:${item.content}`
+        : `assistant:${item.status}:${item.run.answer}`,
   );
 
 describe("buildChatItems", () => {
@@ -120,6 +122,42 @@ describe("buildChatItems", () => {
         run: { answer: "Half", error: "The server shut down while this answer was being written." },
       },
       { status: "stopped", run: { answer: "Some", error: null } },
+    ]);
+  });
+
+  it("shows held follow-ups after their run's answer: unsent ones to send or discard, queued ones pending; not those a turn is sending", () => {
+    const messages = [user("u1", "Q"), assistant("a1", "r1", "A"), user("u2", "Q2"), assistant("a2", "r2", "A2")];
+    const held = (id: string, runId: string, text: string, unsent: boolean) => ({
+      id,
+      runId,
+      text,
+      createdAt: 1,
+      unsent,
+    });
+    const interrupts = [
+      held("i1", "r1", "first", true),
+      held("i2", "r1", "second", true),
+      held("i3", "gone", "x", true),
+    ];
+    expect(summary(buildChatItems({ messages, interrupts }))).toEqual([
+      "user:Q",
+      "assistant:complete:A",
+      "unsent:first",
+      "unsent:second",
+      "user:Q2",
+      "assistant:complete:A2",
+      "unsent:x",
+    ]);
+    const sending = { ...newTurn({ conversationId: "c1", question: "second", interruptIds: ["i2"] }) };
+    const queued = held("i4", "r9", "queued", false);
+    const live = { ...newTurn({ conversationId: "c1", question: "Q3", runId: "r9" }) };
+    expect(summary(buildChatItems({ messages, interrupts: [...interrupts, queued], turns: [sending] }))).not.toContain(
+      "unsent:second",
+    );
+    expect(summary(buildChatItems({ messages, interrupts: [queued], turns: [live] })).slice(-3)).toEqual([
+      "user:Q3",
+      "assistant:streaming:",
+      "user(interrupt pending):queued",
     ]);
   });
 

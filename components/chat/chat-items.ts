@@ -1,5 +1,5 @@
 import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-view";
-import type { StoredMessage } from "@/lib/client/types";
+import type { HeldInterrupt, StoredMessage } from "@/lib/client/types";
 import type { LiveTurn, SentAttachment } from "./live-turn";
 
 /** A stored question or answer: its id and the ids of its versions, oldest first, itself included. */
@@ -18,6 +18,13 @@ export type ChatItem =
       interruptPending: boolean;
       /** A stored question (not an interrupt): it can be edited and has versions. */
       stored: StoredVersion | null;
+    }
+  | {
+      /** A follow-up the server holds unsent (its run is over): the user sends or discards it. */
+      kind: "unsent";
+      key: string;
+      id: string;
+      content: string;
     }
   | {
       kind: "assistant";
@@ -116,17 +123,21 @@ function storedAssistant(message: StoredMessage): AssistantItem {
 /**
  * What the thread shows: the stored messages, then each live turn the store does not have yet (its
  * question, its run, the interrupts sent to it and not taken yet). Interrupts a run took are stored
- * as user messages of that run; they are shown inside the run, where it took them.
+ * as user messages of that run; they are shown inside the run, where it took them. Those the server
+ * holds are shown after their run: queued (still to be read) or unsent.
  */
 export function buildChatItems({
   messages,
   turns = NONE,
   files = NONE,
+  interrupts = NONE,
 }: {
   messages: StoredMessage[];
   turns?: LiveTurn[];
   /** The conversation's files: a stored question shows those it was sent with. */
   files?: readonly SentAttachment[];
+  /** The follow-ups the server holds for the conversation. */
+  interrupts?: readonly HeldInterrupt[];
 }): ChatItem[] {
   const filesById: FilesById = new Map(files.map((file) => [file.id, file]));
   const storedIds = new Set(messages.map((message) => message.id));
@@ -136,10 +147,28 @@ export function buildChatItems({
   const replaced = new Set(turns.flatMap((turn) => turn.replaces));
 
   const items: ChatItem[] = [];
+  // Held follow-ups, by their run; those a turn here is sending, or that this page lists already, are not repeated.
+  const sending = new Set(turns.flatMap((turn) => [...turn.interruptIds, ...turn.interrupts.map((sent) => sent.id)]));
+  const heldByRun = new Map<string, ChatItem[]>();
+  for (const held of interrupts) {
+    if (sending.has(held.id)) continue;
+    const item: ChatItem = held.unsent
+      ? { kind: "unsent", key: `unsent:${held.id}`, id: held.id, content: held.text }
+      : { kind: "user", key: held.id, content: held.text, attachments: [], interruptPending: true, stored: null };
+    heldByRun.set(held.runId, [...(heldByRun.get(held.runId) ?? []), item]);
+  }
+  const pushHeld = (runId: string | null) => {
+    if (!runId) return;
+    items.push(...(heldByRun.get(runId) ?? []));
+    heldByRun.delete(runId);
+  };
+
   for (const message of messages) {
     if (replaced.has(message.id)) continue;
-    if (message.role === "assistant") items.push(storedAssistant(message));
-    else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesById));
+    if (message.role === "assistant") {
+      items.push(storedAssistant(message));
+      pushHeld(message.runId);
+    } else if (!message.runId || !shownRuns.has(message.runId)) items.push(storedUser(message, filesById));
   }
 
   for (const turn of turns) {
@@ -166,6 +195,9 @@ export function buildChatItems({
         stored: null,
       });
     }
+    pushHeld(turn.run.runId);
   }
+  // Those whose run shows no answer (it never started, or was replaced) come last.
+  for (const rest of heldByRun.values()) items.push(...rest);
   return items;
 }

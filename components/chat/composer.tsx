@@ -16,7 +16,6 @@ import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
 import { AttachButton, SendButton, StopButton } from "./composer-buttons";
 import { PlanFirstToggle } from "./plan-first-toggle";
-import type { Draft } from "./use-chat-runs";
 
 const MAX_HEIGHT_PX = 240;
 
@@ -34,10 +33,6 @@ interface ComposerProps {
   model?: string | null;
   /** The "Plan first" switch (DAG mode), when the conversation offers it. */
   planFirst?: { on: boolean; onChange: (on: boolean) => void };
-  /** Text handed back to the user (e.g. messages a stopped run never read), put into the box. */
-  draft?: Draft | null;
-  /** Called once the draft is in the box. */
-  onDraftTaken?: () => void;
   placeholder?: string;
   autoFocus?: boolean;
 }
@@ -51,8 +46,6 @@ export function Composer({
   attachments,
   model = null,
   planFirst,
-  draft,
-  onDraftTaken,
   placeholder,
   autoFocus,
 }: ComposerProps) {
@@ -77,15 +70,6 @@ export function Composer({
   useEffect(() => {
     if (autoFocus && window.matchMedia("(pointer: fine)").matches) input.current?.focus();
   }, [autoFocus]);
-
-  const takenDraft = useRef<number | null>(null);
-  useEffect(() => {
-    if (!draft?.text || takenDraft.current === draft.id) return;
-    takenDraft.current = draft.id;
-    setText((current) => (current.trim() ? `${draft.text}\n\n${current}` : draft.text));
-    onDraftTaken?.();
-    input.current?.focus();
-  }, [draft, onDraftTaken]);
 
   const send = async () => {
     if (!canSend) return;

@@ -7,7 +7,7 @@ import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useConversations } from "@/components/sidebar/conversations-context";
-import { api } from "@/lib/client/api";
+import { ApiError, api } from "@/lib/client/api";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { mentionFiles } from "./attachments/file-facts";
 import { useAttachments } from "./attachments/use-attachments";
@@ -20,7 +20,7 @@ import { ComposerDock } from "./composer-dock";
 import { ConversationFilesContext } from "./files/conversation-files-context";
 import { FilesMenu } from "./files/files-menu";
 import { isLive, type LiveTurn } from "./live-turn";
-import { MessageList, type ThreadActions } from "./message-list";
+import { MessageList, type ThreadActions, type UnsentActions } from "./message-list";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useConversationDetail } from "./use-conversation-detail";
@@ -30,7 +30,7 @@ const NO_TURNS: LiveTurn[] = [];
 /** `/c/<id>`: one conversation — its thread, the live run, the composer, its files and model. */
 export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation, setDetail } = useConversationDetail(id);
-  const { turns: allTurns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled } = useChatRunsContext();
+  const { turns: allTurns, send, interrupt, attach, stop, forgetSettled } = useChatRunsContext();
   const t = useTranslations("models");
   const conversations = useConversations();
   const { defaultModel, reload: reloadModels } = useModels();
@@ -40,7 +40,10 @@ export function ConversationView({ id }: { id: string }) {
   const files = detail?.files;
 
   const items = useMemo(
-    () => (detail ? buildChatItems({ messages: detail.messages, turns, files: detail.files }) : []),
+    () =>
+      detail
+        ? buildChatItems({ messages: detail.messages, turns, files: detail.files, interrupts: detail.interrupts })
+        : [],
     [detail, turns],
   );
   const live = turns.findLast(isLive);
@@ -169,7 +172,34 @@ export function ConversationView({ id }: { id: string }) {
   );
 
   const onStop = useCallback(async () => (await stop(id))?.message ?? null, [stop, id]);
-  const onDraftTaken = useCallback(() => takeDraft(id), [takeDraft, id]);
+
+  // Follow-ups the server holds unsent: sent as a turn of their own, or discarded.
+  const unsentActions = useMemo(
+    (): UnsentActions => ({
+      canSend: live === undefined,
+      send: async (interruptId, text) => {
+        const result = await send({
+          conversationId: id,
+          message: text,
+          model: model ?? undefined,
+          interruptIds: [interruptId],
+        });
+        return result.ok ? null : result.error.message;
+      },
+      discard: async (interruptId) => {
+        try {
+          await api.discardInterrupt(id, interruptId);
+        } catch (error) {
+          // Gone already (another tab sent or discarded it): the reload shows how things stand.
+          if (!(error instanceof ApiError && error.status === 404))
+            return error instanceof Error ? error.message : String(error);
+        }
+        await reload();
+        return null;
+      },
+    }),
+    [live, send, id, model, reload],
+  );
 
   const onModelChange = useCallback(
     async (name: string) => {
@@ -197,7 +227,11 @@ export function ConversationView({ id }: { id: string }) {
         {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
         {detail ? (
           <>
-            {items.length === 0 ? <ThreadEmpty /> : <MessageList items={items} actions={actions} found={found} />}
+            {items.length === 0 ? (
+              <ThreadEmpty />
+            ) : (
+              <MessageList items={items} actions={actions} found={found} unsentActions={unsentActions} />
+            )}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
               <ModelNotice model={model} onReplace={(name) => void onModelChange(name)} />
@@ -210,8 +244,6 @@ export function ConversationView({ id }: { id: string }) {
                 attachments={attachments}
                 model={model}
                 planFirst={{ on: planFirst, onChange: setPlanFirst }}
-                draft={drafts[id] ?? null}
-                onDraftTaken={onDraftTaken}
                 // Opened at a message from search: that message takes the focus.
                 autoFocus={!found}
               />

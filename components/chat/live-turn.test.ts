@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/protocol/run-events";
-import {
-  applyToTurn,
-  interruptAccepted,
-  type LiveTurn,
-  newTurn,
-  type SentInterrupt,
-  untakenInterrupts,
-} from "./live-turn";
+import { applyToTurn, interruptAccepted, type LiveTurn, newTurn, type SentInterrupt } from "./live-turn";
 
 const withInterrupts = (...interrupts: SentInterrupt[]): LiveTurn => ({
   ...newTurn({ conversationId: "c1", question: "Q" }),
@@ -46,13 +39,19 @@ describe("live turns", () => {
     expect(accepted.interrupts).toEqual([{ key: "k2", text: "Also B", id: "i2" }]);
   });
 
-  it("hands back what the run never took: the server's pending interrupts and those refused, each once", () => {
-    const turn = withInterrupts({ key: "k1", text: "yes", id: "i1" }, { key: "k2", text: "yes", id: null });
-    const ended = {
-      ...turn,
-      run: { ...turn.run, status: "complete" as const, pendingInterrupts: [{ id: "i1", text: "yes" }] },
-    };
-    expect(untakenInterrupts(ended)).toEqual(["yes", "yes"]);
+  it("at done, interrupts the server accepted leave the turn (the server holds them); one still on its way stays", () => {
+    const turn = withInterrupts({ key: "k1", text: "yes", id: "i1" }, { key: "k2", text: "also", id: null });
+    const done = applyToTurn(turn, {
+      event: "done",
+      data: {
+        messageId: "m",
+        iterations: 1,
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        elapsedMs: 1,
+        pendingInterrupts: [{ id: "i1", text: "yes" }],
+      },
+    });
+    expect(done.interrupts.map((sent) => sent.key)).toEqual(["k2"]);
   });
 
   it("clears stopping once the run has ended", () => {

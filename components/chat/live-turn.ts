@@ -37,6 +37,8 @@ export interface LiveTurn {
   lost: boolean;
   /** Stored messages of the branch shown this turn is a new version of (edit, regenerate): hidden from the thread. */
   replaces: string[];
+  /** Unsent follow-ups this turn sends: hidden from the thread while the server still lists them. */
+  interruptIds: string[];
 }
 
 let turnCounter = 0;
@@ -48,6 +50,7 @@ export function newTurn({
   model = null,
   runId = null,
   replaces = [],
+  interruptIds = [],
 }: {
   conversationId: string;
   question: string | null;
@@ -55,6 +58,7 @@ export function newTurn({
   model?: string | null;
   runId?: string | null;
   replaces?: string[];
+  interruptIds?: string[];
 }): LiveTurn {
   return {
     key: `turn-${++turnCounter}`,
@@ -67,6 +71,7 @@ export function newTurn({
     reconnecting: false,
     lost: false,
     replaces,
+    interruptIds,
   };
 }
 
@@ -77,7 +82,11 @@ function takenIds(run: RunView): Set<string> {
   );
 }
 
-/** Folds a run event into the turn; an interrupt the run took leaves the turn's list, matched by id. */
+/**
+ * Folds a run event into the turn; an interrupt the run took leaves the turn's list, matched by id.
+ * At `done` the server holds those it did not take (the next turn, or unsent): only those whose
+ * request is still on its way stay here.
+ */
 export function applyToTurn(turn: LiveTurn, event: RunEvent, now = Date.now()): LiveTurn {
   const run = applyRunEvent(turn.run, event, now);
   let interrupts = turn.interrupts;
@@ -85,6 +94,7 @@ export function applyToTurn(turn: LiveTurn, event: RunEvent, now = Date.now()): 
     const taken = new Set(event.data.interrupts.map((interrupt) => interrupt.id));
     interrupts = interrupts.filter((sent) => sent.id === null || !taken.has(sent.id));
   }
+  if (event.event === "done") interrupts = interrupts.filter((sent) => sent.id === null);
   return { ...turn, run, interrupts, stopping: run.status === "streaming" ? turn.stopping : false };
 }
 
@@ -96,15 +106,6 @@ export function interruptAccepted(turn: LiveTurn, key: string, id: string): Live
   const taken = takenIds(turn.run).has(id);
   const interrupts = turn.interrupts.flatMap((sent) => (sent.key !== key ? [sent] : taken ? [] : [{ ...sent, id }]));
   return { ...turn, interrupts };
-}
-
-/**
- * What the run never took, once it is over and every interrupt request has its answer: the
- * server's `pendingInterrupts`, and those the server refused because the run had ended first.
- */
-export function untakenInterrupts(turn: LiveTurn): string[] {
-  const refused = turn.interrupts.filter((sent) => sent.id === null);
-  return [...turn.run.pendingInterrupts, ...refused].map((interrupt) => interrupt.text);
 }
 
 export const isLive = (turn: LiveTurn) => turn.run.status === "streaming" && !turn.lost;

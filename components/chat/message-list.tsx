@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { useTranslations } from "use-intl";
 import { AssistantMessage } from "./assistant-message";
 import type { ChatItem } from "./chat-items";
+import { UnsentMessage } from "./unsent-message";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
 
@@ -22,16 +23,26 @@ export interface ThreadActions {
   focused: { id: string; step: -1 | 1 } | null;
 }
 
+/** What can be done to an unsent follow-up; each resolves with an error message to show, or null. */
+export interface UnsentActions {
+  /** Nothing runs: it can go out as a turn of its own. */
+  canSend: boolean;
+  send(id: string, text: string): Promise<string | null>;
+  discard(id: string): Promise<string | null>;
+}
+
 /** The thread. Follows a streaming answer down unless the user scrolled up to read. */
 export function MessageList({
   items,
   actions = null,
   found = null,
+  unsentActions,
 }: {
   items: ChatItem[];
   actions?: ThreadActions | null;
   /** The key of an item to show and highlight briefly (a search result opened here). */
   found?: string | null;
+  unsentActions: UnsentActions;
 }) {
   const t = useTranslations("thread");
   const { scrollRef, contentRef, atBottom, scrollToBottom, release } = useStickToBottom();
@@ -76,6 +87,13 @@ export function MessageList({
                   interruptPending={item.interruptPending}
                   stored={item.stored}
                   actions={actions}
+                />
+              ) : item.kind === "unsent" ? (
+                <UnsentMessage
+                  content={item.content}
+                  canSend={unsentActions.canSend}
+                  onSend={() => unsentActions.send(item.id, item.content)}
+                  onDiscard={() => unsentActions.discard(item.id)}
                 />
               ) : (
                 <AssistantMessage item={item} actions={actions} />

@@ -3,15 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, api } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
-import {
-  applyToTurn,
-  interruptAccepted,
-  isLive,
-  type LiveTurn,
-  newTurn,
-  type SentAttachment,
-  untakenInterrupts,
-} from "./live-turn";
+import { applyToTurn, interruptAccepted, isLive, type LiveTurn, newTurn, type SentAttachment } from "./live-turn";
 
 export type SendResult = { ok: true } | { ok: false; error: ApiError };
 
@@ -28,23 +20,19 @@ export interface SendInput {
   regenerate?: string;
   /** Stored messages of the branch shown that the new version takes the place of: hidden meanwhile. */
   replaces?: string[];
-}
-
-/** Text for a conversation's composer: interrupts a stopped run never took, given back to the user. */
-export interface Draft {
-  id: number;
-  text: string;
+  /** Unsent follow-ups (held by the server) this message sends. */
+  interruptIds?: string[];
 }
 
 export interface ChatRuns {
   /** The turns followed live, per conversation, oldest first (the last one may be running). */
   turns: Record<string, LiveTurn[]>;
-  drafts: Record<string, Draft>;
-  /** The composer took the draft: it is not offered again. */
-  takeDraft(conversationId: string): void;
   /** Starts a run; resolves once the server accepted it (or with the error to show). */
   send(input: SendInput): Promise<SendResult>;
-  /** An interrupt: a message for the running agent; without a live run it is sent as a new turn. */
+  /**
+   * An interrupt: a message for the running agent, held by the server once accepted; without a live
+   * run (or when the run ended before the server took it) it is sent as a new turn.
+   */
   interrupt(input: SendInput): Promise<SendResult>;
   /** Follows a run this page did not start (reload mid-run, another tab), or resumes a lost one. */
   attach(conversationId: string, runId: string): void;
@@ -68,14 +56,10 @@ function toApiError(error: unknown): ApiError {
 
 export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   const [turns, setTurns] = useState<Record<string, LiveTurn[]>>({});
-  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   // Every change goes through this ref first, so a finished run reads its final state synchronously.
   const latest = useRef(turns);
   const controllers = useRef(new Map<string, AbortController>());
-  // Interrupt requests still on their way, per turn: the turn's end waits for their answers.
-  const interruptRequests = useRef(new Map<string, Set<Promise<unknown>>>());
   const callbacksRef = useRef(callbacks);
-  const sendRef = useRef<ChatRuns["send"] | null>(null);
   useEffect(() => {
     callbacksRef.current = callbacks;
   });
@@ -128,29 +112,18 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       if (outcome === "lost") {
         update(conversationId, key, (t) => ({ ...t, lost: true, reconnecting: false, stopping: false }));
       }
-      // Whether the server took an interrupt still on its way decides if it goes out as the next turn.
-      await Promise.allSettled(interruptRequests.current.get(key) ?? []);
-      interruptRequests.current.delete(key);
-      const ended = latest.current[conversationId]?.find((t) => t.key === key);
-      const untaken = outcome === "done" && ended ? untakenInterrupts(ended) : [];
-      if (untaken.length > 0 && ended) {
-        update(conversationId, key, (t) => ({ ...t, interrupts: [] }));
-        const text = untaken.join("\n\n");
-        // After Stop the user decides what to do with them; otherwise the agent gets them next.
-        if (ended.run.status === "stopped")
-          setDrafts((previous) => ({ ...previous, [conversationId]: { id: Date.now(), text } }));
-        else void sendRef.current?.({ conversationId, message: text, model: ended.run.model ?? undefined });
-      }
+      // Follow-ups the run never took are the server's now (the next turn, or unsent): the stored
+      // conversation, read again, shows them.
       callbacksRef.current.onSettled?.(conversationId);
     },
     [update],
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model, mode, attachments, editOf, regenerate, replaces }) => {
+    async ({ conversationId, message, model, mode, attachments, editOf, regenerate, replaces, interruptIds }) => {
       // A regenerated answer's question is the stored one, shown already.
       const question = regenerate ? null : message;
-      const turn = newTurn({ conversationId, question, attachments, model, replaces });
+      const turn = newTurn({ conversationId, question, attachments, model, replaces, interruptIds });
       const controller = new AbortController();
       // A replacing turn also drops the settled turns kept here: the one it replaces is gone from
       // the store, and a kept copy of it must not come back.
@@ -161,7 +134,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         body = await api.chat(
           regenerate
             ? { conversationId, model, mode, regenerate }
-            : { conversationId, model, mode, message, editOf, attachmentIds },
+            : { conversationId, model, mode, message, editOf, attachmentIds, interruptIds },
           controller.signal,
         );
       } catch (error) {
@@ -175,7 +148,6 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
     },
     [follow, mutate],
   );
-  sendRef.current = send;
 
   const interrupt = useCallback<ChatRuns["interrupt"]>(
     async (input) => {
@@ -187,27 +159,24 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         ...t,
         interrupts: [...t.interrupts, { key, text: message, id: null }],
       }));
-      const answered = (async (): Promise<SendResult> => {
-        try {
-          const accepted = await api.interrupt(conversationId, message);
-          update(conversationId, live.key, (t) => interruptAccepted(t, key, accepted.interruptId));
-          return { ok: true };
-        } catch (error) {
-          // 409: the run ended first. The interrupt stays, without an id, and goes out as the next turn at `done`.
-          if (error instanceof ApiError && error.status === 409) return { ok: true };
-          update(conversationId, live.key, (t) => ({
-            ...t,
-            interrupts: t.interrupts.filter((sent) => sent.key !== key),
-          }));
-          return { ok: false, error: toApiError(error) };
-        }
-      })();
-      const requests = interruptRequests.current.get(live.key) ?? new Set<Promise<unknown>>();
-      interruptRequests.current.set(live.key, requests.add(answered));
+      const forget = () =>
+        update(conversationId, live.key, (t) => ({ ...t, interrupts: t.interrupts.filter((s) => s.key !== key) }));
       try {
-        return await answered;
-      } finally {
-        requests.delete(answered);
+        const accepted = await api.interrupt(conversationId, message);
+        // The server holds it now. A turn that ended meanwhile lists it no more: the stored
+        // conversation (the next turn, or an unsent message) shows it.
+        update(conversationId, live.key, (t) =>
+          isLive(t)
+            ? interruptAccepted(t, key, accepted.interruptId)
+            : { ...t, interrupts: t.interrupts.filter((s) => s.key !== key) },
+        );
+        if (accepted.runId !== live.run.runId) callbacksRef.current.onSettled?.(conversationId);
+        return { ok: true };
+      } catch (error) {
+        forget();
+        // 409: the run ended before the server took it: it is a new turn.
+        if (error instanceof ApiError && error.status === 409) return send(input);
+        return { ok: false, error: toApiError(error) };
       }
     },
     [send, update],
@@ -256,12 +225,8 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
     [mutate],
   );
 
-  const takeDraft = useCallback((conversationId: string) => {
-    setDrafts(({ [conversationId]: _taken, ...rest }) => rest);
-  }, []);
-
   return useMemo(
-    () => ({ turns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled }),
-    [turns, drafts, takeDraft, send, interrupt, attach, stop, forgetSettled],
+    () => ({ turns, send, interrupt, attach, stop, forgetSettled }),
+    [turns, send, interrupt, attach, stop, forgetSettled],
   );
 }

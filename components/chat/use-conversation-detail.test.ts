@@ -8,6 +8,7 @@ const detail: ConversationDetail = {
   messages: [],
   files: [],
   activeRunId: null,
+  interrupts: [],
 };
 
 describe("conversation page state", () => {

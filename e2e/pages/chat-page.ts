@@ -98,7 +98,7 @@ export class ChatPage {
     return decodeURIComponent(match[1]);
   }
 
-  async expectAnswerDone(status: "complete" | "stopped" | "error" = "complete"): Promise<void> {
+  async expectAnswerDone(status: "complete" | "stopped" | "error" | "interrupted" = "complete"): Promise<void> {
     await expect(this.lastAnswer).toHaveAttribute("data-status", status);
   }
 

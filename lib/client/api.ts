@@ -127,6 +127,12 @@ export const api = {
       body: JSON.stringify({ message }),
     }),
 
+  /** Discards an unsent follow-up the server holds. */
+  discardInterrupt: (id: string, interruptId: string) =>
+    request<void>(`/api/conversations/${encodeURIComponent(id)}/interrupts/${encodeURIComponent(interruptId)}`, {
+      method: "DELETE",
+    }),
+
   /**
    * Starts a run; resolves with the SSE response once the server accepted it. A new question goes
    * after the end of the branch shown, or is a new version of `editOf`; `regenerate` answers the
@@ -144,6 +150,8 @@ export const api = {
           editOf?: string;
           /** Files of the conversation sent with this message (images reach a vision model). */
           attachmentIds?: string[];
+          /** Unsent follow-ups this message sends: the server stops holding them. */
+          interruptIds?: string[];
         }
       | { regenerate: string }
     ),

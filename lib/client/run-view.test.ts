@@ -106,7 +106,6 @@ describe("applyRunEvent", () => {
     expect(fold([done({ pendingInterrupts: [{ id: "i1", text: "Also B" }] })])).toMatchObject({
       status: "complete",
       iterations: 2,
-      pendingInterrupts: [{ id: "i1", text: "Also B" }],
     });
     const failed = fold([{ event: "error", data: { code: "internal", message: "boom", retryable: false } }, done({})]);
     expect(failed).toMatchObject({ status: "error", error: "boom" });

@@ -88,8 +88,6 @@ export interface RunView {
   elapsedMs: number | null;
   /** The answer is the tool loop's draft: synthesis failed (`error` says why) before any of it streamed. */
   fallback: boolean;
-  /** Interrupts the run never took (from `done`): the client sends them as the next turn. */
-  pendingInterrupts: Interrupt[];
   /** The id of the last SSE event folded in: where a reconnect resumes (`?after=`). */
   lastEventId: string | null;
 }
@@ -111,7 +109,6 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     iterations: null,
     elapsedMs: null,
     fallback: false,
-    pendingInterrupts: [],
     lastEventId: null,
     ...init,
   };
@@ -283,7 +280,6 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
         iterations: done.iterations,
         elapsedMs: done.elapsedMs,
         fallback: done.fallback === true,
-        pendingInterrupts: done.pendingInterrupts ?? [],
       };
     }
     case "plan":

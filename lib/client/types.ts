@@ -5,6 +5,7 @@
  */
 import type { PublicUser } from "@/lib/auth/accounts";
 import type { SearchMatch } from "@/lib/db/conversation-search";
+import type { HeldInterruptView } from "@/lib/db/interrupts";
 import type { MessageWithRun } from "@/lib/db/queries";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus } from "@/lib/db/schema";
@@ -49,7 +50,11 @@ export interface ConversationDetail {
   messages: StoredMessage[];
   files: ConversationFile[];
   activeRunId: string | null;
+  /** Follow-ups the server holds: queued for the running answer, or unsent (their run is over). */
+  interrupts: HeldInterrupt[];
 }
+
+export type HeldInterrupt = HeldInterruptView;
 
 /** A file of a conversation: uploaded by the user, or fetched by the agent (`search_and_fetch`). */
 export interface ConversationFile {
