@@ -86,7 +86,7 @@ test("a follow-up sent while the agent works is answered even when the page is c
 }) => {
   const chat = new ChatPage(page);
   const question = unique("Count, then close");
-  await fakeOllama.script(slowAnswer("counting", 40));
+  await fakeOllama.script(slowAnswer("counting", 80));
   const id = await chat.startConversation(question);
   await expect(chat.lastAnswer).toContainText("line 1");
   await chat.send("And then say goodbye");
@@ -108,7 +108,8 @@ test("after Stop, a follow-up the run never took stays as an unsent message, acr
   page,
 }) => {
   const chat = new ChatPage(page);
-  await chat.startConversation(`[slow] ${unique("Stop with a follow-up pending")}`);
+  await fakeOllama.script(slowAnswer("counting", 400));
+  await chat.startConversation(unique("Stop with a follow-up pending"));
   await expect(chat.lastAnswer).toContainText("line 1");
   await chat.send("Keep this for later");
   await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(1);
@@ -134,7 +135,8 @@ test("after Stop, a follow-up the run never took stays as an unsent message, acr
   await expect(chat.lastAnswer).toContainText("Echo: Keep this for later");
 
   // A second one, discarded: gone for good, also after a reload.
-  await chat.send(`[slow] ${unique("Once more")}`);
+  await fakeOllama.script(slowAnswer("again", 400));
+  await chat.send(unique("Once more"));
   await expect(chat.lastAnswer).toContainText("line 1");
   await chat.send("Drop this one");
   await chat.stopButton.click();
