@@ -135,8 +135,8 @@ export class ContextGuard {
     return result;
   }
 
-  /** One compaction call; any failure or an empty summary gives null (the caller drops instead). */
-  private async summarise(older: ChatMessage[], hint: CompactionHint, signal?: AbortSignal): Promise<string | null> {
+  /** One compaction call; any failure or an empty summary gives null (the caller drops or cuts instead). */
+  async summarise(older: ChatMessage[], hint: CompactionHint, signal?: AbortSignal): Promise<string | null> {
     const { language, llm } = this.options;
     // The compaction call must fit too: every message gets its share, head and tail kept.
     const share = Math.max(300, Math.floor(((this.budget - 512) * 3) / older.length));

@@ -1,3 +1,4 @@
+import type { CompactionEvent } from "@/lib/agent/context-guard";
 import { DagAgent, type DagLimits } from "@/lib/agent/dag/dag-agent";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
 import type { ModelHint, Plan, ScopedStep, StepProgress } from "@/lib/protocol/run-events";
@@ -68,6 +69,7 @@ export function dagHarness({
   limits = {},
   tools = fakeToolbox({ web_search: () => "results", scrape_url: () => "page" }),
   onStepProgress,
+  onCompact,
 }: {
   /** Plans and judges: the reasoning role's model. */
   planner: ScriptedLLM;
@@ -78,6 +80,7 @@ export function dagHarness({
   limits?: Partial<DagLimits>;
   tools?: FakeToolbox;
   onStepProgress?: (event: StepProgress) => void;
+  onCompact?: (event: CompactionEvent & { stepId?: string }) => void;
 }) {
   const steps: ScopedStep[] = [];
   const plans: Plan[] = [];
@@ -102,6 +105,7 @@ export function dagHarness({
     interrupts,
     onStep: (step) => steps.push(step),
     onPlan: (plan) => plans.push(plan),
+    onCompact,
     onStepProgress: (event) => {
       progress.push(event);
       onStepProgress?.(event);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { CompactionEvent } from "@/lib/agent/context-guard";
+import type { ChatMessage } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
 import { toolOk, withSource } from "@/lib/tools/outcome";
 import { analysisReply, dagHarness, planReply, untilAborted, workerLLM } from "@/tests/support/dag-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
-import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
 
 /** A gate a test opens when it wants; `opened` resolves the waiting callers. */
 function gate() {
@@ -65,8 +68,12 @@ describe("DAG mode: the executor", () => {
     expect(question).toContain("### s2: price of B\nresult of price of B");
   });
 
-  it("cuts dependency results to DAG_DEPENDENCY_CHARS shared among the dependencies", async () => {
-    const worker = workerLLM("chat-model", (task) => ({ content: task === "use" ? "ok" : "x".repeat(5000) }));
+  /** Steps "big one" and "big two" find 5000 characters each; "use" depends on both. */
+  function bigDependencies(compaction: (messages: ChatMessage[]) => ScriptedChat) {
+    const worker = workerLLM("chat-model", (task, messages) => {
+      if (messages[0]?.content === prompt("en", "compaction_system")) return compaction(messages);
+      return { content: task === "use" ? "ok" : "x".repeat(5000) };
+    });
     const planner = scriptedLLM({
       model: "reasoning-model",
       chat: [
@@ -78,11 +85,56 @@ describe("DAG mode: the executor", () => {
         analysisReply(true),
       ],
     });
-    const dag = dagHarness({ planner, worker, limits: { dependencyChars: 1000 } });
-    await dag.run();
-    const call = worker.chatCalls.find((c) => c.messages.some((m) => m.content.includes("Your step: use")));
-    const question = call?.messages.find((message) => message.role === "user")?.content ?? "";
-    expect(question.match(/x+/g)?.map((run) => run.length)).toEqual([499, 499]);
+    const compactions: (CompactionEvent & { stepId?: string })[] = [];
+    const dag = dagHarness({
+      planner,
+      worker,
+      limits: { dependencyChars: 1000 },
+      onCompact: (e) => compactions.push(e),
+    });
+    const query = () => {
+      const call = worker.chatCalls.find((c) => c.messages.some((m) => m.content.includes("Your step: use")));
+      return call?.messages.find((message) => message.role === "user")?.content ?? "";
+    };
+    const compactionCalls = () =>
+      worker.chatCalls.filter((c) => c.messages[0]?.content === prompt("en", "compaction_system"));
+    return { dag, query, compactionCalls, compactions };
+  }
+
+  it("summarises a dependency result over its share of DAG_DEPENDENCY_CHARS with the step_dependency hint", async () => {
+    let summaries = 0;
+    const big = bigDependencies(() => ({ content: `summary ${++summaries}: the price is 42` }));
+    await big.dag.run();
+    const calls = big.compactionCalls();
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      const request = call.messages[1]?.content ?? "";
+      expect(request.startsWith(prompt("en", "compaction_step_dependency", { transcript: "" }))).toBe(true);
+      expect(request).toContain("xxxx");
+    }
+    const question = big.query();
+    expect(question).toMatch(/### s1: big one\nsummary \d: the price is 42/);
+    expect(question).toMatch(/### s2: big two\nsummary \d: the price is 42/);
+    expect(question).not.toContain("xxxx");
+    expect(big.compactions.map((event) => [event.stepId, event.summary?.endsWith("the price is 42")])).toEqual([
+      ["s3", true],
+      ["s3", true],
+    ]);
+  });
+
+  it("cuts dependency results to DAG_DEPENDENCY_CHARS shared among the dependencies when their compaction fails", async () => {
+    const big = bigDependencies(() => {
+      throw new Error("compaction model crashed");
+    });
+    await big.dag.run();
+    expect(big.compactionCalls()).toHaveLength(2);
+    expect(
+      big
+        .query()
+        .match(/x+/g)
+        ?.map((run) => run.length),
+    ).toEqual([499, 499]);
+    expect(big.compactions).toEqual([]);
   });
 
   it('marks the dependents of a failed step skipped ("dependency failed") and runs the others', async () => {

@@ -2,7 +2,7 @@ import type { Usage } from "@/lib/llm/types";
 import { emptyUsage, type LLM } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { ModelHint, PlanStep, ScopedStep, StepProgress, ThinkingDelta } from "@/lib/protocol/run-events";
-import type { CompactionEvent } from "../context-guard";
+import { type CompactionEvent, ContextGuard, estimateTextTokens } from "../context-guard";
 import { ReActAgent } from "../react-agent";
 import type { SourceList } from "../sources";
 import type { AgentLimits, AgentToolbox, InterruptSource, StepRecord } from "../types";
@@ -11,7 +11,8 @@ import { formatResults } from "./trace";
 /**
  * One plan step as a fresh ReAct agent: its model resolved from the step's `model_hint` just
  * before it starts, its tools with `tool_hint` first, its query the goal, its task and its
- * dependencies' results (cut to DAG_DEPENDENCY_CHARS in all). Its iterations are reserved from the
+ * dependencies' results (DAG_DEPENDENCY_CHARS in all: a result over its share is summarised by the
+ * step's model with the `step_dependency` compaction hint, and cut if that fails). Its iterations are reserved from the
  * run's budget when it starts, and what it did not use is given back.
  */
 
@@ -81,10 +82,41 @@ export interface StepContext {
   onProgress?: (progress: StepProgress) => void;
 }
 
-export function stepQuery(step: PlanStep, dependencies: StepRun[], context: StepContext): string {
+/** A dependency's result over `maxChars`, summarised for step `stepId`; unchanged when compaction fails. */
+async function compactResult(
+  stepId: string,
+  run: StepRun,
+  maxChars: number,
+  llm: LLM,
+  context: StepContext,
+): Promise<StepRun> {
+  if (run.result.length <= maxChars) return run;
+  const replaced = [{ role: "assistant" as const, content: run.result }];
+  const guard = new ContextGuard({ llm, language: context.language });
+  const summary = await guard.summarise(replaced, "step_dependency", context.signal);
+  if (!summary) return run;
+  context.onCompact?.({
+    stepId,
+    originalMessages: 1,
+    keptMessages: 1,
+    tokensBefore: Math.ceil(estimateTextTokens(run.result)),
+    tokensAfter: Math.ceil(estimateTextTokens(summary)),
+    summary,
+    replaced,
+  });
+  return { ...run, result: summary };
+}
+
+export async function stepQuery(
+  step: PlanStep,
+  dependencies: StepRun[],
+  llm: LLM,
+  context: StepContext,
+): Promise<string> {
   const { language } = context;
   const share = Math.floor(context.dependencyChars / Math.max(1, dependencies.length));
-  const results = formatResults(dependencies, language, share);
+  const compacted = await Promise.all(dependencies.map((run) => compactResult(step.id, run, share, llm, context)));
+  const results = formatResults(compacted, language, share);
   return prompt(language, "dag_step_query", {
     goal: context.goal,
     task: step.task,
@@ -138,7 +170,7 @@ export async function runStep(step: PlanStep, dependencies: StepRun[], context: 
   });
   try {
     const result = await agent.run(
-      { system: context.system, history: [], question: stepQuery(step, dependencies, context) },
+      { system: context.system, history: [], question: await stepQuery(step, dependencies, llm, context) },
       signal,
     );
     context.budget.giveBack(reserved - result.iterations);
