@@ -241,7 +241,17 @@ function continueWithInterrupts(
     return;
   }
   try {
-    beginTurn(db, { live, input: next, turn: { ...turn, question, attachments: [], images: [] }, config, liveRuns });
+    // The next turn runs as the conversation remembers "Plan first", whatever mode the ended run had.
+    const { planFirst } = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+    const mode = planFirst ? "dag" : turn.mode;
+    next.mode = planFirst ? "dag" : undefined;
+    beginTurn(db, {
+      live,
+      input: next,
+      turn: { ...turn, mode, question, attachments: [], images: [] },
+      config,
+      liveRuns,
+    });
   } catch (error) {
     liveRuns.release(live);
     console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);

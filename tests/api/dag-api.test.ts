@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
+import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
@@ -171,6 +172,36 @@ describe("DAG mode behind /api/chat", () => {
     expect((await detail(id)).conversation.planFirst).toBe(true);
     await runChat({ conversationId: id, message: "three", mode: "auto" });
     expect((await detail(id)).conversation.planFirst).toBe(false);
+  });
+
+  it('runs follow-ups the server sends as the next turn in the conversation\'s remembered "Plan first" mode', async () => {
+    // Steps answer by their task; the ReAct loop of a turn sent without a mode streams slowly.
+    dagModel([{ id: "a", task: "x", dependencies: [] }], (task) =>
+      task ? { content: "ok" } : { chunks: ["a ", "b ", "c"], chunkDelayMs: 150 },
+    );
+    const id = await newConversation();
+    await runChat({ conversationId: id, message: "one", mode: "dag" });
+    // Sent without a mode: a ReAct turn; the conversation still remembers Plan first.
+    const response = await chat(jsonRequest("/api/chat", "POST", { conversationId: id, message: "two" }));
+    await readEvents(response, (e) => {
+      if (e.event === "answer" && e.data.status === "start") {
+        void interrupt(jsonRequest("", "POST", { message: "and three" }), params({ id }));
+      }
+      return false;
+    });
+    await expect.poll(async () => (await detail(id)).messages.length, { timeout: 10_000 }).toBe(6);
+    await idle(id);
+    const { conversation, messages } = await detail(id);
+    expect(messages.map((m) => `${m.role}:${m.run?.mode ?? ""}`)).toEqual([
+      "user:",
+      "assistant:dag",
+      "user:",
+      expect.not.stringMatching(/dag/),
+      "user:",
+      "assistant:dag",
+    ]);
+    expect(messages[4]?.content).toBe("and three");
+    expect(conversation.planFirst).toBe(true);
   });
 
   it("refuses a mode that is not one of auto, native, json, dag, and stores nothing", async () => {
