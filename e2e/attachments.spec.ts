@@ -71,11 +71,11 @@ test("a PDF attached on a new chat shows its pages, the agent reads it by attach
   await expect(card.getByTestId("tool-observation")).toContainText("Revenue grew by twelve percent.");
   await expect(card.getByTestId("tool-observation")).toContainText("Next quarter looks stable.");
   await chat.expectAnswerDone();
-  // The answer's reference to the file is a download link named after it.
-  await expect(chat.lastAnswer.getByRole("link", { name: "quarterly-report.pdf" })).toHaveAttribute(
-    "href",
-    `/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`,
-  );
+  // The answer's reference to the file is a download link named after it, and the file is its source 1.
+  await expect(chat.lastAnswer.getByRole("link", { name: "1 quarterly-report.pdf" })).toBeVisible();
+  await expect(
+    chat.lastAnswer.getByTestId("answer-text").getByRole("link", { name: "quarterly-report.pdf" }),
+  ).toHaveAttribute("href", `/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`);
 
   // The model was told about the file in the system prompt.
   const [first] = await fakeOllama.chatRequests();

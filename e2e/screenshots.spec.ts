@@ -1,7 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
+import { encodedImage } from "../tests/support/image-fixtures";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
-import { fakeOllama } from "./support/fake-ollama";
+import { fakeOllama, slowAnswer } from "./support/fake-ollama";
 import { APP_ACCOUNTS_URL, FAKE_WEB_URL } from "./support/servers";
 
 /** A reply with the Markdown an answer typically has: headings, lists, code, a table. */
@@ -23,6 +24,51 @@ const QUOKKA_ANSWER_JA = [
   "クオッカは西オーストラリア沖の**ロットネスト島**と**ボールド島**に住み、本土にも小さな群れがいます。\n\n",
   "- **食べ物:** 草、葉、茎、樹皮\n- **活動:** 主に夜\n- **水:** 長いあいだ飲まずにいられる\n",
 ];
+
+/** An answer citing its sources, with math and a table wider than a phone. */
+const CITED_ANSWER = [
+  "Quokkas live on **Rottnest Island** [1] and eat grasses and leaves [1].\n\n",
+  "Their range shrank by about $r = 1 - \\tfrac{A_{now}}{A_{1900}} \\approx 0.5$ since 1900; a ferry ticket costs $5 and $10 return.\n\n",
+  "$$\nN(t) = N_0 \\, e^{-\\lambda t}\n$$\n\n",
+  "| Island | Area (km²) | Quokkas (estimate) | Note |\n|---|---|---|---|\n",
+  "| Rottnest | 19 | 10 000–12 000 | ferries from Fremantle, no cats or foxes |\n",
+  "| Bald | 8 | ~1 000 | uninhabited nature reserve, hard to reach |\n",
+];
+
+/** Two steps that can run at once, planned, run and judged. */
+function scriptPlan() {
+  return fakeOllama.script(
+    {
+      when: { lastUserIncludes: "Request:" },
+      toolCalls: [
+        {
+          name: "make_plan",
+          arguments: {
+            steps: [
+              { id: "habitat", task: "find where quokkas live", dependencies: [], tool_hint: "scrape_url" },
+              { id: "diet", task: "find what quokkas eat", dependencies: [] },
+              { id: "compare", task: "compare with the wallaby", dependencies: ["habitat", "diet"] },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      when: { lastUserIncludes: "Your step: find where quokkas live" },
+      toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } }],
+    },
+    { when: { lastUserIncludes: "Your step: find where quokkas live" }, content: "Rottnest and Bald Island." },
+    { when: { lastUserIncludes: "Your step: find what quokkas eat" }, content: "Grasses, leaves and bark." },
+    { when: { lastUserIncludes: "Your step: compare" }, content: "Smaller, and island-bound." },
+    {
+      when: { lastUserIncludes: "Step results:" },
+      toolCalls: [
+        { name: "judge_results", arguments: { achieved: true, confidence: 0.9, final_answer: null, reasoning: "ok" } },
+      ],
+    },
+    { when: { hasTools: false, stream: true }, chunks: QUOKKA_ANSWER, chunkDelayMs: 10 },
+  );
+}
 
 const schemes = ["light", "dark"] as const;
 const sizes = [
@@ -126,6 +172,70 @@ for (const size of sizes) {
         await page.goto(`${APP_ACCOUNTS_URL}/admin`);
         await expect(page.getByTestId("user-row").first()).toBeVisible();
         await chat.screenshot("admin");
+      });
+    }
+
+    for (const scheme of schemes) {
+      test(`artifact: answer features in ${scheme} mode`, async ({ page }) => {
+        await fakeOllama.reset();
+        await prepare(page, scheme);
+        const chat = new ChatPage(page);
+
+        // A researched answer: the folded trail, source chips, [n] links, math and a scrolling table.
+        await fakeOllama.script(
+          {
+            when: { hasTools: true },
+            toolCalls: [
+              { name: "web_search", arguments: { query: "quokka habitat" } },
+              { name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/quokka.html` } },
+            ],
+          },
+          { when: { hasTools: false, stream: true }, chunks: CITED_ANSWER, chunkDelayMs: 10 },
+        );
+        await chat.startConversation("Where do quokkas live, and how many are left?");
+        await chat.expectAnswerDone();
+        await expect(chat.lastAnswer.locator(".katex").first()).toBeVisible();
+        await expect(chat.lastAnswer.getByTestId("run-trail-toggle")).toHaveAttribute("aria-expanded", "false");
+        await chat.screenshot("answer-sources-math");
+
+        // Regenerated: the earlier answer stays as version 1 of 2.
+        await fakeOllama.script({ when: { stream: true }, chunks: QUOKKA_ANSWER, chunkDelayMs: 10 });
+        await chat.lastAnswer.getByTestId("regenerate-button").click();
+        await chat.expectAnswerDone();
+        await expect(chat.lastAnswer.getByTestId("version-label")).toHaveText("2/2");
+        await chat.screenshot("versions");
+        await chat.lastAnswer.getByRole("button", { name: "Previous version" }).click();
+        await expect(chat.lastAnswer.getByTestId("version-label")).toHaveText("1/2");
+        await chat.openTrail();
+        await chat.toolCard("web_search").getByTestId("tool-card-toggle").click();
+        await chat.toolCard("web_search").scrollIntoViewIfNeeded();
+        await chat.screenshot("search-card");
+
+        // Plan first: the plan card with its steps, their models and times.
+        await scriptPlan();
+        await page.getByTestId("plan-first-toggle").click();
+        await chat.send("Research quokkas step by step and compare them with the wallaby");
+        await chat.expectAnswerDone();
+        await chat.lastAnswer.getByTestId("plan-card").scrollIntoViewIfNeeded();
+        await chat.screenshot("plan-card");
+        await page.getByTestId("plan-first-toggle").click();
+
+        // An image for a model that can't see it: the chip says so before sending.
+        await chat.attach({ name: "photo.png", mimeType: "image/png", buffer: encodedImage("png", 64, 48) });
+        await expect(page.getByTestId("attachment-vision-warning")).toBeVisible();
+        await chat.screenshot("vision-warning");
+        await page.getByRole("button", { name: "Remove photo.png" }).click();
+
+        // A follow-up the stopped run never took stays as an unsent message.
+        await fakeOllama.script(slowAnswer("counting", 400));
+        await chat.send("Count slowly");
+        await expect(chat.lastAnswer).toContainText("line 1");
+        await chat.send("Also count backwards");
+        await expect(page.locator('[data-testid="message-user"][data-interrupt-pending="true"]')).toHaveCount(1);
+        await chat.stopButton.click();
+        await chat.expectAnswerDone("stopped");
+        await expect(page.getByTestId("message-unsent")).toBeVisible();
+        await chat.screenshot("unsent-follow-up");
       });
     }
 
