@@ -74,7 +74,7 @@ test("a PDF attached on a new chat shows its pages, the agent reads it by attach
   // The answer's reference to the file is a download link named after it, and the file is its source 1.
   await expect(chat.lastAnswer.getByRole("link", { name: "1 quarterly-report.pdf" })).toBeVisible();
   await expect(
-    chat.lastAnswer.getByTestId("answer-text").getByRole("link", { name: "quarterly-report.pdf" }),
+    chat.lastAnswer.getByTestId("answer-text").getByRole("link", { name: "quarterly-report.pdf", exact: true }),
   ).toHaveAttribute("href", `/api/conversations/${chat.conversationId()}/files/${uploaded.body.id}`);
 
   // The model was told about the file in the system prompt.

@@ -216,6 +216,7 @@ for (const size of sizes) {
         await page.getByTestId("plan-first-toggle").click();
         await chat.send("Research quokkas step by step and compare them with the wallaby");
         await chat.expectAnswerDone();
+        await chat.openTrail();
         await chat.lastAnswer.getByTestId("plan-card").scrollIntoViewIfNeeded();
         await chat.screenshot("plan-card");
         await page.getByTestId("plan-first-toggle").click();
