@@ -9,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";
 import { listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -41,18 +41,7 @@ async function detail(id: string): Promise<Detail> {
   return (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as Detail;
 }
 
-// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
-// so no late title request reaches the next test's fake model.
-const waitIdle = async (conversationId: string) => {
-  await expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-};
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 
 const answerText = (events: ParsedEvent[]) =>
   events
@@ -216,13 +205,13 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["remember me"]);
     await stop(jsonRequest("", "POST"), params({ id }));
     await readEvents(response);
-    await waitIdle(id);
+    await idle(id);
   });
 
   it("gives the model the earlier turns, a system prompt with the date, and the tools", async () => {
     const id = await newConversation();
     await readEvents(await send({ conversationId: id, message: "first question" }));
-    await waitIdle(id);
+    await idle(id);
     await readEvents(await send({ conversationId: id, message: "second question" }));
     const turn = fake()
       .chatRequests()
@@ -244,7 +233,7 @@ describe("POST /api/chat streams a run over SSE", () => {
       "pdf_to_text",
       "search_and_fetch",
     ]);
-    await waitIdle(id);
+    await idle(id);
   });
 
   it("answers 409 to a second chat while one runs, and stores nothing for it", async () => {
@@ -258,7 +247,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["one"]);
     await stop(jsonRequest("", "POST"), params({ id }));
     await readEvents(first);
-    await waitIdle(id);
+    await idle(id);
   });
 
   it("keeps running when the client disconnects, and stores the full answer", async () => {
@@ -266,7 +255,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c ", "d"], chunkDelayMs: 30 });
     const events = await readEvents(await send({ conversationId: id, message: "go" }), (e) => e.event === "answer");
     expect(events.at(-1)?.data.status).toBe("start");
-    await waitIdle(id);
+    await idle(id);
     const after = await detail(id);
     expect(after.messages[1]).toMatchObject({ content: "a b c d", status: "complete" });
     // The answer's call and, after done, the title's: neither was cut off by the client leaving.
@@ -309,7 +298,7 @@ describe("stop (POST /api/conversations/:id/stop)", () => {
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
     expect(events.at(-2)).toMatchObject({ event: "answer", data: { status: "done" } });
     await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
-    await waitIdle(id);
+    await idle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("stopped");
     expect(assistant?.content.startsWith("w0 w1 w2")).toBe(true);
@@ -399,7 +388,7 @@ describe("bad input gets a clear error and loses nothing", () => {
       expect(error).toContain(reason);
       expect(events.at(-1)?.data).toMatchObject({ interrupted: true });
       expect(events.at(-1)?.data.fallback).toBeUndefined();
-      await waitIdle(id);
+      await idle(id);
       const assistant = (await detail(id)).messages[1];
       expect(assistant).toMatchObject({ status: "interrupted", content: "Partial text" });
       expect(assistant?.run).toMatchObject({ status: "interrupted", error, fallback: false });
@@ -414,7 +403,7 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(answerText(events)).toBe("The loop's draft.");
     expect(events.find((e) => e.event === "error")?.data.message).toBe("Ollama error: out of memory");
     expect(events.find((e) => e.event === "done")?.data).toMatchObject({ fallback: true });
-    await waitIdle(id);
+    await idle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant).toMatchObject({ status: "complete", content: "The loop's draft." });
     expect(assistant?.run).toMatchObject({ status: "complete", fallback: true, error: "Ollama error: out of memory" });
@@ -426,7 +415,7 @@ describe("bad input gets a clear error and loses nothing", () => {
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
     expect(answerText(events)).toBe("Half an answer");
     expect(events.find((e) => e.event === "done")?.data).toMatchObject({ interrupted: true });
-    await waitIdle(id);
+    await idle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant).toMatchObject({ status: "interrupted", content: "Half an answer" });
     expect(assistant?.run).toMatchObject({ status: "interrupted", error: "Ollama error: runner crashed" });
@@ -442,7 +431,7 @@ describe("bad input gets a clear error and loses nothing", () => {
       message: "Ollama error: error parsing tool call: raw='{bad'",
       retryable: true,
     });
-    await waitIdle(id);
+    await idle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("error");
     expect(assistant?.content).toBe("");
@@ -456,11 +445,11 @@ describe("bad input gets a clear error and loses nothing", () => {
     const id = await newConversation();
     fake().script({ errorStatus: 500, error: "boom" });
     await readEvents(await send({ conversationId: id, message: "first" }));
-    await waitIdle(id);
+    await idle(id);
     await readEvents(await send({ conversationId: id, message: "second" }));
     const roles = (fake().chatRequests().at(-1)?.body.messages as { role: string }[] | undefined)?.map((m) => m.role);
     expect(roles).toEqual(["system", "user", "user"]);
-    await waitIdle(id);
+    await idle(id);
   });
 });
 
@@ -469,7 +458,7 @@ describe("the run's generation time", () => {
     const id = await newConversation("llama3.2:latest");
     fake().script({ when: { stream: true }, content: "A short answer.", evalCount: 30 });
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
-    await waitIdle(id);
+    await idle(id);
     const done = events.find((event) => event.event === "done")?.data as { usage: { generationMs?: number } };
     // The fake spends at least 1 ms per output token.
     expect(done.usage.generationMs).toBeGreaterThanOrEqual(30);

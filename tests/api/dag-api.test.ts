@@ -16,6 +16,7 @@ import {
   params,
   readEvents,
   setupAppEnv,
+  waitIdle,
 } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
@@ -26,16 +27,7 @@ async function newConversation(): Promise<string> {
   return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
-async function idle(conversationId: string) {
-  await expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-}
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 
 async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
   const response = await chat(jsonRequest("/api/chat", "POST", body));

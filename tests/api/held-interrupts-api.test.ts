@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -50,16 +50,7 @@ async function detail(id: string) {
 const contents = (id: string) => listMessages(getDb(), { conversationId: id }).map((m) => `${m.role}:${m.content}`);
 
 /** Everything is over: no run, and every model request answered (titles included). */
-const idle = async (id: string) => {
-  await expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-};
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 
 /** A direct answer that streams slowly enough for follow-ups to arrive while it is written. */
 const slowDirect = { when: { hasTools: true }, chunks: ["a ", "b ", "c"], chunkDelayMs: 150 };

@@ -20,6 +20,7 @@ import {
   params,
   readEvents,
   setupAppEnv,
+  waitIdle,
 } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
@@ -32,18 +33,7 @@ async function newConversation(model?: string): Promise<string> {
 
 const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
-// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
-// so no late title request reaches the next test's fake model.
-const idle = async (id: string) => {
-  await expect.poll(() => getLiveRuns().forConversation(id), { timeout: 5000 }).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-};
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 const chatBodies = () =>
   fake()
     .chatRequests()

@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 import { imageGate } from "@/tests/support/image-gate";
 
 vi.mock("@/lib/files/image-resize", async (original) =>
@@ -81,18 +81,7 @@ const send = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "P
 const stopRun = (id: string) => stop(jsonRequest("", "POST"), params({ id }));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));
 const codeOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
-// The conversation is free at `done`; a first turn's title is made after it. Idle means both are over,
-// so no late title request reaches the next test's fake model.
-const idle = async (id: string) => {
-  await expect.poll(() => getLiveRuns().forConversation(id)).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-};
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 
 /**
  * Sends chats in parallel while the image gate is closed, waits until each has either answered or

@@ -9,7 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { listMessages, saveConversationSummary } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -38,16 +38,7 @@ async function detail(id: string): Promise<Detail> {
 
 const selectBranch = (id: string, messageId: string) => branch(jsonRequest("", "POST", { messageId }), params({ id }));
 
-const idle = async (id: string) => {
-  await expect.poll(() => getLiveRuns().forConversation(id)).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
-};
+const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 
 /** One finished turn: its question is `message`, its answer the fake model's. */
 async function turn(id: string, body: Record<string, unknown>): Promise<void> {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
+import { getLiveRuns } from "@/lib/chat/chat-service";
 import { readSse } from "@/lib/client/sse";
 import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
@@ -77,4 +78,13 @@ export async function expectApiError(response: Response, status: number, code: s
   const body = (await response.json()) as { error?: { code?: string; message?: string } };
   expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
   return body.error?.message ?? "";
+}
+
+/**
+ * Waits until the conversation is free and every request to the fake model has ended: a first
+ * turn's title is made after `done`, so no late title request reaches the next test's fake model.
+ */
+export async function waitIdle(fake: FakeOllama, conversationId: string): Promise<void> {
+  await expect.poll(() => getLiveRuns().forConversation(conversationId), { timeout: 5000 }).toBeUndefined();
+  await expect.poll(() => fake.chatRequests().every((r) => r.finished || r.aborted)).toBe(true);
 }
