@@ -3,7 +3,6 @@ import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
-import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";

@@ -6,7 +6,6 @@ import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { PATCH as patchSettings } from "@/app/api/settings/route";
-import { getLiveRuns } from "@/lib/chat/chat-service";
 import type { ChatRequestBody, ScriptedReply } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {

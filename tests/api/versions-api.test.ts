@@ -4,7 +4,6 @@ import { POST as branch } from "@/app/api/conversations/[id]/branch/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as create } from "@/app/api/conversations/route";
-import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
 import { listMessages, saveConversationSummary } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
