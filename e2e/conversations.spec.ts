@@ -87,7 +87,13 @@ test("a search shows its first page of matches and the older ones on request, ea
   const shownTitles = async () => (await chat.conversations.getByTestId("conversation-title").allTextContents()).sort();
 
   await page.getByTestId("conversation-search").fill(tag);
-  await expect(chat.conversations).toHaveCount(30);
+  // The unfiltered list also shows 30 at first: wait until the 30 shown are the search's.
+  await expect
+    .poll(async () => {
+      const shown = await shownTitles();
+      return shown.length === 30 && shown.every((title) => title.startsWith(tag));
+    })
+    .toBe(true);
   await loadOlder.click();
   await expect(chat.conversations).toHaveCount(35);
   expect(await shownTitles()).toEqual(titles);
