@@ -1,11 +1,17 @@
-import type { ChatMessage, StreamPart } from "@/lib/llm/types";
+import type { StreamPart } from "@/lib/llm/types";
 import { emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
 import { ContextGuard } from "./context-guard";
 import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
 import { IterationLimitReached, RunState } from "./run-state";
-import { type SynthesisOutcome, type SynthesisSink, synthesisMessages, writeSynthesis } from "./synthesis";
+import {
+  type SynthesisOutcome,
+  type SynthesisSink,
+  streamSynthesis,
+  synthesisMessages,
+  writeSynthesis,
+} from "./synthesis";
 import { decideToolCalling } from "./tool-calling-mode";
 import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
@@ -112,13 +118,8 @@ export class ReActAgent {
       traceChars: this.options.limits.synthesisTraceChars,
     });
     const llm = this.options.synthesisLlm ?? this.options.llm;
-    if (llm.abilities.vision && input.images?.length) {
-      messages[messages.length - 1] = { role: "user", content: messages.at(-1)?.content ?? "", images: input.images };
-    }
-    const question = messages.at(-1) as ChatMessage;
     const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
-    const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
-    yield* llm.streamChat(fitted, { signal });
+    yield* streamSynthesis(llm, guard, messages, { images: input.images, signal });
   }
 
   /**

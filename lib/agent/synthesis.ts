@@ -1,6 +1,7 @@
-import { type ChatMessage, emptyUsage, type StreamPart, type Usage } from "@/lib/llm/types";
+import { type ChatMessage, emptyUsage, type LLM, type StreamPart, type Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { Source } from "@/lib/protocol/run-events";
+import type { ContextGuard } from "./context-guard";
 import type { AgentResult } from "./types";
 
 /**
@@ -50,6 +51,26 @@ export function synthesisMessages(
       content: prompt(language, "synthesis_user", { question, trace: formatTrace(result, language, traceChars) }),
     },
   ];
+}
+
+/**
+ * The synthesis call, in both modes: the question (the last message, with the turn's images when
+ * the model sees them) is kept whole, the rest is fitted to the model's context, then it streams.
+ */
+export async function* streamSynthesis(
+  llm: LLM,
+  guard: ContextGuard,
+  messages: ChatMessage[],
+  { images, signal }: { images?: string[]; signal: AbortSignal },
+): AsyncIterable<StreamPart> {
+  const last = messages.at(-1) as ChatMessage;
+  const question: ChatMessage =
+    llm.abilities.vision && images?.length ? { role: "user", content: last.content, images } : last;
+  const fitted = await guard.fit([...messages.slice(0, -1), question], new Set([question]), {
+    hint: "general",
+    signal,
+  });
+  yield* llm.streamChat(fitted, { signal });
 }
 
 /** Where a synthesis goes as it streams: answer text, and thinking as it grows and once it is whole. */

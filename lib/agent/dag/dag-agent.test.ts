@@ -418,6 +418,24 @@ describe("DAG mode: the analyzer", () => {
     expect(result.answer).toBe("A beats B");
   });
 
+  it("synthesis shows a vision model the turn's images with the question, as in ReAct mode", async () => {
+    const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
+    const conversation = scriptedLLM({ model: "chat-model", abilities: { vision: true }, stream: [["Seen."]] });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [planReply([{ id: "s1", task: "a" }]), analysisReply(true, "done")],
+    });
+    const dag = dagHarness({ planner, worker, conversation });
+    const result = await dag.run();
+    const input = { ...dag.input, images: ["aW1hZ2U="] };
+    for await (const _ of dag.agent.streamAnswer(result, input, dag.controller.signal)) {
+      // drain
+    }
+    const question = conversation.streamCalls[0]?.messages.at(-1);
+    expect(question).toMatchObject({ role: "user", images: ["aW1hZ2U="] });
+    expect(question?.content).toContain("### s1: a\nfound a");
+  });
+
   it("numbers the sources of all steps in one list, so each [n] of the answer means one page", async () => {
     const seen = new Set<string>();
     const worker = workerLLM("chat-model", (task) => {

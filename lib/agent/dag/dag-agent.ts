@@ -13,7 +13,13 @@ import type {
 import { type CompactionEvent, ContextGuard } from "../context-guard";
 import { ReActAgent } from "../react-agent";
 import { SourceList } from "../sources";
-import { type SynthesisOutcome, type SynthesisSink, sourcesSection, writeSynthesis } from "../synthesis";
+import {
+  type SynthesisOutcome,
+  type SynthesisSink,
+  sourcesSection,
+  streamSynthesis,
+  writeSynthesis,
+} from "../synthesis";
 import { decideToolCalling } from "../tool-calling-mode";
 import type { AgentInput, AgentLimits, AgentResult, AgentToolbox, InterruptSource } from "../types";
 import { analyze } from "./analyzer";
@@ -237,9 +243,7 @@ export class DagAgent {
       ...input.history,
       question,
     ];
-    const guard = new ContextGuard({ llm, language });
-    const fitted = await guard.fit(messages, new Set([question]), { hint: "general", signal });
-    yield* llm.streamChat(fitted, { signal });
+    yield* streamSynthesis(llm, new ContextGuard({ llm, language }), messages, { images: input.images, signal });
   }
 
   /** The streamed answer, with ReAct mode's handling of a synthesis that fails (the draft, or what streamed). */
