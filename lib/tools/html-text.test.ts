@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EUC_JP_JAPANESE, JAPANESE_TEXT, SHIFT_JIS_JAPANESE } from "@/tests/support/fake-web";
-import { decodeHtml, extractHtmlText, sniffMetaCharset } from "./html-text";
+import { extractHtmlText } from "./html-text";
 
 describe("scrape_url text extraction", () => {
   it("removes script, style, noscript, template, head, nav, footer and aside", () => {
@@ -29,36 +28,5 @@ describe("scrape_url text extraction", () => {
 
   it("keeps the lines of preformatted text", () => {
     expect(extractHtmlText("<body><pre>line 1\nline 2</pre></body>").text).toBe("line 1\nline 2");
-  });
-});
-
-describe("charset: Content-Type, else <meta charset>, else UTF-8", () => {
-  const page = (head: string, bytes: Buffer) =>
-    Buffer.concat([Buffer.from(`<html><head>${head}</head><body><p>`), bytes, Buffer.from("</p></body></html>")]);
-
-  it("decodes a Shift_JIS page from the Content-Type charset", () => {
-    expect(extractHtmlText(decodeHtml(page("", SHIFT_JIS_JAPANESE), "Shift_JIS")).text).toBe(JAPANESE_TEXT);
-  });
-
-  it("decodes an EUC-JP page from its <meta charset>", () => {
-    const bytes = page('<meta charset="euc-jp">', EUC_JP_JAPANESE);
-    expect(sniffMetaCharset(bytes)).toBe("euc-jp");
-    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
-  });
-
-  it("reads the http-equiv form of the meta charset", () => {
-    const bytes = page('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">', SHIFT_JIS_JAPANESE);
-    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
-  });
-
-  it("the Content-Type charset wins over the meta tag", () => {
-    const bytes = page('<meta charset="euc-jp">', SHIFT_JIS_JAPANESE);
-    expect(extractHtmlText(decodeHtml(bytes, "shift_jis")).text).toBe(JAPANESE_TEXT);
-  });
-
-  it("falls back to UTF-8, and ignores an unknown charset label", () => {
-    const bytes = page("", Buffer.from(JAPANESE_TEXT));
-    expect(extractHtmlText(decodeHtml(bytes, null)).text).toBe(JAPANESE_TEXT);
-    expect(extractHtmlText(decodeHtml(bytes, "x-unknown-charset")).text).toBe(JAPANESE_TEXT);
   });
 });

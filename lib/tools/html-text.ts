@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import type { AnyNode } from "domhandler";
 
-/** HTML → readable text for the model: charset, noise removal, main content. */
+/** HTML → readable text for the model: noise removal, main content (bytes are decoded by `lib/text/charset.ts`). */
 
 const NOISE = "script, style, noscript, template, head, nav, footer, aside, svg, iframe, object, embed";
 const BLOCK = new Set([
@@ -42,38 +42,6 @@ const BLOCK = new Set([
   "tr",
   "ul",
 ]);
-
-function normaliseLabel(label: string): string {
-  const lower = label
-    .trim()
-    .toLowerCase()
-    .replace(/^["']|["']$/g, "");
-  // WHATWG maps these legacy labels to the encodings TextDecoder knows.
-  if (lower === "x-sjis" || lower === "sjis" || lower === "ms_kanji" || lower === "windows-31j") return "shift_jis";
-  return lower;
-}
-
-function decoderFor(label: string | null | undefined): TextDecoder | null {
-  if (!label) return null;
-  try {
-    return new TextDecoder(normaliseLabel(label));
-  } catch {
-    return null;
-  }
-}
-
-/** `<meta charset>` or `<meta http-equiv="Content-Type" content="...; charset=...">` in the first 4 KB. */
-export function sniffMetaCharset(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
-  const direct = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head);
-  return direct?.[1] ?? null;
-}
-
-/** Charset from Content-Type, else `<meta charset>`, else UTF-8. */
-export function decodeHtml(bytes: Uint8Array, headerCharset: string | null): string {
-  const decoder = decoderFor(headerCharset) ?? decoderFor(sniffMetaCharset(bytes)) ?? new TextDecoder("utf-8");
-  return decoder.decode(bytes);
-}
 
 function rawText(node: AnyNode): string {
   if (node.type === "text") return node.data;

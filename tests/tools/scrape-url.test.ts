@@ -1,6 +1,8 @@
+import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { makeToken } from "@/lib/tools/pagination";
+import { encodedPage, HEBREW_GENESIS, RASHOMON } from "@/tests/support/encoded-pages";
 import { JAPANESE_TEXT, SHIFT_JIS_JAPANESE } from "@/tests/support/fake-web";
 import { followPages } from "@/tests/support/paging";
 import { setupToolEnv } from "@/tests/support/tool-env";
@@ -29,6 +31,26 @@ describe("scrape_url", () => {
       body: Buffer.concat([Buffer.from("<html><body><p>"), SHIFT_JIS_JAPANESE, Buffer.from("</p></body></html>")]),
     });
     expect(await env.run("scrape_url", { url: `${env.web().url}/sjis` })).toBe(JAPANESE_TEXT);
+  });
+
+  it("reads a page that declares no charset by detecting it (Shift_JIS, no U+FFFD)", async () => {
+    env
+      .web()
+      .routes.set("/undeclared", {
+        headers: { "content-type": "text/html" },
+        body: encodedPage("cp932", "羅生門", RASHOMON),
+      });
+    expect(await env.run("scrape_url", { url: `${env.web().url}/undeclared` })).toBe(`羅生門\n${RASHOMON}`);
+  });
+
+  it("reads undeclared plain text by detecting its charset (windows-1255 Hebrew)", async () => {
+    env
+      .web()
+      .routes.set("/hebrew.txt", {
+        headers: { "content-type": "text/plain" },
+        body: iconv.encode(HEBREW_GENESIS, "windows-1255"),
+      });
+    expect(await env.run("scrape_url", { url: `${env.web().url}/hebrew.txt` })).toBe(HEBREW_GENESIS);
   });
 
   it.each([

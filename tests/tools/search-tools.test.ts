@@ -1,8 +1,10 @@
+import iconv from "iconv-lite";
 import { describe, expect, it, vi } from "vitest";
 import { files } from "@/lib/db/schema";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { parsePageInfo } from "@/lib/tools/page-info";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
+import { KOREAN_CONSTITUTION } from "@/tests/support/encoded-pages";
 import { DDG_CHALLENGE_PAGE, duckDuckGoPage } from "@/tests/support/fake-web";
 import { followPages } from "@/tests/support/paging";
 import { makeEndlessPdf } from "@/tests/support/pdf-bombs";
@@ -89,6 +91,16 @@ describe("search_and_fetch", () => {
     expect(result).toContain("=== 候補 1 ===");
     expect(result).toContain("タイトル: データ");
     expect(result).toContain("形式: text/plain");
+  });
+
+  it("reads a file that declares no charset by detecting it (EUC-KR Korean)", async () => {
+    serveResults([{ title: "헌법", path: "/constitution.txt" }]);
+    env.web().routes.set("/constitution.txt", {
+      headers: { "content-type": "text/plain" },
+      body: iconv.encode(KOREAN_CONSTITUTION, "cp949"),
+    });
+    const result = await env.run("search_and_fetch", { query: "constitution", file_type: "txt" });
+    expect(result.endsWith(`---\n${KOREAN_CONSTITUTION}`)).toBe(true);
   });
 
   it("stores every fetched file in the conversation, readable later as attachment:<id>", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { decodeBytes } from "@/lib/text/charset";
 import { fetchFailure, isMediaType } from "../fetch-errors";
-import { decodeHtml, type ExtractedPage, extractHtmlText } from "../html-text";
+import { type ExtractedPage, extractHtmlText } from "../html-text";
 import { toolError, toolOk, withSource } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
@@ -8,12 +9,14 @@ import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
 
-/** Title and text of a fetched page: HTML through the extractor, other text types as they are (no title). */
-export function pageText(resource: { bytes: Buffer; mime: string; charset: string | null }): ExtractedPage {
-  if (resource.mime === "text/html" || resource.mime === "application/xhtml+xml" || resource.mime === "") {
-    return extractHtmlText(decodeHtml(resource.bytes, resource.charset));
-  }
-  return { title: "", text: decodeHtml(resource.bytes, resource.charset).replace(/\r\n?/g, "\n") };
+/**
+ * Title and text of a fetched page, decoded by `decodeBytes` (BOM, header, meta, detection): HTML
+ * through the extractor, other text types as they are (no title).
+ */
+export function pageText(resource: { bytes: Buffer; mime: string; contentType: string }): ExtractedPage {
+  const html = resource.mime === "text/html" || resource.mime === "application/xhtml+xml" || resource.mime === "";
+  const { text } = decodeBytes(resource.bytes, { contentType: resource.contentType, html });
+  return html ? extractHtmlText(text) : { title: "", text: text.replace(/\r\n?/g, "\n") };
 }
 
 export function createScrapeUrl(services: ToolServices) {

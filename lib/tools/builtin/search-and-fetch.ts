@@ -260,8 +260,7 @@ export function createSearchAndFetch(services: ToolServices) {
       }
 
       const mime = file.mime.split(";")[0]?.trim().toLowerCase() ?? "";
-      const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(file.mime)?.[1] ?? null;
-      const { text } = pageText({ bytes: file.bytes, mime, charset });
+      const { text } = pageText({ bytes: file.bytes, mime, contentType: file.mime });
       const header = `${baseHeader(mime, file.size, say("fetch_chars", { chars: String(text.length) }))}${saved}---\n`;
       const page = await fitPage(
         (budget) => {
