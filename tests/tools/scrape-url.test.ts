@@ -34,22 +34,18 @@ describe("scrape_url", () => {
   });
 
   it("reads a page that declares no charset by detecting it (Shift_JIS, no U+FFFD)", async () => {
-    env
-      .web()
-      .routes.set("/undeclared", {
-        headers: { "content-type": "text/html" },
-        body: encodedPage("cp932", "羅生門", RASHOMON),
-      });
+    env.web().routes.set("/undeclared", {
+      headers: { "content-type": "text/html" },
+      body: encodedPage("cp932", "羅生門", RASHOMON),
+    });
     expect(await env.run("scrape_url", { url: `${env.web().url}/undeclared` })).toBe(`羅生門\n${RASHOMON}`);
   });
 
   it("reads undeclared plain text by detecting its charset (windows-1255 Hebrew)", async () => {
-    env
-      .web()
-      .routes.set("/hebrew.txt", {
-        headers: { "content-type": "text/plain" },
-        body: iconv.encode(HEBREW_GENESIS, "windows-1255"),
-      });
+    env.web().routes.set("/hebrew.txt", {
+      headers: { "content-type": "text/plain" },
+      body: iconv.encode(HEBREW_GENESIS, "windows-1255"),
+    });
     expect(await env.run("scrape_url", { url: `${env.web().url}/hebrew.txt` })).toBe(HEBREW_GENESIS);
   });
 
