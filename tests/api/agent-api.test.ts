@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { parsePageInfo } from "@/lib/tools/page-info";
@@ -10,6 +9,7 @@ import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   expectApiError,
   jsonRequest,
+  newConversation,
   type ParsedEvent,
   params,
   readEvents,
@@ -19,11 +19,6 @@ import { duckDuckGoPage } from "@/tests/support/fake-web";
 
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
-
-async function newConversation(model?: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
   const response = await chat(jsonRequest("/api/chat", "POST", body));

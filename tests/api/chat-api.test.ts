@@ -2,21 +2,23 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";
 import { listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import {
+  jsonRequest,
+  newConversation,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+  waitIdle,
+} from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
-
-async function newConversation(model?: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 /** The text of the last user message of a recorded Ollama request body. */
 // biome-ignore lint/suspicious/noExplicitAny: a recorded request body is whatever the app sent

@@ -3,7 +3,6 @@ import { POST as chat } from "@/app/api/chat/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { PATCH as patchSettings } from "@/app/api/settings/route";
 import type { ChatRequestBody, ScriptedReply } from "@/tests/fake-ollama/server";
@@ -11,6 +10,7 @@ import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   expectApiError,
   jsonRequest,
+  newConversation,
   type ParsedEvent,
   params,
   readEvents,
@@ -20,11 +20,6 @@ import {
 
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
-
-async function newConversation(): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 const idle = (conversationId: string) => waitIdle(fake(), conversationId);
 

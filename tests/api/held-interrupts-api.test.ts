@@ -4,13 +4,20 @@ import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route"
 import { DELETE as discard } from "@/app/api/conversations/[id]/interrupts/[interruptId]/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import {
+  expectApiError,
+  jsonRequest,
+  newConversation,
+  params,
+  readEvents,
+  setupAppEnv,
+  waitIdle,
+} from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -19,11 +26,6 @@ afterEach(async () => {
   for (const live of getLiveRuns().active()) live.controller.abort();
   await expect.poll(() => getLiveRuns().size).toBe(0);
 });
-
-async function newConversation(): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
 const sendInterrupt = async (id: string, message: string): Promise<string> => {

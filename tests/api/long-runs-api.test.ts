@@ -3,7 +3,6 @@ import { POST as chat } from "@/app/api/chat/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
@@ -16,6 +15,7 @@ import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   expectApiError,
   jsonRequest,
+  newConversation,
   type ParsedEvent,
   params,
   readEvents,
@@ -25,11 +25,6 @@ import {
 
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
-
-async function newConversation(model?: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 const start = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));
 const sendInterrupt = (id: string, message: string) => interrupt(jsonRequest("", "POST", { message }), params({ id }));

@@ -4,7 +4,6 @@ import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { DELETE as remove } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { resetConfigForTests } from "@/lib/config";
@@ -12,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { listMessages } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import { jsonRequest, newConversation, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 import { imageGate } from "@/tests/support/image-gate";
 
 vi.mock("@/lib/files/image-resize", async (original) =>
@@ -48,11 +47,6 @@ afterEach(async () => {
   await expect.poll(() => getLiveRuns().size).toBe(0);
   restoreEnv();
 });
-
-async function newConversation(model?: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 let png: Uint8Array | undefined;
 async function uploadImage(conversationId: string): Promise<string> {

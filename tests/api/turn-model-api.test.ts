@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { GET as listModels } from "@/app/api/models/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
@@ -13,7 +12,7 @@ import { listRuns } from "@/lib/db/runs";
 import { updateSettings } from "@/lib/settings";
 import { DEFAULT_MODELS } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, newConversation, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 import { encodedImage } from "@/tests/support/image-fixtures";
 
 const fake = setupFakeOllama();
@@ -22,11 +21,6 @@ setupAppEnv(fake);
 afterEach(() => {
   updateSettings(getDb(), { roles: { general: null, vision: null } });
 });
-
-async function newConversation(model: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", { model }));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 async function uploadImage(conversationId: string): Promise<string> {
   const form = new FormData();

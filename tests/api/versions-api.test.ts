@@ -3,12 +3,19 @@ import { POST as chat } from "@/app/api/chat/route";
 import { POST as branch } from "@/app/api/conversations/[id]/branch/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { getDb } from "@/lib/db/client";
 import { listMessages, saveConversationSummary } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import {
+  expectApiError,
+  jsonRequest,
+  newConversation,
+  params,
+  readEvents,
+  setupAppEnv,
+  waitIdle,
+} from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -22,11 +29,6 @@ interface StoredMessage {
 }
 interface Detail {
   messages: StoredMessage[];
-}
-
-async function newConversation(): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
 const send = (body: Record<string, unknown>) => chat(jsonRequest("/api/chat", "POST", body));

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
+import { POST as createConversation } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { readSse } from "@/lib/client/sse";
 import { resetConfigForTests } from "@/lib/config";
@@ -87,4 +88,11 @@ export async function expectApiError(response: Response, status: number, code: s
 export async function waitIdle(fake: FakeOllama, conversationId: string): Promise<void> {
   await expect.poll(() => getLiveRuns().forConversation(conversationId), { timeout: 5000 }).toBeUndefined();
   await expect.poll(() => fake.chatRequests().every((r) => r.finished || r.aborted)).toBe(true);
+}
+
+/** A new conversation of the test's single user (the default model unless one is named); its id. */
+export async function newConversation(model?: string): Promise<string> {
+  const response = await createConversation(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
