@@ -50,9 +50,15 @@ test("a model removed while the page is open is noticed on focus, and its replac
   await chat.expectAnswerDone();
 
   await fakeOllama.deleteModel("qwen3:8b");
+  const modelReads: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/models") modelReads.push(request.url());
+  });
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   const replace = page.getByTestId("model-replacement");
   await expect(replace).toHaveText("Use llama3.2:latest");
+  // Every picker on the page shares one focus listener: one read of the list, not one per picker.
+  expect(modelReads).toHaveLength(1);
   await replace.click();
   await expect(chat.modelPicker).toHaveAccessibleName("Model: llama3.2:latest");
   await chat.send("After the model went");

@@ -24,6 +24,13 @@ const NO_MODELS: ModelInfo[] = [];
  * have been removed meanwhile) and on `reload` (the settings re-check, Ollama coming back, a run that
  * found its model gone): listing them asks Ollama, so a picker appearing does not ask again.
  */
+/** Every mounted picker's reload; one focus listener calls one of them, so a focus reads the list once. */
+const focusReloads = new Set<() => void>();
+function reloadOnFocus() {
+  const [reload] = focusReloads;
+  reload?.();
+}
+
 export function useModels(): Models {
   const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), { revalidateIfStale: false });
   const models = data?.models ?? NO_MODELS;
@@ -31,8 +38,12 @@ export function useModels(): Models {
   const reload = useCallback(() => void mutate(), [mutate]);
   // SWR's own focus revalidation is off app-wide (app-shell) and throttled; the list is read on every focus.
   useEffect(() => {
-    window.addEventListener("focus", reload);
-    return () => window.removeEventListener("focus", reload);
+    if (focusReloads.size === 0) window.addEventListener("focus", reloadOnFocus);
+    focusReloads.add(reload);
+    return () => {
+      focusReloads.delete(reload);
+      if (focusReloads.size === 0) window.removeEventListener("focus", reloadOnFocus);
+    };
   }, [reload]);
   const find = useCallback((name: string | null | undefined) => models.find((m) => m.name === name), [models]);
   return {
