@@ -101,6 +101,11 @@ export const configSchema = z
     IMAGE_DECODE_CONCURRENCY: positiveInt(2),
     TOOL_SELECTION_THRESHOLD: positiveInt(12),
     TOOL_SELECTION_MAX: positiveInt(6),
+    /** MCP: how long one tool call may take (then it is cancelled on its server), and connecting to a server. */
+    MCP_CALL_TIMEOUT_S: positiveInt(60),
+    MCP_CONNECT_TIMEOUT_S: positiveInt(15),
+    /** MCP: the largest image or HTML/Markdown document a tool result may show as an artifact. */
+    MCP_MAX_ARTIFACT_MB: positiveInt(2),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),
     /** DAG mode: steps a plan may have, how many run at once, extra planning rounds after the analyzer. */
     DAG_MAX_STEPS: positiveInt(10),

@@ -37,6 +37,10 @@ export type ToolErrorKind =
   | "unreadable_pdf"
   /** Reading the PDF was stopped by a limit (time, memory, decoded stream size). */
   | "pdf_over_limit"
+  /** An MCP tool reported an error (`isError`, a protocol error), or its server is not reachable. */
+  | "tool_failed"
+  /** An MCP tool did not answer within MCP_CALL_TIMEOUT_S; the call was cancelled on its server. */
+  | "timeout"
   // The engine's.
   /** The call was not run: the run's tool budget is used up. */
   | "not_run";

@@ -165,6 +165,34 @@ describe("ToolRegistry.execute", () => {
   });
 });
 
+describe("tools described by a JSON schema (MCP)", () => {
+  const parameters = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
+  const seen: unknown[] = [];
+  const remote = new ToolRegistry().register({
+    name: "fs__read",
+    description: "Reads a file",
+    paged: false,
+    schema: { jsonSchema: parameters },
+    async execute(args) {
+      seen.push(args);
+      return toolOk("read");
+    },
+  });
+
+  it("gives the model the JSON schema as it is", () => {
+    expect(remote.specs()).toEqual([{ name: "fs__read", description: "Reads a file", parameters }]);
+  });
+
+  it("passes any object arguments on for the tool's server to validate, and refuses what is not an object", async () => {
+    expect(await observe(remote, "fs__read", '{"path":7,"extra":true}')).toBe("read");
+    expect(seen).toEqual([{ path: 7, extra: true }]);
+    expect(await remote.execute("fs__read", "[1]", context, options)).toEqual(
+      toolError("invalid_args", "Invalid arguments for fs__read: arguments must be an object."),
+    );
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe("truncation of non-paged results", () => {
   it("cuts at a paragraph boundary when one is near the end", () => {
     const text = `${"a".repeat(60)}\n\n${"b".repeat(100)}`;

@@ -17,10 +17,19 @@ export interface ToolContext {
   language: PromptLanguage;
 }
 
+/**
+ * The arguments of a tool described elsewhere (an MCP server's): its JSON schema, already in the
+ * shape the model is given. Only "an object" is checked here; the tool's server validates the rest.
+ */
+export interface JsonSchemaArguments {
+  jsonSchema: Record<string, unknown>;
+}
+
 export interface ToolDefinition<Args = unknown> {
   name: string;
   description: string;
-  schema: z.ZodType<Args>;
+  /** Built-in tools: a zod schema, enforced before `execute`. */
+  schema: z.ZodType<Args> | JsonSchemaArguments;
   /** Paged tools size their own results (footer included); the registry never cuts them. */
   paged: boolean;
   execute(args: Args, context: ToolContext): Promise<ToolOutcome>;
@@ -52,17 +61,21 @@ function parseArguments(args: unknown): { ok: true; value: unknown } | { ok: fal
   return { ok: true, value };
 }
 
+const isJsonSchema = (schema: ToolDefinition["schema"]): schema is JsonSchemaArguments => "jsonSchema" in schema;
+
+function parametersOf(schema: ToolDefinition["schema"]): Record<string, unknown> {
+  if (isJsonSchema(schema)) return schema.jsonSchema;
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return parameters;
+}
+
 /** A tool's schema never changes, so its JSON schema is converted once, not on every run. */
 const specs = new WeakMap<ToolDefinition, ToolSpec>();
 
 function specOf(tool: ToolDefinition): ToolSpec {
   let spec = specs.get(tool);
   if (!spec) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<
-      string,
-      unknown
-    >;
-    spec = { name: tool.name, description: tool.description, parameters };
+    spec = { name: tool.name, description: tool.description, parameters: parametersOf(tool.schema) };
     specs.set(tool, spec);
   }
   return spec;
@@ -117,7 +130,10 @@ export class ToolRegistry {
   private async run(tool: ToolDefinition, args: unknown, context: ToolContext): Promise<ToolOutcome> {
     const parsedArgs = parseArguments(args);
     if (!parsedArgs.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${parsedArgs.error}.`);
-    const validated = tool.schema.safeParse(parsedArgs.value);
+    const { schema } = tool;
+    const validated = isJsonSchema(schema)
+      ? { success: true as const, data: parsedArgs.value }
+      : schema.safeParse(parsedArgs.value);
     if (!validated.success) {
       return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}.`);
     }
