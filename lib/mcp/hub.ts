@@ -1,0 +1,336 @@
+import "server-only";
+import { isDeepStrictEqual } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "@/lib/config";
+import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
+import type { ToolDefinition } from "@/lib/tools/registry";
+import { describeError, openConnection } from "./connection";
+import { qualifyToolNames, trimDescription } from "./naming";
+import { resultOutcome } from "./result";
+import { normaliseInputSchema } from "./schema";
+import type { McpConnectionStatus, McpHub, McpServerConfig, McpServerState, McpToolInfo } from "./types";
+
+/**
+ * The MCP hub: one connection per enabled server, opened on first use and kept. A connection that
+ * fails or drops is retried after 1 s, 2 s, 4 s… up to `retryMaxMs`; meanwhile the server adds no
+ * tools. Each listed tool is a registry tool named `server__tool` whose calls go to the server's
+ * current connection, with the per-call timeout and the run's abort as the SDK's cancellation.
+ */
+
+export interface McpHubOptions {
+  callTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxArtifactBytes: number;
+  /** The first wait before a reconnection; it doubles after each failure. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+export function mcpHubOptions(
+  config: Pick<Config, "MCP_CALL_TIMEOUT_S" | "MCP_CONNECT_TIMEOUT_S" | "MCP_MAX_ARTIFACT_MB">,
+): McpHubOptions {
+  return {
+    callTimeoutMs: config.MCP_CALL_TIMEOUT_S * 1000,
+    connectTimeoutMs: config.MCP_CONNECT_TIMEOUT_S * 1000,
+    maxArtifactBytes: config.MCP_MAX_ARTIFACT_MB * 1024 * 1024,
+  };
+}
+
+const CLIENT_INFO = { name: "ollama-web", version: "1.0.0" };
+/** A server that keeps returning cursors is cut off here. */
+const MAX_LIST_PAGES = 50;
+const STDERR_KEPT = 2000;
+
+interface ListedTool {
+  info: McpToolInfo;
+  definition: ToolDefinition;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  status: McpConnectionStatus;
+  transportInUse?: McpServerState["transportInUse"];
+  error?: string;
+  tools: ListedTool[];
+  client: Client | null;
+  attempt: Promise<void> | null;
+  failures: number;
+  retry: { timer: NodeJS.Timeout; at: number } | null;
+  /** Removed, changed or shut down: whatever is still in flight for it is discarded. */
+  closed: boolean;
+  stderr: string;
+}
+
+const newEntry = (config: McpServerConfig): Entry => ({
+  config,
+  status: config.enabled ? "idle" : "disabled",
+  tools: [],
+  client: null,
+  attempt: null,
+  failures: 0,
+  retry: null,
+  closed: false,
+  stderr: "",
+});
+
+/** Resolves with the promise, or rejects as soon as the run is stopped (the promise goes on). */
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+class Hub implements McpHub {
+  private entries = new Map<string, Entry>();
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+
+  constructor(private readonly options: McpHubOptions) {
+    this.retryBaseMs = options.retryBaseMs ?? 1000;
+    this.retryMaxMs = options.retryMaxMs ?? 60_000;
+  }
+
+  configure(servers: McpServerConfig[]): void {
+    const next = new Map<string, Entry>();
+    for (const config of servers) {
+      const current = this.entries.get(config.name);
+      const same =
+        current &&
+        current.config.enabled === config.enabled &&
+        isDeepStrictEqual(current.config.transport, config.transport);
+      if (current && same) current.config = config;
+      next.set(config.name, current && same ? current : newEntry(config));
+    }
+    for (const [name, entry] of this.entries) {
+      if (next.get(name) !== entry) void this.shutdown(entry);
+    }
+    this.entries = next;
+  }
+
+  states(): McpServerState[] {
+    return [...this.entries.values()].map((entry) => ({
+      name: entry.config.name,
+      status: entry.status,
+      ...(entry.status === "connected" && entry.transportInUse ? { transportInUse: entry.transportInUse } : {}),
+      ...(entry.error ? { error: entry.error } : {}),
+      tools: entry.tools.map(({ info }) => ({ ...info, enabled: !entry.config.disabledTools.includes(info.name) })),
+      ...(entry.retry ? { nextRetryAt: new Date(entry.retry.at).toISOString() } : {}),
+    }));
+  }
+
+  async tools(serverNames: readonly string[], signal?: AbortSignal): Promise<ToolDefinition[]> {
+    const wanted = [...new Set(serverNames)]
+      .map((name) => this.entries.get(name))
+      .filter((entry): entry is Entry => entry?.config.enabled === true);
+    // A server waiting to reconnect keeps to its schedule.
+    const pending = wanted.filter((entry) => entry.status !== "connected" && !entry.retry);
+    await untilAborted(Promise.all(pending.map((entry) => this.ensure(entry))), signal);
+    // Server names are unique, so qualified names are too; this guards a stored config that broke the rule.
+    const tools = new Map<string, ToolDefinition>();
+    for (const entry of wanted) {
+      if (entry.status !== "connected") continue;
+      for (const { info, definition } of entry.tools) {
+        if (!entry.config.disabledTools.includes(info.name) && !tools.has(definition.name)) {
+          tools.set(definition.name, definition);
+        }
+      }
+    }
+    return [...tools.values()];
+  }
+
+  async connect(name: string): Promise<McpServerState> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`No MCP server is configured as ${name}`);
+    if (entry.config.enabled && !entry.attempt) {
+      this.cancelRetry(entry);
+      entry.failures = 0;
+      this.drop(entry);
+      await this.ensure(entry);
+    } else if (entry.attempt) {
+      await entry.attempt;
+    }
+    return this.states().find((state) => state.name === name) as McpServerState;
+  }
+
+  async close(): Promise<void> {
+    const entries = [...this.entries.values()];
+    this.entries = new Map(entries.map((entry) => [entry.config.name, newEntry(entry.config)]));
+    await Promise.all(entries.map((entry) => this.shutdown(entry)));
+  }
+
+  /** Connects the entry unless it is connected or connecting; never rejects (failures go to its state). */
+  private ensure(entry: Entry): Promise<void> {
+    if (entry.status === "connected" || entry.closed) return Promise.resolve();
+    entry.attempt ??= this.attempt(entry).finally(() => {
+      entry.attempt = null;
+    });
+    return entry.attempt;
+  }
+
+  private async attempt(entry: Entry): Promise<void> {
+    entry.status = "connecting";
+    entry.stderr = "";
+    let client: Client | null = null;
+    try {
+      const opened = await openConnection(entry.config.transport, {
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        makeClient: () => this.makeClient(entry),
+        onStderr: (text) => {
+          entry.stderr = (entry.stderr + text).slice(-STDERR_KEPT);
+        },
+      });
+      client = opened.client;
+      if (entry.closed) {
+        await client.close();
+        return;
+      }
+      entry.client = client;
+      entry.transportInUse = opened.transportInUse;
+      const opening = client;
+      client.onclose = () => {
+        if (entry.client === opening) this.fail(entry, "The connection closed.");
+      };
+      await this.list(entry, client);
+      entry.status = "connected";
+      entry.error = undefined;
+      entry.failures = 0;
+    } catch (error) {
+      if (entry.closed) await client?.close().catch(() => {});
+      else this.fail(entry, describeError(error));
+    }
+  }
+
+  private makeClient(entry: Entry): Client {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (entry.client !== client) return;
+      try {
+        await this.list(entry, client);
+      } catch (error) {
+        if (entry.client === client) entry.error = `Listing the changed tools failed: ${describeError(error)}`;
+      }
+    });
+    return client;
+  }
+
+  private async list(entry: Entry, client: Client): Promise<void> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: this.options.connectTimeoutMs,
+      });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    if (entry.client !== client) return;
+    const server = entry.config.name;
+    const names = qualifyToolNames(
+      server,
+      tools.map((tool) => tool.name),
+    );
+    const seen = new Set<string>();
+    entry.tools = tools.flatMap((tool) => {
+      const qualifiedName = names.get(tool.name);
+      if (!qualifiedName || seen.has(tool.name)) return [];
+      seen.add(tool.name);
+      const description = trimDescription(tool.description ?? tool.title);
+      const info = { name: tool.name, qualifiedName, description, enabled: true };
+      const definition: ToolDefinition = {
+        name: qualifiedName,
+        description,
+        schema: { jsonSchema: normaliseInputSchema(tool.inputSchema) },
+        paged: false,
+        execute: (args, context) => this.call(server, info, args, context.signal),
+      };
+      return [{ info, definition }];
+    });
+  }
+
+  /** One tool call on the server's current connection (the config may have changed since the run began). */
+  private async call(server: string, tool: McpToolInfo, args: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+    const entry = this.entries.get(server);
+    if (!entry?.config.enabled) return toolError("tool_failed", `The MCP server ${server} is no longer available.`);
+    if (entry.status !== "connected" && !entry.retry) await untilAborted(this.ensure(entry), signal);
+    const { client } = entry;
+    if (!client || entry.status !== "connected") {
+      return toolError("tool_failed", `The MCP server ${server} is not connected: ${entry.error ?? "unknown error"}`);
+    }
+    const { callTimeoutMs, maxArtifactBytes } = this.options;
+    try {
+      const result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, undefined, {
+        signal,
+        timeout: callTimeoutMs,
+      });
+      return resultOutcome(tool.qualifiedName, result as CallToolResult, { maxArtifactBytes });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return toolError(
+          "timeout",
+          `${tool.qualifiedName} did not answer within ${callTimeoutMs / 1000} s and was cancelled. Try a smaller request or another tool.`,
+        );
+      }
+      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+        return toolError("tool_failed", `${tool.qualifiedName} failed: ${error.message}`);
+      }
+      if (entry.client === client) this.fail(entry, describeError(error));
+      return toolError("tool_failed", `${tool.qualifiedName} failed: the connection to ${server} broke.`);
+    }
+  }
+
+  /** Records the failure, closes what is left of the connection and schedules the next attempt. */
+  private fail(entry: Entry, message: string): void {
+    if (entry.closed) return;
+    const said = entry.stderr.trim().split("\n").pop();
+    entry.status = "error";
+    entry.error = said ? `${message} The server wrote: ${said}` : message;
+    this.drop(entry);
+    this.cancelRetry(entry);
+    const delay = Math.min(this.retryBaseMs * 2 ** entry.failures, this.retryMaxMs);
+    entry.failures++;
+    const timer = setTimeout(() => {
+      entry.retry = null;
+      void this.ensure(entry);
+    }, delay);
+    timer.unref();
+    entry.retry = { timer, at: Date.now() + delay };
+  }
+
+  /** Forgets the entry's connection and closes it (its close is then not a failure). */
+  private drop(entry: Entry): void {
+    const { client } = entry;
+    entry.client = null;
+    if (entry.status === "connected") entry.status = "idle";
+    void client?.close().catch(() => {});
+  }
+
+  private cancelRetry(entry: Entry): void {
+    if (entry.retry) clearTimeout(entry.retry.timer);
+    entry.retry = null;
+  }
+
+  private async shutdown(entry: Entry): Promise<void> {
+    entry.closed = true;
+    this.cancelRetry(entry);
+    const { client } = entry;
+    entry.client = null;
+    await client?.close().catch(() => {});
+  }
+}
+
+export function createMcpHub(options: McpHubOptions): McpHub {
+  return new Hub(options);
+}

@@ -1,0 +1,233 @@
+/**
+ * An MCP server for tests, written with the official SDK. Loopback only.
+ *
+ *   node tests/support/mcp-test-server.mjs                 stdio (what a stdio config's command runs)
+ *   node tests/support/mcp-test-server.mjs --http 0        Streamable HTTP on 127.0.0.1 (0: a free port);
+ *                                                          prints "listening http://127.0.0.1:PORT/mcp"
+ *   node tests/support/mcp-test-server.mjs --sse 0         the older SSE transport only (POST /mcp is 405):
+ *                                                          proves a client's fallback
+ *   --many                                                 twenty numbered tools (tool_01…tool_20) instead
+ *   --fail-if-exists PATH                                  exit at once with status 1 while PATH exists
+ *                                                          (a server that keeps failing to start)
+ *
+ * In-process: `startHttpTestServer({ port, sse, many })` → `{ url, close() }`.
+ *
+ * Tools: echo {text}; fail {message} (isError); slow {ms} (waits, or until cancelled: each
+ * notifications/cancelled it receives is recorded); in_flight (slow calls running); cancellations
+ * (those recorded, as JSON);
+ * large {chars}; image (a PNG); page {format: html|markdown} (an embedded resource); add_tool {name}
+ * (registers a new echo tool: list_changed); env {name} (an environment variable, "(unset)" if not
+ * set); pid (the server's process id); crash (the process exits: stdio only).
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+/** A 2×2 red PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DwnwGMgRQAH+4D/dJQfRoAAAAASUVORK5CYII=";
+
+/** Cancellations received, across sessions: `{ requestId, reason }`. */
+const cancellations = [];
+/** `slow` calls still running. */
+let inFlight = 0;
+
+const text = (value) => ({ content: [{ type: "text", text: value }] });
+
+function addDefaultTools(server) {
+  server.registerTool(
+    "echo",
+    { description: "Echoes the text back.", inputSchema: { text: z.string().describe("What to echo") } },
+    async ({ text: value }) => text(value),
+  );
+  server.registerTool(
+    "fail",
+    { description: "Always fails with the given message.", inputSchema: { message: z.string() } },
+    async ({ message }) => ({ isError: true, content: [{ type: "text", text: message }] }),
+  );
+  server.registerTool(
+    "slow",
+    { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number().int().min(0) } },
+    (args, extra) =>
+      new Promise((resolve) => {
+        inFlight++;
+        const done = (result) => {
+          inFlight--;
+          resolve(result);
+        };
+        const timer = setTimeout(() => done(text(`waited ${args.ms} ms`)), args.ms);
+        extra.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          cancellations.push({ requestId: extra.requestId, reason: String(extra.signal.reason ?? "") });
+          done(text("cancelled"));
+        });
+      }),
+  );
+  server.registerTool("in_flight", { description: "How many slow calls are running." }, async () =>
+    text(String(inFlight)),
+  );
+  server.registerTool("cancellations", { description: "The cancellations this server received, as JSON." }, async () =>
+    text(JSON.stringify(cancellations)),
+  );
+  server.registerTool(
+    "large",
+    { description: "A long text of words.", inputSchema: { chars: z.number().int().min(1) } },
+    async ({ chars }) => text("lorem ipsum ".repeat(Math.ceil(chars / 12)).slice(0, chars)),
+  );
+  server.registerTool("image", { description: "Draws a red square." }, async () => ({
+    content: [
+      { type: "text", text: "A red square." },
+      { type: "image", data: PNG, mimeType: "image/png" },
+    ],
+  }));
+  server.registerTool(
+    "page",
+    {
+      description: "A report as an embedded document.",
+      inputSchema: { format: z.enum(["html", "markdown"]).optional() },
+    },
+    async ({ format = "html" }) => ({
+      content: [
+        {
+          type: "resource",
+          resource:
+            format === "html"
+              ? { uri: "ui://reports/report.html", mimeType: "text/html", text: "<h1>Report</h1><p>All good.</p>" }
+              : { uri: "ui://reports/report.md", mimeType: "text/markdown", text: "# Report\n\nAll good." },
+        },
+      ],
+    }),
+  );
+  server.registerTool(
+    "add_tool",
+    { description: "Adds an echo tool with this name.", inputSchema: { name: z.string() } },
+    async ({ name }) => {
+      server.registerTool(name, { description: `Added at run time: ${name}.` }, async () => text(`${name} here`));
+      return text(`added ${name}`);
+    },
+  );
+  server.registerTool(
+    "env",
+    { description: "An environment variable of the server's process.", inputSchema: { name: z.string() } },
+    async ({ name }) => text(process.env[name] ?? "(unset)"),
+  );
+  server.registerTool("pid", { description: "The server's process id." }, async () => text(String(process.pid)));
+  server.registerTool("crash", { description: "Ends the server's process." }, async () => {
+    setImmediate(() => process.exit(1));
+    return text("bye");
+  });
+}
+
+function addManyTools(server) {
+  for (let i = 1; i <= 20; i++) {
+    const name = `tool_${String(i).padStart(2, "0")}`;
+    server.registerTool(
+      name,
+      { description: `Looks up fact number ${i}.`, inputSchema: { query: z.string() } },
+      async ({ query }) => text(`${name}: ${query}`),
+    );
+  }
+}
+
+function makeServer({ many = false } = {}) {
+  const server = new McpServer(
+    { name: "ollama-web-test-server", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  if (many) addManyTools(server);
+  else addDefaultTools(server);
+  return server;
+}
+
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const body = Buffer.concat(chunks).toString("utf8");
+  return body ? JSON.parse(body) : undefined;
+}
+
+/** Streamable HTTP (stateful: one server per session, so list_changed reaches its client), or SSE only. */
+export async function startHttpTestServer({ port = 0, sse = false, many = false } = {}) {
+  const sessions = new Map();
+  const http = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (sse) {
+        if (req.method === "GET" && url.pathname === "/mcp") {
+          const transport = new SSEServerTransport("/messages", res);
+          sessions.set(transport.sessionId, transport);
+          transport.onclose = () => sessions.delete(transport.sessionId);
+          await makeServer({ many }).connect(transport);
+          return;
+        }
+        const transport = sessions.get(url.searchParams.get("sessionId"));
+        if (req.method === "POST" && url.pathname === "/messages" && transport) {
+          await transport.handlePostMessage(req, res);
+          return;
+        }
+        res.writeHead(req.method === "POST" && url.pathname === "/mcp" ? 405 : 404).end();
+        return;
+      }
+      if (url.pathname !== "/mcp") {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = req.method === "POST" ? await readJson(req) : undefined;
+      const id = req.headers["mcp-session-id"];
+      let transport = typeof id === "string" ? sessions.get(id) : undefined;
+      if (!transport && req.method === "POST" && isInitializeRequest(body)) {
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
+        });
+        transport.onclose = () => sessions.delete(transport.sessionId);
+        await makeServer({ many }).connect(transport);
+      }
+      if (!transport) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Unknown session" }, id: null }));
+        return;
+      }
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error));
+    }
+  });
+  await new Promise((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const address = http.address();
+  return {
+    url: `http://127.0.0.1:${address.port}/mcp`,
+    async close() {
+      for (const transport of sessions.values()) await transport.close().catch(() => {});
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+async function main(argv) {
+  const flag = (name) => argv.indexOf(name);
+  const value = (name) => argv[flag(name) + 1];
+  const failFile = flag("--fail-if-exists") >= 0 ? value("--fail-if-exists") : null;
+  if (failFile && existsSync(failFile)) {
+    process.stderr.write(`refusing to start: ${failFile} exists\n`);
+    process.exit(1);
+  }
+  const many = flag("--many") >= 0;
+  if (flag("--http") >= 0 || flag("--sse") >= 0) {
+    const sse = flag("--sse") >= 0;
+    const { url } = await startHttpTestServer({ port: Number(value(sse ? "--sse" : "--http") ?? 0), sse, many });
+    process.stdout.write(`listening ${url}\n`);
+    return;
+  }
+  await makeServer({ many }).connect(new StdioServerTransport());
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
