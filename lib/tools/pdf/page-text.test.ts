@@ -57,3 +57,37 @@ describe("page text normalisation", () => {
     expect(normalisePageText(" \n \t\n\n")).toBe("");
   });
 });
+
+describe("page text layout", () => {
+  it("joins upright CJK glyphs stacked at one x into a column, with a space for a skipped glyph", () => {
+    const items = [item("縦", 100, 700), item("書", 100, 688), item("き", 100, 676), item("次", 100, 652)];
+    expect(joinTextContent(content(items))).toBe("縦書き 次");
+  });
+
+  it("reads columns of vertical writing right to left whatever order the stream gives them", () => {
+    const items = [item("左", 50, 700), item("列", 50, 688), item("右", 80, 700), item("列", 80, 688)];
+    expect(joinTextContent(content(items))).toBe("右列\n左列");
+  });
+
+  it("keeps a column of single Latin letters or digits as separate lines (a table column is not vertical writing)", () => {
+    const items = [item("1", 100, 700), item("2", 100, 688), item("3", 100, 676)];
+    expect(joinTextContent(content(items))).toBe("1\n2\n3");
+  });
+
+  it("reads a right-to-left line's items right to left, edge punctuation of a number with the line", () => {
+    const items = [item(".2024", 10, 100), item(" ", 40, 100), item("כמו", 45, 100, { dir: "rtl" })];
+    expect(joinTextContent(content(items))).toBe("כמו 2024.");
+  });
+
+  it("keeps stream order for two columns and for a page whose stream only runs downwards", () => {
+    const left = [item("left one", 0, 700), item("left two", 0, 688)];
+    const right = [item("right one", 300, 700), item("right two", 300, 688)];
+    expect(joinTextContent(content([...left, ...right]))).toBe("left one\nleft two\nright one\nright two");
+  });
+
+  it("moves a block drawn after the prose to its place when the stream jumps back up within the column", () => {
+    const prose = [item("intro", 0, 700), item("after the box", 0, 600)];
+    const box = [item("box line one", 10, 670), item("box line two", 10, 658)];
+    expect(joinTextContent(content([...prose, ...box]))).toBe("intro\nbox line one\nbox line two\nafter the box");
+  });
+});

@@ -1,3 +1,4 @@
+import { joinHyphenatedLines, knownWords } from "./hyphens";
 import { unpackItems } from "./packed-page";
 import { joinTextContent, PAGE_SEPARATOR, skippedPageText } from "./page-text";
 import { PdfError } from "./pdf-error";
@@ -13,6 +14,8 @@ export interface PdfText {
    * last page; the concatenation of all pages is the document text. A page that fails to parse (or
    * goes past a per-page limit) yields "[Page N could not be read and was skipped.]" (1-based N, same
    * separator rule) and adds a warning. Memoised per document: each page is parsed at most once.
+   * A line-end hyphen is joined when the joined word occurs on this page or the one before or after
+   * (so reading page N parses page N+1 too: the text of a page never depends on what was read before).
    * Parsing counts against `budget` (default: the one the document was opened with); when the budget
    * runs out, or the worker dies, this rejects with a `PdfError` and the document is unusable.
    */
@@ -41,6 +44,8 @@ export class PdfDocument implements PdfText {
   readonly #worker: PdfWorker;
   readonly #budget: PdfBudget;
   readonly #pages = new Map<number, Promise<string>>();
+  /** Page texts before line-end hyphens are joined, without the separator. */
+  readonly #unjoined = new Map<number, Promise<string>>();
   #closed: Promise<void> | undefined;
 
   constructor(worker: PdfWorker, pageCount: number, budget: PdfBudget) {
@@ -68,12 +73,28 @@ export class PdfDocument implements PdfText {
 
   async #extract(index: number, budget: PdfBudget): Promise<string> {
     const separator = index < this.pageCount - 1 ? PAGE_SEPARATOR : "";
+    const text = this.#unjoinedText(index, budget);
+    const around = [index - 1, index + 1].filter((i) => i >= 0 && i < this.pageCount);
+    const texts = await Promise.all([text, ...around.map((i) => this.#unjoinedText(i, budget))]);
+    return joinHyphenatedLines(await text, knownWords(texts.join("\n"))) + separator;
+  }
+
+  #unjoinedText(index: number, budget: PdfBudget): Promise<string> {
+    let text = this.#unjoined.get(index);
+    if (!text) {
+      text = this.#parse(index, budget);
+      this.#unjoined.set(index, text);
+    }
+    return text;
+  }
+
+  async #parse(index: number, budget: PdfBudget): Promise<string> {
     const reply = await this.#worker.page(index, budget);
-    if (reply.type === "page") return joinTextContent({ items: unpackItems(reply), styles: reply.styles }) + separator;
+    if (reply.type === "page") return joinTextContent({ items: unpackItems(reply), styles: reply.styles });
     this.warnings.push(
       `Page ${index + 1} could not be read and was skipped: ${skipReason(reply, this.#worker.limits)}`,
     );
-    return skippedPageText(index + 1) + separator;
+    return skippedPageText(index + 1);
   }
 
   close(): Promise<void> {
