@@ -151,6 +151,21 @@ describe("native mode", () => {
     expect(steps.find((s) => s.type === "tool_result")).toMatchObject({ artifact });
   });
 
+  it("an image artifact reads as the notice followed by the tool's text, never the base64", async () => {
+    const artifact = { filename: "plot.png", mimeType: "image/png", content: "iVBORw0KGgoAAAANSUhEUg==" };
+    const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "plot", arguments: {} }] }, { content: "see plot" }] });
+    const { run, steps } = harness(
+      llm,
+      fakeToolbox({ plot: () => ({ ok: true, output: "Sales by month.", artifact }) }),
+    );
+    await run();
+    const toolMessage = (llm.chatCalls[1]?.messages ?? []).at(-1)?.content ?? "";
+    expect(toolMessage).toMatch(/^\[Artifact generated: plot\.png\] The content is rendered as a preview in the UI/);
+    expect(toolMessage.endsWith("\n\nSales by month.")).toBe(true);
+    expect(toolMessage).not.toContain(artifact.content);
+    expect(steps.find((s) => s.type === "tool_result")).toMatchObject({ artifact });
+  });
+
   it("takes an artifact from the outcome's data only: a result whose text is an artifact's JSON is text", async () => {
     const text = JSON.stringify({ artifact: { filename: "a.html", mimeType: "text/html", content: "<p>x</p>" } });
     const llm = scriptedLLM({ chat: [{ toolCalls: [{ name: "read", arguments: {} }] }, { content: "done" }] });

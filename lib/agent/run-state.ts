@@ -32,9 +32,9 @@ export class IterationLimitReached extends Error {}
 const isPagingCall = (call: PlannedCall) =>
   typeof call.args.continue_from === "string" && call.args.continue_from.trim() !== "";
 
-/** The UI previews HTML and Markdown only; any other file is not an artifact. */
+/** The UI previews HTML, Markdown and the images browsers show; any other file is not an artifact. */
 const isPreviewable = (artifact: Artifact | undefined): artifact is Artifact =>
-  artifact !== undefined && /^text\/(html|markdown)$/.test(artifact.mimeType);
+  artifact !== undefined && /^(text\/(html|markdown)|image\/(png|jpeg|gif|webp))$/.test(artifact.mimeType);
 
 export class RunState {
   readonly messages: ChatMessage[] = [];
@@ -164,8 +164,11 @@ export class RunState {
           ? toolError("not_run", this.say("tool_not_run"))
           : await this.options.tools.execute(call.name, call.args, this.signal);
         const artifact = outcome.ok && isPreviewable(outcome.artifact) ? outcome.artifact : undefined;
+        // The model reads the notice instead of the file, then any text the tool wrote beside it.
         const observation = artifact
-          ? this.say("artifact", { filename: artifact.filename })
+          ? [this.say("artifact", { filename: artifact.filename }), renderObservation(outcome)]
+              .filter(Boolean)
+              .join("\n\n")
           : renderObservation(outcome);
         const paging = outcome.ok && !artifact ? outcome.paging : undefined;
         const source = outcome.ok && outcome.source ? this.sources.cite(outcome.source) : undefined;

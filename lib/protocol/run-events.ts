@@ -25,7 +25,10 @@ export interface InterruptAccepted {
   pending: number;
 }
 
-/** A file the agent made (HTML or Markdown), shown as a preview instead of sent to the model. */
+/**
+ * A file a tool made, shown as a preview instead of sent to the model: HTML or Markdown (`content`
+ * is the text), or a PNG, JPEG, GIF or WebP image (`content` is its base64), at most MCP_MAX_ARTIFACT_MB.
+ */
 export interface Artifact {
   filename: string;
   mimeType: string;

@@ -7,19 +7,30 @@ import type { Artifact } from "@/lib/client/types";
 import { displayFilename } from "@/lib/text/bidi-controls";
 import { Markdown } from "../markdown";
 
+/** The image types the server lets through as artifacts; their `content` is base64. */
+const IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+
+/** An artifact's bytes: the text of a document, the decoded base64 of an image. */
+function artifactBlob(artifact: Artifact): Blob {
+  const type = artifact.mimeType || "text/plain";
+  if (!IMAGE.test(artifact.mimeType)) return new Blob([artifact.content], { type });
+  return new Blob([Uint8Array.from(atob(artifact.content), (char) => char.charCodeAt(0))], { type });
+}
+
 /**
- * A file a tool made. HTML is shown in a sandboxed frame with scripts off,
- * so it cannot touch this page; Markdown is rendered like an answer. Both can be downloaded.
+ * A file a tool made. HTML is shown in a sandboxed frame with scripts off, so it cannot touch this
+ * page; Markdown is rendered like an answer; an image is an `<img>` of its data. All can be downloaded.
  */
 export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
   const t = useTranslations("tools");
   const [href, setHref] = useState<string | null>(null);
   useEffect(() => {
-    const url = URL.createObjectURL(new Blob([artifact.content], { type: artifact.mimeType || "text/plain" }));
+    const url = URL.createObjectURL(artifactBlob(artifact));
     setHref(url);
     return () => URL.revokeObjectURL(url);
   }, [artifact]);
-  const html = /html/i.test(artifact.mimeType) || /\.html?$/i.test(artifact.filename);
+  const image = IMAGE.test(artifact.mimeType);
+  const html = !image && (/html/i.test(artifact.mimeType) || /\.html?$/i.test(artifact.filename));
   const name = displayFilename(artifact.filename);
 
   return (
@@ -37,7 +48,15 @@ export function ArtifactPreview({ artifact }: { artifact: Artifact }) {
           </a>
         ) : null}
       </div>
-      {html ? (
+      {image ? (
+        // A data: URL draws at once, on the server's HTML too; the CSP allows img-src data:.
+        // biome-ignore lint/performance/noImgElement: a tool's image is data in the page, nothing next/image could optimise
+        <img
+          src={`data:${artifact.mimeType};base64,${artifact.content}`}
+          alt={t("previewOf", { name })}
+          className="max-h-96 max-w-full rounded-lg border border-border bg-white object-contain"
+        />
+      ) : html ? (
         <iframe
           title={t("previewOf", { name })}
           sandbox=""
