@@ -272,6 +272,13 @@ test.describe("sidebar search", () => {
     await expect(found).toBeInViewport();
     await expect(found).toBeFocused();
     await expect(chat.userMessages.last()).not.toBeInViewport();
+
+    // The same hit opened again, after scrolling away, brings the message back.
+    await chat.userMessages.last().scrollIntoViewIfNeeded();
+    await expect(found).not.toBeInViewport();
+    await chat.conversations.first().getByRole("link").click();
+    await expect(found).toBeInViewport();
+    await expect(found).toBeFocused();
   });
 
   test("a hit in an answer's earlier version opens the conversation showing that version", async ({ page }) => {

@@ -1,10 +1,11 @@
 "use client";
 
 import { ArrowDown } from "lucide-react";
-import { useEffect } from "react";
+import { useCallback, useEffect } from "react";
 import { useTranslations } from "use-intl";
 import { AssistantMessage } from "./assistant-message";
 import type { ChatItem } from "./chat-items";
+import { onRevealFoundAgain } from "./reveal-found";
 import { UnsentMessage } from "./unsent-message";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
@@ -53,15 +54,22 @@ export function MessageList({
     if (questions > 0) scrollToBottom();
   }, [questions, scrollToBottom]);
 
-  // After the effect above: a message opened from search is brought into view (and focus) instead.
-  useEffect(() => {
+  // After the effect above: a message opened from search is brought into view (and focus) instead,
+  // and again each time the same hit is opened while it is shown.
+  const revealFound = useCallback(() => {
     if (!found) return;
     const element = contentRef.current?.querySelector<HTMLElement>(`[data-item-key="${CSS.escape(found)}"]`);
     if (!element) return;
     release();
     element.scrollIntoView({ block: "center" });
     element.focus({ preventScroll: true });
+    // The highlight plays again: its CSS animation restarts when the attribute comes back after a layout.
+    element.removeAttribute("data-found");
+    void element.offsetWidth;
+    element.setAttribute("data-found", "true");
   }, [found, contentRef, release]);
+  useEffect(revealFound, [revealFound]);
+  useEffect(() => onRevealFoundAgain(revealFound), [revealFound]);
 
   return (
     <div className="relative min-h-0 flex-1">

@@ -4,6 +4,7 @@ import { Loader2, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { memo, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
+import { revealFoundAgain } from "@/components/chat/reveal-found";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
@@ -50,10 +51,14 @@ export const ConversationItem = memo(function ConversationItem({
     );
   }
 
+  const href = match?.message ? `/c/${id}?m=${encodeURIComponent(match.message.messageId)}` : `/c/${id}`;
   return (
     <li data-testid="conversation-item" data-active={active || undefined} className="group relative">
       <Link
-        href={match?.message ? `/c/${id}?m=${encodeURIComponent(match.message.messageId)}` : `/c/${id}`}
+        href={href}
+        onClick={() => {
+          if (`${window.location.pathname}${window.location.search}` === href) revealFoundAgain();
+        }}
         aria-current={active ? "page" : undefined}
         className={cx(
           "flex items-center gap-2 rounded-lg px-2.5 py-2 text-sm outline-none transition-colors focus-visible:ring-2 focus-visible:ring-ring",
