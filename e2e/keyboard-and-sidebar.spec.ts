@@ -236,6 +236,19 @@ test.describe("sidebar and landmarks", () => {
       await page.keyboard.press("ControlOrMeta+Shift+S");
       await expect(chat.sidebar).toBeHidden();
     });
+
+    test("Ctrl/⌘+K opens the drawer with the search focused, also while typing", async ({ page }) => {
+      const chat = new ChatPage(page);
+      await chat.open("/");
+      await chat.composer.fill("half a thought");
+      await expect(chat.sidebar).toBeHidden();
+      await page.keyboard.press("ControlOrMeta+K");
+      await expect(chat.sidebar).toBeVisible();
+      await expect(page.getByTestId("conversation-search")).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(chat.sidebar).toBeHidden();
+      await expect(chat.composer).toHaveValue("half a thought");
+    });
   });
 });
 
