@@ -64,6 +64,8 @@ export const configSchema = z
     MODEL_REASONING: optionalModel,
     MODEL_VISION: optionalModel,
     NUM_CTX: positiveInt(16384),
+    /** Longest instructions a chat or preset may carry (characters): they go into every model call. */
+    MAX_INSTRUCTIONS_CHARS: positiveInt(8000),
     SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"], { error: "must be duckduckgo or searxng" }).default("duckduckgo"),
     DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
     SEARXNG_URL: httpUrl.optional(),

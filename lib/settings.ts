@@ -13,6 +13,7 @@ import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 
 export const LIMIT_KEYS = [
   "NUM_CTX",
+  "MAX_INSTRUCTIONS_CHARS",
   "SEARCH_MAX_RESULTS",
   "SCRAPE_MAX_CHARS",
   "FETCH_MAX_RESULTS",

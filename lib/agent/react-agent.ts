@@ -15,6 +15,7 @@ import {
 import { decideToolCalling } from "./tool-calling-mode";
 import { selectTools } from "./tool-selection";
 import type { AgentInput, AgentMode, AgentOptions, AgentResult, StepRecord } from "./types";
+import { withUserInstructions } from "./user-instructions";
 
 /**
  * The ReAct engine (docs/architecture.md, "One turn"): phase 1, the tool loop (native or JSON mode),
@@ -83,7 +84,7 @@ export class ReActAgent {
     ]
       .filter(Boolean)
       .join("\n\n");
-    loopState.push({ role: "system", content: system });
+    loopState.push({ role: "system", content: withUserInstructions(system, input.instructions, language) });
     for (const message of input.history) loopState.push(message);
     const images = llm.abilities.vision && input.images?.length ? { images: input.images } : {};
     loopState.push({ role: "user", content: input.question, ...images }, { pinned: true });
@@ -113,6 +114,7 @@ export class ReActAgent {
   async *streamAnswer(result: AgentResult, input: AgentInput, signal: AbortSignal): AsyncIterable<StreamPart> {
     const messages = synthesisMessages(result, {
       question: input.question,
+      instructions: input.instructions,
       history: input.history,
       language: this.options.language,
       traceChars: this.options.limits.synthesisTraceChars,

@@ -3,6 +3,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { Source } from "@/lib/protocol/run-events";
 import type { ContextGuard } from "./context-guard";
 import type { AgentResult } from "./types";
+import { withUserInstructions } from "./user-instructions";
 
 /**
  * Phase 2: a streamed answer written from the whole trace by a synthesiser prompt —
@@ -38,19 +39,25 @@ export function synthesisMessages(
   result: AgentResult,
   {
     question,
+    instructions,
     history,
     language,
     traceChars,
-  }: { question: string; history: ChatMessage[]; language: PromptLanguage; traceChars: number },
+  }: { question: string; instructions?: string; history: ChatMessage[]; language: PromptLanguage; traceChars: number },
 ): ChatMessage[] {
   return [
-    { role: "system", content: prompt(language, "synthesis_system") },
+    { role: "system", content: synthesisSystem(language, instructions) },
     ...history,
     {
       role: "user",
       content: prompt(language, "synthesis_user", { question, trace: formatTrace(result, language, traceChars) }),
     },
   ];
+}
+
+/** The synthesiser's system prompt, in both modes, with the user's own instructions. */
+export function synthesisSystem(language: PromptLanguage, instructions: string | undefined): string {
+  return withUserInstructions(prompt(language, "synthesis_system"), instructions, language);
 }
 
 /**

@@ -87,6 +87,8 @@ export interface AgentOptions {
 export interface AgentInput {
   /** Role, date and the conversation's files; the engine adds the tool instructions. */
   system: string;
+  /** The user's own instructions for the conversation: added to the loop's and synthesis's system prompts. */
+  instructions?: string;
   /** Earlier turns as plain user/assistant text. */
   history: ChatMessage[];
   question: string;

@@ -56,6 +56,8 @@ export interface AgentRunOptions {
   llm: LLM;
   /** The model that writes the answer: the conversation's. */
   synthesisLlm: LLM;
+  /** The model that titles a first turn, with its own settings rather than the conversation's. */
+  titleLlm: LLM;
   registry: ToolRegistry;
   config: Config;
   language: PromptLanguage;
@@ -276,7 +278,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   });
   if (!titlePending || !options.onTitle) return;
   // Off the turn's critical path: the answer is done and the conversation free; no thinking for a title.
-  const suggested = await suggestTitle(options.llm, { question: input.question, answer: text, language });
+  const suggested = await suggestTitle(options.titleLlm, { question: input.question, answer: text, language });
   let title: string | null = null;
   try {
     if (suggested) title = options.onTitle(suggested);

@@ -1,6 +1,7 @@
 import "server-only";
 import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-calling-mode";
 import type { AgentMode } from "@/lib/agent/types";
+import type { ChatSettings } from "@/lib/chat-settings";
 import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { releaseInterrupts, takeInterrupt, unsentInterrupts } from "@/lib/db/interrupts";
@@ -143,6 +144,10 @@ interface PreparedTurn {
   model: string;
   llm: LLM;
   loopLlm: LLM;
+  /** The loop's model without the conversation's settings: the title keeps its own. */
+  titleLlm: LLM;
+  /** The conversation's own settings, as the turn started: every model call of the turn uses them. */
+  settings: ChatSettings;
   mode: AgentMode | "dag";
   attachments: StoredFile[];
   images: string[];
@@ -155,6 +160,7 @@ async function prepareTurn(
   config: Config,
 ): Promise<PreparedTurn> {
   const question = questionOf(db, conversation, input, input.attachmentIds ?? []);
+  const { settings } = conversation;
   unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
   const attachments = question.attachmentIds.map((fileId) => {
     const file = findFile(db, { conversationId: conversation.id, fileId });
@@ -165,14 +171,16 @@ async function prepareTurn(
     requested: input.model,
     conversationModel: conversation.model,
     withImages: attachments.some((file) => file.mime.startsWith("image/")),
+    settings,
   });
   // The tool loop may use the fast model; the answer is written by the turn's model.
   const fast = roleModel(db, "fast");
-  const loopLlm = fast && fast !== llm.model ? await getLLM(fast) : llm;
+  const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings) : llm;
+  const titleLlm = await getLLM(loopLlm.model);
   // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
   const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  return { question, model, llm, loopLlm, mode, attachments, images };
+  return { question, model, llm, loopLlm, titleLlm, settings, mode, attachments, images };
 }
 
 function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, config: Config): LiveRun {
@@ -331,6 +339,7 @@ function beginTurn(
     live,
     llm: turn.loopLlm,
     synthesisLlm: turn.llm,
+    titleLlm: turn.titleLlm,
     registry: createServerToolRegistry(db),
     config,
     language,
@@ -338,10 +347,11 @@ function beginTurn(
     // Each step's model comes from its role, read when the step starts; none set → the conversation's.
     resolveRoleModel: async (hint) => {
       const name = hint ? roleModel(db, hint) : undefined;
-      return name && name !== turn.model ? getLLM(name) : turn.llm;
+      return name && name !== turn.model ? getLLM(name, turn.settings) : turn.llm;
     },
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
+      instructions: turn.settings.instructions,
       history,
       question: questionText,
       images: turn.images,

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ChatSettings } from "@/lib/chat-settings";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getLLM, getOllamaApi, resolveModelName } from "@/lib/llm/registry";
@@ -15,7 +16,8 @@ export interface TurnModel {
 /**
  * Picks the turn's model before anything is stored. A model Ollama no longer lists is refused with
  * the installed replacement to offer (409), never recorded as a failed turn; images for a model
- * without vision go to the vision role's model, or are refused when there is none (409).
+ * without vision go to the vision role's model, or are refused when there is none (409). Either
+ * model runs with the conversation's own settings.
  */
 export async function chooseTurnModel(
   db: Db,
@@ -23,7 +25,8 @@ export async function chooseTurnModel(
     requested,
     conversationModel,
     withImages,
-  }: { requested?: string; conversationModel: string | null; withImages: boolean },
+    settings,
+  }: { requested?: string; conversationModel: string | null; withImages: boolean; settings: ChatSettings },
 ): Promise<TurnModel> {
   const general = roleModel(db, "general");
   const model = await resolveModelName(requested, conversationModel, general);
@@ -38,7 +41,7 @@ export async function chooseTurnModel(
       { details: { model, replacement } },
     );
   }
-  const llm = await getLLM(model);
+  const llm = await getLLM(model, settings);
   if (!withImages || llm.abilities.vision) return { conversationModel: model, llm };
 
   const vision = roleModel(db, "vision");
@@ -57,7 +60,7 @@ export async function chooseTurnModel(
       { details: { model, vision } },
     );
   }
-  const visionLlm = await getLLM(vision);
+  const visionLlm = await getLLM(vision, settings);
   if (!visionLlm.abilities.vision) {
     throw new AppError(
       "conflict:no_vision_model",

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
+import type { ChatSettings } from "@/lib/chat-settings";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
@@ -39,7 +40,12 @@ const ownedBy = (ownerId: OwnerId) =>
 
 export function createConversation(
   db: Db,
-  { title, model, ownerId }: { title?: string; model?: string | null; ownerId: OwnerId },
+  {
+    title,
+    model,
+    settings = {},
+    ownerId,
+  }: { title?: string; model?: string | null; settings?: ChatSettings; ownerId: OwnerId },
 ): Conversation {
   const now = Date.now();
   const row: Conversation = {
@@ -51,6 +57,7 @@ export function createConversation(
     summaryThrough: null,
     planFirst: false,
     activeLeafId: null,
+    settings,
     createdAt: now,
     updatedAt: now,
   };
@@ -150,8 +157,16 @@ export function updateConversation(
     title,
     model,
     planFirst,
+    settings,
     ownerId,
-  }: { id: string; title?: string; model?: string | null; planFirst?: boolean; ownerId: OwnerId },
+  }: {
+    id: string;
+    title?: string;
+    model?: string | null;
+    planFirst?: boolean;
+    settings?: ChatSettings;
+    ownerId: OwnerId;
+  },
 ): Conversation {
   getConversation(db, { id, ownerId });
   // Not `updatedAt`: the list is ordered by activity, and naming a conversation is not activity.
@@ -159,6 +174,7 @@ export function updateConversation(
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
   if (model !== undefined) changes.model = model;
   if (planFirst !== undefined) changes.planFirst = planFirst;
+  if (settings !== undefined) changes.settings = settings;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
   return getConversation(db, { id, ownerId });
 }

@@ -1,4 +1,5 @@
 import { type AnySQLiteColumn, blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { ChatSettings } from "../chat-settings";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** The database (docs/architecture.md, "Persistence"). Times are Unix milliseconds. */
@@ -51,6 +52,8 @@ export const conversations = sqliteTable(
     planFirst: integer("plan_first", { mode: "boolean" }).notNull().default(false),
     /** The last message of the branch shown (docs/architecture.md, "Persistence"); null before the first message. */
     activeLeafId: text("active_leaf_id"),
+    /** Its own instructions and model options (lib/chat-settings.ts); `{}` = the model's defaults. */
+    settings: text("settings", { mode: "json" }).$type<ChatSettings>().notNull().default({}),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -58,6 +61,26 @@ export const conversations = sqliteTable(
     index("conversations_updated_idx").on(table.updatedAt, table.id),
     index("conversations_user_idx").on(table.userId),
   ],
+);
+
+/**
+ * A user's saved model + instructions + options, chosen when starting a chat. The one marked
+ * `isDefault` (at most one per user) is the personal default applied to new chats.
+ */
+export const presets = sqliteTable(
+  "presets",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin, like conversations). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The model a chat started with it uses; null = the usual choice. */
+    model: text("model"),
+    settings: text("settings", { mode: "json" }).$type<ChatSettings>().notNull(),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("presets_user_idx").on(table.userId)],
 );
 
 export const messageRoles = ["user", "assistant"] as const;
@@ -177,6 +200,7 @@ export const files = sqliteTable(
 );
 
 export type Conversation = typeof conversations.$inferSelect;
+export type Preset = typeof presets.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type Run = typeof runs.$inferSelect;
 export type StoredRunEvent = typeof runEvents.$inferSelect;

@@ -170,4 +170,16 @@ describe("upgrading a database of an earlier release", () => {
     ]);
     upgraded.$client.close();
   });
+
+  it("gives earlier conversations empty settings: they keep answering with the model's defaults", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0009_held_interrupts");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql.close();
+
+    const upgraded = openDb(file);
+    expect(getConversationDetail(upgraded, { id: "c1", ownerId: null }).conversation.settings).toEqual({});
+    upgraded.$client.close();
+  });
 });

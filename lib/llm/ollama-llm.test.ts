@@ -39,6 +39,22 @@ describe("sampling settings and num_ctx go in options", () => {
     }
   });
 
+  it("sends a chat's own sampling settings in options on every call, and a call's own temperature wins", async () => {
+    const info = await new OllamaApi(fake().url).describe("llama3.2");
+    const llm = createOllamaLLM({
+      baseUrl: fake().url,
+      model: "llama3.2",
+      abilities: info.abilities,
+      modelContextLength: info.contextLength,
+      numCtx: 4096,
+      sampling: { temperature: 1.3, top_p: 0.5, seed: 7 },
+    });
+    await collect(llm.streamReply(question));
+    expect(lastChatBody().options).toEqual({ num_ctx: 4096, temperature: 1.3, top_p: 0.5, seed: 7 });
+    await llm.chat(question, { temperature: 0.2 });
+    expect(lastChatBody().options).toEqual({ num_ctx: 4096, temperature: 0.2, top_p: 0.5, seed: 7 });
+  });
+
   it("caps num_ctx at the model's own context length", async () => {
     const llm = await llmFor("llava:7b", 16384);
     expect(llm.contextLength).toBe(4096);

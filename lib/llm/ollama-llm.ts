@@ -26,6 +26,8 @@ export interface OllamaLLMOptions {
   numCtx: number;
   /** Ask thinking models to think (sent as `think: true` only when the model can). */
   think?: boolean;
+  /** Sampling options of every call (a chat's own settings); a call's own `temperature` wins. */
+  sampling?: { temperature?: number; top_p?: number; seed?: number };
   /** Upper bound on one request, so a hung model cannot hold a run forever. */
   timeoutMs?: number;
   /** Longest reply line taken from Ollama (OLLAMA_MAX_LINE_MB); unset = no limit. */
@@ -165,7 +167,10 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
     options.timeoutMs ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(signal ? [signal] : [])]) : signal;
 
   const providerOptions = (temperature?: number, think: boolean = defaultThink) => ({
-    ollama: { think, options: { num_ctx: contextLength, ...(temperature === undefined ? {} : { temperature }) } },
+    ollama: {
+      think,
+      options: { num_ctx: contextLength, ...options.sampling, ...(temperature === undefined ? {} : { temperature }) },
+    },
   });
 
   /** One streamed reply: text and thinking as they arrive, each tool call whole, then usage. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { type ChatSettings, samplingOptions } from "@/lib/chat-settings";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { OllamaApi } from "./ollama-api";
@@ -34,8 +35,12 @@ export async function resolveModelName(...preferred: (string | null | undefined)
   return first.name;
 }
 
-/** An `LLM` for an installed model; an unknown model is an `unknown_model` error naming it. */
-export async function getLLM(model: string): Promise<LLM> {
+/**
+ * An `LLM` for an installed model, with a chat's own settings (sampling, context, thinking) on every
+ * call; an unknown model is an `unknown_model` error naming it. The context is capped by NUM_CTX
+ * (which may have been lowered since the chat saved its own) and by the model's length.
+ */
+export async function getLLM(model: string, settings: ChatSettings = {}): Promise<LLM> {
   const config = getConfig();
   const api = getOllamaApi();
   const info = await api.describe(model);
@@ -44,7 +49,9 @@ export async function getLLM(model: string): Promise<LLM> {
     model,
     abilities: info.abilities,
     modelContextLength: info.contextLength,
-    numCtx: config.NUM_CTX,
+    numCtx: Math.min(config.NUM_CTX, settings.numCtx ?? config.NUM_CTX),
+    think: settings.think,
+    sampling: samplingOptions(settings),
     timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
     maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,
   });

@@ -1,5 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { newChatPreset } from "@/lib/db/presets";
 import { createConversation, listConversations } from "@/lib/db/queries";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody, parseWith } from "@/lib/http/responses";
@@ -14,9 +15,19 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
 });
 
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
-  const body = await parseJsonBody(request, createConversationBody);
+  const { presetId, ...body } = await parseJsonBody(request, createConversationBody);
+  const db = getDb();
+  const ownerId = ownerOf(viewer);
+  const preset = newChatPreset(db, { ownerId, presetId });
   return Response.json(
-    { conversation: createConversation(getDb(), { ...body, ownerId: ownerOf(viewer) }) },
+    {
+      conversation: createConversation(db, {
+        ...body,
+        model: body.model ?? preset.model,
+        settings: preset.settings,
+        ownerId,
+      }),
+    },
     { status: 201 },
   );
 });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { chatSettingsSchema, type SettingsLimits } from "@/lib/chat-settings";
+import type { Config } from "@/lib/config";
 
 export const listConversationsQuery = z.object({
   q: z.string().max(200).optional(),
@@ -9,17 +11,34 @@ export const listConversationsQuery = z.object({
 const title = z.string().trim().min(1, "must not be empty").max(200);
 const model = z.string().trim().min(1).max(200);
 
+/** A chat's own settings, within the server's limits. */
+export const settingsLimits = (config: Config): SettingsLimits => ({
+  maxInstructionsChars: config.MAX_INSTRUCTIONS_CHARS,
+  maxNumCtx: config.NUM_CTX,
+});
+
 export const createConversationBody = z.object({
   title: title.optional(),
   model: model.optional(),
+  /** The preset to start with; absent: the personal default preset, if any; null: none. */
+  presetId: z.string().min(1).max(100).nullable().optional(),
 });
 
-export const updateConversationBody = z
-  .object({ title: title.optional(), model: model.nullable().optional() })
-  .refine((body) => body.title !== undefined || body.model !== undefined, "give a title or a model");
+/** `settings` replaces the conversation's settings whole (`{}` resets them to the defaults). */
+export const updateConversationBody = (limits: SettingsLimits) =>
+  z
+    .object({
+      title: title.optional(),
+      model: model.nullable().optional(),
+      settings: chatSettingsSchema(limits).optional(),
+    })
+    .refine(
+      (body) => body.title !== undefined || body.model !== undefined || body.settings !== undefined,
+      "give a title, a model or settings",
+    );
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;
-export type UpdateConversationBody = z.infer<typeof updateConversationBody>;
+export type UpdateConversationBody = z.infer<ReturnType<typeof updateConversationBody>>;
 
 /** `POST /api/conversations/:id/branch`: show the branch through this message. */
 export const selectBranchBody = z.object({ messageId: z.string().min(1).max(100) });

@@ -18,6 +18,7 @@ import {
   type SynthesisSink,
   sourcesSection,
   streamSynthesis,
+  synthesisSystem,
   writeSynthesis,
 } from "../synthesis";
 import { decideToolCalling } from "../tool-calling-mode";
@@ -171,6 +172,7 @@ export class DagAgent {
     const context = {
       goal: input.question,
       system: input.system,
+      instructions: input.instructions,
       tools: options.tools,
       limits: options.limits,
       stepMaxIterations: options.dag.stepMaxIterations,
@@ -239,7 +241,7 @@ export class DagAgent {
       }),
     };
     const messages: ChatMessage[] = [
-      { role: "system", content: prompt(language, "synthesis_system") },
+      { role: "system", content: synthesisSystem(language, input.instructions) },
       ...input.history,
       question,
     ];

@@ -65,6 +65,8 @@ export interface StepContext {
   goal: string;
   /** Role, date and the conversation's files. */
   system: string;
+  /** The user's own instructions for the conversation. */
+  instructions?: string;
   tools: AgentToolbox;
   limits: AgentLimits;
   stepMaxIterations: number;
@@ -170,7 +172,12 @@ export async function runStep(step: PlanStep, dependencies: StepRun[], context: 
   });
   try {
     const result = await agent.run(
-      { system: context.system, history: [], question: await stepQuery(step, dependencies, llm, context) },
+      {
+        system: context.system,
+        instructions: context.instructions,
+        history: [],
+        question: await stepQuery(step, dependencies, llm, context),
+      },
       signal,
     );
     context.budget.giveBack(reserved - result.iterations);

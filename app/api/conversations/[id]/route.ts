@@ -1,12 +1,13 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
 import { deleteConversation, getConversation, getConversationDetail, updateConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { updateConversationBody } from "../schema";
+import { settingsLimits, updateConversationBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ export const GET = apiRoute(async (_request: Request, { params }: Context, viewe
 
 export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  const body = await parseJsonBody(request, updateConversationBody);
+  const body = await parseJsonBody(request, updateConversationBody(settingsLimits(getConfig())));
   return Response.json({ conversation: updateConversation(getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
 });
 
