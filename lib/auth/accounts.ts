@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { conversations, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
+import { conversations, presets, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { checkNewAccount } from "./account-rules";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
@@ -94,7 +94,10 @@ export async function createUser(
       createdAt: Date.now(),
     };
     tx.insert(users).values(user).run();
-    if (first) tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId)).run();
+    if (first) {
+      tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId)).run();
+      tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId)).run();
+    }
     return user;
   });
 }

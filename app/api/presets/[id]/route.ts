@@ -1,0 +1,24 @@
+import { ownerOf } from "@/lib/auth/viewer";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { deletePreset, updatePreset } from "@/lib/db/presets";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { settingsLimits } from "../../conversations/schema";
+import { presetPatch } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
+  const { id } = await params;
+  const body = await parseJsonBody(request, presetPatch(settingsLimits(getConfig())));
+  return Response.json({ preset: updatePreset(getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
+});
+
+export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
+  const { id } = await params;
+  deletePreset(getDb(), { id, ownerId: ownerOf(viewer) });
+  return new Response(null, { status: 204 });
+});

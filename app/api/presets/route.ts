@@ -1,0 +1,19 @@
+import { ownerOf } from "@/lib/auth/viewer";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { createPreset, listPresets } from "@/lib/db/presets";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { settingsLimits } from "../conversations/schema";
+import { presetBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) =>
+  Response.json({ presets: listPresets(getDb(), { ownerId: ownerOf(viewer) }) }),
+);
+
+export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
+  const body = await parseJsonBody(request, presetBody(settingsLimits(getConfig())));
+  return Response.json({ preset: createPreset(getDb(), { ...body, ownerId: ownerOf(viewer) }) }, { status: 201 });
+});
