@@ -35,7 +35,8 @@ async function runTurn(conversationId: string, message: string, extra: Record<st
 }
 
 const systemOf = (request: RecordedRequest | undefined) =>
-  ((request?.body.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === "system")?.content ?? "";
+  ((request?.body.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === "system")?.content ??
+  "";
 
 describe("PATCH /api/conversations/:id settings", () => {
   it("stores a chat's own settings and GET returns them; instructions are trimmed", async () => {
