@@ -89,6 +89,16 @@ export const configSchema = z
     /** Open PDF documents kept for continuation calls (one idle worker each), and for how long unused. */
     PDF_OPEN_DOCUMENTS: positiveInt(4),
     PDF_KEEP_OPEN_S: positiveInt(300),
+    /** Attached text files (TXT, MD, CSV, JSON, HTML) are refused over this size. */
+    MAX_TEXT_FILE_MB: positiveInt(5),
+    /** A DOCX is refused when its entries inflate to more than this, before it is converted. */
+    DOCX_MAX_INFLATED_MB: positiveInt(64),
+    /** DOCX files are converted in worker threads: this heap cap, this long per file, this many at once. */
+    DOCX_WORKER_MEMORY_MB: positiveInt(256),
+    DOCX_TIME_BUDGET_S: positiveInt(10),
+    DOCX_WORKER_CONCURRENCY: positiveInt(2),
+    /** Text read from attachments, kept for continuation calls (least recently read dropped first). */
+    ATTACHMENT_TEXT_CACHE_MB: positiveInt(32),
     MAX_TOOL_RESULT_CHARS: positiveInt(6000),
     MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
     MAX_TOOL_ROUNDS: positiveInt(5),

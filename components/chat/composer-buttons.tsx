@@ -6,8 +6,12 @@ import { cx } from "@/lib/client/cx";
 const ROUND =
   "grid size-9 shrink-0 place-items-center rounded-full transition-opacity focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring";
 
-/** File types the server accepts: PDFs and images. */
-const ACCEPT = "application/pdf,.pdf,image/png,image/jpeg,image/gif,image/webp";
+/** File types the server accepts: PDFs, images, Word documents and text files. */
+const ACCEPT = [
+  "application/pdf,.pdf,image/png,image/jpeg,image/gif,image/webp",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document,.docx",
+  "text/plain,.txt,text/markdown,.md,.markdown,text/csv,.csv,application/json,.json,text/html,.html,.htm",
+].join(",");
 
 /** The paperclip and its hidden file input. */
 export function AttachButton({

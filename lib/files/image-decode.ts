@@ -1,8 +1,7 @@
 import "server-only";
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { localScript } from "./local-script";
+import { Slots } from "./slots";
 
 /**
  * Decodes and re-encodes one image in a child process (`image-decode-child.mjs`), because Skia
@@ -159,38 +158,9 @@ export function childCommand(script: string, limits: DecodeLimits): { file: stri
   };
 }
 
-/**
- * The child script next to this module (vitest, plain Node, Turbopack when it maps `import.meta.url`
- * to the source file), else under the working directory (`next start` runs in the project root).
- * The `turbopackIgnore` comments keep Next's output tracing away from these runtime paths.
- */
-export function childScriptPath(moduleUrl: string = import.meta.url, cwd: string = process.cwd()): string {
-  const candidates: string[] = [];
-  if (moduleUrl.startsWith("file:")) {
-    candidates.push(path.join(/*turbopackIgnore: true*/ path.dirname(fileURLToPath(moduleUrl)), CHILD_SCRIPT));
-  }
-  candidates.push(path.join(/*turbopackIgnore: true*/ cwd, "lib", "files", CHILD_SCRIPT));
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error(`The image decoder script is missing (looked for ${candidates.join(", ")}).`);
-  return found;
-}
-
-/** A counting semaphore whose size is read at each acquire, so a config change applies at once. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  async acquire(max: number): Promise<() => void> {
-    while (this.active >= max) await new Promise<void>((wake) => this.waiting.push(wake));
-    this.active += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active -= 1;
-      this.waiting.shift()?.();
-    };
-  }
+/** The child script (see `localScript`). */
+export function childScriptPath(moduleUrl?: string, cwd?: string): string {
+  return localScript(CHILD_SCRIPT, "image decoder", moduleUrl, cwd);
 }
 
 const slots = new Slots();

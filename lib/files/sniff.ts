@@ -1,8 +1,14 @@
 import { displayFilename } from "@/lib/text/bidi-controls";
+import { DOCX_MIME, textTypeOf } from "./document-types";
+import { isDocx } from "./zip-entries";
 
-/** File types are recognised by content, never by name. */
+/**
+ * File types are recognised by content: PDFs, images and DOCX by signature. Text has none, so a name
+ * ending in a text type's extension (.txt, .md, .csv, .json, .html) is taken at its word here, and
+ * the upload then checks that the bytes decode as text.
+ */
 
-export type SniffedType = { mime: string; kind: "pdf" | "image"; extension: string };
+export type SniffedType = { mime: string; kind: "pdf" | "image" | "docx" | "text"; extension: string };
 
 const SIGNATURES: { mime: string; kind: SniffedType["kind"]; extension: string; test: (b: Buffer) => boolean }[] = [
   { mime: "application/pdf", kind: "pdf", extension: "pdf", test: (b) => b.subarray(0, 1024).includes("%PDF-") },
@@ -27,9 +33,15 @@ const SIGNATURES: { mime: string; kind: SniffedType["kind"]; extension: string; 
   },
 ];
 
-export function sniffFileType(bytes: Buffer): SniffedType | null {
+/** A ZIP archive's first bytes (a DOCX is one). */
+export const isZip = (bytes: Buffer) => bytes.subarray(0, 4).toString("latin1") === "PK\x03\x04";
+
+export function sniffFileType(bytes: Buffer, filename = ""): SniffedType | null {
   const match = SIGNATURES.find((signature) => signature.test(bytes));
-  return match ? { mime: match.mime, kind: match.kind, extension: match.extension } : null;
+  if (match) return { mime: match.mime, kind: match.kind, extension: match.extension };
+  if (isZip(bytes)) return isDocx(bytes) ? { mime: DOCX_MIME, kind: "docx", extension: "docx" } : null;
+  const text = textTypeOf(filename);
+  return text ? { ...text, kind: "text" } : null;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go

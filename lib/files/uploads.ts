@@ -5,11 +5,20 @@ import { getConversation, type OwnerId } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
 import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
-import { insertFile } from "./file-store";
+import { attachmentText, decodeText } from "./attachment-text";
+import { looksBinary } from "./document-types";
+import { DocxError } from "./docx-html";
+import { insertFile, sha256 } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
-import { safeFilename, sniffFileType } from "./sniff";
+import { isZip, type SniffedType, safeFilename, sniffFileType } from "./sniff";
 
-/** Uploads: PDFs and images, recognised by content, size-limited, page count stored. */
+/**
+ * Uploads: PDFs, images, DOCX and text files (TXT, MD, CSV, JSON, HTML), recognised by content,
+ * size-limited, checked to be readable before anything is stored; a PDF's page count stored.
+ */
+
+const ACCEPTED =
+  "Only PDF files, images (PNG, JPEG, GIF, WebP), Word documents (DOCX) and text files (TXT, MD, CSV, JSON, HTML) can be attached.";
 
 export interface UploadResult {
   id: string;
@@ -41,15 +50,17 @@ export async function storeUpload(
   getConversation(db, { id: conversationId, ownerId });
   if (bytes.length === 0) throw new AppError("bad_request:empty_file", "The file is empty.");
   if (bytes.length > maxBytes) throw tooLarge(maxBytes, "The file");
-  const type = sniffFileType(bytes);
+  const type = sniffFileType(bytes, filename);
   if (!type) {
-    throw new AppError(
-      "unsupported_media_type:file",
-      "Only PDF files and images (PNG, JPEG, GIF, WebP) can be attached.",
-    );
+    if (isZip(bytes)) {
+      throw new AppError("unsupported_media_type:zip", `A ZIP archive that is not a Word document. ${ACCEPTED}`);
+    }
+    throw new AppError("unsupported_media_type:file", ACCEPTED);
   }
   // Every frame is checked before anything is stored; the image itself is never decoded here.
   if (type.kind === "image") checkImage(bytes, imageLimits);
+  if (type.kind === "text") checkText(bytes, type);
+  if (type.kind === "docx") await checkDocx(bytes, type);
   let pageCount: number | null = null;
   if (type.kind === "pdf") {
     // Counted in a PDF worker under the same limits as the tools: a PDF bomb is refused, not stored.
@@ -75,4 +86,32 @@ export async function storeUpload(
     sourceUrl: null,
   });
   return { ...stored, pageCount, ref: `attachment:${stored.id}` };
+}
+
+function checkText(bytes: Buffer, type: SniffedType): void {
+  const maxBytes = getConfig().MAX_TEXT_FILE_MB * 1024 * 1024;
+  if (bytes.length > maxBytes) {
+    const error = tooLarge(maxBytes, "A text file");
+    throw new AppError("payload_too_large:text_file", error.message, { details: { limitBytes: maxBytes } });
+  }
+  if (looksBinary(decodeText(bytes, type.mime, type.mime === "text/html"))) {
+    throw new AppError(
+      "unsupported_media_type:binary_text",
+      `The file is named .${type.extension} but holds binary data, not text. It cannot be attached.`,
+    );
+  }
+}
+
+/** Converted once now, in a worker under the DOCX limits (and kept for the first read): a bomb is refused, not stored. */
+async function checkDocx(bytes: Buffer, type: SniffedType): Promise<void> {
+  try {
+    await attachmentText({ mime: type.mime, sha256: sha256(bytes), bytes }, "docx", getConfig());
+  } catch (error) {
+    if (!(error instanceof DocxError)) throw error;
+    const code =
+      error.reason === "too_large" || error.reason === "timeout"
+        ? "payload_too_large:docx"
+        : "unsupported_media_type:docx";
+    throw new AppError(code, `${error.message} It cannot be attached.`);
+  }
 }

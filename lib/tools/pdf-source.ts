@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ATTACHMENT_PREFIX, type StoredFile } from "./attachment-reader";
 import { fetchFailure } from "./fetch-errors";
 import type { ToolError } from "./outcome";
 import { FetchError } from "./safe-http";
@@ -6,8 +7,9 @@ import type { ToolServices } from "./services";
 
 /**
  * Where a PDF comes from: an http(s) URL (fetched through the SSRF guard every call) or an
- * `attachment:<id>` of the current conversation (read from the database). Anything else — a local
- * path, file:, another conversation's attachment — is refused.
+ * `attachment:<id>` of the current conversation (read from the database; one that is not a PDF is
+ * read as text by `attachment-reader.ts`). Anything else — a local path, file:, another
+ * conversation's attachment — is refused.
  */
 
 export type PdfSource = { kind: "url"; url: string } | { kind: "attachment"; fileId: string };
@@ -20,8 +22,6 @@ export interface LoadedPdf {
   /** What the answer's source list calls it: the file's name, or the URL. */
   title: string;
 }
-
-export const ATTACHMENT_PREFIX = "attachment:";
 
 export function parsePdfSource(value: string): PdfSource | { error: ToolError } {
   const trimmed = value.trim();
@@ -43,33 +43,30 @@ export function parsePdfSource(value: string): PdfSource | { error: ToolError } 
 
 const TOO_LARGE: ToolError = { kind: "too_large", message: "PDF exceeds the configured size limit." };
 
-export async function loadPdf(
-  source: PdfSource,
+/** A stored PDF, ready to open. */
+export function attachmentPdf(file: StoredFile, services: ToolServices): LoadedPdf | { error: ToolError } {
+  if (file.size > services.limits.MAX_FETCH_MB * 1024 * 1024) return { error: TOO_LARGE };
+  return {
+    bytes: file.bytes,
+    key: file.sha256,
+    label: `${ATTACHMENT_PREFIX}${file.id} (${file.filename})`,
+    title: file.filename,
+  };
+}
+
+/** A PDF from the web, through the SSRF guard. */
+export async function fetchPdf(
+  url: string,
   services: ToolServices,
-  { conversationId, signal }: { conversationId: string; signal: AbortSignal },
+  signal: AbortSignal,
 ): Promise<LoadedPdf | { error: ToolError }> {
-  const maxBytes = services.limits.MAX_FETCH_MB * 1024 * 1024;
-  if (source.kind === "attachment") {
-    const file = services.files.get(conversationId, source.fileId);
-    if (!file) {
-      const message = `Attachment not found: ${source.fileId}. Use an attachment:<id> listed for this conversation.`;
-      return { error: { kind: "not_found", message } };
-    }
-    if (file.size > maxBytes) return { error: TOO_LARGE };
-    return {
-      bytes: file.bytes,
-      key: file.sha256,
-      label: `attachment:${file.id} (${file.filename})`,
-      title: file.filename,
-    };
-  }
   try {
-    const resource = await services.fetch(source.url, { signal, maxBytes });
+    const resource = await services.fetch(url, { signal, maxBytes: services.limits.MAX_FETCH_MB * 1024 * 1024 });
     const key = createHash("sha256").update(resource.bytes).digest("hex");
-    return { bytes: resource.bytes, key, label: source.url, title: source.url };
+    return { bytes: resource.bytes, key, label: url, title: url };
   } catch (error) {
     if (signal.aborted) throw error;
     if (error instanceof FetchError && error.tooLarge) return { error: TOO_LARGE };
-    return { error: fetchFailure(error, source.url) };
+    return { error: fetchFailure(error, url) };
   }
 }

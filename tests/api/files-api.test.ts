@@ -61,7 +61,7 @@ describe("uploads", () => {
     expect(png).toMatchObject({ mime: "image/png", filename: "scan.png", pageCount: null });
     const text = await uploadRequest(id, Buffer.from("just text pretending"), "notes.pdf");
     expect(text.status).toBe(415);
-    expect((await errorOf(text)).message).toContain("Only PDF files and images");
+    expect((await errorOf(text)).message).toContain("Only PDF files, images");
   });
 
   it.each([

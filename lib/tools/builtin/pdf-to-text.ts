@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { ATTACHMENT_PREFIX, findAttachment, isPdfFile, readTextAttachment } from "../attachment-reader";
 import { type ToolError, type ToolOutcome, toolError, toolOk, withSource } from "../outcome";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { lacksTextLayer, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
-import { ATTACHMENT_PREFIX, loadPdf, type PdfSource, parsePdfSource } from "../pdf-source";
+import { attachmentPdf, fetchPdf, type PdfSource, parsePdfSource } from "../pdf-source";
 import { defineTool } from "../registry";
 import type { ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
@@ -26,21 +27,23 @@ export function createPdfToText(services: ToolServices) {
   return defineTool({
     name: "pdf_to_text",
     description:
-      "Read the text of a PDF: an http(s) URL, or attachment:<id> for a file of this conversation. Long PDFs come in parts: pass the latest next_token as continue_from (alone) to read on.",
+      "Read the text of a PDF at an http(s) URL, or of any file of this conversation as attachment:<id> (PDF, Word, text, Markdown, CSV, JSON, HTML). Long files come in parts: pass the latest next_token as continue_from (alone) to read on.",
     paged: true,
     schema: z.object({
-      url_or_path: z.string().describe("http(s) URL of the PDF, or attachment:<id>").nullish(),
+      url_or_path: z.string().describe("http(s) URL of the PDF, or attachment:<id> of any attached file").nullish(),
       max_chars: optionalCount,
       continue_from: continueFrom,
     }),
     async execute(args, context) {
       let source: PdfSource;
       let cursor = { pageIndex: 0, pageCharOffset: 0 };
+      let textOffset = 0;
+      const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
       if (args.continue_from) {
         try {
           const token = parseToken(args.continue_from, {
             tool: "pdf_to_text",
-            required: ["page_index", "page_char_offset"],
+            required: [],
             secret: services.secret,
             ttlSeconds: limits.PAGINATION_TOKEN_TTL,
             now: services.now?.(),
@@ -48,8 +51,9 @@ export function createPdfToText(services: ToolServices) {
           if (typeof token.url === "string") source = { kind: "url", url: token.url };
           else if (typeof token.attachment === "string") source = { kind: "attachment", fileId: token.attachment };
           else throw new InvalidTokenError("missing field url or attachment");
-          cursor = { pageIndex: Number(token.page_index), pageCharOffset: Number(token.page_char_offset) };
-          if (![cursor.pageIndex, cursor.pageCharOffset].every((n) => Number.isInteger(n) && n >= 0)) {
+          if ("offset" in token) textOffset = Number(token.offset);
+          else cursor = { pageIndex: Number(token.page_index), pageCharOffset: Number(token.page_char_offset) };
+          if (![cursor.pageIndex, cursor.pageCharOffset, textOffset].every((n) => Number.isInteger(n) && n >= 0)) {
             throw new InvalidTokenError("bad cursor");
           }
         } catch (error) {
@@ -63,13 +67,21 @@ export function createPdfToText(services: ToolServices) {
         source = parsed;
       }
 
-      const loaded = await loadPdf(source, services, context);
+      let loaded: Awaited<ReturnType<typeof fetchPdf>>;
+      if (source.kind === "attachment") {
+        const found = findAttachment(services, context.conversationId, source.fileId);
+        if ("error" in found) return { ok: false, error: found.error };
+        if (!isPdfFile(found.file)) {
+          return readTextAttachment(found.file, { tool: "pdf_to_text", offset: textOffset, maxChars }, services);
+        }
+        loaded = attachmentPdf(found.file, services);
+      } else loaded = await fetchPdf(source.url, services, context.signal);
       if ("error" in loaded) return { ok: false, error: loaded.error };
       // One time budget covers this call: opening the file (unless cached) and the pages it reads.
       let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;
       try {
         pdf = await openPdfCached(loaded.key, () => loaded.bytes, pdfLimits(limits));
-        const page = await readPage(pdf, source, cursor, limitOr(args.max_chars, limits.FETCH_MAX_CHARS));
+        const page = await readPage(pdf, source, cursor, maxChars);
         const url = source.kind === "url" ? source.url : `${ATTACHMENT_PREFIX}${source.fileId}`;
         return withSource(page, { url, title: loaded.title });
       } catch (error) {

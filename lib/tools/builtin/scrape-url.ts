@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decodeBytes } from "@/lib/text/charset";
+import { ATTACHMENT_PREFIX, readAttachmentForScrape } from "../attachment-reader";
 import { fetchFailure, isMediaType } from "../fetch-errors";
 import { type ExtractedPage, extractHtmlText } from "../html-text";
 import { toolError, toolOk, withSource } from "../outcome";
@@ -24,10 +25,10 @@ export function createScrapeUrl(services: ToolServices) {
   return defineTool({
     name: "scrape_url",
     description:
-      "Fetch a web page and return its main text. Long pages come in parts: pass the result's next_token as continue_from to read on.",
+      "Fetch a web page and return its main text; also reads a text, Word, CSV, JSON or HTML file of this conversation given as attachment:<id> (PDFs: pdf_to_text). Long pages come in parts: pass the result's next_token as continue_from to read on.",
     paged: true,
     schema: z.object({
-      url: z.string().describe("Absolute http(s) URL of the page").optional(),
+      url: z.string().describe("Absolute http(s) URL of the page, or attachment:<id>").optional(),
       max_chars: optionalCount,
       continue_from: continueFrom,
     }),
@@ -38,12 +39,12 @@ export function createScrapeUrl(services: ToolServices) {
         try {
           const token = parseToken(args.continue_from, {
             tool: "scrape_url",
-            required: ["url", "offset"],
+            required: ["offset"],
             secret: services.secret,
             ttlSeconds: limits.PAGINATION_TOKEN_TTL,
             now: services.now?.(),
           });
-          url = String(token.url);
+          url = typeof token.attachment === "string" ? `${ATTACHMENT_PREFIX}${token.attachment}` : String(token.url);
           offset = Number(token.offset);
           if (!Number.isInteger(offset) || offset < 0) throw new InvalidTokenError("bad offset");
         } catch (error) {
@@ -52,6 +53,10 @@ export function createScrapeUrl(services: ToolServices) {
         }
       }
       if (!url) return toolError("invalid_url", "Invalid URL.");
+      if (url.toLowerCase().startsWith(ATTACHMENT_PREFIX)) {
+        const maxChars = limitOr(args.max_chars, limits.SCRAPE_MAX_CHARS);
+        return readAttachmentForScrape(url, { offset, maxChars, conversationId: context.conversationId }, services);
+      }
 
       let resource: Awaited<ReturnType<ToolServices["fetch"]>>;
       try {

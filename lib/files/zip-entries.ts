@@ -1,0 +1,100 @@
+import { promisify } from "node:util";
+import { inflateRaw } from "node:zlib";
+
+/**
+ * Just enough of ZIP to tell a DOCX from another ZIP and to measure what it inflates to before any
+ * converter opens it: the central directory's names, and each entry inflated under a byte budget.
+ * ZIP64, encryption and methods other than stored and deflate are not read (no DOCX needs them).
+ */
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  /** What the directory claims; the real size is measured by `inflatedSize`. */
+  size: number;
+  localOffset: number;
+}
+
+/** A format bound far beyond any real DOCX (a few dozen entries), not a tunable limit. */
+export const MAX_ENTRIES = 10_000;
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+const EOCD_SIZE = 22;
+const MAX_COMMENT = 0xffff;
+
+/** The central directory, or null when `bytes` is not a ZIP this reader reads (or has over `maxEntries` entries). */
+export function zipEntries(bytes: Buffer, maxEntries: number): ZipEntry[] | null {
+  if (bytes.length < EOCD_SIZE || bytes.readUInt32LE(0) !== LOCAL) return null;
+  let end = -1;
+  for (let at = bytes.length - EOCD_SIZE; at >= Math.max(0, bytes.length - EOCD_SIZE - MAX_COMMENT); at--) {
+    if (bytes.readUInt32LE(at) === EOCD) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const count = bytes.readUInt16LE(end + 10);
+  const directorySize = bytes.readUInt32LE(end + 12);
+  const directoryOffset = bytes.readUInt32LE(end + 16);
+  if (count > maxEntries || directoryOffset + directorySize > end) return null;
+  const entries: ZipEntry[] = [];
+  let at = directoryOffset;
+  for (let index = 0; index < count; index++) {
+    if (at + 46 > end || bytes.readUInt32LE(at) !== CENTRAL) return null;
+    const flags = bytes.readUInt16LE(at + 8);
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const next = at + 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    if (next > end || flags & 1) return null;
+    entries.push({
+      name: bytes.subarray(at + 46, at + 46 + nameLength).toString("utf8"),
+      method: bytes.readUInt16LE(at + 10),
+      compressedSize: bytes.readUInt32LE(at + 20),
+      size: bytes.readUInt32LE(at + 24),
+      localOffset: bytes.readUInt32LE(at + 42),
+    });
+    at = next;
+  }
+  return entries;
+}
+
+/** A ZIP whose directory holds a Word document's main part and content types. */
+export function isWordZip(entries: ZipEntry[] | null): entries is ZipEntry[] {
+  const names = new Set(entries?.map((entry) => entry.name));
+  return names.has("word/document.xml") && names.has("[Content_Types].xml");
+}
+
+export const isDocx = (bytes: Buffer): boolean => isWordZip(zipEntries(bytes, MAX_ENTRIES));
+
+const inflate = promisify(inflateRaw);
+
+/**
+ * Every entry's real inflated size added up, stopping as soon as the total passes `maxBytes`
+ * (then `null`). Inflating runs on libuv's thread pool, so the server's thread never waits on it.
+ * Throws a plain Error for an entry that cannot be read.
+ */
+export async function inflatedSize(bytes: Buffer, entries: ZipEntry[], maxBytes: number): Promise<number | null> {
+  let total = 0;
+  for (const entry of entries) {
+    const left = maxBytes - total;
+    if (entry.size > left) return null;
+    const at = entry.localOffset;
+    if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw new Error(`bad entry ${entry.name}`);
+    const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+    const data = bytes.subarray(start, start + entry.compressedSize);
+    if (data.length !== entry.compressedSize) throw new Error(`truncated entry ${entry.name}`);
+    if (entry.method === 0) total += data.length;
+    else if (entry.method === 8) {
+      try {
+        total += (await inflate(data, { maxOutputLength: Math.max(1, left) })).length;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return null;
+        throw error;
+      }
+    } else throw new Error(`unsupported compression method ${entry.method} in ${entry.name}`);
+    if (total > maxBytes) return null;
+  }
+  return total;
+}
