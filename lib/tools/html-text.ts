@@ -1,91 +1,156 @@
 import * as cheerio from "cheerio";
-import type { AnyNode } from "domhandler";
+import type { AnyNode, Element } from "domhandler";
+import { renderMarkdown } from "./html-markdown";
 
-/** HTML → readable text for the model: noise removal, main content (bytes are decoded by `lib/text/charset.ts`). */
-
-const NOISE = "script, style, noscript, template, head, nav, footer, aside, svg, iframe, object, embed";
-const BLOCK = new Set([
-  "address",
-  "article",
-  "blockquote",
-  "br",
-  "caption",
-  "dd",
-  "details",
-  "div",
-  "dl",
-  "dt",
-  "figcaption",
-  "figure",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hr",
-  "li",
-  "main",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "tbody",
-  "td",
-  "tfoot",
-  "th",
-  "thead",
-  "tr",
-  "ul",
-]);
-
-function rawText(node: AnyNode): string {
-  if (node.type === "text") return node.data;
-  if (node.type === "tag" || node.type === "root") return node.children.map(rawText).join("");
-  return "";
-}
-
-function collectText(node: AnyNode, out: string[]): void {
-  if (node.type === "text") {
-    out.push(node.data.replace(/\s+/g, " "));
-    return;
-  }
-  if (node.type !== "tag" && node.type !== "root") return;
-  const name = node.type === "tag" ? node.name.toLowerCase() : "";
-  if (name === "pre") {
-    out.push("\n", rawText(node), "\n");
-    return;
-  }
-  const block = BLOCK.has(name);
-  if (block) out.push("\n");
-  for (const child of node.children) collectText(child, out);
-  if (block) out.push("\n");
-}
-
-/** Lines trimmed, blank lines removed (the seed's "blank lines collapsed"). */
-export function cleanLines(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
-    .filter(Boolean)
-    .join("\n");
-}
+/**
+ * HTML → the text the model reads: the page's main content, its boilerplate removed, its structure
+ * kept as light Markdown (`html-markdown.ts`). Bytes are decoded before this by `lib/text/charset.ts`.
+ *
+ * Boilerplate is what assistive technology calls it: the landmarks navigation, banner, contentinfo,
+ * complementary and search, explicit (`role=…`) or implicit (`nav`; `header`/`footer` of the page
+ * rather than of an article or section; `aside` outside an article), and blocks made mostly of links
+ * (menus, breadcrumbs, tables of contents, "previous / next").
+ */
 
 export interface ExtractedPage {
   title: string;
   text: string;
 }
 
+const NEVER_TEXT =
+  "script, style, noscript, template, head, svg, iframe, object, embed, button, select, textarea, input";
+const BOILERPLATE = [
+  "nav",
+  '[role="navigation"]',
+  '[role="banner"]',
+  '[role="contentinfo"]',
+  '[role="complementary"]',
+  '[role="search"]',
+  "[hidden]",
+  '[aria-hidden="true"]',
+].join(", ");
+/** `header`/`footer` are the page's banner/contentinfo unless inside one of these (HTML-AAM). */
+const SECTIONING = 'article, aside, main, nav, section, [role="main"]';
+/** Blocks judged by their share of link text. */
+const JUDGED_BLOCKS = new Set([
+  "div",
+  "section",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "p",
+  "form",
+  "fieldset",
+  "details",
+  "center",
+]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+/** Deeper than any real page; a deeper one (a hostile page) is read as plain text below it. */
+const MAX_DEPTH = 200;
+/** A block whose link text is more than this share of its text is a menu, not content. */
+const MAX_LINK_DENSITY = 0.5;
+
+const textLength = (text: string) => text.replace(/\s+/g, "").length;
+
+/** The page's main content: `<main>`/`role=main`, else its one `<article>`, else the body. */
+function mainContainer($: cheerio.CheerioAPI): Element | undefined {
+  const main = $('main, [role="main"]').first().get(0);
+  if (main) return main;
+  const articles = $('article, [role="article"]');
+  if (articles.length === 1) return articles.get(0);
+  return $("body").get(0);
+}
+
+function removeBoilerplate($: cheerio.CheerioAPI, container: Element): void {
+  const scope = $(container);
+  scope.find(BOILERPLATE).remove();
+  scope
+    .find("header, footer")
+    .filter((_, element) => $(element).parents(SECTIONING).length === 0)
+    .remove();
+  scope
+    .find("aside")
+    .filter((_, element) => $(element).parents("article").length === 0)
+    .remove();
+  // Permalink marks in headings ("Install¶"): in-page links with no word in them.
+  scope
+    .find("h1 a, h2 a, h3 a, h4 a, h5 a, h6 a")
+    .filter((_, element) => ($(element).attr("href") ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test($(element).text()))
+    .remove();
+  const weights = new Map<AnyNode, Weight>();
+  weigh(container, weights);
+  removeLinkDense(container, weights, (node) => $(node).remove());
+}
+
+interface Weight {
+  text: number;
+  links: number;
+}
+
+/** Non-space characters under each element, and how many of them are link text (a heading's link is the heading). */
+function weigh(node: AnyNode, weights: Map<AnyNode, Weight>): Weight {
+  if (node.type === "text") return { text: textLength(node.data), links: 0 };
+  if (node.type !== "tag" && node.type !== "root") return { text: 0, links: 0 };
+  const weight = { text: 0, links: 0 };
+  for (const child of node.children) {
+    const part = weigh(child, weights);
+    weight.text += part.text;
+    weight.links += part.links;
+  }
+  if (node.type === "tag" && node.name === "a") weight.links = weight.text;
+  if (node.type === "tag" && HEADINGS.has(node.name)) weight.links = 0;
+  weights.set(node, weight);
+  return weight;
+}
+
+/** Outermost first: a dense block goes whole; a content block is looked into for dense ones. */
+function removeLinkDense(node: AnyNode, weights: Map<AnyNode, Weight>, remove: (node: AnyNode) => void): void {
+  if (node.type !== "tag" && node.type !== "root") return;
+  for (const child of [...node.children]) {
+    if (child.type !== "tag") continue;
+    const weight = weights.get(child);
+    if (JUDGED_BLOCKS.has(child.name) && weight && weight.text > 0 && weight.links / weight.text > MAX_LINK_DENSITY) {
+      remove(child);
+    } else {
+      removeLinkDense(child, weights, remove);
+    }
+  }
+}
+
+/** All text under a node, without recursion. */
+function textContent(node: AnyNode): string {
+  let text = "";
+  const stack = [node];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next.type === "text") text += next.data;
+    else if (next.type === "tag" || next.type === "root") {
+      for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i] as AnyNode);
+    }
+  }
+  return text;
+}
+
+/** Below MAX_DEPTH an element keeps only its text, so no later walk recurses deeper than that. */
+function flattenDeep($: cheerio.CheerioAPI): void {
+  const stack: [AnyNode, number][] = [[$.root().get(0) as AnyNode, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node.type !== "tag" && node.type !== "root") continue;
+    if (depth >= MAX_DEPTH) $(node).text(textContent(node));
+    else for (const child of node.children) stack.push([child, depth + 1]);
+  }
+}
+
 export function extractHtmlText(html: string): ExtractedPage {
-  const $ = cheerio.load(html);
+  // htmlparser2, not parse5: parse5 slows down with the square of the nesting depth, and a hostile page
+  // could hold the server for minutes; htmlparser2 is linear and closes the usual implied end tags.
+  const $ = cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  flattenDeep($);
   const title = $("title").first().text().replace(/\s+/g, " ").trim();
-  $(NOISE).remove();
-  const container = $("article").first().get(0) ?? $("main").first().get(0) ?? $("body").get(0) ?? $.root().get(0);
-  const parts: string[] = [];
-  if (container) collectText(container, parts);
-  return { title, text: cleanLines(parts.join("")) };
+  $(NEVER_TEXT).remove();
+  const container = mainContainer($);
+  if (!container) return { title, text: renderMarkdown($.root().get(0)) };
+  removeBoilerplate($, container);
+  return { title, text: renderMarkdown(container) };
 }

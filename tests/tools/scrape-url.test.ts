@@ -22,7 +22,7 @@ const longParagraphs = Array.from(
 describe("scrape_url", () => {
   it("returns the main text of a page, without noise, and no footer when it fits", async () => {
     env.web().routes.set("/page", { body: article(["Hello world.", "Second paragraph."]) });
-    expect(await env.run("scrape_url", { url: `${env.web().url}/page` })).toBe("Hello world.\nSecond paragraph.");
+    expect(await env.run("scrape_url", { url: `${env.web().url}/page` })).toBe("Hello world.\n\nSecond paragraph.");
   });
 
   it("decodes a Shift_JIS page from its Content-Type", async () => {
@@ -38,7 +38,7 @@ describe("scrape_url", () => {
       headers: { "content-type": "text/html" },
       body: encodedPage("cp932", "羅生門", RASHOMON),
     });
-    expect(await env.run("scrape_url", { url: `${env.web().url}/undeclared` })).toBe(`羅生門\n${RASHOMON}`);
+    expect(await env.run("scrape_url", { url: `${env.web().url}/undeclared` })).toBe(`# 羅生門\n\n${RASHOMON}`);
   });
 
   it("reads undeclared plain text by detecting its charset (windows-1255 Hebrew)", async () => {
