@@ -49,10 +49,3 @@ export function connectFailureReason(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
-
-/** Ollama writes `{"error": "..."}` as the last NDJSON line when a stream fails after the 200; the provider alone would end the stream quietly. */
-export function midStreamError(line: string): string | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{") || !trimmed.includes('"error"')) return undefined;
-  return readOllamaErrorText(trimmed);
-}

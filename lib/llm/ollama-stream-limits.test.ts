@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppError } from "@/lib/errors";
-import { createOllamaFetch } from "./ollama-fetch";
 import { createOllamaLLM } from "./ollama-llm";
+import { ndjsonLines } from "./ollama-stream";
 import type { ChatMessage, LLM } from "./types";
 
 /**
@@ -20,6 +20,8 @@ interface BrokenServer {
   written: () => number;
   /** Whether the client closed the connection before the reply ended. */
   clientLeft: () => boolean;
+  /** TCP connections the client opened. */
+  connections: () => number;
   close: () => Promise<void>;
 }
 
@@ -33,6 +35,7 @@ type Reply = (res: ServerResponse, count: (bytes: number) => void) => Promise<vo
 async function brokenOllama(reply: Reply, contentType = "application/x-ndjson"): Promise<BrokenServer> {
   let written = 0;
   let clientLeft = false;
+  let connections = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     res.on("close", () => {
@@ -43,12 +46,14 @@ async function brokenOllama(reply: Reply, contentType = "application/x-ndjson"):
       written += bytes;
     }).catch(() => {});
   });
+  server.on("connection", () => connections++);
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const broken: BrokenServer = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     written: () => written,
     clientLeft: () => clientLeft,
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -119,26 +124,30 @@ async function streamError(llm: LLM): Promise<AppError> {
   throw new Error("the stream ended without an error");
 }
 
+async function* bodyOf(response: Response): AsyncGenerator<Uint8Array> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+}
+
 describe("Ollama's NDJSON lines are split in linear time", () => {
   it("searches each received byte once for a line end, even in one 50 MB line", async () => {
     const contentBytes = 50 * MB;
     const server = await brokenOllama(hugeLine(contentBytes));
     let scanned = 0;
-    const ollamaFetch = createOllamaFetch({
-      baseUrl: server.url,
-      patch: { numCtx: 4096, think: false },
+    const lines: string[] = [];
+    const response = await fetch(`${server.url}/api/chat`, { method: "POST", body: "{}" });
+    for await (const line of ndjsonLines(bodyOf(response), {
       maxLineBytes: 64 * MB,
       onScan: (bytes) => {
         scanned += bytes;
       },
-    });
-    const response = await ollamaFetch(`${server.url}/api/chat`, { method: "POST", body: "{}" });
-    const body = new Uint8Array(await response.arrayBuffer());
+    })) {
+      lines.push(line);
+    }
 
-    expect(body.byteLength).toBe(server.written());
     expect(scanned).toBe(server.written());
-    const text = new TextDecoder().decode(body.subarray(body.byteLength - 200));
-    expect(text.endsWith(DONE_LINE)).toBe(true);
+    expect(lines.reduce((sum, line) => sum + line.length + 1, 0)).toBe(server.written());
+    expect(`${lines.at(-1)}\n`).toBe(DONE_LINE);
   }, 60_000);
 });
 
@@ -182,5 +191,37 @@ describe("OLLAMA_TIMEOUT_S covers the whole reply", () => {
 
     expect(error.code).toBe("upstream:ollama_timeout");
     await expect.poll(() => server.clientLeft()).toBe(true);
+  });
+});
+
+describe("the connection to Ollama", () => {
+  it("a reply whose body ends before Ollama's done line is a broken connection, after the deltas before it", async () => {
+    const server = await brokenOllama(async (res, count) => {
+      await write(res, `${LINE_START}par"},"done":false}\n${LINE_START}tial"},"done":false}\n`, count);
+      res.end();
+    });
+    const texts: string[] = [];
+    const error = await (async () => {
+      for await (const part of llmAt(server.url, {}).streamChat(question))
+        if (part.type === "text") texts.push(part.text);
+    })().catch((caught: unknown) => caught as AppError);
+
+    expect(texts).toEqual(["par", "tial"]);
+    expect(error).toMatchObject({ code: "upstream:ollama_connection", retryable: true });
+  });
+
+  it("a reply read to its end leaves its connection open for the next call", async () => {
+    const server = await brokenOllama(async (res, count) => {
+      await write(res, `${LINE_START}hi"},"done":false}\n${DONE_LINE}`, count);
+      res.end();
+    });
+    const llm = llmAt(server.url, {});
+    for (let call = 0; call < 3; call++) {
+      for await (const _part of llm.streamChat(question)) {
+        // drain
+      }
+    }
+
+    expect(server.connections()).toBe(1);
   });
 });
