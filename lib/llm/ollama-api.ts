@@ -47,9 +47,39 @@ export function contextLengthFrom(modelInfo: Record<string, unknown> | undefined
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const SHOW_CACHE_MS = 5 * 60_000;
+const VERSION_TIMEOUT_MS = 3000;
+/**
+ * How long one answer to `/api/version` stands for Ollama's state. Health is polled (by monitors,
+ * by bench:load every 50 ms), and each poll asking Ollama would cost the running streams a little.
+ */
+export const VERSION_FRESH_MS = 2000;
+
+/** One request shared by everyone who asks while it is under way, and its answer (or failure) for `freshMs` after. */
+class Shared<T> {
+  private last: { settledAt: number; value: Promise<T> } | undefined;
+
+  constructor(
+    private readonly freshMs: number,
+    private readonly load: () => Promise<T>,
+  ) {}
+
+  get(): Promise<T> {
+    if (this.last && Date.now() - this.last.settledAt < this.freshMs) return this.last.value;
+    const current = { settledAt: Number.POSITIVE_INFINITY, value: this.load() };
+    const settled = () => {
+      current.settledAt = Date.now();
+    };
+    current.value.then(settled, settled);
+    this.last = current;
+    return current.value;
+  }
+}
 
 export class OllamaApi {
   private readonly showCache = new Map<string, { at: number; value: Promise<ShowResponse> }>();
+  private readonly versionProbe = new Shared(VERSION_FRESH_MS, () =>
+    this.request<{ version?: string }>("/api/version", { signal: AbortSignal.timeout(VERSION_TIMEOUT_MS) }),
+  );
 
   constructor(
     readonly baseUrl: string,
@@ -72,9 +102,9 @@ export class OllamaApi {
     return JSON.parse(text) as T;
   }
 
-  async version(signal?: AbortSignal): Promise<string> {
-    const body = await this.request<{ version?: string }>("/api/version", { signal });
-    return body.version ?? "unknown";
+  /** Ollama's version, or why it cannot be reached, from a probe at most VERSION_FRESH_MS old. */
+  async version(): Promise<string> {
+    return (await this.versionProbe.get()).version ?? "unknown";
   }
 
   private show(model: string): Promise<ShowResponse> {
@@ -106,7 +136,10 @@ export class OllamaApi {
     };
   }
 
-  /** The names of the installed models, without asking what each can do. */
+  /**
+   * The names of the installed models, without asking what each can do. Never cached: a run start
+   * must see a model deleted a moment ago (`ollama rm`), to refuse it before anything is stored.
+   */
   async installedNames(): Promise<string[]> {
     const tags = await this.request<TagsResponse>("/api/tags");
     return (tags.models ?? []).map((tag) => tag.name);

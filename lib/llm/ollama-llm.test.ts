@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/errors";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { OllamaApi } from "./ollama-api";
+import { OllamaApi, VERSION_FRESH_MS } from "./ollama-api";
 import { createOllamaLLM } from "./ollama-llm";
 import type { ChatMessage, LLM, ReplyPart, StreamPart } from "./types";
 
@@ -317,6 +317,36 @@ describe("abilities from /api/show", () => {
     expect(error.code).toBe("upstream:ollama_unreachable");
     expect(error.status).toBe(502);
     expect(error.message).toMatch(/ollama serve|OLLAMA_BASE_URL/);
+  });
+});
+
+describe("the version probe behind /api/health", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const versionRequests = () => fake().requests.filter((r) => r.path === "/api/version").length;
+
+  it("asks Ollama at most once per VERSION_FRESH_MS, however often health is polled", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const api = new OllamaApi(fake().url);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.version()));
+    for (let poll = 0; poll < 20; poll++) answers.push(await api.version());
+    expect(new Set(answers)).toEqual(new Set(["0.12.10"]));
+    expect(versionRequests()).toBe(1);
+
+    vi.setSystemTime(Date.now() + VERSION_FRESH_MS + 1);
+    await api.version();
+    expect(versionRequests()).toBe(2);
+  });
+
+  it("a failed probe is the answer for as long, then Ollama is asked again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const api = new OllamaApi("http://127.0.0.1:9");
+    const first = await api.version().catch((error: unknown) => error);
+    expect(await api.version().catch((error: unknown) => error)).toBe(first);
+    vi.setSystemTime(Date.now() + VERSION_FRESH_MS + 1);
+    expect(await api.version().catch((error: unknown) => error)).not.toBe(first);
   });
 });
 

@@ -9,15 +9,14 @@ export interface OllamaStatus {
   error?: string;
 }
 
-const CHECK_TIMEOUT_MS = 3000;
-
 /**
- * Whether Ollama answers, for the health route and the settings page. Where it runs and why it
+ * Whether Ollama answers, for the health route and the settings page (from a probe at most
+ * VERSION_FRESH_MS old, see `OllamaApi.version`). Where it runs and why it
  * failed are infrastructure, so only `detailed` callers (admins) get them (docs/security.md).
  */
 export async function checkOllama({ detailed }: { detailed: boolean }): Promise<OllamaStatus> {
   try {
-    return { reachable: true, version: await getOllamaApi().version(AbortSignal.timeout(CHECK_TIMEOUT_MS)) };
+    return { reachable: true, version: await getOllamaApi().version() };
   } catch (error) {
     if (!detailed) return { reachable: false, version: null };
     const reason = error instanceof Error ? error.message : String(error);
