@@ -46,12 +46,29 @@ export interface EffectiveSettings {
   limits: Record<(typeof LIMIT_KEYS)[number], Setting<number>>;
 }
 
+/**
+ * The settings table, read once per database and again after each write: every run start reads
+ * the settings, and only `store` below changes them.
+ */
+const storedValues = new WeakMap<Db, Map<string, unknown>>();
+
 function stored<T>(db: Db, key: string): T | undefined {
-  const row = db.select().from(settings).where(eq(settings.key, key)).get();
-  return row ? (row.value as T) : undefined;
+  let values = storedValues.get(db);
+  if (!values) {
+    values = new Map(
+      db
+        .select()
+        .from(settings)
+        .all()
+        .map((row) => [row.key, row.value]),
+    );
+    storedValues.set(db, values);
+  }
+  return values.get(key) as T | undefined;
 }
 
 function store(db: Db, key: string, value: unknown): void {
+  storedValues.delete(db);
   if (value === null) db.delete(settings).where(eq(settings.key, key)).run();
   else db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
 }
