@@ -86,6 +86,12 @@ export const configSchema = z
     PDF_MAX_PAGE_CHARS: positiveInt(200_000),
     /** PDF workers parsing at the same time; others wait their turn (their time budget does not run). */
     PDF_WORKER_CONCURRENCY: positiveInt(2),
+    /**
+     * A PDF with this many pages or more is parsed by two workers, even pages on one and odd on the
+     * other, so paging through it uses a second core; a shorter one is read in a call or two, where
+     * starting and opening a second worker costs about what it saves.
+     */
+    PDF_TWO_WORKERS_MIN_PAGES: positiveInt(16),
     /** Open PDF documents kept for continuation calls (one idle worker each), and for how long unused. */
     PDF_OPEN_DOCUMENTS: positiveInt(4),
     PDF_KEEP_OPEN_S: positiveInt(300),

@@ -131,3 +131,28 @@ describe("openPdf / pageText", () => {
     }
   });
 });
+
+describe("long documents", () => {
+  const book = makeTextPdf(
+    Array.from({ length: 7 }, (_, page) => [`Page ${page + 1} opens.`, page === 2 ? "a hyphen-" : "plain", "ated end"]),
+  );
+
+  it("parses a document of PDF_TWO_WORKERS_MIN_PAGES or more with two workers, page texts as with one", async () => {
+    const oneWorker = await allPages(await open(book));
+    const before = pdfWorkerCounts().documents;
+    const pdf = await openPdf(book, testPdfLimits({ PDF_TWO_WORKERS_MIN_PAGES: "7" }));
+    opened.push(pdf);
+    expect(await allPages(pdf)).toEqual(oneWorker);
+    expect(pdfWorkerCounts().documents - before).toBe(2);
+  });
+
+  it("starts no second worker for a shorter document, nor before an odd page is read", async () => {
+    const before = pdfWorkerCounts().documents;
+    const short = await openPdf(book, testPdfLimits({ PDF_TWO_WORKERS_MIN_PAGES: "8" }));
+    opened.push(short);
+    await allPages(short);
+    const counted = await openPdf(book, testPdfLimits({ PDF_TWO_WORKERS_MIN_PAGES: "2" }));
+    await counted.close(); // an upload's page count check: opened and closed
+    expect(pdfWorkerCounts().documents - before).toBe(2);
+  });
+});

@@ -42,16 +42,26 @@ export class PdfDocument implements PdfText {
   readonly pageCount: number;
   readonly warnings: string[] = [];
   readonly #worker: PdfWorker;
+  /**
+   * A long document's bytes until its second worker, for the odd pages, is opened (at the first odd
+   * page); undefined for a short document. If the second cannot open, the first reads every page.
+   */
+  #bytes: Uint8Array | undefined;
+  #second: Promise<PdfWorker | undefined> | undefined;
   readonly #budget: PdfBudget;
   readonly #pages = new Map<number, Promise<string>>();
   /** Page texts before line-end hyphens are joined, without the separator. */
   readonly #unjoined = new Map<number, Promise<string>>();
+  readonly #endListeners: ((error: PdfError) => void)[] = [];
+  #ended: PdfError | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(worker: PdfWorker, pageCount: number, budget: PdfBudget) {
+  constructor(worker: PdfWorker, pageCount: number, budget: PdfBudget, bytes?: Uint8Array) {
     this.#worker = worker;
     this.pageCount = pageCount;
     this.#budget = budget;
+    this.#bytes = bytes;
+    worker.onEnd((error) => this.#end(error));
   }
 
   pageText(index: number, budget = this.#budget): Promise<string> {
@@ -66,9 +76,16 @@ export class PdfDocument implements PdfText {
     return text;
   }
 
-  /** Called once when the worker is gone: closed, or stopped by a limit or a crash (with why). */
+  /** Called once when the document is gone: closed, or a worker stopped by a limit or a crash (with why). */
   onEnd(listener: (error: PdfError) => void): void {
-    this.#worker.onEnd(listener);
+    if (this.#ended) listener(this.#ended);
+    else this.#endListeners.push(listener);
+  }
+
+  #end(error: PdfError): void {
+    if (this.#ended) return;
+    this.#ended = error;
+    for (const listener of this.#endListeners.splice(0)) listener(error);
   }
 
   async #extract(index: number, budget: PdfBudget): Promise<string> {
@@ -76,6 +93,10 @@ export class PdfDocument implements PdfText {
     const text = this.#unjoinedText(index, budget);
     const around = [index - 1, index + 1].filter((i) => i >= 0 && i < this.pageCount);
     const texts = await Promise.all([text, ...around.map((i) => this.#unjoinedText(i, budget))]);
+    // With two workers, the page after the next one is read ahead, so both stay busy for a reader
+    // going forward (its failure, if any, belongs to whoever asks for that page).
+    if ((this.#bytes || this.#second) && index + 2 < this.pageCount)
+      this.#unjoinedText(index + 2, budget).catch(() => undefined);
     return joinHyphenatedLines(await text, knownWords(texts.join("\n"))) + separator;
   }
 
@@ -89,7 +110,8 @@ export class PdfDocument implements PdfText {
   }
 
   async #parse(index: number, budget: PdfBudget): Promise<string> {
-    const reply = await this.#worker.page(index, budget);
+    const worker = (index % 2 === 1 && (await this.#secondWorker(budget))) || this.#worker;
+    const reply = await worker.page(index, budget);
     if (reply.type === "page") return joinTextContent({ items: unpackItems(reply), styles: reply.styles });
     this.warnings.push(
       `Page ${index + 1} could not be read and was skipped: ${skipReason(reply, this.#worker.limits)}`,
@@ -97,9 +119,27 @@ export class PdfDocument implements PdfText {
     return skippedPageText(index + 1);
   }
 
+  #secondWorker(budget: PdfBudget): Promise<PdfWorker | undefined> | undefined {
+    const bytes = this.#bytes;
+    if (bytes) {
+      this.#bytes = undefined;
+      this.#second = PdfWorker.open(bytes, this.#worker.limits, budget).then(
+        ({ worker }) => {
+          worker.onEnd((error) => this.#end(error));
+          return worker;
+        },
+        () => undefined,
+      );
+    }
+    return this.#second;
+  }
+
   close(): Promise<void> {
+    this.#bytes = undefined;
     // The worker answers the pages already asked for first: a close never turns one into a skipped page.
-    this.#closed ??= this.#worker.close();
+    this.#closed ??= Promise.all([this.#worker.close(), this.#second?.then((other) => other?.close())]).then(
+      () => undefined,
+    );
     return this.#closed;
   }
 }
@@ -115,5 +155,5 @@ export async function openPdf(
 ): Promise<PdfDocument> {
   if (!hasPdfHeader(bytes)) throw new PdfError("not_pdf");
   const { worker, pageCount } = await PdfWorker.open(bytes, limits, budget);
-  return new PdfDocument(worker, pageCount, budget);
+  return new PdfDocument(worker, pageCount, budget, pageCount >= limits.twoWorkersMinPages ? bytes : undefined);
 }

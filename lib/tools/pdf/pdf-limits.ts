@@ -16,6 +16,8 @@ export interface PdfLimits {
   timeBudgetMs: number;
   /** Workers parsing at once in this process. */
   concurrency: number;
+  /** Documents with this many pages or more are parsed by two workers (even and odd pages). */
+  twoWorkersMinPages: number;
   /** Documents the shared cache keeps open, and for how long one may stay unused. */
   openDocuments: number;
   keepOpenMs: number;
@@ -29,6 +31,7 @@ export interface PdfLimitSettings {
   PDF_MAX_PAGE_CHARS: number;
   PDF_TIME_BUDGET_S: number;
   PDF_WORKER_CONCURRENCY: number;
+  PDF_TWO_WORKERS_MIN_PAGES: number;
   PDF_OPEN_DOCUMENTS: number;
   PDF_KEEP_OPEN_S: number;
 }
@@ -41,6 +44,7 @@ export function pdfLimits(settings: PdfLimitSettings): PdfLimits {
     maxPageChars: settings.PDF_MAX_PAGE_CHARS,
     timeBudgetMs: settings.PDF_TIME_BUDGET_S * 1000,
     concurrency: settings.PDF_WORKER_CONCURRENCY,
+    twoWorkersMinPages: settings.PDF_TWO_WORKERS_MIN_PAGES,
     openDocuments: settings.PDF_OPEN_DOCUMENTS,
     keepOpenMs: settings.PDF_KEEP_OPEN_S * 1000,
   };
