@@ -3,10 +3,11 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { TRUNCATION_MARKER } from "@/lib/tools/truncate";
 import { callTool, HUB_OPTIONS, httpServer, stdioServer } from "@/tests/support/mcp";
 import { startHttpTestServer } from "@/tests/support/mcp-test-server.mjs";
-import { createMcpHub } from "./hub";
+import { createMcpHub, mcpHubOptions } from "./hub";
 import type { McpHub } from "./types";
 
 const hubs: McpHub[] = [];
@@ -28,6 +29,23 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
+
+describe("mcpHubOptions", () => {
+  it("takes the hub's limits from MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S and MCP_MAX_ARTIFACT_MB", () => {
+    expect(mcpHubOptions(parseConfig({}))).toEqual({
+      callTimeoutMs: 60_000,
+      connectTimeoutMs: 15_000,
+      maxArtifactBytes: 2 * 1024 * 1024,
+    });
+    const env = { MCP_CALL_TIMEOUT_S: "5", MCP_CONNECT_TIMEOUT_S: "2", MCP_MAX_ARTIFACT_MB: "1" };
+    expect(mcpHubOptions(parseConfig(env))).toEqual({
+      callTimeoutMs: 5000,
+      connectTimeoutMs: 2000,
+      maxArtifactBytes: 1024 * 1024,
+    });
+    expect(() => parseConfig({ MCP_CALL_TIMEOUT_S: "0" })).toThrow("MCP_CALL_TIMEOUT_S");
+  });
+});
 
 describe("MCP hub over stdio", () => {
   it("starts a server only when its tools are asked for, and lists them as server__tool", async () => {

@@ -8,7 +8,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Config } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/config";
 import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolDefinition } from "@/lib/tools/registry";
 import { describeError, openConnection } from "./connection";
@@ -331,6 +331,7 @@ class Hub implements McpHub {
   }
 }
 
-export function createMcpHub(options: McpHubOptions): McpHub {
-  return new Hub(options);
+/** A hub with the configured limits (MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S, MCP_MAX_ARTIFACT_MB) unless given. */
+export function createMcpHub(options: Partial<McpHubOptions> = {}): McpHub {
+  return new Hub({ ...mcpHubOptions(getConfig()), ...options });
 }
