@@ -13,7 +13,10 @@ export type McpTransportConfig =
 
 /** One configured MCP server: from the settings page (stored) or the `MCP_CONFIG` file (read-only in the UI). */
 export interface McpServerConfig {
-  /** Unique, the tools' namespace (`name__tool`): letters, digits, `_` and `-`, at most 32 characters. */
+  /**
+   * Unique, the tools' namespace (`name__tool`): letters, digits, `-` and single `_`, at most 32
+   * characters (`normaliseServerName` / `serverNameProblem` in config-file.ts).
+   */
   name: string;
   enabled: boolean;
   transport: McpTransportConfig;
