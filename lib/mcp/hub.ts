@@ -202,12 +202,14 @@ class Hub implements McpHub {
         if (entry.client === opening) this.fail(entry, "The connection closed.");
       };
       await this.list(entry, client);
+      if (entry.client !== client) return;
       entry.status = "connected";
       entry.error = undefined;
       entry.failures = 0;
     } catch (error) {
       if (entry.closed) await client?.close().catch(() => {});
-      else this.fail(entry, describeError(error));
+      // A connection that closed while listing has already been recorded, its retry scheduled.
+      else if (!entry.retry) this.fail(entry, describeError(error));
     }
   }
 
