@@ -3,6 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "use-intl";
+import { ChatSettingsButton } from "@/components/chat-settings/chat-settings-dialog";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
@@ -221,6 +222,7 @@ export function ConversationView({ id }: { id: string }) {
         <ChatHeader title={title}>
           {detail ? <FilesMenu conversationId={id} files={detail.files} /> : null}
           {detail ? <ModelPicker value={model} onChange={(name) => void onModelChange(name)} /> : null}
+          {detail ? <ChatSettingsButton conversation={detail.conversation} onSaved={setConversation} /> : null}
         </ChatHeader>
         {state.status === "loading" ? <ThreadLoading /> : null}
         {state.status === "not-found" ? <ThreadNotFound /> : null}

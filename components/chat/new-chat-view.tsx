@@ -3,6 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
+import {
+  chosenPreset,
+  type PresetChoice,
+  PresetMenu,
+  presetIdFor,
+  usePresets,
+} from "@/components/chat-settings/preset-menu";
 import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
@@ -25,8 +32,22 @@ export function NewChatView() {
   const { send } = useChatRunsContext();
   const { status, models, defaultModel, find } = useModels();
   const [remembered, remember] = useNewChatModel();
-  // A remembered model that is no longer installed falls back to the default.
-  const model = remembered && (status !== "ready" || find(remembered)) ? remembered : defaultModel;
+  const presets = usePresets();
+  const [presetChoice, setPresetChoice] = useState<PresetChoice>("");
+  // A model picked here wins over the preset's; a preset chosen after it brings its own.
+  const [picked, setPicked] = useState<string | null>(null);
+  const presetModel = chosenPreset(presets, presetChoice)?.model;
+  const installed = (name: string | null | undefined): name is string =>
+    Boolean(name) && (status !== "ready" || Boolean(find(name)));
+  // A remembered or preset model that is no longer installed falls back to the default.
+  const model = picked ?? (installed(presetModel) ? presetModel : installed(remembered) ? remembered : defaultModel);
+  const pick = useCallback(
+    (name: string) => {
+      remember(name);
+      setPicked(name);
+    },
+    [remember],
+  );
   const created = useRef<Promise<string> | null>(null);
   // "Plan first" for the first turn; the conversation remembers it from there.
   const [planFirst, setPlanFirst] = useState(false);
@@ -36,8 +57,11 @@ export function NewChatView() {
   }, []);
 
   const createConversation = useCallback(
-    () => api.createConversation(model ? { model } : {}).then(({ conversation }) => conversation),
-    [model],
+    () =>
+      api
+        .createConversation({ ...(model ? { model } : {}), presetId: presetIdFor(presetChoice) })
+        .then(({ conversation }) => conversation),
+    [model, presetChoice],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first
@@ -110,7 +134,15 @@ export function NewChatView() {
   return (
     <div className="relative flex min-h-0 flex-1 flex-col" {...handlers}>
       <ChatHeader title={t("newChat")}>
-        <ModelPicker value={model} onChange={remember} />
+        <PresetMenu
+          presets={presets}
+          value={presetChoice}
+          onChange={(choice) => {
+            setPresetChoice(choice);
+            setPicked(null);
+          }}
+        />
+        <ModelPicker value={model} onChange={pick} />
       </ChatHeader>
       <div className="flex flex-1 flex-col items-center overflow-y-auto px-3 sm:px-4">
         <div className="flex w-full max-w-3xl flex-1 flex-col justify-center gap-6 pb-[12vh]">
@@ -141,7 +173,7 @@ export function NewChatView() {
               planFirst={{ on: planFirst, onChange: setPlanFirst }}
               autoFocus
             />
-            <ModelNotice model={model} onReplace={remember} />
+            <ModelNotice model={model} onReplace={pick} />
           </div>
         </div>
       </div>

@@ -13,6 +13,7 @@ import { cacheKeys } from "@/lib/client/cache-keys";
 import type { SettingsPatch } from "@/lib/client/types";
 import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
+import { PresetsSettings } from "./presets-settings";
 import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
 
@@ -50,6 +51,10 @@ export function SettingsView() {
   return (
     <PageFrame title={t("title")}>
       <AppearanceSettings />
+      <PresetsSettings
+        maxNumCtx={settings?.limits.NUM_CTX?.value}
+        maxInstructionsChars={settings?.limits.MAX_INSTRUCTIONS_CHARS?.value}
+      />
       {error ? <InlineError data-testid="settings-error">{message(error)}</InlineError> : null}
       {settings === undefined && !error ? (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">

@@ -4,12 +4,15 @@
  * the one place that knows the URLs, the error shape and the sign-in redirect on a 401.
  */
 import type {
+  ChatSettings,
   ConversationDetail,
   ConversationSummary,
   Health,
   InterruptAccepted,
   Me,
   ModelList,
+  Preset,
+  PresetFields,
   PublicUser,
   SettingsPatch,
   SettingsView,
@@ -96,7 +99,8 @@ export const api = {
     });
   },
 
-  createConversation: (body: { title?: string; model?: string }) =>
+  /** `presetId`: the preset to start with; left out, the user's default preset; null, none. */
+  createConversation: (body: { title?: string; model?: string; presetId?: string | null }) =>
     request<{ conversation: ConversationSummary }>("/api/conversations", {
       method: "POST",
       body: JSON.stringify(body),
@@ -105,7 +109,7 @@ export const api = {
   conversation: (id: string) =>
     request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`, { cache: "no-store" }),
 
-  updateConversation: (id: string, body: { title?: string; model?: string | null }) =>
+  updateConversation: (id: string, body: { title?: string; model?: string | null; settings?: ChatSettings }) =>
     request<{ conversation: ConversationSummary }>(`/api/conversations/${encodeURIComponent(id)}`, {
       method: "PATCH",
       body: JSON.stringify(body),
@@ -200,6 +204,19 @@ export const api = {
     request<{ signupOpen: boolean }>("/api/admin/settings", { method: "PATCH", body: JSON.stringify({ signupOpen }) }),
 
   settings: () => request<SettingsView>("/api/settings", { cache: "no-store" }),
+
+  presets: () => request<{ presets: Preset[] }>("/api/presets", { cache: "no-store" }),
+
+  createPreset: (body: PresetFields) =>
+    request<{ preset: Preset }>("/api/presets", { method: "POST", body: JSON.stringify(body) }),
+
+  updatePreset: (id: string, body: Partial<PresetFields>) =>
+    request<{ preset: Preset }>(`/api/presets/${encodeURIComponent(id)}`, {
+      method: "PATCH",
+      body: JSON.stringify(body),
+    }),
+
+  deletePreset: (id: string) => request<void>(`/api/presets/${encodeURIComponent(id)}`, { method: "DELETE" }),
 
   updateSettings: (body: SettingsPatch) =>
     request<Omit<SettingsView, "ollama" | "editable">>("/api/settings", {

@@ -9,6 +9,7 @@ export const cacheKeys = {
   settings: "/api/settings",
   signup: "/api/admin/settings",
   users: "/api/admin/users",
+  presets: "/api/presets",
   conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,
 } as const;
 

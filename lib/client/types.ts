@@ -4,11 +4,12 @@
  * builds inline are written here.
  */
 import type { PublicUser } from "@/lib/auth/accounts";
+import type { ChatSettings } from "@/lib/chat-settings";
 import type { SearchMatch } from "@/lib/db/conversation-search";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
 import type { MessageWithRun } from "@/lib/db/queries";
 import type { RunSummary } from "@/lib/db/runs";
-import type { MessageStatus } from "@/lib/db/schema";
+import type { MessageStatus, Preset } from "@/lib/db/schema";
 import type { UploadResult } from "@/lib/files/uploads";
 import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
 import type { ModelRole } from "@/lib/model-roles";
@@ -17,10 +18,12 @@ import type { Setting, SettingSource } from "@/lib/settings";
 
 export type {
   Artifact,
+  ChatSettings,
   Compaction,
   InterruptAccepted,
   MessageStatus,
   ModelRole,
+  Preset,
   PublicUser,
   RunSummary,
   SearchMatch,
@@ -30,12 +33,17 @@ export type {
   Usage,
 };
 
+/** What a preset holds, as `POST /api/presets` takes it. */
+export type PresetFields = Pick<Preset, "name" | "model" | "settings" | "isDefault">;
+
 export interface ConversationSummary {
   id: string;
   title: string;
   model: string | null;
   /** "Plan first": the composer sends this conversation's turns in DAG mode. */
   planFirst?: boolean;
+  /** Its own instructions and model options; `{}` = the defaults. */
+  settings?: ChatSettings;
   createdAt: number;
   updatedAt: number;
   /** In search results: where the query matched. */
