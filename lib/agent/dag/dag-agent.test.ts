@@ -418,6 +418,35 @@ describe("DAG mode: the analyzer", () => {
     expect(result.answer).toBe("A beats B");
   });
 
+  it("gives every step agent and the synthesis the user's own instructions, after the agent's own", async () => {
+    const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
+    const conversation = scriptedLLM({ model: "chat-model", stream: [["Arr."]] });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "s1", task: "a" },
+          { id: "s2", task: "b" },
+        ]),
+        analysisReply(true, "done"),
+      ],
+    });
+    const dag = dagHarness({ planner, worker, conversation });
+    const input = { ...dag.input, instructions: "Talk like a pirate." };
+    const result = await dag.agent.run(input, dag.controller.signal);
+    for await (const _ of dag.agent.streamAnswer(result, input, dag.controller.signal)) {
+      // drain
+    }
+    const systems = [...worker.chatCalls, ...conversation.streamCalls].map(
+      (call) => call.messages.find((message) => message.role === "system")?.content ?? "",
+    );
+    expect(systems.length).toBeGreaterThanOrEqual(3);
+    for (const system of systems) {
+      expect(system).toContain("Talk like a pirate.");
+      expect(system.indexOf("Talk like a pirate.")).toBeGreaterThan(0);
+    }
+  });
+
   it("synthesis shows a vision model the turn's images with the question, as in ReAct mode", async () => {
     const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
     const conversation = scriptedLLM({ model: "chat-model", abilities: { vision: true }, stream: [["Seen."]] });
