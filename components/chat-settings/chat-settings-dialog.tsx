@@ -73,8 +73,10 @@ export function ChatSettingsButton({
         data-testid="chat-settings-dialog"
         className="m-auto max-h-[calc(100dvh-2rem)] w-[min(36rem,calc(100vw-1.5rem))] overflow-y-auto rounded-2xl border border-border bg-background p-0 text-foreground shadow-2xl backdrop:bg-black/50 backdrop:backdrop-blur-[1px]"
       >
+        {/* The server checks the ranges and names the field it refuses. */}
         <form
           method="dialog"
+          noValidate
           className="space-y-4 p-5"
           onSubmit={(event) => {
             event.preventDefault();

@@ -166,6 +166,7 @@ function PresetForm({
     <form
       data-testid="preset-form"
       aria-label={preset ? t("editPreset", { name: preset.name }) : t("newPreset")}
+      noValidate
       className="space-y-4"
       onSubmit={(event) => {
         event.preventDefault();
