@@ -111,7 +111,7 @@ export function SettingsFields({
         />
       </div>
       <div className="space-y-1.5">
-        <label htmlFor={`${id}-think`} className="text-sm font-medium">
+        <label htmlFor={`${id}-think`} className="block text-sm font-medium">
           {t("thinking")}
         </label>
         {model && !model.abilities.thinking ? (
