@@ -93,7 +93,7 @@ function architecture(model: FakeModel): string {
   return model.family;
 }
 
-function sizeBytes(model: FakeModel): number {
+export function modelSizeBytes(model: FakeModel): number {
   const amount = Number.parseFloat(model.parameterSize) || 1;
   const unit = model.parameterSize.trim().slice(-1).toUpperCase() === "M" ? 1e6 : 1e9;
   // Roughly Q4_K_M: a little over half a byte per parameter.
@@ -121,7 +121,7 @@ export function tagsEntry(model: FakeModel) {
     name: model.name,
     model: model.name,
     modified_at: MODIFIED_AT,
-    size: sizeBytes(model),
+    size: modelSizeBytes(model),
     digest: digest(model),
     details: details(model),
   };
@@ -150,7 +150,7 @@ export function showBody(model: FakeModel) {
       "general.architecture": arch,
       "general.basename": parseModelName(model.name)?.model ?? model.name,
       "general.file_type": 15,
-      "general.parameter_count": Math.round(sizeBytes(model) / 0.6),
+      "general.parameter_count": Math.round(modelSizeBytes(model) / 0.6),
       "general.quantization_version": 2,
       [`${arch}.attention.head_count`]: 32,
       [`${arch}.block_count`]: 28,
@@ -171,7 +171,7 @@ export function showBody(model: FakeModel) {
 }
 
 export function psEntry(model: FakeModel, loaded: { expiresAt: number; numCtx: number }) {
-  const size = sizeBytes(model);
+  const size = modelSizeBytes(model);
   return {
     name: model.name,
     model: model.name,

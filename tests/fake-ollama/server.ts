@@ -5,10 +5,12 @@ import type { AddressInfo } from "node:net";
 import { type ChatEnv, handleChat, sendJson } from "./chat";
 import { type ChatRequestBody, goSyntaxError } from "./decode";
 import { DEFAULT_MODELS, type FakeModel, findModel, psEntry, showBody, tagsEntry } from "./models";
+import { DEFAULT_REGISTRY, handlePull, layersOf, type PullEnv, type PullRegistry } from "./pull";
 import { defaultReply, replyMatches, type ScriptedReply } from "./reply";
 
 export type { ChatMessage, ChatRequestBody, ToolDefinition, WireToolCall } from "./decode";
 export { DEFAULT_MODELS, type FakeModel } from "./models";
+export { DEFAULT_REGISTRY, type PullRegistry } from "./pull";
 export type { ReplyCondition, ScriptedReply, ScriptedToolCall } from "./reply";
 
 export interface RecordedRequest {
@@ -31,6 +33,8 @@ export interface FakeOllama {
   chatRequests(): RecordedRequest[];
   script(...replies: ScriptedReply[]): void;
   setModels(models: FakeModel[]): void;
+  /** What `/api/pull` can fetch and how: speed, an unreachable registry, a full disk. */
+  setRegistry(patch: Partial<PullRegistry>): void;
   setDefaultResponder(fn: (req: ChatRequestBody) => ScriptedReply): void;
   reset(): void;
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
@@ -51,6 +55,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const version = opts.version ?? "0.12.10";
   let models = structuredClone(initialModels);
   let responder: (req: ChatRequestBody) => ScriptedReply = defaultReply;
+  let registry = structuredClone(DEFAULT_REGISTRY);
   let queue: ScriptedReply[] = [];
   const loaded = new Map<string, { expiresAt: number; numCtx: number }>();
   const requests: RecordedRequest[] = [];
@@ -74,6 +79,15 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     unload: (model) => loaded.delete(model.name),
   };
 
+  const pullEnv: PullEnv = {
+    registry: () => registry,
+    installed: () => models,
+    install(model) {
+      models = [...models.filter((m) => m.name !== model.name), model];
+    },
+    partial: new Map(),
+  };
+
   const fake: FakeOllama = {
     url: "",
     requests,
@@ -81,6 +95,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     script: (...replies) => queue.push(...replies),
     setModels(next) {
       models = structuredClone(next);
+    },
+    setRegistry(patch) {
+      registry = { ...registry, ...structuredClone(patch) };
     },
     setDefaultResponder(fn) {
       responder = fn;
@@ -90,6 +107,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       requests.length = 0;
       loaded.clear();
       models = structuredClone(initialModels);
+      registry = structuredClone(DEFAULT_REGISTRY);
+      pullEnv.partial.clear();
       responder = defaultReply;
     },
     waitForRequests(n, timeoutMs = 5000) {
@@ -138,6 +157,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
         return show(raw, res);
       case "DELETE /api/delete":
         return remove(raw, res);
+      case "POST /api/pull":
+        return handlePull(pullEnv, raw, res, signal);
       case "POST /api/chat":
         return handleChat(chatEnv, raw, res, signal);
       default:
@@ -183,6 +204,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     if (!model) return sendJson(res, 404, { error: `model '${name}' not found` });
     models = models.filter((m) => m !== model);
     loaded.delete(model.name);
+    // Its blobs go with it (none is shared in the fake), so a later pull downloads them again.
+    for (const layer of layersOf(model)) pullEnv.partial.delete(layer.digest);
     res.writeHead(200);
     return res.end();
   }
@@ -203,6 +226,18 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
         // `match` is a function and cannot come over the wire; `when` can.
         fake.script(...replies.map(({ match: _match, ...reply }) => reply as ScriptedReply));
         return sendJson(res, 200, { queued: queue.length });
+      }
+      case "POST /__fake/registry": {
+        if (
+          !isRecord(body) ||
+          (body.models !== undefined && !(Array.isArray(body.models) && body.models.every(isFakeModel)))
+        ) {
+          return sendJson(res, 400, {
+            error: 'expected {"models"?, "chunksPerLayer"?, "chunkDelayMs"?, "unreachable"?, "diskFreeBytes"?}',
+          });
+        }
+        fake.setRegistry(body as Partial<PullRegistry>);
+        return sendJson(res, 200, { ok: true });
       }
       case "POST /__fake/models": {
         const next = isRecord(body) ? body.models : undefined;
