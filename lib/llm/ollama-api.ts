@@ -1,4 +1,4 @@
-import { isAbortError } from "@/lib/errors";
+import { AppError, isAbortError } from "@/lib/errors";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 import type { Abilities } from "./types";
 
@@ -23,7 +23,28 @@ interface TagsResponse {
   }[];
 }
 
+/** A model Ollama holds in memory now (`/api/ps`). */
+export interface LoadedModel {
+  name: string;
+  sizeBytes: number | null;
+  /** How much of it is in GPU memory; the rest is in system RAM. */
+  vramBytes: number | null;
+  /** When Ollama unloads it (ms since epoch); null for never (keep_alive negative). */
+  expiresAt: number | null;
+  contextLength: number | null;
+}
+
+/** What the settings page shows of one installed model. */
+export interface ModelDetails extends ModelInfo {
+  license: string | null;
+}
+
+interface PsResponse {
+  models?: { name: string; size?: number; size_vram?: number; expires_at?: string; context_length?: number }[];
+}
+
 interface ShowResponse {
+  license?: string;
   capabilities?: string[];
   model_info?: Record<string, unknown>;
   details?: { family?: string; parameter_size?: string; quantization_level?: string };
@@ -99,7 +120,19 @@ export class OllamaApi {
     }
     const text = await response.text();
     if (!response.ok) throw ollamaHttpError(response.status, text, model);
-    return JSON.parse(text) as T;
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** `request` for a named installed model: Ollama's 404 becomes `not_found:model`. */
+  private async requestFor<T>(model: string, path: string, init: RequestInit): Promise<T> {
+    try {
+      return await this.request<T>(path, { headers: { "content-type": "application/json" }, ...init }, model);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "bad_request:unknown_model") {
+        throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`);
+      }
+      throw error;
+    }
   }
 
   /** Ollama's version, or why it cannot be reached, from a probe at most VERSION_FRESH_MS old. */
@@ -134,6 +167,52 @@ export class OllamaApi {
       contextLength: contextLengthFrom(show.model_info),
       abilities: abilitiesFrom(capabilities),
     };
+  }
+
+  /** Forgets what `/api/show` said: after a pull or a delete a name may mean another model. */
+  forgetModels(): void {
+    this.showCache.clear();
+  }
+
+  /** One installed model in full: what the list says, and its licence. */
+  async details(model: string): Promise<ModelDetails> {
+    const [shown, installed] = await Promise.all([
+      this.requestFor<ShowResponse>(model, "/api/show", { method: "POST", body: JSON.stringify({ model }) }),
+      this.listModels(),
+    ]);
+    const info = installed.find((m) => m.name === model);
+    if (!info) throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`);
+    return { ...info, license: shown.license?.trim() || null };
+  }
+
+  /** `DELETE /api/delete`; a model that is not installed is `not_found:model`. */
+  async deleteModel(model: string): Promise<void> {
+    await this.requestFor(model, "/api/delete", { method: "DELETE", body: JSON.stringify({ model }) });
+    this.forgetModels();
+  }
+
+  /** The models in memory now, from `/api/ps`. */
+  async loadedModels(): Promise<LoadedModel[]> {
+    const ps = await this.request<PsResponse>("/api/ps");
+    return (ps.models ?? []).map((entry) => {
+      const expires = entry.expires_at ? Date.parse(entry.expires_at) : Number.NaN;
+      return {
+        name: entry.name,
+        sizeBytes: entry.size ?? null,
+        vramBytes: entry.size_vram ?? null,
+        // Ollama writes a year far ahead for "forever" (keep_alive negative).
+        expiresAt: Number.isFinite(expires) && expires < Date.now() + 100 * 365 * 86_400_000 ? expires : null,
+        contextLength: entry.context_length ?? null,
+      };
+    });
+  }
+
+  /** Frees the model's memory now: a chat request without messages and `keep_alive: 0`. */
+  async unload(model: string): Promise<void> {
+    await this.requestFor(model, "/api/chat", {
+      method: "POST",
+      body: JSON.stringify({ model, messages: [], keep_alive: 0 }),
+    });
   }
 
   /**

@@ -1,0 +1,50 @@
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { startPull } from "@/lib/llm/ollama-pull";
+import { getOllamaApi } from "@/lib/llm/registry";
+import { modelBody } from "../../schema";
+
+export const dynamic = "force-dynamic";
+
+const NDJSON_HEADERS = {
+  "Content-Type": "application/x-ndjson; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+/**
+ * Pulls a model, streaming its progress as NDJSON `PullEvent`s (docs/api.md). The client closing the
+ * response closes the request to Ollama, which cancels the download.
+ */
+export const POST = apiRoute(
+  async (request: Request) => {
+    const { model } = await parseJsonBody(request, modelBody);
+    const api = getOllamaApi();
+    const cancel = new AbortController();
+    const signal = AbortSignal.any([request.signal, cancel.signal]);
+    const events = await startPull({ baseUrl: api.baseUrl, model, signal });
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await events.next();
+          if (next.done) return controller.close();
+          if (next.value.type === "success") api.forgetModels();
+          controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+        } catch (error) {
+          if (!signal.aborted) return controller.error(error);
+          try {
+            controller.close();
+          } catch {
+            // the client cancelled the stream already
+          }
+        }
+      },
+      cancel() {
+        cancel.abort();
+      },
+    });
+    return new Response(body, { headers: NDJSON_HEADERS });
+  },
+  { admin: true },
+);
