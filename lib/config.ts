@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { KEEP_ALIVE_HINT, keepAliveValue } from "./llm/keep-alive";
 
 /** Every setting comes from the environment, validated once. */
 
@@ -66,6 +67,12 @@ export const configSchema = z
     NUM_CTX: positiveInt(16384),
     /** Longest instructions a chat or preset may carry (characters): they go into every model call. */
     MAX_INSTRUCTIONS_CHARS: positiveInt(8000),
+    /** How long Ollama keeps a model loaded after a request, unless the settings page sets its role's. */
+    OLLAMA_KEEP_ALIVE: z
+      .string()
+      .trim()
+      .default("5m")
+      .refine((value) => keepAliveValue(value) !== undefined, `must be ${KEEP_ALIVE_HINT}`),
     SEARCH_BACKEND: z.enum(["duckduckgo", "searxng"], { error: "must be duckduckgo or searxng" }).default("duckduckgo"),
     DUCKDUCKGO_URL: httpUrl.default("https://html.duckduckgo.com/html/"),
     SEARXNG_URL: httpUrl.optional(),

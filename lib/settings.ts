@@ -4,10 +4,12 @@ import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { settings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
 
 /**
- * Settings an admin can change from the UI: model roles and the search backend.
+ * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
+ * (keep_alive) and the search backend.
  * A value set in the environment wins and is shown read-only; the limits of §3 are environment-only.
  */
 
@@ -42,6 +44,8 @@ export interface Setting<T> {
 export interface EffectiveSettings {
   ollamaUrl: string;
   roles: Record<ModelRole, Setting<string | null>>;
+  /** `keep_alive` per role (null: the default, `OLLAMA_KEEP_ALIVE`); `general` is the conversation's model. */
+  keepAlive: { default: Setting<string>; roles: Record<ModelRole, string | null> };
   searchBackend: Setting<Config["SEARCH_BACKEND"]>;
   limits: Record<(typeof LIMIT_KEYS)[number], Setting<number>>;
 }
@@ -93,7 +97,18 @@ export function getSettings(db: Db, config = getConfig(), env = process.env): Ef
   const limits = Object.fromEntries(
     LIMIT_KEYS.map((key) => [key, { value: config[key], source: fromEnv(key, env) ? "env" : "default" }]),
   ) as EffectiveSettings["limits"];
-  return { ollamaUrl: config.OLLAMA_BASE_URL, roles, searchBackend, limits };
+  const keepAlive = {
+    default: { value: config.OLLAMA_KEEP_ALIVE, source: fromEnv("OLLAMA_KEEP_ALIVE", env) ? "env" : "default" },
+    roles: Object.fromEntries(MODEL_ROLES.map((role) => [role, stored<string>(db, `keepAlive.${role}`) ?? null])),
+  } as EffectiveSettings["keepAlive"];
+  return { ollamaUrl: config.OLLAMA_BASE_URL, roles, keepAlive, searchBackend, limits };
+}
+
+/** The `keep_alive` sent with requests on a role's model: the role's own, else the default. */
+export function keepAliveFor(db: Db, role: ModelRole): string | number {
+  const { keepAlive } = getSettings(db);
+  const text = keepAlive.roles[role] ?? keepAlive.default.value;
+  return keepAliveValue(text) ?? text;
 }
 
 /** The model configured for a role, if any (environment first, then the settings page). */
@@ -103,9 +118,19 @@ export function roleModel(db: Db, role: ModelRole): string | undefined {
 
 export function updateSettings(
   db: Db,
-  patch: { roles?: Partial<Record<ModelRole, string | null>>; searchBackend?: Config["SEARCH_BACKEND"] },
+  patch: {
+    roles?: Partial<Record<ModelRole, string | null>>;
+    keepAlive?: Partial<Record<ModelRole, string | null>>;
+    searchBackend?: Config["SEARCH_BACKEND"];
+  },
   env = process.env,
 ): EffectiveSettings {
+  const keepAlive = Object.entries(patch.keepAlive ?? {}) as [ModelRole, string | null][];
+  for (const [role, value] of keepAlive) {
+    if (value && keepAliveValue(value) === undefined) {
+      throw new AppError("bad_request:keep_alive", `Keep-alive for the ${role} role must be ${KEEP_ALIVE_HINT}.`);
+    }
+  }
   for (const [role, value] of Object.entries(patch.roles ?? {}) as [ModelRole, string | null][]) {
     if (fromEnv(ROLE_ENV[role], env)) {
       throw new AppError(
@@ -115,6 +140,7 @@ export function updateSettings(
     }
     store(db, `role.${role}`, value || null);
   }
+  for (const [role, value] of keepAlive) store(db, `keepAlive.${role}`, value?.trim() || null);
   if (patch.searchBackend !== undefined) {
     if (fromEnv("SEARCH_BACKEND", env)) {
       throw new AppError("bad_request:env_setting", "The search backend is set by SEARCH_BACKEND in the environment.");

@@ -175,8 +175,8 @@ async function prepareTurn(
   });
   // The tool loop may use the fast model; the answer is written by the turn's model.
   const fast = roleModel(db, "fast");
-  const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings) : llm;
-  const titleLlm = await getLLM(loopLlm.model);
+  const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings, "fast") : llm;
+  const titleLlm = await getLLM(loopLlm.model, {}, loopLlm === llm ? "general" : "fast");
   // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
   const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
@@ -347,7 +347,7 @@ function beginTurn(
     // Each step's model comes from its role, read when the step starts; none set → the conversation's.
     resolveRoleModel: async (hint) => {
       const name = hint ? roleModel(db, hint) : undefined;
-      return name && name !== turn.model ? getLLM(name, turn.settings) : turn.llm;
+      return hint && name && name !== turn.model ? getLLM(name, turn.settings, hint) : turn.llm;
     },
     input: {
       system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),

@@ -60,7 +60,7 @@ export async function chooseTurnModel(
       { details: { model, vision } },
     );
   }
-  const visionLlm = await getLLM(vision, settings);
+  const visionLlm = await getLLM(vision, settings, "vision");
   if (!visionLlm.abilities.vision) {
     throw new AppError(
       "conflict:no_vision_model",

@@ -113,6 +113,8 @@ export interface SettingsView {
   /** `error` (why Ollama is unreachable) is for admins only. */
   ollama: { reachable: boolean; version: string | null; error?: string };
   roles: Record<ModelRole, Setting<string | null>>;
+  /** How long each role's model stays loaded in Ollama (null: the default). */
+  keepAlive: { default: Setting<string>; roles: Record<ModelRole, string | null> };
   searchBackend: Setting<SearchBackend>;
   limits: Record<string, Setting<number>>;
   editable: boolean;
@@ -120,5 +122,6 @@ export interface SettingsView {
 
 export interface SettingsPatch {
   roles?: Partial<Record<ModelRole, string | null>>;
+  keepAlive?: Partial<Record<ModelRole, string | null>>;
   searchBackend?: SearchBackend;
 }

@@ -24,6 +24,8 @@ export interface OllamaLLMOptions extends ChatTarget {
   think?: boolean;
   /** Sampling options of every call (a chat's own settings); a call's own `temperature` wins. */
   sampling?: SamplingOptions;
+  /** `keep_alive` sent with every request: its model role's (docs/architecture.md, "Model access"). */
+  keepAlive?: string | number;
 }
 
 export function createOllamaLLM(options: OllamaLLMOptions): LLM {
@@ -37,6 +39,7 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
       stream,
       numCtx: contextLength,
       sampling: options.sampling,
+      keepAlive: options.keepAlive,
       think: defaultThink && chatOptions.think !== false,
       tools: chatOptions.tools,
       format: chatOptions.format,

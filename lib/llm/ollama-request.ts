@@ -35,6 +35,8 @@ export interface ChatRequest {
   stream: boolean;
   numCtx: number;
   sampling?: SamplingOptions;
+  /** How long Ollama keeps the model loaded afterwards. */
+  keepAlive?: string | number;
   think: boolean;
   tools?: ChatOptions["tools"];
   format?: ChatOptions["format"];
@@ -85,5 +87,6 @@ export function chatRequestBody(request: ChatRequest): Record<string, unknown> {
         }
       : {}),
     ...(request.format === undefined ? {} : { format: request.format }),
+    ...(request.keepAlive === undefined ? {} : { keep_alive: request.keepAlive }),
   };
 }

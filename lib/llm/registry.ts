@@ -1,7 +1,10 @@
 import "server-only";
 import { type ChatSettings, samplingOptions } from "@/lib/chat-settings";
 import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { ModelRole } from "@/lib/model-roles";
+import { keepAliveFor } from "@/lib/settings";
 import { OllamaApi } from "./ollama-api";
 import { createOllamaLLM } from "./ollama-llm";
 import type { LLM } from "./types";
@@ -36,11 +39,12 @@ export async function resolveModelName(...preferred: (string | null | undefined)
 }
 
 /**
- * An `LLM` for an installed model, with a chat's own settings (sampling, context, thinking) on every
- * call; an unknown model is an `unknown_model` error naming it. The context is capped by NUM_CTX
- * (which may have been lowered since the chat saved its own) and by the model's length.
+ * An `LLM` for an installed model playing `role` (`general`: the conversation's model), with a
+ * chat's own settings (sampling, context, thinking) on every call and the role's keep-alive; an
+ * unknown model is an `unknown_model` error naming it. The context is capped by NUM_CTX (which may
+ * have been lowered since the chat saved its own) and by the model's length.
  */
-export async function getLLM(model: string, settings: ChatSettings = {}): Promise<LLM> {
+export async function getLLM(model: string, settings: ChatSettings = {}, role: ModelRole = "general"): Promise<LLM> {
   const config = getConfig();
   const api = getOllamaApi();
   const info = await api.describe(model);
@@ -52,6 +56,7 @@ export async function getLLM(model: string, settings: ChatSettings = {}): Promis
     numCtx: Math.min(config.NUM_CTX, settings.numCtx ?? config.NUM_CTX),
     think: settings.think,
     sampling: samplingOptions(settings),
+    keepAlive: keepAliveFor(getDb(), role),
     timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
     maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,
   });

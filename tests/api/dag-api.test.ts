@@ -148,6 +148,26 @@ describe("DAG mode behind /api/chat", () => {
     expect(byTool("judge_results")).toEqual(["qwen3:8b"]);
   });
 
+  it("the planner, the judge and reasoning steps send the reasoning role's keep-alive; steps on the conversation's model its own", async () => {
+    const settings = { roles: { reasoning: "qwen3:8b" }, keepAlive: { reasoning: "1h", general: "2m" } };
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", settings))).status).toBe(200);
+    dagModel(
+      [
+        { id: "a", task: "think hard", dependencies: [], model_hint: "reasoning" },
+        { id: "b", task: "look up", dependencies: [], model_hint: null },
+      ],
+      (task) => ({ content: `done ${task}` }),
+    );
+    await runChat({ conversationId: await newConversation(), message: "Plan this", mode: "dag" });
+    const sent = fake()
+      .chatRequests()
+      .map((r) => [r.body.model, r.body.keep_alive]);
+    expect(Object.fromEntries(sent)).toEqual({ "qwen3:8b": "1h", "llama3.2:latest": "2m" });
+    expect(sent.filter(([model]) => model === "qwen3:8b").every(([, keepAlive]) => keepAlive === "1h")).toBe(true);
+    expect(sent.filter(([model]) => model !== "qwen3:8b").every(([, keepAlive]) => keepAlive === "2m")).toBe(true);
+    await patchSettings(jsonRequest("/api/settings", "PATCH", { keepAlive: { reasoning: null, general: null } }));
+  });
+
   it('remembers "Plan first" per conversation: set by mode dag, cleared by another mode, kept when no mode is sent', async () => {
     dagModel([{ id: "a", task: "x", dependencies: [] }], () => ({ content: "ok" }));
     const id = await newConversation();

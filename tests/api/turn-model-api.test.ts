@@ -110,6 +110,20 @@ describe("an image for a model without vision", () => {
     expect(detail.messages.find((message) => message.role === "assistant")?.run?.model).toBe("llava:7b");
   });
 
+  it("sends the vision role's keep-alive with the requests its model answers", async () => {
+    updateSettings(getDb(), { roles: { vision: "llava:7b" }, keepAlive: { vision: "-1", general: "1m" } });
+    const id = await newConversation("llama3.2:latest");
+    const fileId = await uploadImage(id);
+    await readEvents(await send({ conversationId: id, message: "what is this?", attachmentIds: [fileId] }));
+    await expect.poll(() => getLiveRuns().forConversation(id)).toBeUndefined();
+    const answers = fake()
+      .chatRequests()
+      .filter((request) => request.body.model === "llava:7b");
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((request) => request.body.keep_alive === -1)).toBe(true);
+    updateSettings(getDb(), { keepAlive: { vision: null, general: null } });
+  });
+
   it("is refused with 409 and nothing stored when no vision model is set", async () => {
     const id = await newConversation("llama3.2:latest");
     const fileId = await uploadImage(id);

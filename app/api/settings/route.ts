@@ -14,6 +14,9 @@ export const dynamic = "force-dynamic";
 const model = z.string().trim().max(200).nullable();
 const settingsBody = z.object({
   roles: z.strictObject(Object.fromEntries(MODEL_ROLES.map((role) => [role, model.optional()]))).optional(),
+  keepAlive: z
+    .strictObject(Object.fromEntries(MODEL_ROLES.map((role) => [role, z.string().max(32).nullable().optional()])))
+    .optional(),
   searchBackend: z.enum(["duckduckgo", "searxng"]).optional(),
 });
 
@@ -28,7 +31,7 @@ export const GET = apiRoute(async (_request: Request, _context: unknown, viewer)
   return Response.json({ ...settings, ...(admin ? { ollamaUrl } : {}), ollama, editable: admin });
 });
 
-/** Admins change roles and the search backend; values set in the environment are refused. */
+/** Admins change roles, their keep-alive and the search backend; values set in the environment are refused. */
 export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer) => {
   if (!isAdmin(viewer)) throw new AppError("forbidden:admin", "Only an admin can change settings.");
   const body = await parseJsonBody(request, settingsBody);
