@@ -176,7 +176,9 @@ async function prepareTurn(
   // The tool loop may use the fast model; the answer is written by the turn's model.
   const fast = roleModel(db, "fast");
   const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings, "fast") : llm;
-  const titleLlm = await getLLM(loopLlm.model, {}, loopLlm === llm ? "general" : "fast");
+  // The title is written without the chat's settings, with the keep-alive of the model's role.
+  const titleRole = loopLlm !== llm ? "fast" : llm.model !== model ? "vision" : "general";
+  const titleLlm = await getLLM(loopLlm.model, {}, titleRole);
   // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
   const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
