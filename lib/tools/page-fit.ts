@@ -44,10 +44,59 @@ export async function fitPage(
   throw new PageDoesNotFitError(limit);
 }
 
-/** `text.slice(start, start + length)` that never splits a UTF-16 surrogate pair. */
+/** A page may end this far (a share of its length) before its limit to end between words. */
+const BREAK_ZONE = 0.15;
+/** How far around a cut graphemes are looked for: longer than any real grapheme cluster. */
+const GRAPHEME_REACH = 64;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+const isLineBreak = (code: number) => code === 0x0a;
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x3000;
+/** Japanese and Chinese full stops and commas, after which a spaceless sentence may end a page. */
+const isCjkPause = (code: number) => code === 0x3001 || code === 0x3002 || code === 0xff0c || code === 0xff0e;
+
+/** Just after the last character in [from, to) that `test` accepts, or -1. */
+function afterLast(text: string, from: number, to: number, test: (code: number) => boolean): number {
+  for (let index = to - 1; index >= from; index--) if (test(text.charCodeAt(index))) return index + 1;
+  return -1;
+}
+
+/** The last grapheme boundary in (start, limit], or -1 when the first grapheme reaches past `limit`. */
+function graphemeBoundary(text: string, start: number, limit: number): number {
+  const from = Math.max(start, limit - GRAPHEME_REACH);
+  let boundary = -1;
+  for (const { index } of graphemes.segment(text.slice(from, Math.min(text.length, limit + GRAPHEME_REACH)))) {
+    if (from + index > limit) break;
+    if (from + index > start) boundary = from + index;
+  }
+  return boundary;
+}
+
+/**
+ * Where a page starting at `start` with room for `length` code units ends. The last page takes the
+ * rest. Otherwise it ends after the last line break in its final 15 %, else the last space, else (in
+ * spaceless Japanese or Chinese) the last 。or 、, else at the limit — moved back to a grapheme
+ * boundary, or when the first grapheme alone is longer than the page, to a code point boundary (a
+ * surrogate pair is never split: a page of one code unit then holds the pair). The text of all pages
+ * together is the whole text, whatever the lengths.
+ */
+export function pageEnd(text: string, start: number, length: number): number {
+  const limit = Math.min(text.length, start + Math.max(1, length));
+  if (limit >= text.length) return text.length;
+  const zone = limit - Math.floor((limit - start) * BREAK_ZONE);
+  for (const test of [isLineBreak, isSpace, isCjkPause]) {
+    const end = afterLast(text, zone, limit, test);
+    if (end > start) return end;
+  }
+  const boundary = graphemeBoundary(text, start, limit);
+  if (boundary > start) return boundary;
+  const high = text.charCodeAt(limit - 1);
+  const splitsPair = high >= 0xd800 && high <= 0xdbff;
+  if (!splitsPair) return limit;
+  return limit - 1 > start ? limit - 1 : limit + 1;
+}
+
+/** The page of `text` from `start` with room for `length` code units (see `pageEnd`). */
 export function sliceText(text: string, start: number, length: number): string {
-  let end = Math.min(text.length, start + length);
-  const last = text.charCodeAt(end - 1);
-  if (end < text.length && end - 1 > start && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(start, end);
+  return text.slice(start, pageEnd(text, start, length));
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { pageEnd, sliceText } from "./page-fit";
+
+/** Every page from the start, as `sliceText` cuts them. */
+function pages(text: string, length: number): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < text.length; start += out.at(-1)?.length ?? 0) {
+    out.push(sliceText(text, start, length));
+    if (out.length > text.length) throw new Error("paging does not advance");
+  }
+  return out;
+}
+
+describe("page cuts", () => {
+  it("a page ends after the last line break in its final 15 %", () => {
+    const text = `${"a".repeat(88)}\n${"b".repeat(5)} ${"c".repeat(50)}`;
+    expect(sliceText(text, 0, 100)).toBe(`${"a".repeat(88)}\n`);
+  });
+
+  it("else after the last space in its final 15 %", () => {
+    expect(sliceText("The quick brown fox jumps over the lazy dog again", 0, 42)).toBe(
+      "The quick brown fox jumps over the lazy ",
+    );
+  });
+
+  it("a break before the final 15 % is not taken: the page stays nearly full", () => {
+    const text = `${"a".repeat(10)} ${"b".repeat(200)}`;
+    expect(sliceText(text, 0, 100)).toHaveLength(100);
+  });
+
+  it("spaceless Japanese ends after the last 。 or 、 in the final 15 %, else at the limit", () => {
+    const sentence = "広い門の下には、この男のほかに誰もいない。ただ、所々丹塗の剥げた";
+    expect(sliceText(sentence, 0, 22)).toBe("広い門の下には、この男のほかに誰もいない。");
+    expect(sliceText(`${"あ".repeat(18)}、${"い".repeat(5)}`, 0, 20)).toBe(`${"あ".repeat(18)}、`);
+    expect(sliceText("羅生門羅生門羅生門羅生門", 0, 7)).toBe("羅生門羅生門羅");
+  });
+
+  it("never cuts inside a grapheme: emoji sequences, flags and combining marks stay whole", () => {
+    const family = "👨‍👩‍👧‍👦";
+    expect(sliceText(`xxxx${family}yyyy`, 0, 8)).toBe("xxxx");
+    expect(sliceText("xx🇯🇵yy", 0, 4)).toBe("xx");
+    expect(sliceText("xxe\u0301\u0301yy", 0, 4)).toBe("xx");
+  });
+
+  it("a grapheme longer than the page is cut at a code point, never inside a surrogate pair", () => {
+    const family = "👨‍👩‍👧‍👦";
+    expect(sliceText(family, 0, 3)).toBe("👨\u200d");
+    expect(sliceText("🎉🎉", 0, 1)).toBe("🎉");
+    expect(pageEnd("a🎉", 0, 2)).toBe(1);
+  });
+
+  it("the last page takes the rest, whatever its content", () => {
+    expect(sliceText("tail end", 2, 100)).toBe("il end");
+    expect(pageEnd("abc", 3, 10)).toBe(3);
+  });
+
+  it.each([1, 2, 3, 5, 8, 13, 40, 97, 400])(
+    "pages of mixed English, Japanese, emoji and combining marks are lossless with room for %i",
+    (length) => {
+      const text = Array.from(
+        { length: 40 },
+        (_, i) =>
+          `Paragraph ${i} confusing words\n羅生門の下で雨やみを待っていた。${"👨‍👩‍👧".repeat(i % 3)}café\u0301 🇯🇵${i % 5 === 0 ? "\n\n" : " "}`,
+      ).join("");
+      const cut = pages(text, length);
+      expect(cut.join("")).toBe(text);
+      for (const page of cut) {
+        expect(page.length).toBeGreaterThan(0);
+        expect(page.length).toBeLessThanOrEqual(Math.max(length, 2));
+        expect(page).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+      }
+    },
+  );
+});
