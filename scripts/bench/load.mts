@@ -204,9 +204,11 @@ async function main() {
       });
     const stallConditions = watchConditions();
     const calmHealth = healthSampler();
+    const calmCpuBefore = server.cpuMs();
     const calm = await Promise.all(
       Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, CALM_FROM + i, { drop: false })),
     );
+    const calmCpuMs = server.cpuMs() - calmCpuBefore;
     const calmHealthMs = await calmHealth.stop();
     const rssBeforeBombs = server.rssMb();
     const rss = sampler(100, () => server.rssMb());
@@ -264,6 +266,12 @@ async function main() {
     );
     console.log(
       `  server CPU for waves 1–3: ${fmt(wavesCpuMs / 1000)} s, ${fmt(wavesCpuMs / (3 * CONVERSATIONS))} ms per conversation of ${TOKENS} tokens`,
+    );
+    // A long answer's CPU is mostly its deltas: per delta from the calm wave, and what the short
+    // conversations of waves 1–3 spent beyond their deltas is their start (and title).
+    const cpuPerDeltaMs = calmCpuMs / (CONVERSATIONS * BOMB_WAVE_TOKENS);
+    console.log(
+      `  server CPU per streamed delta (the ${BOMB_WAVE_TOKENS}-token wave, its starts included): ${fmt(cpuPerDeltaMs * 1000, 0)} µs; so per conversation beyond its deltas (start, title): ${fmt(wavesCpuMs / (3 * CONVERSATIONS) - TOKENS * cpuPerDeltaMs)} ms`,
     );
     console.log(`  measured under: ${wavesUnder}`);
     console.log(
