@@ -109,3 +109,17 @@ describe("infrastructure details are for admins", () => {
     ollamaUp();
   });
 });
+
+describe("health is polled", () => {
+  it("is never cached nor gzipped per poll (no-store, no-transform)", async () => {
+    const response = await health(anonymous.request("/api/health", "GET"));
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
+  });
+
+  it("twenty polls at once ask Ollama's version at most once", async () => {
+    const before = fake().requests.filter((r) => r.path === "/api/version").length;
+    const bodies = await Promise.all(Array.from({ length: 20 }, () => readHealth(anonymous)));
+    expect(bodies.every((body) => body.ollama.reachable)).toBe(true);
+    expect(fake().requests.filter((r) => r.path === "/api/version").length - before).toBeLessThanOrEqual(1);
+  });
+});

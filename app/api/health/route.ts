@@ -7,6 +7,12 @@ import { checkOllama } from "@/lib/llm/ollama-status";
 
 export const dynamic = "force-dynamic";
 
+/**
+ * Health is polled (monitors, bench:load every 50 ms): never cached, and `no-transform` keeps
+ * Next from gzipping each tiny answer, which cost about a millisecond of CPU per poll.
+ */
+const HEALTH_CACHE_CONTROL = "no-store, no-transform";
+
 /** `{ok, db, ollama: {reachable, version}}` (docs/api.md), and how many runs are active. Reveals no paths or secrets. */
 export const GET = publicRoute(async (request: Request) => {
   // "busy": another process holds the write lock, so writes get a 503 with Retry-After meanwhile.
@@ -23,7 +29,10 @@ export const GET = publicRoute(async (request: Request) => {
     { ok: db && ollama.reachable, db, dbStatus, ollama, runs: { active: getLiveRuns().size } },
     {
       status: db ? 200 : 503,
-      headers: dbStatus === "busy" ? { "Retry-After": String(busyRetryAfterSeconds()) } : undefined,
+      headers: {
+        "Cache-Control": HEALTH_CACHE_CONTROL,
+        ...(dbStatus === "busy" ? { "Retry-After": String(busyRetryAfterSeconds()) } : {}),
+      },
     },
   );
 });
