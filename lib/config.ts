@@ -166,6 +166,8 @@ export const configSchema = z
     OLLAMA_MAX_LINE_MB: positiveInt(16),
     /** A new chat given files but never a message is removed this long after its last file (a closed tab). */
     ABANDONED_CHAT_HOURS: positiveInt(24),
+    /** A JSON file in the `{"mcpServers": {...}}` format (Claude Desktop, Cursor): servers shown read-only in settings. */
+    MCP_CONFIG: z.string().trim().min(1).optional(),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
   })

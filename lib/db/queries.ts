@@ -44,8 +44,15 @@ export function createConversation(
     title,
     model,
     settings = {},
+    disabledToolGroups = [],
     ownerId,
-  }: { title?: string; model?: string | null; settings?: ChatSettings; ownerId: OwnerId },
+  }: {
+    title?: string;
+    model?: string | null;
+    settings?: ChatSettings;
+    disabledToolGroups?: string[];
+    ownerId: OwnerId;
+  },
 ): Conversation {
   const now = Date.now();
   const row: Conversation = {
@@ -56,6 +63,7 @@ export function createConversation(
     summary: null,
     summaryThrough: null,
     planFirst: false,
+    disabledToolGroups,
     activeLeafId: null,
     settings,
     createdAt: now,
@@ -158,6 +166,7 @@ export function updateConversation(
     model,
     planFirst,
     settings,
+    disabledToolGroups,
     ownerId,
   }: {
     id: string;
@@ -165,6 +174,7 @@ export function updateConversation(
     model?: string | null;
     planFirst?: boolean;
     settings?: ChatSettings;
+    disabledToolGroups?: string[];
     ownerId: OwnerId;
   },
 ): Conversation {
@@ -175,6 +185,7 @@ export function updateConversation(
   if (model !== undefined) changes.model = model;
   if (planFirst !== undefined) changes.planFirst = planFirst;
   if (settings !== undefined) changes.settings = settings;
+  if (disabledToolGroups !== undefined) changes.disabledToolGroups = disabledToolGroups;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
   return getConversation(db, { id, ownerId });
 }

@@ -1,5 +1,6 @@
 import { type AnySQLiteColumn, blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { ChatSettings } from "../chat-settings";
+import type { McpTransportConfig } from "../mcp/types";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** The database (docs/architecture.md, "Persistence"). Times are Unix milliseconds. */
@@ -50,6 +51,8 @@ export const conversations = sqliteTable(
     summaryThrough: text("summary_through"),
     /** "Plan first": the composer sends this conversation's turns in DAG mode. */
     planFirst: integer("plan_first", { mode: "boolean" }).notNull().default(false),
+    /** Tool groups switched off for this conversation: `web` (the built-in tools) and `mcp:<server>`. */
+    disabledToolGroups: text("disabled_tool_groups", { mode: "json" }).$type<string[]>().notNull().default([]),
     /** The last message of the branch shown (docs/architecture.md, "Persistence"); null before the first message. */
     activeLeafId: text("active_leaf_id"),
     /** Its own instructions and model options (lib/chat-settings.ts); `{}` = the model's defaults. */
@@ -177,6 +180,20 @@ export const interrupts = sqliteTable(
   (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
 );
 
+/**
+ * MCP servers an admin configured on the settings page (those of the `MCP_CONFIG` file are read
+ * from it, never stored). `transport` holds the command or URL with its env and header values.
+ */
+export const mcpServers = sqliteTable("mcp_servers", {
+  name: text("name").primaryKey(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  transport: text("transport", { mode: "json" }).$type<McpTransportConfig>().notNull(),
+  /** Tools an admin switched off, by their name on the server. */
+  disabledTools: text("disabled_tools", { mode: "json" }).$type<string[]>().notNull().default([]),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 export const fileOrigins = ["upload", "fetch"] as const;
 
 export const files = sqliteTable(
@@ -210,4 +227,5 @@ export type MessageStatus = (typeof messageStatuses)[number];
 export type RunStatus = (typeof runStatuses)[number];
 export type RunMode = (typeof runModes)[number];
 export type User = typeof users.$inferSelect;
+export type StoredMcpServer = typeof mcpServers.$inferSelect;
 export type UserRole = (typeof userRoles)[number];

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb } from "./client";
-import { getConversationDetail } from "./queries";
+import { getConversation, getConversationDetail } from "./queries";
 import { listRunEvents } from "./runs";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
@@ -180,6 +180,19 @@ describe("upgrading a database of an earlier release", () => {
 
     const upgraded = openDb(file);
     expect(getConversationDetail(upgraded, { id: "c1", ownerId: null }).conversation.settings).toEqual({});
+    upgraded.$client.close();
+  });
+
+  it("an earlier conversation has every tool group on, and no MCP server is configured", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0010_chat_settings");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql.close();
+
+    const upgraded = openDb(file);
+    expect(getConversation(upgraded, { id: "c1", ownerId: null }).disabledToolGroups).toEqual([]);
+    expect(upgraded.$client.prepare("SELECT count(*) AS n FROM mcp_servers").get()).toEqual({ n: 0 });
     upgraded.$client.close();
   });
 });

@@ -1,0 +1,137 @@
+import "server-only";
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { mcpServers, type StoredMcpServer } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { McpServerConfig, McpTransportConfig } from "./types";
+
+/**
+ * MCP servers configured on the settings page (docs/architecture.md, "MCP tools"). Env and header
+ * values are secrets: they are stored here and given to the hub, never sent back to the browser, so
+ * an edit names a kept value by `null` instead of repeating it.
+ */
+
+/** A transport as an edit sends it: `null` for an env or header value keeps the saved one. */
+export type McpTransportPatch =
+  | (Omit<Extract<McpTransportConfig, { type: "stdio" }>, "env"> & { env: Record<string, string | null> })
+  | (Omit<Extract<McpTransportConfig, { type: "http" }>, "headers"> & { headers: Record<string, string | null> });
+
+const toConfig = (row: StoredMcpServer): McpServerConfig => ({
+  name: row.name,
+  enabled: row.enabled,
+  transport: row.transport,
+  disabledTools: row.disabledTools,
+  origin: "settings",
+});
+
+export function listStoredServers(db: Db): McpServerConfig[] {
+  return db.select().from(mcpServers).orderBy(asc(mcpServers.name)).all().map(toConfig);
+}
+
+export function findStoredServer(db: Db, { name }: { name: string }): McpServerConfig | undefined {
+  const row = db.select().from(mcpServers).where(eq(mcpServers.name, name)).get();
+  return row ? toConfig(row) : undefined;
+}
+
+function getStoredServer(db: Db, { name }: { name: string }): McpServerConfig {
+  const server = findStoredServer(db, { name });
+  if (!server) throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+  return server;
+}
+
+export function addServer(
+  db: Db,
+  { name, enabled, transport }: { name: string; enabled: boolean; transport: McpTransportConfig },
+): McpServerConfig {
+  const now = Date.now();
+  const inserted = db
+    .insert(mcpServers)
+    .values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .run();
+  if (inserted.changes === 0) {
+    throw new AppError("conflict:mcp_server_exists", `An MCP server named ${name} already exists.`);
+  }
+  return getStoredServer(db, { name });
+}
+
+/** Fills the `null` (kept) values of an edited transport from the saved one; a value never saved is refused. */
+export function resolveTransport(saved: McpTransportConfig, patch: McpTransportPatch): McpTransportConfig {
+  const keep = (values: Record<string, string | null>, savedValues: Record<string, string>, what: string) =>
+    Object.fromEntries(
+      Object.entries(values).map(([key, value]) => {
+        if (value !== null) return [key, value];
+        const kept = savedValues[key];
+        if (kept === undefined) {
+          throw new AppError("bad_request:mcp_secret", `The ${what} ${key} has no saved value to keep: give one.`);
+        }
+        return [key, kept];
+      }),
+    );
+  if (patch.type === "stdio") {
+    return { ...patch, env: keep(patch.env, saved.type === "stdio" ? saved.env : {}, "environment variable") };
+  }
+  return { ...patch, headers: keep(patch.headers, saved.type === "http" ? saved.headers : {}, "header") };
+}
+
+export function updateServer(
+  db: Db,
+  {
+    name,
+    enabled,
+    transport,
+    disabledTools,
+  }: { name: string; enabled?: boolean; transport?: McpTransportPatch; disabledTools?: string[] },
+): McpServerConfig {
+  const saved = getStoredServer(db, { name });
+  const changes: Partial<StoredMcpServer> = { updatedAt: Date.now() };
+  if (enabled !== undefined) changes.enabled = enabled;
+  if (transport !== undefined) changes.transport = resolveTransport(saved.transport, transport);
+  if (disabledTools !== undefined) changes.disabledTools = [...new Set(disabledTools)];
+  db.update(mcpServers).set(changes).where(eq(mcpServers.name, name)).run();
+  return getStoredServer(db, { name });
+}
+
+export function removeServer(db: Db, { name }: { name: string }): void {
+  const removed = db.delete(mcpServers).where(eq(mcpServers.name, name)).run();
+  if (removed.changes === 0) {
+    throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+  }
+}
+
+/**
+ * Stores imported servers in one transaction. A name already stored is refused unless `replace`
+ * names it (the whole import then stores nothing); a replaced server keeps nothing of the old one.
+ */
+export function importServers(
+  db: Db,
+  { servers, replace }: { servers: McpServerConfig[]; replace: readonly string[] },
+): { added: string[]; replaced: string[] } {
+  const names = servers.map((server) => server.name);
+  return db.transaction(() => {
+    const existing = db
+      .select({ name: mcpServers.name })
+      .from(mcpServers)
+      .where(inArray(mcpServers.name, names))
+      .all()
+      .map((row) => row.name);
+    const unconfirmed = existing.filter((name) => !replace.includes(name));
+    if (unconfirmed.length > 0) {
+      throw new AppError(
+        "conflict:mcp_server_exists",
+        `Already configured: ${unconfirmed.join(", ")}. Import again choosing to replace them, or rename them.`,
+        { details: { existing: unconfirmed } },
+      );
+    }
+    const now = Date.now();
+    for (const server of servers) {
+      const { name, enabled, transport, disabledTools } = server;
+      const set = { enabled, transport, disabledTools, updatedAt: now };
+      db.insert(mcpServers)
+        .values({ name, ...set, createdAt: now })
+        .onConflictDoUpdate({ target: mcpServers.name, set })
+        .run();
+    }
+    return { added: names.filter((name) => !existing.includes(name)), replaced: existing };
+  });
+}
