@@ -6,12 +6,15 @@ import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/queries";
+import { closeServerMcp, getServerMcp } from "@/lib/mcp/server-hub";
 import { dataDirError } from "./data-dir-check.mjs";
 
 export const PID_FILE = "server.pid";
 
 /** How often new chats abandoned before their first message are looked for (and once at start). */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** How long a signal waits for MCP servers to close (stdio servers stopped) before the process ends. */
+const MCP_CLOSE_WAIT_MS = 3000;
 
 function removeAbandonedChats(db: Db, hours: number): void {
   try {
@@ -27,7 +30,8 @@ function removeAbandonedChats(db: Db, hours: number): void {
  * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
  * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
  * happen before the first request; new chats abandoned with only files are cleared now and hourly; a pid file tells the restore command an instance
- * is running; SIGTERM and exit store running runs as interrupted (issue 7).
+ * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
+ * MCP servers' connections.
  */
 export function startServer(): void {
   let config: ReturnType<typeof getConfig>;
@@ -58,6 +62,8 @@ export function startServer(): void {
     process.exit(1);
   }
 
+  // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.
+  getServerMcp(db);
   removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
   setInterval(() => removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
 
@@ -81,7 +87,10 @@ export function startServer(): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       stop();
-      process.exit(0);
+      const waited = new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_WAIT_MS).unref());
+      void Promise.race([closeServerMcp(), waited])
+        .catch((error: unknown) => console.error("[shutdown] closing MCP servers failed", error))
+        .finally(() => process.exit(0));
     });
   }
 }

@@ -1,0 +1,25 @@
+import { getDb } from "@/lib/db/client";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { parseImport } from "@/lib/mcp/admin";
+import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
+import { importServers } from "@/lib/mcp/store";
+import { importBody } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Admin: imports a pasted `{"mcpServers": {...}}` document. Every server is checked before any is
+ * stored; a name already stored is replaced only when `replace` names it (409 otherwise).
+ */
+export const POST = apiRoute(
+  async (request: Request) => {
+    const body = await parseJsonBody(request, importBody);
+    const db = getDb();
+    const servers = parseImport(db, body.config);
+    const result = importServers(db, { servers, replace: body.replace });
+    reconfigureServerMcp(db);
+    return Response.json(result, { status: 201 });
+  },
+  { admin: true },
+);

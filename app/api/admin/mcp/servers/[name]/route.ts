@@ -1,0 +1,39 @@
+import { getDb } from "@/lib/db/client";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { editableServer, serverView } from "@/lib/mcp/admin";
+import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
+import { removeServer, updateServer } from "@/lib/mcp/store";
+import { updateServerBody } from "../../schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ name: string }> };
+
+/** Admin: enables or disables a stored server, changes its transport, or switches its tools. */
+export const PATCH = apiRoute(
+  async (request: Request, { params }: Context) => {
+    const { name } = await params;
+    const db = getDb();
+    const body = await parseJsonBody(request, updateServerBody);
+    editableServer(db, name);
+    const server = updateServer(db, { name, ...body });
+    const mcp = reconfigureServerMcp(db);
+    const state = mcp.hub.states().find((s) => s.name === name);
+    return Response.json({ server: serverView(server, state, mcp.shadowed.includes(name)) });
+  },
+  { admin: true },
+);
+
+/** Admin: removes a stored server (its connection is closed). */
+export const DELETE = apiRoute(
+  async (_request: Request, { params }: Context) => {
+    const { name } = await params;
+    const db = getDb();
+    editableServer(db, name);
+    removeServer(db, { name });
+    reconfigureServerMcp(db);
+    return new Response(null, { status: 204 });
+  },
+  { admin: true },
+);

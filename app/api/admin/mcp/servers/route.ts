@@ -1,0 +1,33 @@
+import { getDb } from "@/lib/db/client";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonBody } from "@/lib/http/responses";
+import { listServerViews, refuseFileName, serverView } from "@/lib/mcp/admin";
+import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
+import { addServer, listStoredServers } from "@/lib/mcp/store";
+import { addServerBody } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+/** Admin: every MCP server (the file's and the stored ones) with its connection state. */
+export const GET = apiRoute(
+  async () => {
+    const db = getDb();
+    return Response.json(listServerViews(db, listStoredServers(db)));
+  },
+  { admin: true },
+);
+
+/** Admin: adds a server; it connects when first used or tested. */
+export const POST = apiRoute(
+  async (request: Request) => {
+    const body = await parseJsonBody(request, addServerBody);
+    const db = getDb();
+    refuseFileName(db, body.name);
+    const server = addServer(db, body);
+    const state = reconfigureServerMcp(db)
+      .hub.states()
+      .find((s) => s.name === server.name);
+    return Response.json({ server: serverView(server, state) }, { status: 201 });
+  },
+  { admin: true },
+);

@@ -1,0 +1,117 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { parseMcpConfig } from "./config-file";
+import { getServerMcp, type McpFileStatus } from "./server-hub";
+import { findStoredServer, type McpTransportPatch } from "./store";
+import type { McpServerConfig, McpServerState, McpTransportConfig } from "./types";
+
+/**
+ * What the settings page shows of the MCP servers. Env and header values are secrets: the browser
+ * gets their names with `null` values, never the values.
+ */
+
+export interface McpServerView {
+  name: string;
+  origin: McpServerConfig["origin"];
+  enabled: boolean;
+  transport: McpTransportPatch;
+  disabledTools: string[];
+  state: McpServerState;
+  /** A stored server a server of the `MCP_CONFIG` file with the same name replaces. */
+  shadowedByFile: boolean;
+}
+
+export interface McpServersView {
+  servers: McpServerView[];
+  file: McpFileStatus | null;
+}
+
+const hidden = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((key) => [key, null]));
+
+export function maskTransport(transport: McpTransportConfig): McpTransportPatch {
+  return transport.type === "stdio"
+    ? { ...transport, env: hidden(transport.env) }
+    : { ...transport, headers: hidden(transport.headers) };
+}
+
+export function serverView(
+  server: McpServerConfig,
+  state: McpServerState | undefined,
+  shadowedByFile = false,
+): McpServerView {
+  return {
+    name: server.name,
+    origin: server.origin,
+    enabled: server.enabled,
+    transport: maskTransport(server.transport),
+    disabledTools: server.disabledTools,
+    state: !shadowedByFile && state ? state : { name: server.name, status: "disabled", tools: [] },
+    shadowedByFile,
+  };
+}
+
+/** Every server, file and stored (those the file replaces included, marked), with its state. */
+export function listServerViews(db: Db, stored: McpServerConfig[]): McpServersView {
+  const mcp = getServerMcp(db);
+  const states = new Map(mcp.hub.states().map((state) => [state.name, state]));
+  const shadowed = new Set(mcp.shadowed);
+  const views = [
+    ...mcp.fileServers.map((server) => serverView(server, states.get(server.name))),
+    ...stored.map((server) => serverView(server, states.get(server.name), shadowed.has(server.name))),
+  ];
+  return { servers: views, file: mcp.file };
+}
+
+/** A new server may not take a name the `MCP_CONFIG` file uses. */
+export function refuseFileName(db: Db, name: string): void {
+  if (getServerMcp(db).fileServers.some((server) => server.name === name)) {
+    throw new AppError("conflict:mcp_file_server", `The MCP_CONFIG file already has a server named ${name}.`);
+  }
+}
+
+/** A stored server to edit or remove; one only the `MCP_CONFIG` file names is edited in the file. */
+export function editableServer(db: Db, name: string): McpServerConfig {
+  const stored = findStoredServer(db, { name });
+  if (stored) return stored;
+  if (getServerMcp(db).fileServers.some((server) => server.name === name)) {
+    throw new AppError(
+      "conflict:mcp_file_server",
+      `The MCP server ${name} is set in the MCP_CONFIG file: change it there and restart the app.`,
+    );
+  }
+  throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+}
+
+/**
+ * The servers of a pasted `{"mcpServers": {...}}` document, each checked: 400 with every server's
+ * problem (`details.errors`: `[{name, message}]`) when any has one, so nothing half-imports.
+ */
+export function parseImport(db: Db, text: string): McpServerConfig[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError(
+      "bad_request:mcp_json",
+      `The pasted text is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const { servers, errors } = parseMcpConfig(json);
+  const fileNames = new Set(getServerMcp(db).fileServers.map((server) => server.name));
+  const problems = [
+    ...errors,
+    ...servers
+      .filter((server) => fileNames.has(server.name))
+      .map((server) => ({ name: server.name, message: "the MCP_CONFIG file already has a server of this name" })),
+  ];
+  if (problems.length > 0) {
+    throw new AppError(
+      "bad_request:mcp_import",
+      `Nothing was imported: ${problems.map((p) => `${p.name}: ${p.message}`).join("; ")}`,
+      { details: { errors: problems } },
+    );
+  }
+  if (servers.length === 0) throw new AppError("bad_request:mcp_import", "The pasted mcpServers names no server.");
+  return servers.map((server) => ({ ...server, origin: "settings" }));
+}

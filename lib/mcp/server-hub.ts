@@ -1,0 +1,129 @@
+import "server-only";
+import fs from "node:fs";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { parseMcpConfig } from "./config-file";
+import { createMcpHub } from "./hub";
+import { listStoredServers } from "./store";
+import { mcpToolGroup, WEB_TOOL_GROUP } from "./tool-groups";
+import type { McpConnectionStatus, McpHub, McpServerConfig } from "./types";
+
+/**
+ * The server's one MCP hub (docs/architecture.md, "MCP tools"), configured from the servers stored
+ * on the settings page and those of the `MCP_CONFIG` file, which is read once, at first use. A name
+ * in both is the file's.
+ */
+
+/** The `MCP_CONFIG` file as read: its path, and why it could not be used (the app runs without it). */
+export interface McpFileStatus {
+  path: string;
+  error?: string;
+}
+
+export interface ServerMcp {
+  hub: McpHub;
+  file: McpFileStatus | null;
+  /** The file's servers (origin `file`). */
+  fileServers: McpServerConfig[];
+  /** What the hub runs: the stored servers the file does not name, and the file's. */
+  servers: McpServerConfig[];
+  /** Stored servers hidden by a file server of the same name. */
+  shadowed: string[];
+}
+
+const globalForMcp = globalThis as unknown as { __mcp?: ServerMcp; __mcpHubFactory?: () => McpHub };
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function readMcpFile(path: string): { servers: McpServerConfig[]; status: McpFileStatus } {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(path, "utf8"));
+  } catch (error) {
+    return { servers: [], status: { path, error: `MCP_CONFIG ${path} cannot be read: ${message(error)}` } };
+  }
+  try {
+    const { servers, errors } = parseMcpConfig(json);
+    const error = errors.map((e) => `${e.name}: ${e.message}`).join("; ");
+    return { servers, status: error ? { path, error: `MCP_CONFIG ${path}: ${error}` } : { path } };
+  } catch (error) {
+    return { servers: [], status: { path, error: `MCP_CONFIG ${path}: ${message(error)}` } };
+  }
+}
+
+function merge(stored: McpServerConfig[], fromFile: McpServerConfig[]): Pick<ServerMcp, "servers" | "shadowed"> {
+  const fileNames = new Set(fromFile.map((server) => server.name));
+  return {
+    servers: [...stored.filter((server) => !fileNames.has(server.name)), ...fromFile],
+    shadowed: stored.filter((server) => fileNames.has(server.name)).map((server) => server.name),
+  };
+}
+
+function newHub(): McpHub {
+  return globalForMcp.__mcpHubFactory?.() ?? createMcpHub({});
+}
+
+/** The hub and the servers it runs, made (and the file read) on first use. */
+export function getServerMcp(db: Db): ServerMcp {
+  if (!globalForMcp.__mcp) {
+    const path = getConfig().MCP_CONFIG;
+    const file = path ? readMcpFile(path) : null;
+    if (file?.status.error) console.error(`[mcp] ${file.status.error}`);
+    const fileServers = file?.servers ?? [];
+    const mcp: ServerMcp = {
+      hub: newHub(),
+      file: file?.status ?? null,
+      fileServers,
+      ...merge(listStoredServers(db), fileServers),
+    };
+    mcp.hub.configure(mcp.servers);
+    globalForMcp.__mcp = mcp;
+  }
+  return globalForMcp.__mcp;
+}
+
+/** After an admin changed the stored servers: the hub closes removed or changed ones, starts new ones lazily. */
+export function reconfigureServerMcp(db: Db): ServerMcp {
+  const mcp = getServerMcp(db);
+  Object.assign(mcp, merge(listStoredServers(db), mcp.fileServers));
+  mcp.hub.configure(mcp.servers);
+  return mcp;
+}
+
+/** A tool group as the composer lists it; no transport, no error text (those are for admins). */
+export type ToolGroup =
+  | { id: typeof WEB_TOOL_GROUP; kind: "web" }
+  | { id: string; kind: "mcp"; name: string; status: McpConnectionStatus; toolCount: number };
+
+/** The built-in web tools, then each enabled MCP server. */
+export function listToolGroups(db: Db): ToolGroup[] {
+  const mcp = getServerMcp(db);
+  const states = new Map(mcp.hub.states().map((state) => [state.name, state]));
+  const servers = mcp.servers.filter((server) => server.enabled);
+  return [
+    { id: WEB_TOOL_GROUP, kind: "web" },
+    ...servers.map((server): ToolGroup => {
+      const state = states.get(server.name);
+      return {
+        id: mcpToolGroup(server.name),
+        kind: "mcp",
+        name: server.name,
+        status: state?.status ?? "idle",
+        toolCount: state?.tools.filter((tool) => tool.enabled).length ?? 0,
+      };
+    }),
+  ];
+}
+
+/** Shutdown: closes every connection (stdio servers are stopped). */
+export async function closeServerMcp(): Promise<void> {
+  const mcp = globalForMcp.__mcp;
+  globalForMcp.__mcp = undefined;
+  await mcp?.hub.close();
+}
+
+/** Tests: a hub of their own (or the real one again with `undefined`); the next use starts afresh. */
+export async function resetServerMcpForTests(factory?: () => McpHub): Promise<void> {
+  await closeServerMcp();
+  globalForMcp.__mcpHubFactory = factory;
+}
