@@ -58,7 +58,8 @@ export interface AgentRunOptions {
   synthesisLlm: LLM;
   /** The model that titles a first turn, with its own settings rather than the conversation's. */
   titleLlm: LLM;
-  registry: ToolRegistry;
+  /** The run's tools, made once the run has started (MCP servers may take a moment to connect). */
+  registry: (signal: AbortSignal) => Promise<ToolRegistry>;
   config: Config;
   language: PromptLanguage;
   /** The ReAct agent's way of calling tools, or DAG mode. */
@@ -124,11 +125,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       }
     }
   };
-  const tools = registryToolbox(
-    options.registry,
-    { conversationId: live.conversationId, language },
-    config.MAX_TOOL_RESULT_CHARS,
-  );
   const interrupts = {
     drain: () => {
       const interrupts = live.interrupts.drain();
@@ -148,7 +144,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     if (!event.stepId) options.onCompact(event);
   };
   const common = {
-    tools,
     limits: agentLimits(config),
     language,
     interrupts,
@@ -157,10 +152,16 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     onThinking: (delta: RunEventData<"thinking">) => live.emit("thinking", delta, { store: false }),
     onCompact,
   };
-  const agent =
-    options.toolCalling === "dag"
+  const agentWith = (registry: ToolRegistry) => {
+    const tools = registryToolbox(
+      registry,
+      { conversationId: live.conversationId, language },
+      config.MAX_TOOL_RESULT_CHARS,
+    );
+    return options.toolCalling === "dag"
       ? new DagAgent({
           ...common,
+          tools,
           llm: options.synthesisLlm,
           resolveLlm: options.resolveRoleModel,
           dag: dagLimits(config),
@@ -170,12 +171,14 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         })
       : new ReActAgent({
           ...common,
+          tools,
           llm,
           synthesisLlm: options.synthesisLlm,
           toolCalling: options.toolCalling,
           // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
           ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
         });
+  };
 
   let result: AgentResult | undefined;
   let usage: Usage = emptyUsage();
@@ -184,6 +187,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   let fallback = false;
 
   try {
+    const agent = agentWith(await options.registry(live.signal));
     result = await agent.run(input, live.signal);
     usage = result.usage;
     if (!result.direct) {

@@ -25,10 +25,10 @@ import { findFile } from "@/lib/files/file-store";
 import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
-import { detectLanguage } from "@/lib/prompts";
+import { detectLanguage, prompt } from "@/lib/prompts";
 import type { Interrupt } from "@/lib/protocol/run-events";
 import { roleModel } from "@/lib/settings";
-import { createServerToolRegistry } from "@/lib/tools/server-tools";
+import { createRunToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
 import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, LiveRuns } from "./live-run";
@@ -342,7 +342,18 @@ function beginTurn(
     llm: turn.loopLlm,
     synthesisLlm: turn.llm,
     titleLlm: turn.titleLlm,
-    registry: createServerToolRegistry(db),
+    // The conversation's tool groups; an MCP server that cannot connect is named in a notice.
+    registry: async (signal) => {
+      const { disabledToolGroups } = conversation;
+      const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
+      for (const server of unavailable) {
+        live.emitStep(
+          { type: "notice", iteration: 0, text: prompt(language, "mcp_unavailable", { server }) },
+          Date.now(),
+        );
+      }
+      return registry;
+    },
     config,
     language,
     toolCalling: turn.mode,

@@ -44,6 +44,8 @@ export interface ConversationSummary {
   planFirst?: boolean;
   /** Its own instructions and model options; `{}` = the defaults. */
   settings?: ChatSettings;
+  /** Tool groups switched off for this conversation: `web` and `mcp:<server>`. */
+  disabledToolGroups?: string[];
   createdAt: number;
   updatedAt: number;
   /** In search results: where the query matched. */

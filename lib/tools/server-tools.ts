@@ -2,9 +2,11 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createFileStore } from "@/lib/files/file-store";
+import { getServerMcp } from "@/lib/mcp/server-hub";
+import { activeToolGroups } from "@/lib/mcp/tool-groups";
 import { getSettings } from "@/lib/settings";
 import { createBuiltinRegistry } from "./builtin";
-import type { ToolRegistry } from "./registry";
+import { ToolRegistry } from "./registry";
 import { fetchPublic } from "./safe-http";
 import { getServerSecret } from "./server-secret";
 import type { ToolServices } from "./services";
@@ -29,4 +31,27 @@ export function createServerToolServices(db: Db): ToolServices {
 
 export function createServerToolRegistry(db: Db): ToolRegistry {
   return createBuiltinRegistry(createServerToolServices(db));
+}
+
+/**
+ * One run's tools: the built-in ones unless the conversation switched "web" off, and the tools of
+ * the enabled MCP servers it did not switch off (connected now if need be; a server that cannot
+ * connect adds none, and is named in `unavailable`; why is on the settings page, for admins).
+ */
+export async function createRunToolRegistry(
+  db: Db,
+  { disabledToolGroups, signal }: { disabledToolGroups: readonly string[]; signal: AbortSignal },
+): Promise<{ registry: ToolRegistry; unavailable: string[] }> {
+  const mcp = getServerMcp(db);
+  const enabled = mcp.servers.filter((server) => server.enabled).map((server) => server.name);
+  const groups = activeToolGroups(disabledToolGroups, enabled);
+  const registry = groups.web ? createServerToolRegistry(db) : new ToolRegistry();
+  if (groups.servers.length === 0) return { registry, unavailable: [] };
+  for (const tool of await mcp.hub.tools(groups.servers, signal)) registry.register(tool);
+  const wanted = new Set(groups.servers);
+  const unavailable = mcp.hub
+    .states()
+    .filter((state) => wanted.has(state.name) && state.status === "error")
+    .map((state) => state.name);
+  return { registry, unavailable };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { chatSettingsSchema, type SettingsLimits } from "@/lib/chat-settings";
 import type { Config } from "@/lib/config";
+import { TOOL_GROUP_ID } from "@/lib/mcp/tool-groups";
 
 export const listConversationsQuery = z.object({
   q: z.string().max(200).optional(),
@@ -10,6 +11,11 @@ export const listConversationsQuery = z.object({
 
 const title = z.string().trim().min(1, "must not be empty").max(200);
 const model = z.string().trim().min(1).max(200);
+/** Tool groups switched off: `web` and `mcp:<server>` (a server removed since is harmless). */
+const disabledToolGroups = z
+  .array(z.string().regex(TOOL_GROUP_ID, "must be web or mcp:<server>"))
+  .max(100)
+  .transform((groups) => [...new Set(groups)]);
 
 /** A chat's own settings, within the server's limits. */
 export const settingsLimits = (config: Config): SettingsLimits => ({
@@ -22,6 +28,7 @@ export const createConversationBody = z.object({
   model: model.optional(),
   /** The preset to start with; absent: the personal default preset, if any; null: none. */
   presetId: z.string().min(1).max(100).nullable().optional(),
+  disabledToolGroups: disabledToolGroups.optional(),
 });
 
 /** `settings` replaces the conversation's settings whole (`{}` resets them to the defaults). */
@@ -31,10 +38,15 @@ export const updateConversationBody = (limits: SettingsLimits) =>
       title: title.optional(),
       model: model.nullable().optional(),
       settings: chatSettingsSchema(limits).optional(),
+      disabledToolGroups: disabledToolGroups.optional(),
     })
     .refine(
-      (body) => body.title !== undefined || body.model !== undefined || body.settings !== undefined,
-      "give a title, a model or settings",
+      (body) =>
+        body.title !== undefined ||
+        body.model !== undefined ||
+        body.settings !== undefined ||
+        body.disabledToolGroups !== undefined,
+      "give a title, a model, settings or disabledToolGroups",
     );
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;
