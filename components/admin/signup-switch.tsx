@@ -5,9 +5,9 @@ import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
 import { InlineError } from "@/components/ui/field";
+import { Switch } from "@/components/ui/switch";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
-import { cx } from "@/lib/client/cx";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -37,27 +37,13 @@ export function SignupSwitch() {
         <span id={labelId} className="text-sm font-medium">
           {t("signupOpen")}
         </span>
-        <button
-          type="button"
-          role="switch"
-          data-testid="signup-switch"
-          aria-checked={open ?? false}
-          aria-labelledby={labelId}
+        <Switch
+          on={open ?? false}
+          onChange={() => void toggle()}
           disabled={open === null || busy}
-          onClick={() => void toggle()}
-          className={cx(
-            "relative h-6 w-11 shrink-0 rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-60",
-            open ? "bg-foreground" : "bg-muted-foreground/40",
-          )}
-        >
-          <span
-            aria-hidden
-            className={cx(
-              "absolute top-0.5 left-0.5 size-5 rounded-full bg-background shadow transition-transform motion-reduce:transition-none",
-              open && "translate-x-5",
-            )}
-          />
-        </button>
+          labelledBy={labelId}
+          testId="signup-switch"
+        />
       </div>
       {error ? <InlineError>{error}</InlineError> : null}
     </div>

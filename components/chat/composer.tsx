@@ -12,10 +12,12 @@ import {
 import { useTranslations } from "use-intl";
 import { COMPOSER_ID } from "@/components/shell/focus-targets";
 import { cx } from "@/lib/client/cx";
+import type { ToolGroup } from "@/lib/client/types";
 import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
 import { AttachButton, SendButton, StopButton } from "./composer-buttons";
 import { PlanFirstToggle } from "./plan-first-toggle";
+import { ToolGroupsMenu } from "./tool-groups-menu";
 
 const MAX_HEIGHT_PX = 240;
 
@@ -33,6 +35,8 @@ interface ComposerProps {
   model?: string | null;
   /** The "Plan first" switch (DAG mode), when the conversation offers it. */
   planFirst?: { on: boolean; onChange: (on: boolean) => void };
+  /** The tool groups the turns may use (web, each MCP server) and those switched off, when offered. */
+  toolGroups?: { groups: ToolGroup[]; disabled: readonly string[]; onChange: (disabled: string[]) => void };
   placeholder?: string;
   autoFocus?: boolean;
 }
@@ -46,6 +50,7 @@ export function Composer({
   attachments,
   model = null,
   planFirst,
+  toolGroups,
   placeholder,
   autoFocus,
 }: ComposerProps) {
@@ -121,6 +126,9 @@ export function Composer({
         <div className={cx("flex items-end gap-2 p-2", attachments ? "pl-2" : "pl-4")}>
           {attachments ? <AttachButton inputRef={fileInput} onFiles={attachments.add} /> : null}
           {planFirst ? <PlanFirstToggle on={planFirst.on} onChange={planFirst.onChange} /> : null}
+          {toolGroups && toolGroups.groups.length > 0 ? (
+            <ToolGroupsMenu groups={toolGroups.groups} disabled={toolGroups.disabled} onChange={toolGroups.onChange} />
+          ) : null}
           <textarea
             ref={input}
             id={COMPOSER_ID}

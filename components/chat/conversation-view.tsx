@@ -24,6 +24,7 @@ import { isLive, type LiveTurn } from "./live-turn";
 import { MessageList, type ThreadActions, type UnsentActions } from "./message-list";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
+import { useToolGroups } from "./tool-groups-menu";
 import { useConversationDetail } from "./use-conversation-detail";
 
 const NO_TURNS: LiveTurn[] = [];
@@ -216,6 +217,23 @@ export function ConversationView({ id }: { id: string }) {
     [id, setConversation, conversations.upsert, t],
   );
 
+  // The conversation's tool groups: shown switched at once, stored by the server, read back on failure.
+  const toolGroups = useToolGroups();
+  const shownConversation = detail?.conversation;
+  const onToolGroupsChange = useCallback(
+    async (disabledToolGroups: string[]) => {
+      setNotice(null);
+      if (shownConversation) setConversation({ ...shownConversation, disabledToolGroups });
+      try {
+        setConversation((await api.updateConversation(id, { disabledToolGroups })).conversation);
+      } catch (error) {
+        setNotice(t("toolGroupsFailed", { error: error instanceof Error ? error.message : String(error) }));
+        void reload();
+      }
+    },
+    [id, shownConversation, setConversation, reload, t],
+  );
+
   return (
     <ConversationFilesContext value={filesContext}>
       <div className="relative flex min-h-0 flex-1 flex-col" {...(detail ? handlers : {})}>
@@ -246,6 +264,11 @@ export function ConversationView({ id }: { id: string }) {
                 attachments={attachments}
                 model={model}
                 planFirst={{ on: planFirst, onChange: setPlanFirst }}
+                toolGroups={{
+                  groups: toolGroups,
+                  disabled: detail.conversation.disabledToolGroups ?? [],
+                  onChange: (disabled) => void onToolGroupsChange(disabled),
+                }}
                 // Opened at a message from search: that message takes the focus.
                 autoFocus={!found}
               />

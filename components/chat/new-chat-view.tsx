@@ -21,6 +21,7 @@ import { useFileDrop } from "./attachments/use-file-drop";
 import { ChatHeader } from "./chat-header";
 import { useChatRunsContext } from "./chat-runs-context";
 import { Composer } from "./composer";
+import { useToolGroups } from "./tool-groups-menu";
 
 /**
  * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
@@ -51,6 +52,9 @@ export function NewChatView() {
   const created = useRef<Promise<string> | null>(null);
   // "Plan first" for the first turn; the conversation remembers it from there.
   const [planFirst, setPlanFirst] = useState(false);
+  // The tool groups switched off, kept by the conversation once created.
+  const toolGroups = useToolGroups();
+  const [disabledToolGroups, setDisabledToolGroups] = useState<string[]>([]);
 
   useEffect(() => {
     document.title = "ollama-web";
@@ -59,9 +63,13 @@ export function NewChatView() {
   const createConversation = useCallback(
     () =>
       api
-        .createConversation({ ...(model ? { model } : {}), presetId: presetIdFor(presetChoice) })
+        .createConversation({
+          ...(model ? { model } : {}),
+          presetId: presetIdFor(presetChoice),
+          disabledToolGroups,
+        })
         .then(({ conversation }) => conversation),
-    [model, presetChoice],
+    [model, presetChoice, disabledToolGroups],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first
@@ -108,6 +116,8 @@ export function NewChatView() {
       let conversationId: string;
       try {
         conversationId = forFiles ? await forFiles : (await createConversation()).id;
+        // Made earlier for a file: it takes the groups as they are now.
+        if (forFiles) await api.updateConversation(conversationId, { disabledToolGroups });
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
@@ -128,7 +138,7 @@ export function NewChatView() {
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, planFirst, send, router, ready, clear, createConversation],
+    [model, planFirst, disabledToolGroups, send, router, ready, clear, createConversation],
   );
 
   return (
@@ -171,6 +181,7 @@ export function NewChatView() {
               attachments={attachments}
               model={model}
               planFirst={{ on: planFirst, onChange: setPlanFirst }}
+              toolGroups={{ groups: toolGroups, disabled: disabledToolGroups, onChange: setDisabledToolGroups }}
               autoFocus
             />
             <ModelNotice model={model} onReplace={pick} />

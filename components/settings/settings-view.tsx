@@ -13,6 +13,7 @@ import { cacheKeys } from "@/lib/client/cache-keys";
 import type { SettingsPatch } from "@/lib/client/types";
 import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
+import { McpSettings } from "./mcp/mcp-settings";
 import { PresetsSettings } from "./presets-settings";
 import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
@@ -116,6 +117,7 @@ export function SettingsView() {
           )}
           {saveError ? <InlineError data-testid="settings-save-error">{saveError}</InlineError> : null}
           <RoleSettings settings={settings} onSave={save} />
+          {settings.editable ? <McpSettings /> : null}
           <LimitsTable limits={settings.limits} />
         </>
       ) : null}

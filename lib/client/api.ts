@@ -9,6 +9,9 @@ import type {
   ConversationSummary,
   Health,
   InterruptAccepted,
+  McpServersView,
+  McpServerView,
+  McpTransportPatch,
   Me,
   ModelList,
   Preset,
@@ -16,6 +19,7 @@ import type {
   PublicUser,
   SettingsPatch,
   SettingsView,
+  ToolGroup,
 } from "./types";
 
 export class ApiError extends Error {
@@ -23,6 +27,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error's `details`, when the server gave any (e.g. the names an import would overwrite). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -33,8 +39,10 @@ export class ApiError extends Error {
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => "");
   try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-    if (body.error?.message) return new ApiError(response.status, body.error.code ?? "unknown", body.error.message);
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string; details?: unknown } };
+    if (body.error?.message) {
+      return new ApiError(response.status, body.error.code ?? "unknown", body.error.message, body.error.details);
+    }
   } catch {
     // not JSON: fall through to a generic message
   }
@@ -100,7 +108,12 @@ export const api = {
   },
 
   /** `presetId`: the preset to start with; left out, the user's default preset; null, none. */
-  createConversation: (body: { title?: string; model?: string; presetId?: string | null }) =>
+  createConversation: (body: {
+    title?: string;
+    model?: string;
+    presetId?: string | null;
+    disabledToolGroups?: string[];
+  }) =>
     request<{ conversation: ConversationSummary }>("/api/conversations", {
       method: "POST",
       body: JSON.stringify(body),
@@ -109,7 +122,10 @@ export const api = {
   conversation: (id: string) =>
     request<ConversationDetail>(`/api/conversations/${encodeURIComponent(id)}`, { cache: "no-store" }),
 
-  updateConversation: (id: string, body: { title?: string; model?: string | null; settings?: ChatSettings }) =>
+  updateConversation: (
+    id: string,
+    body: { title?: string; model?: string | null; settings?: ChatSettings; disabledToolGroups?: string[] },
+  ) =>
     request<{ conversation: ConversationSummary }>(`/api/conversations/${encodeURIComponent(id)}`, {
       method: "PATCH",
       body: JSON.stringify(body),
@@ -221,6 +237,39 @@ export const api = {
   updateSettings: (body: SettingsPatch) =>
     request<Omit<SettingsView, "ollama" | "editable">>("/api/settings", {
       method: "PATCH",
+      body: JSON.stringify(body),
+    }),
+
+  /** The tool groups a conversation can switch: web and each enabled MCP server. */
+  toolGroups: () => request<{ groups: ToolGroup[] }>("/api/tool-groups", { cache: "no-store" }),
+
+  mcpServers: () => request<McpServersView>("/api/admin/mcp/servers", { cache: "no-store" }),
+
+  addMcpServer: (body: { name: string; enabled?: boolean; transport: McpTransportPatch }) =>
+    request<{ server: McpServerView }>("/api/admin/mcp/servers", { method: "POST", body: JSON.stringify(body) }),
+
+  /** `null` env or header values keep the saved ones. */
+  updateMcpServer: (
+    name: string,
+    body: { enabled?: boolean; transport?: McpTransportPatch; disabledTools?: string[] },
+  ) =>
+    request<{ server: McpServerView }>(`/api/admin/mcp/servers/${encodeURIComponent(name)}`, {
+      method: "PATCH",
+      body: JSON.stringify(body),
+    }),
+
+  removeMcpServer: (name: string) =>
+    request<void>(`/api/admin/mcp/servers/${encodeURIComponent(name)}`, { method: "DELETE" }),
+
+  /** "Test": connects the server now; its state and tools. */
+  connectMcpServer: (name: string) =>
+    request<{ server: McpServerView }>(`/api/admin/mcp/servers/${encodeURIComponent(name)}/connect`, {
+      method: "POST",
+    }),
+
+  importMcpServers: (body: { config: string; replace?: string[] }) =>
+    request<{ added: string[]; replaced: string[] }>("/api/admin/mcp/import", {
+      method: "POST",
       body: JSON.stringify(body),
     }),
 

@@ -10,6 +10,8 @@ export const cacheKeys = {
   signup: "/api/admin/settings",
   users: "/api/admin/users",
   presets: "/api/presets",
+  mcpServers: "/api/admin/mcp/servers",
+  toolGroups: "/api/tool-groups",
   conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,
 } as const;
 

@@ -12,6 +12,10 @@ import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus, Preset } from "@/lib/db/schema";
 import type { UploadResult } from "@/lib/files/uploads";
 import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
+import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
+import type { ToolGroup } from "@/lib/mcp/server-hub";
+import type { McpTransportPatch } from "@/lib/mcp/store";
+import type { McpServerState, McpToolInfo } from "@/lib/mcp/types";
 import type { ModelRole } from "@/lib/model-roles";
 import type { Artifact, Compaction, InterruptAccepted, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Setting, SettingSource } from "@/lib/settings";
@@ -21,6 +25,11 @@ export type {
   ChatSettings,
   Compaction,
   InterruptAccepted,
+  McpServerState,
+  McpServersView,
+  McpServerView,
+  McpToolInfo,
+  McpTransportPatch,
   MessageStatus,
   ModelRole,
   Preset,
@@ -30,6 +39,7 @@ export type {
   Setting,
   SettingSource,
   StoredStep,
+  ToolGroup,
   Usage,
 };
 

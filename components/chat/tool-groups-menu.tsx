@@ -1,0 +1,125 @@
+"use client";
+
+import { Wrench } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import useSWR from "swr";
+import { useTranslations } from "use-intl";
+import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
+import { cx } from "@/lib/client/cx";
+import type { ToolGroup } from "@/lib/client/types";
+
+/** The tool groups there are (web and each enabled MCP server), read when a composer first needs them. */
+export function useToolGroups(): ToolGroup[] {
+  const { data } = useSWR(cacheKeys.toolGroups, () => api.toolGroups(), { revalidateIfStale: false });
+  return data?.groups ?? [];
+}
+
+/**
+ * Which tool groups the conversation's turns may use: a button showing how many are on, opening a
+ * list of checkboxes (web, each MCP server). Esc or a click elsewhere closes it.
+ */
+export function ToolGroupsMenu({
+  groups,
+  disabled,
+  onChange,
+}: {
+  groups: ToolGroup[];
+  /** The groups switched off (`web`, `mcp:<name>`). */
+  disabled: readonly string[];
+  onChange: (disabled: string[]) => void;
+}) {
+  const t = useTranslations("composer");
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const on = groups.filter((group) => !disabled.includes(group.id));
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault(); // used here: it does not also stop the answer
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [open]);
+
+  const toggle = (id: string, checked: boolean) =>
+    onChange(checked ? disabled.filter((other) => other !== id) : [...disabled, id]);
+
+  return (
+    <div ref={root} className="relative shrink-0">
+      <button
+        ref={button}
+        type="button"
+        data-testid="tool-groups-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        title={t("toolGroupsTitle")}
+        onClick={() => setOpen(!open)}
+        className={cx(
+          "flex h-9 items-center gap-1.5 rounded-full px-2.5 text-sm transition-colors",
+          "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+          on.length > 0
+            ? "text-muted-foreground hover:bg-muted hover:text-foreground"
+            : "bg-amber-50 text-amber-900 dark:bg-amber-400/10 dark:text-amber-200",
+        )}
+      >
+        <Wrench aria-hidden className="size-4.5" />
+        <span className="max-[420px]:sr-only">{t("toolGroupsLabel", { on: on.length, total: groups.length })}</span>
+      </button>
+      {open ? (
+        <fieldset
+          id={panelId}
+          data-testid="tool-groups-panel"
+          className="absolute bottom-full left-0 z-20 mb-2 w-64 max-w-[calc(100vw-2rem)] space-y-1 rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
+        >
+          <legend className="sr-only">{t("toolGroupsLegend")}</legend>
+          <p aria-hidden className="px-2 pt-1 pb-1.5 text-xs font-medium text-muted-foreground">
+            {t("toolGroupsLegend")}
+          </p>
+          {groups.map((group, index) => (
+            <label
+              key={group.id}
+              data-testid="tool-group"
+              data-group={group.id}
+              className="flex cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 text-sm hover:bg-muted"
+            >
+              <input
+                type="checkbox"
+                className="size-4 accent-foreground"
+                checked={!disabled.includes(group.id)}
+                onChange={(event) => toggle(group.id, event.target.checked)}
+                // biome-ignore lint/a11y/noAutofocus: the opened list takes the focus, so the keyboard lands in it
+                autoFocus={index === 0}
+              />
+              <span className="min-w-0 flex-1">
+                <span className={cx("block truncate", group.kind === "mcp" && "font-mono text-[0.8125rem]")}>
+                  {group.kind === "web" ? t("toolGroupWeb") : group.name}
+                </span>
+                <span className="block text-xs text-muted-foreground">
+                  {group.kind === "web"
+                    ? t("toolGroupWebHint")
+                    : group.status === "error"
+                      ? t("toolGroupUnavailable")
+                      : t("toolGroupMcpHint")}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+    </div>
+  );
+}

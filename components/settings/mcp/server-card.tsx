@@ -1,0 +1,178 @@
+"use client";
+
+import { useId, useState } from "react";
+import { useTranslations } from "use-intl";
+import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { Switch } from "@/components/ui/switch";
+import { cx } from "@/lib/client/cx";
+import type { McpServerView } from "@/lib/client/types";
+import { ServerStatus } from "./server-status";
+
+export interface ServerActions {
+  /** Each resolves with an error message to show, or null. */
+  update: (body: { enabled?: boolean; disabledTools?: string[] }) => Promise<string | null>;
+  test: () => Promise<string | null>;
+  remove: () => Promise<string | null>;
+  edit: () => void;
+}
+
+const summary = (server: McpServerView) =>
+  server.transport.type === "stdio"
+    ? [server.transport.command, ...server.transport.args].join(" ")
+    : server.transport.url;
+
+/**
+ * One server: where it is configured, its state and error, its tools. A stored server can be
+ * switched, edited, tested and removed (asked first), its tools switched one by one; a server of
+ * the `MCP_CONFIG` file can only be tested.
+ */
+export function ServerCard({ server, actions }: { server: McpServerView; actions: ServerActions }) {
+  const t = useTranslations("mcp");
+  const titleId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const editable = server.origin === "settings";
+  const tools = server.state.tools;
+
+  const act = async (action: () => Promise<string | null>) => {
+    setBusy(true);
+    setError(await action());
+    setBusy(false);
+  };
+  const toggleTool = (tool: string, on: boolean) =>
+    act(() =>
+      actions.update({
+        disabledTools: on ? server.disabledTools.filter((name) => name !== tool) : [...server.disabledTools, tool],
+      }),
+    );
+
+  return (
+    <li data-testid="mcp-server" data-name={server.name} aria-labelledby={titleId} className="space-y-3 px-4 py-3">
+      <div className="flex flex-col gap-x-3 gap-y-2 sm:flex-row sm:items-start">
+        <div className="min-w-0 flex-1 space-y-1">
+          <p className="flex flex-wrap items-center gap-2">
+            <span id={titleId} className="font-mono text-sm font-medium">
+              {server.name}
+            </span>
+            <ServerStatus state={server.state} />
+            {editable ? null : (
+              <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-400/10 dark:text-amber-200">
+                {t("fromFile")}
+              </span>
+            )}
+          </p>
+          <p className="truncate font-mono text-xs text-muted-foreground" title={summary(server)}>
+            {summary(server)}
+          </p>
+          {server.shadowedByFile ? (
+            <p data-testid="mcp-shadowed" className="text-xs text-amber-800 dark:text-amber-200">
+              {t("shadowed")}
+            </p>
+          ) : null}
+          {server.state.error ? (
+            <p data-testid="mcp-error" className="break-words text-xs text-red-700 dark:text-red-300">
+              {server.state.error}
+            </p>
+          ) : null}
+        </div>
+        {confirming ? null : (
+          <div className="flex flex-wrap items-center gap-1.5">
+            {editable ? (
+              <Switch
+                on={server.enabled}
+                onChange={(on) => void act(() => actions.update({ enabled: on }))}
+                disabled={busy}
+                label={t("enabledLabel", { name: server.name })}
+                testId="mcp-enabled"
+              />
+            ) : null}
+            <button
+              type="button"
+              data-testid="mcp-test"
+              className={BUTTON_SECONDARY}
+              disabled={busy || !server.enabled || server.shadowedByFile}
+              onClick={() => void act(actions.test)}
+            >
+              {t("test")}
+            </button>
+            {editable ? (
+              <>
+                <button type="button" data-testid="mcp-edit" className={BUTTON_SECONDARY} onClick={actions.edit}>
+                  {t("edit")}
+                </button>
+                <button
+                  type="button"
+                  data-testid="mcp-remove"
+                  className={cx(BUTTON_SECONDARY, "text-red-700 dark:text-red-300")}
+                  disabled={busy}
+                  onClick={() => setConfirming(true)}
+                >
+                  {t("remove")}
+                </button>
+              </>
+            ) : null}
+          </div>
+        )}
+      </div>
+      {confirming ? (
+        <div
+          role="alertdialog"
+          aria-label={t("removeTitle", { name: server.name })}
+          className="flex flex-wrap items-center gap-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-500/10 dark:text-red-100"
+        >
+          <p className="min-w-0 flex-1">{t("removeConfirm", { name: server.name })}</p>
+          <button
+            type="button"
+            className={BUTTON_SECONDARY}
+            onClick={() => setConfirming(false)}
+            disabled={busy}
+            // biome-ignore lint/a11y/noAutofocus: the confirmation takes the focus so keyboard users land on a safe choice
+            autoFocus
+          >
+            {t("cancel")}
+          </button>
+          <button
+            type="button"
+            data-testid="mcp-remove-confirm"
+            className="inline-flex items-center rounded-lg bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50"
+            disabled={busy}
+            onClick={() => void act(actions.remove)}
+          >
+            {t("removeConfirmButton")}
+          </button>
+        </div>
+      ) : null}
+      {tools.length > 0 ? (
+        <ul aria-label={t("toolsOf", { name: server.name })} className="space-y-1.5 border-t border-border pt-3">
+          {tools.map((tool) => {
+            const labelId = `${titleId}-${tool.name}`;
+            return (
+              <li key={tool.name} data-testid="mcp-tool" data-tool={tool.qualifiedName} className="flex gap-3">
+                <div className="min-w-0 flex-1">
+                  <p id={labelId} className="font-mono text-xs font-medium">
+                    {tool.qualifiedName}
+                  </p>
+                  {tool.description ? (
+                    <p className="line-clamp-2 text-xs text-muted-foreground">{tool.description}</p>
+                  ) : null}
+                </div>
+                {editable ? (
+                  <Switch
+                    size="sm"
+                    on={tool.enabled}
+                    onChange={(on) => void toggleTool(tool.name, on)}
+                    disabled={busy}
+                    labelledBy={labelId}
+                    testId="mcp-tool-switch"
+                  />
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {error ? <InlineError data-testid="mcp-server-error">{error}</InlineError> : null}
+    </li>
+  );
+}

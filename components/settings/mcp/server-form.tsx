@@ -1,0 +1,191 @@
+"use client";
+
+import { type FormEvent, useId, useState } from "react";
+import { useTranslations } from "use-intl";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
+import type { McpServerView, McpTransportPatch } from "@/lib/client/types";
+import { type KeyValueRow, KeyValueRows, newRow, rowsToRecord } from "./key-value-rows";
+
+export interface ServerFormValue {
+  name: string;
+  transport: McpTransportPatch;
+}
+
+const savedRows = (values: Record<string, string | null>) => Object.keys(values).map((key) => newRow(key, true));
+
+/**
+ * Adds a server, or edits a stored one (its name stays). Stdio: command, arguments (one per line),
+ * env, working directory; HTTP: URL and headers. Saved secrets are never shown: left empty, kept.
+ */
+export function ServerForm({
+  server,
+  onSubmit,
+  onCancel,
+}: {
+  server?: McpServerView;
+  /** Resolves with an error message to show, or null when saved. */
+  onSubmit: (value: ServerFormValue) => Promise<string | null>;
+  onCancel: () => void;
+}) {
+  const t = useTranslations("mcp");
+  const ids = { name: useId(), type: useId(), command: useId(), args: useId(), cwd: useId(), url: useId() };
+  const initial = server?.transport;
+  const [name, setName] = useState(server?.name ?? "");
+  const [type, setType] = useState<"stdio" | "http">(initial?.type ?? "stdio");
+  const [command, setCommand] = useState(initial?.type === "stdio" ? initial.command : "");
+  const [args, setArgs] = useState(initial?.type === "stdio" ? initial.args.join("\n") : "");
+  const [cwd, setCwd] = useState(initial?.type === "stdio" ? (initial.cwd ?? "") : "");
+  const [env, setEnv] = useState<KeyValueRow[]>(initial?.type === "stdio" ? savedRows(initial.env) : []);
+  const [url, setUrl] = useState(initial?.type === "http" ? initial.url : "");
+  const [headers, setHeaders] = useState<KeyValueRow[]>(initial?.type === "http" ? savedRows(initial.headers) : []);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const transport: McpTransportPatch =
+      type === "stdio"
+        ? {
+            type,
+            command: command.trim(),
+            args: args.split("\n").filter((line) => line.trim() !== ""),
+            env: rowsToRecord(env),
+            ...(cwd.trim() ? { cwd: cwd.trim() } : {}),
+          }
+        : { type, url: url.trim(), headers: rowsToRecord(headers) };
+    setSaving(true);
+    setError(await onSubmit({ name: name.trim(), transport }));
+    setSaving(false);
+  };
+
+  return (
+    <form
+      data-testid="mcp-server-form"
+      aria-label={server ? t("editTitle", { name: server.name }) : t("addTitle")}
+      onSubmit={(event) => void submit(event)}
+      className="space-y-4 rounded-xl border border-border bg-card p-4"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <label htmlFor={ids.name} className="text-sm font-medium">
+            {t("name")}
+          </label>
+          <input
+            id={ids.name}
+            data-testid="mcp-name"
+            className={`${INPUT} font-mono`}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            disabled={server !== undefined}
+            required
+            maxLength={32}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <p className="text-xs text-muted-foreground">{t("nameHint")}</p>
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor={ids.type} className="text-sm font-medium">
+            {t("transport")}
+          </label>
+          <select
+            id={ids.type}
+            data-testid="mcp-type"
+            className={INPUT}
+            value={type}
+            onChange={(event) => setType(event.target.value === "http" ? "http" : "stdio")}
+          >
+            <option value="stdio">{t("stdio")}</option>
+            <option value="http">{t("http")}</option>
+          </select>
+        </div>
+      </div>
+      {type === "stdio" ? (
+        <>
+          <div className="space-y-1.5">
+            <label htmlFor={ids.command} className="text-sm font-medium">
+              {t("command")}
+            </label>
+            <input
+              id={ids.command}
+              data-testid="mcp-command"
+              className={`${INPUT} font-mono`}
+              value={command}
+              onChange={(event) => setCommand(event.target.value)}
+              placeholder="npx"
+              required
+              autoComplete="off"
+              spellCheck={false}
+            />
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor={ids.args} className="text-sm font-medium">
+              {t("args")}
+            </label>
+            <textarea
+              id={ids.args}
+              data-testid="mcp-args"
+              className={`${INPUT} min-h-20 font-mono`}
+              value={args}
+              onChange={(event) => setArgs(event.target.value)}
+              placeholder={"-y\n@modelcontextprotocol/server-filesystem\n/srv/docs"}
+              spellCheck={false}
+            />
+            <p className="text-xs text-muted-foreground">{t("argsHint")}</p>
+          </div>
+          <KeyValueRows legend={t("env")} rows={env} onChange={setEnv} keyPlaceholder="API_KEY" testId="mcp-env" />
+          <div className="space-y-1.5">
+            <label htmlFor={ids.cwd} className="text-sm font-medium">
+              {t("cwd")}
+            </label>
+            <input
+              id={ids.cwd}
+              className={`${INPUT} font-mono`}
+              value={cwd}
+              onChange={(event) => setCwd(event.target.value)}
+              placeholder={t("cwdPlaceholder")}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="space-y-1.5">
+            <label htmlFor={ids.url} className="text-sm font-medium">
+              {t("url")}
+            </label>
+            <input
+              id={ids.url}
+              data-testid="mcp-url"
+              className={`${INPUT} font-mono`}
+              type="url"
+              value={url}
+              onChange={(event) => setUrl(event.target.value)}
+              placeholder="https://mcp.example.com/mcp"
+              required
+              autoComplete="off"
+              spellCheck={false}
+            />
+          </div>
+          <KeyValueRows
+            legend={t("headers")}
+            rows={headers}
+            onChange={setHeaders}
+            keyPlaceholder="Authorization"
+            testId="mcp-headers"
+          />
+        </>
+      )}
+      {error ? <InlineError data-testid="mcp-form-error">{error}</InlineError> : null}
+      <div className="flex flex-wrap justify-end gap-2">
+        <button type="button" className={BUTTON_SECONDARY} onClick={onCancel} disabled={saving}>
+          {t("cancel")}
+        </button>
+        <button type="submit" data-testid="mcp-save" className={BUTTON_PRIMARY} disabled={saving}>
+          {server ? t("save") : t("add")}
+        </button>
+      </div>
+    </form>
+  );
+}
