@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { parseMcpConfig } from "./config-file";
-import { getServerMcp, type McpFileStatus } from "./server-hub";
+import { type McpConfigProblem, parseMcpConfig } from "./config-file";
+import { describeProblems, getServerMcp, type McpFileStatus } from "./server-hub";
 import { findStoredServer, type McpTransportPatch } from "./store";
 import type { McpServerConfig, McpServerState, McpTransportConfig } from "./types";
 
@@ -85,33 +85,22 @@ export function editableServer(db: Db, name: string): McpServerConfig {
 
 /**
  * The servers of a pasted `{"mcpServers": {...}}` document, each checked: 400 with every server's
- * problem (`details.errors`: `[{name, message}]`) when any has one, so nothing half-imports.
+ * problem (`details.problems`: `[{server, message}]`) when any has one, so nothing half-imports.
  */
 export function parseImport(db: Db, text: string): McpServerConfig[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new AppError(
-      "bad_request:mcp_json",
-      `The pasted text is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const { servers, errors } = parseMcpConfig(json);
+  const { servers, problems } = parseMcpConfig(text, "settings");
   const fileNames = new Set(getServerMcp(db).fileServers.map((server) => server.name));
-  const problems = [
-    ...errors,
+  const all: McpConfigProblem[] = [
+    ...problems,
     ...servers
       .filter((server) => fileNames.has(server.name))
-      .map((server) => ({ name: server.name, message: "the MCP_CONFIG file already has a server of this name" })),
+      .map((server) => ({ server: server.name, message: "The MCP_CONFIG file already has a server of this name." })),
   ];
-  if (problems.length > 0) {
-    throw new AppError(
-      "bad_request:mcp_import",
-      `Nothing was imported: ${problems.map((p) => `${p.name}: ${p.message}`).join("; ")}`,
-      { details: { errors: problems } },
-    );
+  if (all.length > 0) {
+    throw new AppError("bad_request:mcp_import", `Nothing was imported. ${describeProblems(all)}`, {
+      details: { problems: all },
+    });
   }
   if (servers.length === 0) throw new AppError("bad_request:mcp_import", "The pasted mcpServers names no server.");
-  return servers.map((server) => ({ ...server, origin: "settings" }));
+  return servers;
 }

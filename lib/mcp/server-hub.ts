@@ -2,8 +2,8 @@ import "server-only";
 import fs from "node:fs";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { parseMcpConfig } from "./config-file";
-import { createMcpHub } from "./hub";
+import { type McpConfigProblem, parseMcpConfig } from "./config-file";
+import { createMcpHub, mcpHubOptions } from "./hub";
 import { listStoredServers } from "./store";
 import { mcpToolGroup, WEB_TOOL_GROUP } from "./tool-groups";
 import type { McpConnectionStatus, McpHub, McpServerConfig } from "./types";
@@ -35,21 +35,23 @@ const globalForMcp = globalThis as unknown as { __mcp?: ServerMcp; __mcpHubFacto
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** The file's servers; one with a problem is left out and named in the error, the others are used. */
 function readMcpFile(path: string): { servers: McpServerConfig[]; status: McpFileStatus } {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(fs.readFileSync(path, "utf8"));
+    text = fs.readFileSync(path, "utf8");
   } catch (error) {
     return { servers: [], status: { path, error: `MCP_CONFIG ${path} cannot be read: ${message(error)}` } };
   }
-  try {
-    const { servers, errors } = parseMcpConfig(json);
-    const error = errors.map((e) => `${e.name}: ${e.message}`).join("; ");
-    return { servers, status: error ? { path, error: `MCP_CONFIG ${path}: ${error}` } : { path } };
-  } catch (error) {
-    return { servers: [], status: { path, error: `MCP_CONFIG ${path}: ${message(error)}` } };
-  }
+  const { servers, problems } = parseMcpConfig(text, "file");
+  const error = describeProblems(problems);
+  return { servers, status: error ? { path, error: `MCP_CONFIG ${path}: ${error}` } : { path } };
 }
+
+export const describeProblems = (problems: McpConfigProblem[]) =>
+  problems
+    .map((problem) => (problem.server === null ? problem.message : `${problem.server}: ${problem.message}`))
+    .join(" ");
 
 function merge(stored: McpServerConfig[], fromFile: McpServerConfig[]): Pick<ServerMcp, "servers" | "shadowed"> {
   const fileNames = new Set(fromFile.map((server) => server.name));
@@ -60,7 +62,7 @@ function merge(stored: McpServerConfig[], fromFile: McpServerConfig[]): Pick<Ser
 }
 
 function newHub(): McpHub {
-  return globalForMcp.__mcpHubFactory?.() ?? createMcpHub({});
+  return globalForMcp.__mcpHubFactory?.() ?? createMcpHub(mcpHubOptions(getConfig()));
 }
 
 /** The hub and the servers it runs, made (and the file read) on first use. */

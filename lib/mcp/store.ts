@@ -44,15 +44,25 @@ export function addServer(
   { name, enabled, transport }: { name: string; enabled: boolean; transport: McpTransportConfig },
 ): McpServerConfig {
   const now = Date.now();
-  const inserted = db
-    .insert(mcpServers)
-    .values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now })
-    .onConflictDoNothing()
-    .run();
-  if (inserted.changes === 0) {
-    throw new AppError("conflict:mcp_server_exists", `An MCP server named ${name} already exists.`);
-  }
+  db.transaction(() => {
+    const taken = sameNames(db, [name]);
+    if (taken.length > 0) {
+      throw new AppError("conflict:mcp_server_exists", `An MCP server named ${taken[0]} already exists.`);
+    }
+    db.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now }).run();
+  });
   return getStoredServer(db, { name });
+}
+
+/** Stored names equal to one of `names` but for case: a model would read them as one namespace. */
+function sameNames(db: Db, names: readonly string[]): string[] {
+  const wanted = new Set(names.map((name) => name.toLowerCase()));
+  return db
+    .select({ name: mcpServers.name })
+    .from(mcpServers)
+    .all()
+    .map((row) => row.name)
+    .filter((name) => wanted.has(name.toLowerCase()));
 }
 
 /** Fills the `null` (kept) values of an edited transport from the saved one; a value never saved is refused. */
@@ -100,8 +110,9 @@ export function removeServer(db: Db, { name }: { name: string }): void {
 }
 
 /**
- * Stores imported servers in one transaction. A name already stored is refused unless `replace`
- * names it (the whole import then stores nothing); a replaced server keeps nothing of the old one.
+ * Stores imported servers in one transaction. A name already stored (in any case) is refused
+ * unless `replace` names it (the whole import then stores nothing); a replaced server keeps nothing
+ * of the old one.
  */
 export function importServers(
   db: Db,
@@ -109,12 +120,7 @@ export function importServers(
 ): { added: string[]; replaced: string[] } {
   const names = servers.map((server) => server.name);
   return db.transaction(() => {
-    const existing = db
-      .select({ name: mcpServers.name })
-      .from(mcpServers)
-      .where(inArray(mcpServers.name, names))
-      .all()
-      .map((row) => row.name);
+    const existing = sameNames(db, names);
     const unconfirmed = existing.filter((name) => !replace.includes(name));
     if (unconfirmed.length > 0) {
       throw new AppError(
@@ -123,15 +129,15 @@ export function importServers(
         { details: { existing: unconfirmed } },
       );
     }
+    if (existing.length > 0) db.delete(mcpServers).where(inArray(mcpServers.name, existing)).run();
     const now = Date.now();
-    for (const server of servers) {
-      const { name, enabled, transport, disabledTools } = server;
-      const set = { enabled, transport, disabledTools, updatedAt: now };
-      db.insert(mcpServers)
-        .values({ name, ...set, createdAt: now })
-        .onConflictDoUpdate({ target: mcpServers.name, set })
-        .run();
+    for (const { name, enabled, transport, disabledTools } of servers) {
+      db.insert(mcpServers).values({ name, enabled, transport, disabledTools, createdAt: now, updatedAt: now }).run();
     }
-    return { added: names.filter((name) => !existing.includes(name)), replaced: existing };
+    const replaced = new Set(existing.map((name) => name.toLowerCase()));
+    return {
+      added: names.filter((name) => !replaced.has(name.toLowerCase())),
+      replaced: names.filter((name) => replaced.has(name.toLowerCase())),
+    };
   });
 }

@@ -5,9 +5,7 @@
 
 export const WEB_TOOL_GROUP = "web";
 
-/** An MCP server's name: its tools' namespace (`name__tool`). */
-export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
-
+/** A group id as stored: `web`, or `mcp:` and a server name (lib/mcp/config-file.ts says which names). */
 export const TOOL_GROUP_ID = /^(web|mcp:[A-Za-z0-9_-]{1,32})$/;
 
 export const mcpToolGroup = (server: string) => `mcp:${server}`;

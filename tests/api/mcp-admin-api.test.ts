@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as importServers } from "@/app/api/admin/mcp/import/route";
 import { POST as connect } from "@/app/api/admin/mcp/servers/[name]/connect/route";
@@ -18,7 +20,7 @@ import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 
 // The MCP settings are the admin's (docs/security.md): servers run commands on this machine.
 const fake = setupFakeOllama();
-setupAppEnv(fake);
+const app = setupAppEnv(fake);
 
 let admin: TestClient;
 let user: TestClient;
@@ -209,5 +211,113 @@ describe("MCP servers on the settings page", () => {
       conversation: { disabledToolGroups: string[] };
     };
     expect(detail.conversation.disabledToolGroups).toEqual([]);
+  });
+});
+
+const importAs = (who: TestClient, config: unknown, replace?: string[]) =>
+  importServers(
+    who.request("/api/admin/mcp/import", "POST", {
+      config: typeof config === "string" ? config : JSON.stringify(config),
+      ...(replace ? { replace } : {}),
+    }),
+  );
+
+describe("importing a pasted mcpServers config", () => {
+  it("checks every server before storing any: one bad entry stores nothing and each problem is named", async () => {
+    const response = await importAs(admin, {
+      mcpServers: {
+        good: { command: "npx", args: ["-y", "pkg"], env: { TOKEN: SECRET } },
+        noCommand: { args: ["x"] },
+        badUrl: { url: "ftp://127.0.0.1/" },
+      },
+    });
+    const message = await expectApiError(response, 400, "bad_request:mcp_import");
+    expect(message).toContain("noCommand");
+    expect(message).toContain("badUrl");
+    expect(message).not.toContain(SECRET);
+    expect((await listAs(admin)).servers).toEqual([]);
+    await expectApiError(await importAs(admin, "{not json"), 400, "bad_request:mcp_import");
+  });
+
+  it("stores every server of a valid config, with its secrets masked in the list", async () => {
+    const response = await importAs(admin, {
+      mcpServers: {
+        "my files": { command: "npx", args: ["-y", "pkg"], env: { TOKEN: SECRET } },
+        remote: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { "X-Key": SECRET }, disabled: true },
+      },
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ added: ["my_files", "remote"], replaced: [] });
+    const listed = await listAs(admin);
+    expect(listed.servers.map((s) => [s.name, s.enabled, s.origin])).toEqual([
+      ["my_files", true, "settings"],
+      ["remote", false, "settings"],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(SECRET);
+  });
+
+  it("never overwrites a stored server without saying so: 409 names it, and replace replaces it", async () => {
+    await addAs(admin, stdioServer);
+    const config = { mcpServers: { FILES: { command: "uvx", args: ["other"] }, extra: { command: "node" } } };
+    const refused = await importAs(admin, config);
+    expect(await expectApiError(refused, 409, "conflict:mcp_server_exists")).toContain("files");
+    expect((await listAs(admin)).servers.map((s) => s.name)).toEqual(["files"]);
+
+    const replaced = await importAs(admin, config, ["files"]);
+    expect(await replaced.json()).toEqual({ added: ["extra"], replaced: ["FILES"] });
+    const listed = await listAs(admin);
+    expect(listed.servers.map((s) => s.name)).toEqual(["FILES", "extra"]);
+    expect(listed.servers[0]?.transport).toMatchObject({ command: "uvx", env: {} });
+  });
+});
+
+describe("the MCP_CONFIG file", () => {
+  const withFile = async (contents: string) => {
+    const file = path.join(app.dataDir(), "mcp.json");
+    fs.writeFileSync(file, contents);
+    process.env.MCP_CONFIG = file;
+    resetConfigForTests();
+    await resetServerMcpForTests(() => hub);
+    return file;
+  };
+  afterAll(() => {
+    delete process.env.MCP_CONFIG;
+    resetConfigForTests();
+  });
+
+  it("its servers are listed read-only, a name in both is the file's, and the UI is told", async () => {
+    await addAs(admin, stdioServer);
+    await withFile(
+      JSON.stringify({ mcpServers: { files: { command: "uvx", args: ["from-file"] }, docs: { command: "x" } } }),
+    );
+    const listed = await listAs(admin);
+    expect(listed.file?.error).toBeUndefined();
+    expect(listed.servers.map((s) => [s.name, s.origin, s.shadowedByFile])).toEqual([
+      ["files", "file", false],
+      ["docs", "file", false],
+      ["files", "settings", true],
+    ]);
+    expect(hub.configured.at(-1)?.map((s) => [s.name, s.origin])).toEqual([
+      ["files", "file"],
+      ["docs", "file"],
+    ]);
+    await expectApiError(await patchAs(admin, "docs", { enabled: false }), 409, "conflict:mcp_file_server");
+    await expectApiError(await remove(admin.request("", "DELETE"), named("docs")), 409, "conflict:mcp_file_server");
+    await expectApiError(await addAs(admin, { ...stdioServer, name: "docs" }), 409, "conflict:mcp_file_server");
+    // The stored one of the same name can still be removed.
+    expect((await remove(admin.request("", "DELETE"), named("files"))).status).toBe(204);
+  });
+
+  it("a broken file leaves the app running, and the settings list shows the file's error", async () => {
+    const file = await withFile('{"mcpServers": {"ok": {"command": "node"}, "bad": {"args": 1}');
+    const listed = await listAs(admin);
+    expect(listed.file).toEqual({ path: file, error: expect.stringContaining("Not valid JSON") });
+    expect(listed.servers).toEqual([]);
+    expect((await addAs(admin, stdioServer)).status).toBe(201);
+
+    await withFile(JSON.stringify({ mcpServers: { ok: { command: "node" }, bad: { args: 1 } } }));
+    const partly = await listAs(admin);
+    expect(partly.file?.error).toContain("bad");
+    expect(partly.servers.filter((s) => s.origin === "file").map((s) => s.name)).toEqual(["ok"]);
   });
 });

@@ -1,9 +1,12 @@
 import { z } from "zod";
-import { MCP_SERVER_NAME } from "@/lib/mcp/tool-groups";
+import { serverNameProblem } from "@/lib/mcp/config-file";
 
 /** Bodies of the MCP admin routes (docs/api.md, "MCP servers"). */
 
-export const serverName = z.string().regex(MCP_SERVER_NAME, "use 1 to 32 letters, digits, _ or -");
+export const serverName = z.string().superRefine((name, context) => {
+  const problem = serverNameProblem(name);
+  if (problem) context.addIssue({ code: "custom", message: problem });
+});
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, "must be an environment variable name");
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,200}$/, "must be an HTTP header name");
