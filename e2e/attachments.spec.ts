@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib";
 import { expect, type Page, test } from "@playwright/test";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
+import { makeZip, realDocx } from "../tests/support/zip-fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
 import { unique } from "./support/unique";
@@ -94,19 +95,18 @@ test("a PDF attached on a new chat shows its pages, the agent reads it by attach
   expect(Buffer.from(await response.body()).equals(REPORT.buffer)).toBe(true);
 });
 
-test("a file that is not a PDF or an image is refused on its chip, and removing the chip clears it", async ({
-  page,
-}) => {
+test("a file of no accepted type is refused on its chip, and removing the chip clears it", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.startConversation(unique("Files please"));
   await chat.expectAnswerDone();
 
-  await chat.attach({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("just some notes\n") });
+  const zip = makeZip([{ name: "notes.txt", data: Buffer.from("just some notes\n") }]);
+  await chat.attach({ name: "notes.zip", mimeType: "application/zip", buffer: zip });
   const chip = chat.attachmentChips.first();
   await expect(chip).toHaveAttribute("data-state", "error");
-  await expect(page.getByTestId("attachment-error")).toContainText("Only PDF files and images");
+  await expect(page.getByTestId("attachment-error")).toContainText("This ZIP archive is not a Word document");
 
-  await chip.getByRole("button", { name: "Remove notes.txt" }).click();
+  await chip.getByRole("button", { name: "Remove notes.zip" }).click();
   await expect(chat.attachmentChips).toHaveCount(0);
   await expect(page.getByTestId("attachment-error")).toHaveCount(0);
 });
@@ -206,4 +206,71 @@ test("an image attached in the composer reaches the vision model, shows on its q
   await chat.expectAnswerDone();
   expect((await imagesWithQuestion()).every((count) => count === 1)).toBe(true);
   await expect(chat.userMessages.last().getByTestId("message-attachment")).toContainText("chart.png");
+});
+
+test("a Word document and a CSV attach with their type, the agent reads both by attachment id, and the CSV previews as its table", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  const docxUpload = nextUpload(page);
+  await chat.attach({
+    name: "report.docx",
+    mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    buffer: realDocx(),
+  });
+  const docx = await docxUpload;
+  expect(docx.status).toBe(201);
+  const csvUpload = nextUpload(page);
+  await chat.attach({
+    name: "sales.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("city,sales\n東京,120\n大阪,95\n"),
+  });
+  const csv = await csvUpload;
+  expect(csv.status).toBe(201);
+
+  const docxChip = chat.attachmentChips.filter({ hasText: "report.docx" });
+  await expect(docxChip).toHaveAttribute("data-state", "ready");
+  await expect(docxChip).toHaveAttribute("data-kind", "word");
+  await expect(docxChip).toContainText("Word");
+  const csvChip = chat.attachmentChips.filter({ hasText: "sales.csv" });
+  await expect(csvChip).toHaveAttribute("data-state", "ready");
+  await expect(csvChip).toHaveAttribute("data-kind", "csv");
+  await expect(csvChip).toContainText("CSV");
+
+  await fakeOllama.script(
+    {
+      when: { hasTools: true },
+      toolCalls: [
+        { name: "pdf_to_text", arguments: { url_or_path: `attachment:${docx.body.id}` } },
+        { name: "scrape_url", arguments: { url: `attachment:${csv.body.id}` } },
+      ],
+    },
+    { when: { hasTools: false, stream: true }, content: "Tokyo sold 120." },
+  );
+  await chat.send(unique("What do the files say"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+  await chat.expectAnswerDone();
+
+  await chat.openTrail();
+  const docxCard = chat.toolCard("pdf_to_text");
+  await expect(docxCard).toHaveAttribute("data-state", "ok");
+  await expect(docxCard).toContainText("report.docx");
+  await docxCard.getByTestId("tool-card-toggle").click();
+  await expect(docxCard.getByTestId("tool-observation")).toContainText("羅生門の下で雨やみを待っていた。");
+  const csvCard = chat.toolCard("scrape_url");
+  await expect(csvCard).toHaveAttribute("data-state", "ok");
+  await csvCard.getByTestId("tool-card-toggle").click();
+  await expect(csvCard.getByTestId("tool-observation")).toContainText("| 東京 | 120 |");
+
+  // The question's CSV opens a preview of the table the model read; Escape closes it.
+  await chat.userMessages.last().getByRole("button", { name: "Preview sales.csv" }).click();
+  const preview = page.getByTestId("file-preview");
+  await expect(preview).toBeVisible();
+  await expect(preview.getByTestId("file-preview-text")).toContainText(
+    "| city | sales |\n| --- | --- |\n| 東京 | 120 |",
+  );
+  await page.keyboard.press("Escape");
+  await expect(preview).toBeHidden();
 });

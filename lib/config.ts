@@ -112,6 +112,8 @@ export const configSchema = z
     DOCX_WORKER_CONCURRENCY: positiveInt(2),
     /** Text read from attachments, kept for continuation calls (least recently read dropped first). */
     ATTACHMENT_TEXT_CACHE_MB: positiveInt(32),
+    /** Characters of a text or DOCX file shown in its preview. */
+    FILE_PREVIEW_CHARS: positiveInt(20_000),
     MAX_TOOL_RESULT_CHARS: positiveInt(6000),
     MAX_TOOL_CONTEXT_CHARS: positiveInt(24000),
     MAX_TOOL_ROUNDS: positiveInt(5),

@@ -7,10 +7,11 @@ import { IconButton } from "@/components/ui/icon-button";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import { FileChip } from "./attachments/file-chip";
-import { useFileFacts } from "./attachments/file-facts";
+import { hasTextPreview, useFileFacts } from "./attachments/file-facts";
 import type { StoredVersion } from "./chat-items";
 import { EditMessageForm } from "./edit-message-form";
 import { useConversationFiles } from "./files/conversation-files-context";
+import { FilePreviewDialog, type PreviewedFile } from "./files/file-preview";
 import type { SentAttachment } from "./live-turn";
 import type { ThreadActions } from "./message-list";
 import { VersionSwitcher } from "./version-switcher";
@@ -37,7 +38,9 @@ export const UserMessage = memo(function UserMessage({
   const tv = useTranslations("versions");
   const fileFacts = useFileFacts();
   const { conversationId } = useConversationFiles();
+  const tf = useTranslations("files");
   const [editing, setEditing] = useState(false);
+  const [previewed, setPreviewed] = useState<PreviewedFile | null>(null);
   if (editing && stored && actions && !actions.blocked) {
     return (
       <EditMessageForm
@@ -63,7 +66,16 @@ export const UserMessage = memo(function UserMessage({
                 mime={file.mime}
                 facts={fileFacts(file)}
               >
-                {conversationId ? (
+                {conversationId && hasTextPreview(file.mime) ? (
+                  <button
+                    type="button"
+                    data-testid="message-attachment-preview"
+                    onClick={() => setPreviewed(file)}
+                    className="absolute inset-0 rounded-xl focus-visible:outline-2 focus-visible:outline-ring"
+                  >
+                    <span className="sr-only">{tf("preview", { name: file.filename })}</span>
+                  </button>
+                ) : conversationId ? (
                   <a
                     href={fileUrl(conversationId, file.id)}
                     download={file.filename}
@@ -76,6 +88,9 @@ export const UserMessage = memo(function UserMessage({
             </li>
           ))}
         </ul>
+      ) : null}
+      {conversationId ? (
+        <FilePreviewDialog conversationId={conversationId} file={previewed} onClose={() => setPreviewed(null)} />
       ) : null}
       <div
         className={cx(

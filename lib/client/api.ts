@@ -282,6 +282,14 @@ export const api = {
     }),
 };
 
+/** The start of a text or Word file as the model reads it (`GET …/files/:fileId/text`). */
+export function fileText(conversationId: string, fileId: string, signal?: AbortSignal) {
+  return request<{ text: string; truncated: boolean; chars: number }>(`${fileUrl(conversationId, fileId)}/text`, {
+    cache: "no-store",
+    signal,
+  });
+}
+
 /** Where a conversation's file downloads from (served as an attachment, never inline). */
 export function fileUrl(conversationId: string, fileId: string): string {
   return `/api/conversations/${encodeURIComponent(conversationId)}/files/${encodeURIComponent(fileId)}`;

@@ -1,6 +1,7 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
 import type { Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { localScript } from "./local-script";
 import { Slots } from "./slots";
 import { inflatedSize, isWordZip, MAX_ENTRIES, zipEntries } from "./zip-entries";
@@ -35,6 +36,13 @@ export function docxLimits(
     memoryMb: settings.DOCX_WORKER_MEMORY_MB,
     concurrency: settings.DOCX_WORKER_CONCURRENCY,
   };
+}
+
+/** The HTTP refusal for a DOCX that failed: a limit is a 413, a damaged file a 415. */
+export function docxRefusal(error: DocxError, suffix = ""): AppError {
+  const limit = error.reason === "too_large" || error.reason === "timeout";
+  const code = limit ? "payload_too_large:docx" : "unsupported_media_type:docx";
+  return new AppError(code, `${error.message}${suffix}`);
 }
 
 export type DocxFailure = "not_docx" | "too_large" | "timeout" | "unreadable";

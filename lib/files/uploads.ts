@@ -7,7 +7,7 @@ import { tooLarge } from "@/lib/http/body";
 import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import { attachmentText, decodeText } from "./attachment-text";
 import { looksBinary } from "./document-types";
-import { DocxError } from "./docx-html";
+import { DocxError, docxRefusal } from "./docx-html";
 import { insertFile, sha256 } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
 import { isZip, type SniffedType, safeFilename, sniffFileType } from "./sniff";
@@ -108,10 +108,6 @@ async function checkDocx(bytes: Buffer, type: SniffedType): Promise<void> {
     await attachmentText({ mime: type.mime, sha256: sha256(bytes), bytes }, "docx", getConfig());
   } catch (error) {
     if (!(error instanceof DocxError)) throw error;
-    const code =
-      error.reason === "too_large" || error.reason === "timeout"
-        ? "payload_too_large:docx"
-        : "unsupported_media_type:docx";
-    throw new AppError(code, `${error.message} It cannot be attached.`);
+    throw docxRefusal(error, " It cannot be attached.");
   }
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { isAbort } from "@/lib/client/api";
+import { useTranslations } from "use-intl";
+import { ApiError, isAbort } from "@/lib/client/api";
 import { uploadFile } from "@/lib/client/upload";
 import type { SentAttachment } from "../live-turn";
 
@@ -32,6 +33,17 @@ export interface Attachments {
 
 let attachmentCounter = 0;
 
+/** The server's refusals the page words in its own language (the others keep the server's message). */
+const REFUSALS = {
+  "unsupported_media_type:file": "file",
+  "unsupported_media_type:zip": "zip",
+  "unsupported_media_type:binary_text": "binary_text",
+  "payload_too_large:text_file": "text_file",
+  "payload_too_large:docx": "docx_large",
+  "unsupported_media_type:docx": "docx_unreadable",
+  "bad_request:empty_file": "empty_file",
+} as const;
+
 /**
  * The composer's pending files. Each is uploaded at once to the conversation that
  * `conversationId()` gives (on a new chat that call creates the conversation).
@@ -43,6 +55,7 @@ export function useAttachments({
   conversationId: () => Promise<string>;
   onUploaded?: () => void;
 }): Attachments {
+  const t = useTranslations("attachments");
   const [items, setItems] = useState<PendingAttachment[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
   const latest = useRef({ conversationId, onUploaded });
@@ -76,12 +89,14 @@ export function useAttachments({
         latest.current.onUploaded?.();
       } catch (error) {
         if (isAbort(error)) return;
-        patch(key, { state: "error", error: error instanceof Error ? error.message : String(error) });
+        const known = error instanceof ApiError ? REFUSALS[error.code as keyof typeof REFUSALS] : undefined;
+        const message = known ? t(`refused.${known}`) : error instanceof Error ? error.message : String(error);
+        patch(key, { state: "error", error: message });
       } finally {
         controllers.current.delete(key);
       }
     },
-    [patch],
+    [patch, t],
   );
 
   const add = useCallback(
