@@ -150,6 +150,18 @@ describe("readWindow: cursor and boundaries", () => {
     expect(second).toMatchObject({ text: "t pa", startPage: 0, startOffset: 4, nextPage: 0, nextOffset: 8 });
   });
 
+  it("ends a window after the last space or line break in its final 15 %, not inside a word", async () => {
+    const words = fakePdf(["alpha beta gamma delta epsilon zeta eta theta iota kappa"]);
+    const first = await readWindow(words, start, { maxChars: 40, maxPages: 5 }); // ends right after a space
+    expect(first).toMatchObject({ text: "alpha beta gamma delta epsilon zeta eta ", nextOffset: 40 });
+    const cut = await readWindow(words, start, { maxChars: 43, maxPages: 5 }); // "thet|a": the space at 40 is in the last 6
+    expect(cut).toMatchObject({ text: "alpha beta gamma delta epsilon zeta eta ", nextOffset: 40 });
+    const rest = await readWindow(words, { pageIndex: 0, pageCharOffset: 40 }, { maxChars: 100, maxPages: 5 });
+    expect(cut.text + rest.text).toBe("alpha beta gamma delta epsilon zeta eta theta iota kappa");
+    const long = await readWindow(fakePdf(["a supercalifragilistic"]), start, { maxChars: 12, maxPages: 5 });
+    expect(long.text).toBe("a supercalif"); // no space in the final 15 %: cut where the limit falls
+  });
+
   it("moves to the next page when a window ends exactly at a page boundary", async () => {
     const window = await readWindow(pdf, start, { maxChars: pages[0]!.length, maxPages: 5 });
     expect(window).toMatchObject({

@@ -47,6 +47,21 @@ function splitsPair(text: string, index: number): boolean {
   );
 }
 
+/** Share of a window, at its end, searched for a space or line break to end at instead of mid-word. */
+const WORD_CUT_SHARE = 0.15;
+
+/**
+ * Where a window cut at `end` of `pageText` ends instead: right after the last whitespace in the
+ * window's final 15 % (within this page), when there is one; else at `end`.
+ */
+function afterLastSpace(pageText: string, start: number, end: number, maxChars: number): number {
+  const floor = Math.max(start, end - Math.floor(WORD_CUT_SHARE * maxChars));
+  for (let i = end; i > floor; i--) {
+    if (/\s/.test(pageText[i - 1]!)) return i;
+  }
+  return end;
+}
+
 function assertCount(name: string, value: number, min: number): void {
   if (!Number.isInteger(value) || value < min) {
     throw new RangeError(`${name} must be an integer >= ${min}, got ${value}.`);
@@ -56,6 +71,8 @@ function assertCount(name: string, value: number, min: number): void {
 /**
  * Reads from `cursor` up to `maxChars` characters, touching at most `maxPages` pages.
  *
+ * - A window that would end inside a word ends after the last space or line break in its final 15 %
+ *   when there is one (on the page it ends on), so words are not cut in two.
  * - A window that would end inside a surrogate pair ends before it; only when that leaves nothing
  *   (maxChars 1 and the pair comes first) does the window hold the whole pair, one code unit over.
  * - A cursor beyond its page (a stale token over a changed file) continues at the next page.
@@ -87,6 +104,7 @@ export async function readWindow(pdf: PdfText, cursor: PdfCursor, limits: PdfWin
     const start = Math.min(offset, pageText.length);
     let end = Math.min(pageText.length, start + Math.max(room, 0));
     if (splitsPair(pageText, end)) end = end - 1 > start || text.length > 0 ? end - 1 : end + 1;
+    if (end < pageText.length) end = afterLastSpace(pageText, start, end, limits.maxChars);
     text += pageText.slice(start, end);
     if (end > start || pageText.length === 0) {
       firstCovered ??= page;
