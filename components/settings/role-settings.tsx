@@ -23,7 +23,11 @@ export function RoleSettings({
   const backend = settings.searchBackend;
   return (
     <>
-      <Section title={t("rolesSection")} description={t("rolesDescription")} testId="settings-roles">
+      <Section
+        title={t("rolesSection")}
+        description={`${t("rolesDescription")} ${t("keepAliveDescription", { default: settings.keepAlive.default.value })}`}
+        testId="settings-roles"
+      >
         <div className="divide-y divide-border rounded-xl border border-border">
           {MODEL_ROLES.map((role) => (
             <RoleRow
@@ -31,6 +35,9 @@ export function RoleSettings({
               role={role}
               value={settings.roles[role].value}
               source={settings.roles[role].source}
+              keepAlive={settings.keepAlive.roles[role]}
+              defaultKeepAlive={settings.keepAlive.default.value}
+              onKeepAlive={(value) => void onSave({ keepAlive: { [role]: value } })}
               editable={settings.editable}
               names={models.map((model) => model.name)}
               onChange={(value) => void onSave({ roles: { [role]: value } })}
@@ -72,6 +79,9 @@ function RoleRow({
   editable,
   names,
   onChange,
+  keepAlive,
+  defaultKeepAlive,
+  onKeepAlive,
 }: {
   role: ModelRole;
   value: string | null;
@@ -79,10 +89,14 @@ function RoleRow({
   editable: boolean;
   names: string[];
   onChange: (value: string | null) => void;
+  keepAlive: string | null;
+  defaultKeepAlive: string;
+  onKeepAlive: (value: string | null) => void;
 }) {
   const t = useTranslations("settings");
   const id = useId();
   const hintId = useId();
+  const keepAliveId = useId();
   const readOnly = !editable || source === "env";
   // A configured model that is not installed (any more) stays visible as the current value.
   const options = value && !names.includes(value) ? [value, ...names] : names;
@@ -90,7 +104,7 @@ function RoleRow({
     <div
       data-testid="role-row"
       data-role={role}
-      className="grid items-center gap-x-3 gap-y-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_14rem_auto]"
+      className="grid items-center gap-x-3 gap-y-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_14rem_7rem_auto]"
     >
       <div className="min-w-0">
         <label htmlFor={id} className="text-sm font-medium">
@@ -116,6 +130,30 @@ function RoleRow({
           </option>
         ))}
       </select>
+      <div>
+        <label htmlFor={keepAliveId} className="sr-only">
+          {t("keepAliveFor", { role: t(`role.${role}`) })}
+        </label>
+        <input
+          id={keepAliveId}
+          data-testid={`keep-alive-${role}`}
+          className={INPUT}
+          // A new key when the saved value changes resets what is typed to it.
+          key={keepAlive ?? ""}
+          defaultValue={keepAlive ?? ""}
+          placeholder={defaultKeepAlive}
+          title={t("keepAliveHint")}
+          maxLength={32}
+          disabled={!editable}
+          onBlur={(event) => {
+            const next = event.target.value.trim() || null;
+            if (next !== keepAlive) onKeepAlive(next);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") event.currentTarget.blur();
+          }}
+        />
+      </div>
       <div>
         <SourceBadge source={source} envName={ROLE_ENV[role]} />
       </div>

@@ -14,6 +14,7 @@ import type { SettingsPatch } from "@/lib/client/types";
 import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
 import { McpSettings } from "./mcp/mcp-settings";
+import { ModelsSection } from "./models-section";
 import { PresetsSettings } from "./presets-settings";
 import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
@@ -116,6 +117,7 @@ export function SettingsView() {
             </p>
           )}
           {saveError ? <InlineError data-testid="settings-save-error">{saveError}</InlineError> : null}
+          {settings.editable ? <ModelsSection /> : null}
           <RoleSettings settings={settings} onSave={save} />
           {settings.editable ? <McpSettings /> : null}
           <LimitsTable limits={settings.limits} />

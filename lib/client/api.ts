@@ -3,6 +3,8 @@
  * reads through SWR (keys in `cache-keys.ts`), which calls these as its fetchers: this module stays
  * the one place that knows the URLs, the error shape and the sign-in redirect on a 401.
  */
+import type { LoadedModel, ModelDetails } from "@/lib/llm/ollama-api";
+import type { PullEvent } from "@/lib/protocol/pull-events";
 import type {
   ChatSettings,
   ConversationDetail,
@@ -280,6 +282,30 @@ export const api = {
       cache: "no-store",
       signal,
     }),
+
+  /** Pulls a model once the server accepted it: its progress events as they arrive; abort `signal` to cancel. */
+  pullModel: async (model: string, signal: AbortSignal): Promise<AsyncIterable<PullEvent>> =>
+    ndjsonEvents<PullEvent>(
+      await openStream("/api/admin/models/pull", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ model }),
+        signal,
+      }),
+    ),
+
+  deleteModel: (model: string) =>
+    request<void>(`/api/admin/models?model=${encodeURIComponent(model)}`, { method: "DELETE" }),
+
+  modelDetails: (model: string) =>
+    request<{ model: ModelDetails }>(`/api/admin/models/details?model=${encodeURIComponent(model)}`, {
+      cache: "no-store",
+    }),
+
+  loadedModels: () => request<{ models: LoadedModel[] }>("/api/admin/models/loaded", { cache: "no-store" }),
+
+  unloadModel: (model: string) =>
+    request<void>("/api/admin/models/unload", { method: "POST", body: JSON.stringify({ model }) }),
 };
 
 /** The start of a text or Word file as the model reads it (`GET …/files/:fileId/text`). */
@@ -308,4 +334,17 @@ async function openStream(path: string, init: RequestInit): Promise<ReadableStre
     throw await errorFromResponse(response);
   }
   return response.body;
+}
+
+/** One JSON value per line of an NDJSON body. */
+async function* ndjsonEvents<T>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffer += decoder.decode(read.value, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) if (line.trim()) yield JSON.parse(line) as T;
+  }
 }

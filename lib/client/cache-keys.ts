@@ -6,6 +6,7 @@ export const cacheKeys = {
   me: "/api/auth/me",
   health: "/api/health",
   models: "/api/models",
+  loadedModels: "/api/admin/models/loaded",
   settings: "/api/settings",
   signup: "/api/admin/settings",
   users: "/api/admin/users",

@@ -1,0 +1,183 @@
+"use client";
+
+import { ChevronDown, Loader2, Trash2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import useSWR from "swr";
+import { useTranslations } from "use-intl";
+import { CapabilityBadges } from "@/components/models/capability-badges";
+import { useModels } from "@/components/models/use-models";
+import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+import { formatBytes } from "@/lib/client/format";
+import type { ModelInfo } from "@/lib/client/types";
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The installed models with their facts, the licence on demand, and Delete behind a confirmation. */
+export function InstalledModels({ onDeleted }: { onDeleted: () => void }) {
+  const t = useTranslations("modelAdmin");
+  const { models, status, error } = useModels();
+  const [deleting, setDeleting] = useState<string | null>(null);
+  return (
+    <div className="rounded-xl border border-border" data-testid="installed-models">
+      {status === "error" && error ? <InlineError className="m-3">{error}</InlineError> : null}
+      {status === "ready" && models.length === 0 ? (
+        <p className="p-4 text-sm text-muted-foreground">{t("noneInstalled")}</p>
+      ) : null}
+      <ul className="divide-y divide-border">
+        {models.map((model) => (
+          <InstalledRow key={model.name} model={model} onDelete={() => setDeleting(model.name)} />
+        ))}
+      </ul>
+      <DeleteModelDialog
+        model={deleting}
+        onClose={() => setDeleting(null)}
+        onConfirm={async (name) => {
+          try {
+            await api.deleteModel(name);
+            onDeleted();
+            return null;
+          } catch (caught) {
+            return message(caught);
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function InstalledRow({ model, onDelete }: { model: ModelInfo; onDelete: () => void }) {
+  const t = useTranslations("modelAdmin");
+  const [open, setOpen] = useState(false);
+  const facts = [
+    model.family,
+    model.parameterSize,
+    model.quantization,
+    model.contextLength ? t("context", { tokens: model.contextLength.toLocaleString() }) : null,
+    model.sizeBytes ? formatBytes(model.sizeBytes) : null,
+  ].filter(Boolean);
+  const detailsId = `model-details-${model.name.replace(/[^\w-]/g, "_")}`;
+  return (
+    <li data-testid="installed-model" data-model={model.name} className="px-4 py-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-mono text-sm font-medium">{model.name}</p>
+          <p className="text-xs text-muted-foreground">{facts.join(" · ")}</p>
+        </div>
+        <CapabilityBadges model={model} />
+        <button
+          type="button"
+          className={BUTTON_SECONDARY}
+          aria-expanded={open}
+          aria-controls={detailsId}
+          onClick={() => setOpen((now) => !now)}
+        >
+          <ChevronDown aria-hidden className={open ? "size-4 rotate-180" : "size-4"} />
+          {t("details")}
+        </button>
+        <button
+          type="button"
+          className={`${BUTTON_SECONDARY} text-red-700 dark:text-red-300`}
+          data-testid="model-delete"
+          aria-label={t("deleteNamed", { model: model.name })}
+          onClick={onDelete}
+        >
+          <Trash2 aria-hidden className="size-4" />
+          {t("delete")}
+        </button>
+      </div>
+      {open ? <ModelLicence id={detailsId} model={model} /> : null}
+    </li>
+  );
+}
+
+function ModelLicence({ id, model }: { id: string; model: ModelInfo }) {
+  const t = useTranslations("modelAdmin");
+  const { data, error } = useSWR(["/api/admin/models/details", model.name], () => api.modelDetails(model.name));
+  return (
+    <div id={id} className="mt-3 space-y-2 text-sm" data-testid="model-details">
+      <p className="text-muted-foreground">{t("capabilities", { list: model.capabilities.join(", ") || "—" })}</p>
+      {error ? <InlineError>{message(error)}</InlineError> : null}
+      {data === undefined && !error ? (
+        <Loader2 aria-label={t("loadingDetails")} className="size-4 animate-spin" />
+      ) : null}
+      {data ? (
+        <div>
+          <p className="font-medium">{t("licence")}</p>
+          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded-lg bg-muted p-3 text-xs">
+            {data.model.license ?? t("noLicence")}
+          </pre>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Asks before a model is deleted from Ollama (a native modal dialog: focus trap and Escape). */
+function DeleteModelDialog({
+  model,
+  onClose,
+  onConfirm,
+}: {
+  model: string | null;
+  onClose: () => void;
+  onConfirm: (model: string) => Promise<string | null>;
+}) {
+  const t = useTranslations("modelAdmin");
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setError(null);
+    if (model && !dialog.current?.open) dialog.current?.showModal();
+  }, [model]);
+
+  const confirm = async () => {
+    if (!model) return;
+    setBusy(true);
+    const failure = await onConfirm(model);
+    setBusy(false);
+    if (failure) setError(failure);
+    else dialog.current?.close();
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby="delete-model-title"
+      aria-describedby="delete-model-text"
+      data-testid="delete-model-dialog"
+      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl border border-border bg-background p-0 text-foreground shadow-2xl backdrop:bg-black/50"
+    >
+      {model ? (
+        <div className="p-5">
+          <h2 id="delete-model-title" className="text-base font-semibold">
+            {t("deleteTitle")}
+          </h2>
+          <p id="delete-model-text" className="mt-2 break-words text-sm text-muted-foreground">
+            {t("deleteText", { model })}
+          </p>
+          {error ? <InlineError className="mt-3">{error}</InlineError> : null}
+          <div className="mt-5 flex justify-end gap-2">
+            {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets focus when the dialog opens */}
+            <button type="button" autoFocus className={BUTTON_SECONDARY} onClick={() => dialog.current?.close()}>
+              {t("cancel")}
+            </button>
+            <button
+              type="button"
+              data-testid="confirm-model-delete"
+              disabled={busy}
+              onClick={() => void confirm()}
+              className="inline-flex items-center gap-2 rounded-lg bg-red-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-60"
+            >
+              {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
+              {t("delete")}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

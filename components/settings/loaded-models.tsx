@@ -1,0 +1,80 @@
+"use client";
+
+import { Loader2, PowerOff } from "lucide-react";
+import { useState } from "react";
+import useSWR from "swr";
+import { useFormatter, useTranslations } from "use-intl";
+import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
+import { formatBytes } from "@/lib/client/format";
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What Ollama holds in memory now (`/api/ps`): VRAM size, when it unloads, and Unload. */
+export function LoadedModels() {
+  const t = useTranslations("modelAdmin");
+  const format = useFormatter();
+  const { data, error, mutate } = useSWR(cacheKeys.loadedModels, () => api.loadedModels(), { refreshInterval: 15_000 });
+  const [unloading, setUnloading] = useState<string | null>(null);
+  const [unloadError, setUnloadError] = useState<string | null>(null);
+
+  const unload = async (model: string) => {
+    setUnloading(model);
+    setUnloadError(null);
+    try {
+      await api.unloadModel(model);
+    } catch (caught) {
+      setUnloadError(message(caught));
+    }
+    setUnloading(null);
+    await mutate();
+  };
+
+  return (
+    <div className="rounded-xl border border-border" data-testid="loaded-models">
+      {error ? <InlineError className="m-3">{message(error)}</InlineError> : null}
+      {unloadError ? <InlineError className="m-3">{unloadError}</InlineError> : null}
+      {data?.models.length === 0 ? <p className="p-4 text-sm text-muted-foreground">{t("noneLoaded")}</p> : null}
+      <ul className="divide-y divide-border">
+        {data?.models.map((model) => (
+          <li
+            key={model.name}
+            data-testid="loaded-model"
+            data-model={model.name}
+            className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3"
+          >
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-mono text-sm font-medium">{model.name}</p>
+              <p className="text-xs text-muted-foreground">
+                {[
+                  model.vramBytes === null ? null : t("vram", { size: formatBytes(model.vramBytes) }),
+                  model.expiresAt === null
+                    ? t("keptForever")
+                    : t("unloadsAt", { when: format.relativeTime(new Date(model.expiresAt)) }),
+                ]
+                  .filter(Boolean)
+                  .join(" · ")}
+              </p>
+            </div>
+            <button
+              type="button"
+              className={BUTTON_SECONDARY}
+              data-testid="model-unload"
+              aria-label={t("unloadNamed", { model: model.name })}
+              disabled={unloading !== null}
+              onClick={() => void unload(model.name)}
+            >
+              {unloading === model.name ? (
+                <Loader2 aria-hidden className="size-4 animate-spin" />
+              ) : (
+                <PowerOff aria-hidden className="size-4" />
+              )}
+              {t("unload")}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+"use client";
+
+import { Download, Loader2, X } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslations } from "use-intl";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
+import { ApiError, api, isAbort } from "@/lib/client/api";
+import { formatBytes } from "@/lib/client/format";
+import type { PullEvent } from "@/lib/protocol/pull-events";
+
+type Progress = Extract<PullEvent, { type: "progress" }>;
+type Pulling = { model: string; status: string; progress: Progress | null };
+
+/** Error codes of a pull with a sentence of their own in the UI; Ollama's words follow it. */
+const ERROR_KEYS: Record<string, string> = {
+  "not_found:registry_model": "unknownModel",
+  "upstream:disk_full": "diskFull",
+  "upstream:registry_unreachable": "registryUnreachable",
+};
+
+/** Pulls a model by name with a live progress bar (bytes, percent, speed) and Cancel. */
+export function PullModel({ onPulled }: { onPulled: () => void }) {
+  const t = useTranslations("modelAdmin");
+  const inputId = useId();
+  const [name, setName] = useState("");
+  const [pulling, setPulling] = useState<Pulling | null>(null);
+  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const cancel = useRef<AbortController | null>(null);
+
+  // Leaving the page cancels the download (the server closes Ollama's request).
+  useEffect(() => () => cancel.current?.abort(), []);
+
+  const pull = async (model: string) => {
+    const aborter = new AbortController();
+    cancel.current = aborter;
+    setError(null);
+    setDone(null);
+    setPulling({ model, status: "", progress: null });
+    try {
+      for await (const event of await api.pullModel(model, aborter.signal)) {
+        if (event.type === "error") setError(event);
+        else if (event.type === "success") {
+          setDone(model);
+          setName("");
+          onPulled();
+        } else if (event.type === "status") setPulling((now) => now && { ...now, status: event.status });
+        else setPulling((now) => now && { ...now, progress: event });
+      }
+    } catch (caught) {
+      if (!isAbort(caught)) {
+        setError(
+          caught instanceof ApiError ? caught : { code: "network", message: String((caught as Error)?.message) },
+        );
+      }
+    } finally {
+      cancel.current = null;
+      setPulling(null);
+    }
+  };
+
+  const progress = pulling?.progress;
+  const percent = progress && progress.total > 0 ? Math.floor((progress.completed / progress.total) * 100) : null;
+  const errorKey = error ? ERROR_KEYS[error.code] : undefined;
+  return (
+    <div className="space-y-3 rounded-xl border border-border p-4" data-testid="pull-model">
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const model = name.trim();
+          if (model && !pulling) void pull(model);
+        }}
+      >
+        <div className="min-w-[12rem] flex-1">
+          <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+            {t("pullLabel")}
+          </label>
+          <input
+            id={inputId}
+            data-testid="pull-name"
+            className={INPUT}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="llama3.2, qwen3:8b, hf.co/…"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={300}
+            disabled={pulling !== null}
+          />
+        </div>
+        {pulling ? (
+          <button
+            type="button"
+            className={BUTTON_SECONDARY}
+            data-testid="pull-cancel"
+            onClick={() => cancel.current?.abort()}
+          >
+            <X aria-hidden className="size-4" />
+            {t("cancel")}
+          </button>
+        ) : (
+          <button type="submit" className={BUTTON_PRIMARY} data-testid="pull-start" disabled={!name.trim()}>
+            <Download aria-hidden className="size-4" />
+            {t("pull")}
+          </button>
+        )}
+      </form>
+      {pulling ? (
+        <div className="space-y-1.5" data-testid="pull-progress">
+          <div className="flex flex-wrap items-center justify-between gap-x-3 text-sm">
+            <span className="flex min-w-0 items-center gap-2">
+              <Loader2 aria-hidden className="size-4 shrink-0 animate-spin" />
+              <span className="truncate font-medium">{pulling.model}</span>
+              <span className="text-muted-foreground">{pulling.status}</span>
+            </span>
+            {progress ? (
+              <span className="font-mono text-xs tabular-nums text-muted-foreground" data-testid="pull-bytes">
+                {t("bytesOf", { done: formatBytes(progress.completed), total: formatBytes(progress.total) })}
+                {percent === null ? "" : ` · ${percent}%`}
+                {progress.bytesPerSecond ? ` · ${t("speed", { speed: formatBytes(progress.bytesPerSecond) })}` : ""}
+              </span>
+            ) : null}
+          </div>
+          <div
+            role="progressbar"
+            aria-label={t("progressLabel", { model: pulling.model })}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent ?? undefined}
+            className="h-2 overflow-hidden rounded-full bg-muted"
+          >
+            <div
+              className="h-full rounded-full bg-sky-600 transition-[width] dark:bg-sky-400"
+              style={{ width: `${percent ?? 0}%` }}
+            />
+          </div>
+          {progress ? (
+            <p className="text-xs text-muted-foreground">{t("layers", { count: progress.layers.length })}</p>
+          ) : null}
+        </div>
+      ) : null}
+      {done ? (
+        <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300" data-testid="pull-done">
+          {t("pulled", { model: done })}
+        </p>
+      ) : null}
+      {error ? (
+        <InlineError data-testid="pull-error" data-code={error.code}>
+          {errorKey ? `${t(`pullError.${errorKey}`)} ` : null}
+          <span className={errorKey ? "text-xs opacity-80" : undefined}>{error.message}</span>
+        </InlineError>
+      ) : null}
+    </div>
+  );
+}
