@@ -119,6 +119,9 @@ export const configSchema = z
     MAX_TOOL_ROUNDS: positiveInt(5),
     MAX_ITERATIONS: positiveInt(50),
     PAGINATION_TOKEN_TTL: positiveInt(1800),
+    /** Extracted text of fetched pages kept for continuation calls (each for PAGINATION_TOKEN_TTL): pages, and size. */
+    PAGE_TEXT_CACHE_ENTRIES: positiveInt(64),
+    PAGE_TEXT_CACHE_MB: positiveInt(32),
     MAX_IMAGE_PIXELS: positiveInt(16_000_000),
     /** Frames of an animated image (GIF, APNG, WebP); each one is decoded state a decoder may hold. */
     MAX_IMAGE_FRAMES: positiveInt(1000),

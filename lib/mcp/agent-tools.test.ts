@@ -5,6 +5,7 @@ import { registryToolbox } from "@/lib/chat/toolbox";
 import { parseConfig } from "@/lib/config";
 import type { AgentStep } from "@/lib/protocol/run-events";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
+import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { ToolServices } from "@/lib/tools/services";
 import { INPUT, LIMITS } from "@/tests/support/agent-harness";
@@ -14,8 +15,9 @@ import { createMcpHub } from "./hub";
 
 /** The hub's tools inside a run: beside the built-in four, through the registry, read by the engine. */
 
+const limits = parseConfig({});
 const services: ToolServices = {
-  limits: parseConfig({}),
+  limits,
   secret: randomBytes(32),
   fetch: async () => {
     throw new Error("no web in this test");
@@ -26,6 +28,7 @@ const services: ToolServices = {
       throw new Error("no files in this test");
     },
   },
+  pageCache: pageTextCacheFor(limits),
 };
 
 const hub = createMcpHub(HUB_OPTIONS);

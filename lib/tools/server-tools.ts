@@ -6,15 +6,20 @@ import { getServerMcp } from "@/lib/mcp/server-hub";
 import { activeToolGroups } from "@/lib/mcp/tool-groups";
 import { getSettings } from "@/lib/settings";
 import { createBuiltinRegistry } from "./builtin";
+import { type PageTextCache, pageTextCacheFor } from "./page-text-cache";
 import { ToolRegistry } from "./registry";
 import { fetchPublic } from "./safe-http";
 import { getServerSecret } from "./server-secret";
 import type { ToolServices } from "./services";
 
+let pageCache: PageTextCache | undefined;
+
 /** The built-in tools wired to this server's configuration, database and secret. */
 export function createServerToolServices(db: Db): ToolServices {
   const config = getConfig();
   const maxBytes = config.MAX_FETCH_MB * 1024 * 1024;
+  // One for the process: continuations come in later runs too.
+  pageCache ??= pageTextCacheFor(config);
   return {
     // The search backend may be chosen on the settings page.
     limits: { ...config, SEARCH_BACKEND: getSettings(db).searchBackend.value },
@@ -26,6 +31,7 @@ export function createServerToolServices(db: Db): ToolServices {
         allowPrivate: config.FETCH_ALLOW_PRIVATE,
       }),
     files: createFileStore(db),
+    pageCache,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from "@/lib/config";
+import type { PageTextCache } from "./page-text-cache";
 import type { FetchedResource, FetchPublicOptions } from "./safe-http";
 
 /** What the built-in tools need from the outside world, passed in so tests can supply their own. */
@@ -64,5 +65,7 @@ export interface ToolServices {
   /** The SSRF-safe fetcher, already bound to FETCH_ALLOW_PRIVATE and the size limit. */
   fetch: Fetcher;
   files: FileStore;
+  /** Extracted text of fetched pages, for continuation calls. */
+  pageCache: PageTextCache;
   now?: () => number;
 }

@@ -11,6 +11,7 @@ import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { renderObservation } from "@/lib/tools/outcome";
 import { parsePageInfo } from "@/lib/tools/page-info";
+import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import { openPdf, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import type { FileStore, ToolServices } from "@/lib/tools/services";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
@@ -90,6 +91,7 @@ async function benchPdf() {
     secret: randomBytes(32),
     fetch: () => Promise.reject(new Error("no network in this benchmark")),
     files,
+    pageCache: pageTextCacheFor(config),
   };
   const registry = createBuiltinRegistry(services);
   const context = { conversationId: "bench", signal: new AbortController().signal, language: "en" as const };

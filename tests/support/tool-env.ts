@@ -5,6 +5,7 @@ import { createConversation } from "@/lib/db/queries";
 import { createFileStore } from "@/lib/files/file-store";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
+import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
 import { fetchPublic } from "@/lib/tools/safe-http";
 import type { ToolServices } from "@/lib/tools/services";
@@ -72,6 +73,7 @@ export function setupToolEnv(env: Record<string, string> = {}) {
           totalTimeoutMs: 5000,
         }),
       files: createFileStore(db.db),
+      pageCache: pageTextCacheFor(config),
     };
     ctx.registry = createBuiltinRegistry(ctx.services);
     ctx.conversationId = createConversation(db.db, { ownerId: null, title: "mine" }).id;

@@ -1,6 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { extractHtmlText } from "@/lib/tools/html-text";
+import { parsePageInfo } from "@/lib/tools/page-info";
 import { makeToken } from "@/lib/tools/pagination";
 import { encodedPage, HEBREW_GENESIS, RASHOMON } from "@/tests/support/encoded-pages";
 import { JAPANESE_TEXT, SHIFT_JIS_JAPANESE } from "@/tests/support/fake-web";
@@ -105,6 +106,20 @@ describe("scrape_url", () => {
       expect(body.length).toBeLessThanOrEqual(4000);
       expect(body.length).toBeGreaterThanOrEqual(3400);
     }
+  });
+
+  it("a continuation reads the text extracted from the first fetch: no request to the web server", async () => {
+    env.web().routes.set("/long", { body: article(longParagraphs) });
+    const first = parsePageInfo(await env.run("scrape_url", { url: `${env.web().url}/long`, max_chars: 500 }));
+    env.web().routes.set("/long", { body: article(["The page changed since."]) });
+    const second = parsePageInfo(
+      await env.run("scrape_url", { continue_from: first.pageInfo?.nextToken, max_chars: 500 }),
+    );
+    expect(env.web().requests.map((r) => r.path)).toEqual(["/long"]);
+    const full = extractHtmlText(article(longParagraphs)).text;
+    expect(first.body + second.body).toBe(full.slice(0, first.body.length + second.body.length));
+    // A new call (no token) reads the page afresh.
+    expect(await env.run("scrape_url", { url: `${env.web().url}/long` })).toBe("The page changed since.");
   });
 
   it("the token's URL wins over a url argument", async () => {

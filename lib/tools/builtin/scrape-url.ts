@@ -3,7 +3,7 @@ import { decodeBytes } from "@/lib/text/charset";
 import { ATTACHMENT_PREFIX, readAttachmentForScrape } from "../attachment-reader";
 import { fetchFailure, isMediaType } from "../fetch-errors";
 import { type ExtractedPage, extractHtmlText } from "../html-text";
-import { toolError, toolOk, withSource } from "../outcome";
+import { type ToolOutcome, toolError, toolOk, withSource } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
 import { defineTool } from "../registry";
@@ -18,6 +18,30 @@ export function pageText(resource: { bytes: Buffer; mime: string; contentType: s
   const html = resource.mime === "text/html" || resource.mime === "application/xhtml+xml" || resource.mime === "";
   const { text } = decodeBytes(resource.bytes, { contentType: resource.contentType, html });
   return html ? extractHtmlText(text) : { title: "", text: text.replace(/\r\n?/g, "\n") };
+}
+
+/** The page at `url`, fetched and extracted, or the failure the tool reports. */
+async function fetchPage(
+  url: string,
+  services: ToolServices,
+  signal: AbortSignal,
+): Promise<{ ok: true; page: ExtractedPage } | { ok: false; outcome: ToolOutcome }> {
+  let resource: Awaited<ReturnType<ToolServices["fetch"]>>;
+  try {
+    resource = await services.fetch(url, { signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { ok: false, outcome: { ok: false, error: fetchFailure(error, url) } };
+  }
+  if (isMediaType(resource.mime)) {
+    const message = `Failed to fetch ${url}: unsupported content type ${resource.mime} (scrape_url reads text only).`;
+    return { ok: false, outcome: toolError("unsupported_content", message) };
+  }
+  if (resource.mime === "application/pdf" || resource.bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
+    const message = `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`;
+    return { ok: false, outcome: toolError("unsupported_content", message) };
+  }
+  return { ok: true, page: pageText(resource) };
 }
 
 export function createScrapeUrl(services: ToolServices) {
@@ -58,24 +82,18 @@ export function createScrapeUrl(services: ToolServices) {
         return readAttachmentForScrape(url, { offset, maxChars, conversationId: context.conversationId }, services);
       }
 
-      let resource: Awaited<ReturnType<ToolServices["fetch"]>>;
-      try {
-        resource = await services.fetch(url, { signal: context.signal });
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        return { ok: false, error: fetchFailure(error, url) };
+      // A continuation reads the text extracted when the page was first fetched.
+      let page = args.continue_from ? services.pageCache.get(url) : null;
+      if (!page) {
+        const fetched = await fetchPage(url, services, context.signal);
+        if (!fetched.ok) return fetched.outcome;
+        page = fetched.page;
+        services.pageCache.set(url, page);
       }
-      if (isMediaType(resource.mime)) {
-        const message = `Failed to fetch ${url}: unsupported content type ${resource.mime} (scrape_url reads text only).`;
-        return toolError("unsupported_content", message);
-      }
-      if (resource.mime === "application/pdf" || resource.bytes.subarray(0, 5).toString("latin1") === "%PDF-") {
-        return toolError("unsupported_content", `Failed to fetch ${url}: this is a PDF; read it with pdf_to_text.`);
-      }
-      const { title, text } = pageText(resource);
+      const { title, text } = page;
       if (offset >= text.length && offset > 0) return toolOk(`No more text at this position of ${url}.`);
       const maxChars = limitOr(args.max_chars, limits.SCRAPE_MAX_CHARS);
-      const page = await fitPage(
+      const outcome = await fitPage(
         (budget) => {
           const body = sliceText(text, offset, budget);
           const next = offset + body.length;
@@ -89,7 +107,7 @@ export function createScrapeUrl(services: ToolServices) {
         },
         { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
       );
-      return withSource(page, { url, title: title || url });
+      return withSource(outcome, { url, title: title || url });
     },
   });
 }

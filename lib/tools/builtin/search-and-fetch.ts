@@ -260,7 +260,14 @@ export function createSearchAndFetch(services: ToolServices) {
       }
 
       const mime = file.mime.split(";")[0]?.trim().toLowerCase() ?? "";
-      const { text } = pageText({ bytes: file.bytes, mime, contentType: file.mime });
+      // Later pages read the text extracted for the first (the same bytes and type extract the same).
+      const key = `file:${file.sha256}:${file.mime}`;
+      let extracted = services.pageCache.get(key);
+      if (!extracted) {
+        extracted = pageText({ bytes: file.bytes, mime, contentType: file.mime });
+        services.pageCache.set(key, extracted);
+      }
+      const { text } = extracted;
       const header = `${baseHeader(mime, file.size, say("fetch_chars", { chars: String(text.length) }))}${saved}---\n`;
       const page = await fitPage(
         (budget) => {
