@@ -2,7 +2,9 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { getConversation, type OwnerId } from "@/lib/db/queries";
 import { files, type StoredFile } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
 
 /** The conversation's files in SQLite: uploads and files fetched by tools. */
@@ -59,6 +61,17 @@ export function findFile(db: Db, { conversationId, fileId }: { conversationId: s
     .from(files)
     .where(and(eq(files.id, fileId), eq(files.conversationId, conversationId)))
     .get();
+}
+
+/** A file of a conversation its owner asks for; another user's conversation or an unknown file is a 404. */
+export function findOwnedFile(
+  db: Db,
+  { conversationId, ownerId, fileId }: { conversationId: string; ownerId: OwnerId; fileId: string },
+): StoredFile {
+  getConversation(db, { id: conversationId, ownerId });
+  const file = findFile(db, { conversationId, fileId });
+  if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
+  return file;
 }
 
 export function createFileStore(db: Db): FileStore {

@@ -4,23 +4,23 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { POST as create } from "@/app/api/conversations/route";
-import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, type ParsedEvent, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import {
+  jsonRequest,
+  newConversation,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+  waitIdle,
+} from "@/tests/support/app-env";
 import { docxWith, makeZip, realDocx } from "@/tests/support/zip-fixtures";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-
-async function newConversation(): Promise<string> {
-  return (
-    (await (await create(jsonRequest("/api/conversations", "POST", {}))).json()) as { conversation: { id: string } }
-  ).conversation.id;
-}
 
 function uploadRequest(id: string, bytes: Uint8Array, filename: string): Promise<Response> {
   const form = new FormData();
@@ -142,18 +142,11 @@ describe("uploads of documents and text files", () => {
   });
 });
 
-async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
+async function runChat(body: { conversationId: string } & Record<string, unknown>): Promise<ParsedEvent[]> {
   const response = await chat(jsonRequest("/api/chat", "POST", body));
   expect(response.status).toBe(200);
   const events = await readEvents(response);
-  await expect.poll(() => getLiveRuns().forConversation(String(body.conversationId))).toBeUndefined();
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
+  await waitIdle(fake(), body.conversationId);
   return events;
 }
 

@@ -1,8 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { findFile } from "@/lib/files/file-store";
+import { findOwnedFile } from "@/lib/files/file-store";
 import { contentDisposition } from "@/lib/files/sniff";
 import { apiRoute } from "@/lib/http/api-route";
 
@@ -12,10 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(
   async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }, viewer) => {
     const { id, fileId } = await params;
-    const db = getDb();
-    getConversation(db, { id, ownerId: ownerOf(viewer) });
-    const file = findFile(db, { conversationId: id, fileId });
-    if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
+    const file = findOwnedFile(getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
     return new Response(new Uint8Array(file.bytes), {
       headers: {
         "Content-Type": file.mime.split(";")[0] || "application/octet-stream",

@@ -1,11 +1,10 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { attachmentText, textFormatOf } from "@/lib/files/attachment-text";
 import { DocxError, docxRefusal } from "@/lib/files/docx-html";
-import { findFile } from "@/lib/files/file-store";
+import { findOwnedFile } from "@/lib/files/file-store";
 import { apiRoute } from "@/lib/http/api-route";
 import { sliceText } from "@/lib/tools/page-fit";
 
@@ -18,10 +17,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(
   async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }, viewer) => {
     const { id, fileId } = await params;
-    const db = getDb();
-    getConversation(db, { id, ownerId: ownerOf(viewer) });
-    const file = findFile(db, { conversationId: id, fileId });
-    if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
+    const file = findOwnedFile(getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
     const format = textFormatOf(file.mime);
     if (!format) throw new AppError("unsupported_media_type:preview", "This file has no text preview.");
     const config = getConfig();
