@@ -84,6 +84,23 @@ describe("search_and_fetch", () => {
     );
   });
 
+  it("keeps only candidates whose URL path ends with the file type, from twice as many results", async () => {
+    serveResults([
+      { title: "HTML about PDFs", path: "/guide.html" },
+      { title: "Directory", path: "/pdfs/" },
+      { title: "Lookalike", path: "/report.pdf.html" },
+      { title: "Query", path: "/get.pdf?download=1" },
+      { title: "Fragment", path: "/b.PDF#page=2" },
+      { title: "Third", path: "/c.pdf" },
+      { title: "Beyond twice", path: "/d.pdf" },
+    ]);
+    const result = await env.run("search_and_fetch", { query: "q", file_type: "pdf", max_results: 3 });
+    expect(result).toContain(`URL: ${env.web().url}/get.pdf?download=1`);
+    const token = parsePageInfo(result).pageInfo?.nextToken ?? "";
+    const matched = JSON.parse(Buffer.from(token, "base64url").toString("utf8")).matched;
+    expect(matched.map((m: { title: string }) => m.title)).toEqual(["Query", "Fragment", "Third"]);
+  });
+
   it("speaks Japanese labels in a Japanese conversation", async () => {
     serveResults([{ title: "データ", path: "/d.txt" }]);
     env.web().routes.set("/d.txt", { headers: { "content-type": "text/plain; charset=utf-8" }, body: "本文" });
@@ -161,11 +178,11 @@ describe("search_and_fetch", () => {
     );
     const text = Array.from({ length: 200 }, (_, i) => `row ${i},value ${i * 2}`).join("\n");
     serveResults([
-      { title: "PDF", path: "/a.pdf" },
+      { title: "PDF", path: "/scan.txt" }, // a .txt URL that serves a PDF
       { title: "Missing", path: "/gone.txt" },
       { title: "Text", path: "/b.txt" },
     ]);
-    env.web().routes.set("/a.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
+    env.web().routes.set("/scan.txt", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
     env.web().routes.set("/b.txt", { headers: { "content-type": "text/plain" }, body: text });
     const pages = await followPages(
       (args) => env.outcome("search_and_fetch", args),
@@ -189,7 +206,7 @@ describe("search_and_fetch", () => {
       .web()
       .requests.filter((r) => r.path !== "/html/")
       .map((r) => r.path);
-    expect(fetches).toEqual(["/a.pdf", "/gone.txt", "/b.txt"]);
+    expect(fetches).toEqual(["/scan.txt", "/gone.txt", "/b.txt"]);
     expect(env.web().requests.filter((r) => r.path === "/html/")).toHaveLength(1);
   });
 

@@ -84,6 +84,15 @@ function nextCandidate(cursor: FetchCursor): FetchCursor | null {
   };
 }
 
+/** True when the URL's path (not its query or fragment) ends with `.<extension>`, in any case. */
+export function hasExtension(url: string, extension: string): boolean {
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith(`.${extension}`);
+  } catch {
+    return false;
+  }
+}
+
 const isPdf = (mime: string, bytes: Buffer) =>
   mime === "application/pdf" || bytes.subarray(0, 5).toString("latin1") === "%PDF-";
 
@@ -178,7 +187,9 @@ export function createSearchAndFetch(services: ToolServices) {
           return toolError("invalid_input", say("fetch_invalid_type", { file_type: args.file_type ?? "", allowed }));
         }
         const max = limitOr(args.max_results, limits.FETCH_MAX_RESULTS, limits.FETCH_MAX_RESULTS);
-        const results = await searchWeb(services, `${query} filetype:${fileType}`, max, context.signal);
+        // Twice the candidates, as the seed does: results that are not files of the type are dropped.
+        const found = await searchWeb(services, `${query} filetype:${fileType}`, max * 2, context.signal);
+        const results = found.filter((result) => hasExtension(result.href, fileType)).slice(0, max);
         if (results.length === 0) return toolOk(say("fetch_no_results", { query, file_type: fileType }));
         cursor = {
           matched: results.map(({ title, href }) => ({ title, href })),
