@@ -40,6 +40,13 @@ export const fakeOllama = {
     });
     if (!response.ok) throw new Error(`fake Ollama could not delete ${model}: ${response.status}`);
   },
+  /** What `/api/pull` offers and how fast it downloads (see tests/fake-ollama/pull.ts). */
+  registry: (patch: {
+    chunksPerLayer?: number;
+    chunkDelayMs?: number;
+    unreachable?: boolean;
+    diskFreeBytes?: number;
+  }) => call<{ ok: true }>("POST", "/__fake/registry", patch),
   /** Queues replies (`content`, `chunks`, `chunkDelayMs`, `midStreamError`, …) for the next chats. */
   script: (...replies: Record<string, unknown>[]) => call<{ queued: number }>("POST", "/__fake/script", { replies }),
 };
