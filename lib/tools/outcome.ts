@@ -33,6 +33,8 @@ export type ToolErrorKind =
   | "not_found"
   /** The continuation token was not issued by this server for this tool, was altered, or expired. */
   | "invalid_token"
+  /** The search backend would not search: DuckDuckGo's rate limit or bot challenge, or SearXNG failing. */
+  | "search_unavailable"
   /** The PDF is encrypted or corrupt, or its reader failed. */
   | "unreadable_pdf"
   /** Reading the PDF was stopped by a limit (time, memory, decoded stream size). */

@@ -1,5 +1,5 @@
 import iconv from "iconv-lite";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { files } from "@/lib/db/schema";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { parsePageInfo } from "@/lib/tools/page-info";
@@ -43,16 +43,38 @@ describe("web_search", () => {
   });
 
   it.each([
-    ["a 202 rate limit", { status: 202, body: duckDuckGoPage([]) }],
-    ["a 429", { status: 429, body: "slow down" }],
-    ["a 403", { status: 403, body: "forbidden" }],
-    ["the challenge page", { body: DDG_CHALLENGE_PAGE }],
-  ])("returns [] and logs on %s", async (_label, route) => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    ["a 202 rate limit", { status: 202, body: duckDuckGoPage([]) }, "HTTP 202"],
+    ["a 429", { status: 429, body: "slow down" }, "HTTP 429"],
+    ["a 403", { status: 403, body: "forbidden" }, "HTTP 403"],
+    ["the challenge page", { body: DDG_CHALLENGE_PAGE }, "challenge page"],
+  ])("reports %s as a refused search naming the fix, never as no results", async (_label, route, reason) => {
     env.web().routes.set("/html/", route);
-    expect(await env.run("web_search", { query: "q" })).toBe("[]");
-    expect(warn).toHaveBeenCalled();
-    warn.mockRestore();
+    const outcome = await env.outcome("web_search", { query: "q" });
+    expect(outcome).toEqual({
+      ok: false,
+      error: {
+        kind: "search_unavailable",
+        message: expect.stringContaining(`DuckDuckGo refused the search (${reason})`),
+      },
+    });
+    const message = outcome.ok ? "" : outcome.error.message;
+    expect(message).toContain("Wait a minute before searching again");
+    expect(message).toContain("SearXNG");
+  });
+
+  it("reports a search that failed otherwise (HTTP 500, SearXNG unset or down) with its reason", async () => {
+    env.web().routes.set("/html/", { status: 500, body: "oops" });
+    expect(await env.run("web_search", { query: "q" })).toBe("The search failed: HTTP 500.");
+    const searxng = (url: string | undefined) =>
+      createBuiltinRegistry({
+        ...env.services,
+        limits: { ...env.services.limits, SEARCH_BACKEND: "searxng", SEARXNG_URL: url },
+      });
+    expect(await env.run("web_search", { query: "q" }, {}, searxng(undefined))).toBe(
+      "The search backend is SearXNG, but SEARXNG_URL is not set.",
+    );
+    const down = await env.run("web_search", { query: "q" }, {}, searxng(`${env.web().url}/missing/`));
+    expect(down).toMatch(/^SearXNG did not answer the search \(HTTP 404\)/);
   });
 
   it("uses SearXNG's JSON API when configured", async () => {
@@ -82,6 +104,12 @@ describe("search_and_fetch", () => {
     expect(result).toBe(
       `=== Candidate 1 ===\nURL: ${env.web().url}/data.csv\nTitle: Data\nFormat: text/csv\nSize: 8 bytes\nCharacters: 8\nSaved as: attachment:${row?.id}\n---\na,b\n1,2\n`,
     );
+  });
+
+  it("reports a refused search as the search's error, not as no files found", async () => {
+    env.web().routes.set("/html/", { body: DDG_CHALLENGE_PAGE });
+    const outcome = await env.outcome("search_and_fetch", { query: "q", file_type: "pdf" });
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "search_unavailable" } });
   });
 
   it("keeps only candidates whose URL path ends with the file type, from twice as many results", async () => {

@@ -188,8 +188,9 @@ export function createSearchAndFetch(services: ToolServices) {
         }
         const max = limitOr(args.max_results, limits.FETCH_MAX_RESULTS, limits.FETCH_MAX_RESULTS);
         // Twice the candidates, as the seed does: results that are not files of the type are dropped.
-        const found = await searchWeb(services, `${query} filetype:${fileType}`, max * 2, context.signal);
-        const results = found.filter((result) => hasExtension(result.href, fileType)).slice(0, max);
+        const search = await searchWeb(services, `${query} filetype:${fileType}`, max * 2, context.signal);
+        if (!search.ok) return { ok: false, error: search.error };
+        const results = search.results.filter((result) => hasExtension(result.href, fileType)).slice(0, max);
         if (results.length === 0) return toolOk(say("fetch_no_results", { query, file_type: fileType }));
         cursor = {
           matched: results.map(({ title, href }) => ({ title, href })),
