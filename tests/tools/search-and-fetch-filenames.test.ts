@@ -6,12 +6,17 @@ import { setupToolEnv } from "@/tests/support/tool-env";
 
 const env = setupToolEnv();
 
-/** One search result at `path`, serving `body` as `contentType`; returns the stored file's name. */
+/**
+ * One search result of the type asked for that redirects to `path`, which serves `body` as
+ * `contentType` (the name comes from where the file was fetched); returns the stored file's name.
+ */
 async function storedNameOf(path: string, fileType: string, contentType: string, body: string | Buffer) {
   const web = env.web();
+  const result = `/go/result.${fileType}`;
   web.routes.set("/html/", {
-    body: duckDuckGoPage([{ title: "Result", href: `${web.url}${path}`, snippet: "about it" }]),
+    body: duckDuckGoPage([{ title: "Result", href: `${web.url}${result}`, snippet: "about it" }]),
   });
+  web.routes.set(result, { status: 302, headers: { location: `${web.url}${path}` }, body: "" });
   web.routes.set(path, { headers: { "content-type": contentType }, body });
   await env.run("search_and_fetch", { query: "anything", file_type: fileType });
   const stored = env.db().select().from(files).all();
