@@ -4,6 +4,7 @@ import { useState } from "react";
 import useSWRMutation from "swr/mutation";
 import { useFormatter, useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { InlineConfirm } from "@/components/ui/inline-confirm";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
@@ -94,32 +95,16 @@ export function UserRow({ user, self }: { user: PublicUser; self: boolean }) {
         )}
       </div>
       {confirming ? (
-        <div
-          role="alertdialog"
-          aria-label={t("removeTitle", { username: user.username })}
-          className="flex flex-wrap items-center gap-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-500/10 dark:text-red-100"
-        >
-          <p className="min-w-0 flex-1">{t("removeConfirm", { username: user.username })}</p>
-          <button
-            type="button"
-            className={BUTTON_SECONDARY}
-            onClick={() => setConfirming(false)}
-            disabled={busy}
-            // biome-ignore lint/a11y/noAutofocus: the confirmation takes the focus so Escape-less keyboard users land on a safe choice
-            autoFocus
-          >
-            {t("cancel")}
-          </button>
-          <button
-            type="button"
-            data-testid="user-remove-confirm"
-            className="inline-flex items-center rounded-lg bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50"
-            disabled={busy}
-            onClick={() => void remove().then(() => setConfirming(false))}
-          >
-            {t("removeConfirmButton")}
-          </button>
-        </div>
+        <InlineConfirm
+          label={t("removeTitle", { username: user.username })}
+          text={t("removeConfirm", { username: user.username })}
+          cancelLabel={t("cancel")}
+          confirmLabel={t("removeConfirmButton")}
+          confirmTestId="user-remove-confirm"
+          busy={busy}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void remove().then(() => setConfirming(false))}
+        />
       ) : null}
       {error ? <InlineError data-testid="user-error">{error}</InlineError> : null}
     </li>

@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { InlineConfirm } from "@/components/ui/inline-confirm";
 import { Switch } from "@/components/ui/switch";
 import { cx } from "@/lib/client/cx";
 import type { McpServerView } from "@/lib/client/types";
@@ -116,32 +117,16 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
         )}
       </div>
       {confirming ? (
-        <div
-          role="alertdialog"
-          aria-label={t("removeTitle", { name: server.name })}
-          className="flex flex-wrap items-center gap-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-500/10 dark:text-red-100"
-        >
-          <p className="min-w-0 flex-1">{t("removeConfirm", { name: server.name })}</p>
-          <button
-            type="button"
-            className={BUTTON_SECONDARY}
-            onClick={() => setConfirming(false)}
-            disabled={busy}
-            // biome-ignore lint/a11y/noAutofocus: the confirmation takes the focus so keyboard users land on a safe choice
-            autoFocus
-          >
-            {t("cancel")}
-          </button>
-          <button
-            type="button"
-            data-testid="mcp-remove-confirm"
-            className="inline-flex items-center rounded-lg bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50"
-            disabled={busy}
-            onClick={() => void act(actions.remove)}
-          >
-            {t("removeConfirmButton")}
-          </button>
-        </div>
+        <InlineConfirm
+          label={t("removeTitle", { name: server.name })}
+          text={t("removeConfirm", { name: server.name })}
+          cancelLabel={t("cancel")}
+          confirmLabel={t("removeConfirmButton")}
+          confirmTestId="mcp-remove-confirm"
+          busy={busy}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void act(actions.remove)}
+        />
       ) : null}
       {tools.length > 0 ? (
         <ul aria-label={t("toolsOf", { name: server.name })} className="space-y-1.5 border-t border-border pt-3">
