@@ -3,7 +3,7 @@
 import { Loader2, PowerOff } from "lucide-react";
 import { useState } from "react";
 import useSWR from "swr";
-import { useFormatter, useTranslations } from "use-intl";
+import { useFormatter, useNow, useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
@@ -15,6 +15,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export function LoadedModels() {
   const t = useTranslations("modelAdmin");
   const format = useFormatter();
+  // Relative times need a "now" (without one use-intl reports an error); it moves with the list's refresh.
+  const now = useNow({ updateInterval: 15_000 });
   const { data, error, mutate } = useSWR(cacheKeys.loadedModels, () => api.loadedModels(), { refreshInterval: 15_000 });
   const [unloading, setUnloading] = useState<string | null>(null);
   const [unloadError, setUnloadError] = useState<string | null>(null);
@@ -51,7 +53,7 @@ export function LoadedModels() {
                   model.vramBytes === null ? null : t("vram", { size: formatBytes(model.vramBytes) }),
                   model.expiresAt === null
                     ? t("keptForever")
-                    : t("unloadsAt", { when: format.relativeTime(new Date(model.expiresAt)) }),
+                    : t("unloadsAt", { when: format.relativeTime(new Date(model.expiresAt), now) }),
                 ]
                   .filter(Boolean)
                   .join(" · ")}
