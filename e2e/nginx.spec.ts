@@ -135,8 +135,12 @@ test("pages and JSON come through nginx with the forwarded headers, forged ones 
 test("an upload larger than nginx's default 1 MB limit reaches the app", async () => {
   const conversationId = await createConversation();
   const form = new FormData();
-  // Not a PDF or an image: the app, not nginx, refuses it, which shows the body got through.
-  form.append("file", new Blob([new Uint8Array(2 * 1024 * 1024).fill(120)], { type: "text/plain" }), "notes.txt");
+  // A type the app does not take: the app, not nginx, refuses it, which shows the body got through.
+  form.append(
+    "file",
+    new Blob([new Uint8Array(2 * 1024 * 1024).fill(120)], { type: "application/octet-stream" }),
+    "notes.bin",
+  );
   const response = await fetch(`${nginx.url}/api/conversations/${conversationId}/files`, {
     method: "POST",
     headers: { Origin: nginx.url },
