@@ -130,12 +130,13 @@ for (const size of sizes) {
             mimeType: "application/pdf",
             buffer: Buffer.from(makeTextPdf([["Notes"], ["More"], ["End"]])),
           },
-          { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") },
+          // A ZIP that is not a Word document: refused, so the chip shows its error.
+          { name: "photos.zip", mimeType: "application/zip", buffer: Buffer.from("PK\x03\x04 not a document") },
         );
         await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
         await expect(chat.attachmentChips.last()).toHaveAttribute("data-state", "error");
         await chat.screenshot("attachments");
-        for (const name of ["field-notes.pdf", "notes.txt"]) {
+        for (const name of ["field-notes.pdf", "photos.zip"]) {
           await page.getByRole("button", { name: `Remove ${name}` }).click();
         }
 
@@ -289,13 +290,14 @@ for (const size of sizes) {
           mimeType: "application/pdf",
           buffer: Buffer.from(makeTextPdf([["Notes"], ["More"], ["End"]])),
         },
-        { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("plain text") },
+        // A ZIP that is not a Word document: refused, so the chip shows its error.
+        { name: "photos.zip", mimeType: "application/zip", buffer: Buffer.from("PK\x03\x04 not a document") },
       );
       await expect(chat.attachmentChips.first()).toHaveAttribute("data-state", "ready");
       await expect(chat.attachmentChips.first()).toContainText("3 ページ");
       await expect(chat.attachmentChips.last()).toHaveAttribute("data-state", "error");
       await chat.screenshot("ja-attachments");
-      for (const name of ["field-notes.pdf", "notes.txt"]) {
+      for (const name of ["field-notes.pdf", "photos.zip"]) {
         await page.getByRole("button", { name: `${name} を取り除く` }).click();
       }
 
