@@ -208,18 +208,17 @@ test("an answer keeps streaming while another conversation is open", async ({ pa
   const other = unique("Quiet conversation");
   await chat.startConversation(other);
   await chat.expectAnswerDone();
-  const slowQuestion = `[slow] ${unique("Background")}`;
+  // Long enough (200 lines, 150 ms apart) that a busy machine cannot end it before Stop is clicked.
+  const slowQuestion = unique("Background");
+  await fakeOllama.script(slowAnswer(slowQuestion, 200));
   const slowId = await chat.startConversation(slowQuestion);
   await expect(chat.lastAnswer).toContainText("line 1");
 
   await chat.conversation(other).getByRole("link").click();
   await expect(chat.userMessages).toHaveText([other]);
-  await expect(chat.conversation(/Background/).getByLabel("Answering")).toBeVisible();
+  await expect(chat.conversation(slowQuestion).getByLabel("Answering")).toBeVisible();
 
-  await chat
-    .conversation(/Background/)
-    .getByRole("link")
-    .click();
+  await chat.conversation(slowQuestion).getByRole("link").click();
   await expect(page).toHaveURL(`/c/${slowId}`);
   await expect(chat.lastAnswer).toHaveAttribute("data-status", "streaming");
   await expect(chat.lastAnswer).toContainText("line 20");
