@@ -302,10 +302,12 @@ function beginTurn(
     // The branch shown ends at the question until its answer is stored.
     setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
     const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
+    // A turn brings an archived conversation back: it is in use again.
     if (
       conversation.title === DEFAULT_TITLE ||
       conversation.model !== turn.model ||
-      conversation.planFirst !== planFirst
+      conversation.planFirst !== planFirst ||
+      conversation.archived
     ) {
       updateConversation(db, {
         id: conversation.id,
@@ -313,6 +315,7 @@ function beginTurn(
         title: autoTitle ?? undefined,
         model: turn.model,
         planFirst,
+        archived: false,
       });
     }
     createRun(db, {

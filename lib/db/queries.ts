@@ -66,6 +66,8 @@ export function createConversation(
     disabledToolGroups,
     activeLeafId: null,
     settings,
+    pinned: false,
+    archived: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -84,23 +86,38 @@ export function getConversation(db: Db, { id, ownerId }: { id: string; ownerId: 
   return row;
 }
 
+/** Where a page of the list ends: the order's keys of its last conversation. */
 interface Cursor {
+  pinned: boolean;
   updatedAt: number;
   id: string;
 }
 
 function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.updatedAt, cursor.id])).toString("base64url");
+  return Buffer.from(JSON.stringify([cursor.pinned ? 1 : 0, cursor.updatedAt, cursor.id])).toString("base64url");
 }
 
 function decodeCursor(value: string): Cursor {
   try {
-    const [updatedAt, id] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if (typeof updatedAt === "number" && typeof id === "string") return { updatedAt, id };
+    const [pinned, updatedAt, id] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
+    if ((pinned === 0 || pinned === 1) && typeof updatedAt === "number" && typeof id === "string") {
+      return { pinned: pinned === 1, updatedAt, id };
+    }
   } catch {
     // fall through to the error below
   }
   throw new AppError("bad_request:cursor", "Invalid cursor.");
+}
+
+/** Conversations after the cursor in the list's order: pinned first, then latest activity, then id. */
+function after(cursor: Cursor): SQL | undefined {
+  const later = or(
+    lt(conversations.updatedAt, cursor.updatedAt),
+    and(eq(conversations.updatedAt, cursor.updatedAt), lt(conversations.id, cursor.id)),
+  );
+  return cursor.pinned
+    ? or(eq(conversations.pinned, false), and(eq(conversations.pinned, true), later))
+    : and(eq(conversations.pinned, false), later);
 }
 
 /** A conversation in the list; with a search, where the query matched. */
@@ -126,28 +143,29 @@ export function removeAbandonedConversations(db: Db, { before }: { before: numbe
     .run().changes;
 }
 
-/** Newest activity first; `q` matches titles and message contents. */
+/**
+ * Pinned first, then newest activity first; `q` matches titles and message contents. Archived
+ * conversations are listed (and searched) only with `archived`, and then only they are.
+ */
 export function listConversations(
   db: Db,
-  { q, cursor, limit = 30, ownerId }: { q?: string; cursor?: string; limit?: number; ownerId: OwnerId },
+  {
+    q,
+    cursor,
+    limit = 30,
+    archived = false,
+    ownerId,
+  }: { q?: string; cursor?: string; limit?: number; archived?: boolean; ownerId: OwnerId },
 ): { conversations: ConversationListItem[]; nextCursor: string | null } {
   const query = q?.trim();
-  const filters: (SQL | undefined)[] = [ownedBy(ownerId), started];
+  const filters: (SQL | undefined)[] = [ownedBy(ownerId), eq(conversations.archived, archived), started];
   if (query) filters.push(matchesQuery(db, query));
-  if (cursor) {
-    const after = decodeCursor(cursor);
-    filters.push(
-      or(
-        lt(conversations.updatedAt, after.updatedAt),
-        and(eq(conversations.updatedAt, after.updatedAt), lt(conversations.id, after.id)),
-      ),
-    );
-  }
+  if (cursor) filters.push(after(decodeCursor(cursor)));
   const rows = db
     .select()
     .from(conversations)
     .where(and(...filters))
-    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .orderBy(desc(conversations.pinned), desc(conversations.updatedAt), desc(conversations.id))
     .limit(limit + 1)
     .all();
   const page = rows.slice(0, limit);
@@ -167,6 +185,8 @@ export function updateConversation(
     planFirst,
     settings,
     disabledToolGroups,
+    pinned,
+    archived,
     ownerId,
   }: {
     id: string;
@@ -175,17 +195,21 @@ export function updateConversation(
     planFirst?: boolean;
     settings?: ChatSettings;
     disabledToolGroups?: string[];
+    pinned?: boolean;
+    archived?: boolean;
     ownerId: OwnerId;
   },
 ): Conversation {
   getConversation(db, { id, ownerId });
-  // Not `updatedAt`: the list is ordered by activity, and naming a conversation is not activity.
+  // Not `updatedAt`: the list is ordered by activity, and naming, pinning or archiving is not activity.
   const changes: Partial<Conversation> = {};
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
   if (model !== undefined) changes.model = model;
   if (planFirst !== undefined) changes.planFirst = planFirst;
   if (settings !== undefined) changes.settings = settings;
   if (disabledToolGroups !== undefined) changes.disabledToolGroups = disabledToolGroups;
+  if (pinned !== undefined) changes.pinned = pinned;
+  if (archived !== undefined) changes.archived = archived;
   db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
   return getConversation(db, { id, ownerId });
 }

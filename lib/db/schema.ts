@@ -57,6 +57,10 @@ export const conversations = sqliteTable(
     activeLeafId: text("active_leaf_id"),
     /** Its own instructions and model options (lib/chat-settings.ts); `{}` = the model's defaults. */
     settings: text("settings", { mode: "json" }).$type<ChatSettings>().notNull().default({}),
+    /** Listed before the others (docs/api.md, "Conversations"). */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /** Out of the list until the archive filter asks for it; still opens by its URL. */
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -195,4 +195,17 @@ describe("upgrading a database of an earlier release", () => {
     expect(upgraded.$client.prepare("SELECT count(*) AS n FROM mcp_servers").get()).toEqual({ n: 0 });
     upgraded.$client.close();
   });
+
+  it("an earlier conversation is neither pinned nor archived", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0011_mcp_servers");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql.close();
+
+    const upgraded = openDb(file);
+    const conversation = getConversation(upgraded, { id: "c1", ownerId: null });
+    expect([conversation.pinned, conversation.archived]).toEqual([false, false]);
+    upgraded.$client.close();
+  });
 });

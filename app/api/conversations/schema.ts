@@ -7,6 +7,11 @@ export const listConversationsQuery = z.object({
   q: z.string().max(200).optional(),
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
+  /** `1`: the archived conversations (and only they); otherwise the others. */
+  archived: z
+    .enum(["0", "1"])
+    .optional()
+    .transform((value) => value === "1"),
 });
 
 const title = z.string().trim().min(1, "must not be empty").max(200);
@@ -39,14 +44,12 @@ export const updateConversationBody = (limits: SettingsLimits) =>
       model: model.nullable().optional(),
       settings: chatSettingsSchema(limits).optional(),
       disabledToolGroups: disabledToolGroups.optional(),
+      pinned: z.boolean().optional(),
+      archived: z.boolean().optional(),
     })
     .refine(
-      (body) =>
-        body.title !== undefined ||
-        body.model !== undefined ||
-        body.settings !== undefined ||
-        body.disabledToolGroups !== undefined,
-      "give a title, a model, settings or disabledToolGroups",
+      (body) => Object.values(body).some((value) => value !== undefined),
+      "give a title, a model, settings, disabledToolGroups, pinned or archived",
     );
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;
