@@ -20,6 +20,9 @@ export const credentials = z.object({ username, password });
 /** Sign-in takes any name and password within bounds: a rule broken is just a wrong login. */
 export const loginBody = z.object({ username: z.string().max(64), password: z.string().max(200) });
 
+/** `POST /api/auth/password`: the current password (any within bounds) and a new one by the rules. */
+export const passwordChangeBody = z.object({ currentPassword: z.string().max(200), newPassword: password });
+
 /** Refuses a new account's name or password that breaks the rules, naming which and why. */
 export function checkNewAccount(account: { username: string; password: string }): void {
   const result = credentials.safeParse(account);

@@ -120,6 +120,20 @@ export function updateUser(
   return { ...user, ...changes };
 }
 
+/**
+ * Replaces a user's password when `currentPassword` is theirs; false (nothing changed) when it is not.
+ * Every session of the user is revoked: the caller issues the one that stays signed in.
+ */
+export async function changePassword(
+  db: Db,
+  user: User,
+  { currentPassword, newPassword }: { currentPassword: string; newPassword: string },
+): Promise<boolean> {
+  if (!(await verifyPassword(currentPassword, user.passwordHash))) return false;
+  updateUser(db, user.id, { passwordHash: await hashPassword(newPassword) });
+  return true;
+}
+
 /** Removes an account with everything it owns. */
 export function deleteUser(db: Db, id: string): void {
   getUser(db, id);
