@@ -1,11 +1,12 @@
 "use client";
 
 import { ChevronDown, Loader2, Trash2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { CapabilityBadges } from "@/components/models/capability-badges";
 import { useModels } from "@/components/models/use-models";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
 import { formatBytes } from "@/lib/client/format";
@@ -29,12 +30,19 @@ export function InstalledModels({ onDeleted }: { onDeleted: () => void }) {
           <InstalledRow key={model.name} model={model} onDelete={() => setDeleting(model.name)} />
         ))}
       </ul>
-      <DeleteModelDialog
-        model={deleting}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("deleteTitle")}
+        text={deleting ? t("deleteText", { model: deleting }) : null}
+        cancelLabel={t("cancel")}
+        confirmLabel={t("delete")}
+        testId="delete-model-dialog"
+        confirmTestId="confirm-model-delete"
         onClose={() => setDeleting(null)}
-        onConfirm={async (name) => {
+        onConfirm={async () => {
+          if (!deleting) return null;
           try {
-            await api.deleteModel(name);
+            await api.deleteModel(deleting);
             onDeleted();
             return null;
           } catch (caught) {
@@ -110,74 +118,5 @@ function ModelLicence({ id, model }: { id: string; model: ModelInfo }) {
         </div>
       ) : null}
     </div>
-  );
-}
-
-/** Asks before a model is deleted from Ollama (a native modal dialog: focus trap and Escape). */
-function DeleteModelDialog({
-  model,
-  onClose,
-  onConfirm,
-}: {
-  model: string | null;
-  onClose: () => void;
-  onConfirm: (model: string) => Promise<string | null>;
-}) {
-  const t = useTranslations("modelAdmin");
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    setError(null);
-    if (model && !dialog.current?.open) dialog.current?.showModal();
-  }, [model]);
-
-  const confirm = async () => {
-    if (!model) return;
-    setBusy(true);
-    const failure = await onConfirm(model);
-    setBusy(false);
-    if (failure) setError(failure);
-    else dialog.current?.close();
-  };
-
-  return (
-    <dialog
-      ref={dialog}
-      onClose={onClose}
-      aria-labelledby="delete-model-title"
-      aria-describedby="delete-model-text"
-      data-testid="delete-model-dialog"
-      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl border border-border bg-background p-0 text-foreground shadow-2xl backdrop:bg-black/50"
-    >
-      {model ? (
-        <div className="p-5">
-          <h2 id="delete-model-title" className="text-base font-semibold">
-            {t("deleteTitle")}
-          </h2>
-          <p id="delete-model-text" className="mt-2 break-words text-sm text-muted-foreground">
-            {t("deleteText", { model })}
-          </p>
-          {error ? <InlineError className="mt-3">{error}</InlineError> : null}
-          <div className="mt-5 flex justify-end gap-2">
-            {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets focus when the dialog opens */}
-            <button type="button" autoFocus className={BUTTON_SECONDARY} onClick={() => dialog.current?.close()}>
-              {t("cancel")}
-            </button>
-            <button
-              type="button"
-              data-testid="confirm-model-delete"
-              disabled={busy}
-              onClick={() => void confirm()}
-              className="inline-flex items-center gap-2 rounded-lg bg-red-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-60"
-            >
-              {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
-              {t("delete")}
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </dialog>
   );
 }
