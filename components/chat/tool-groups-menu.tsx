@@ -1,9 +1,9 @@
 "use client";
 
 import { Wrench } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
+import { usePopover } from "@/components/ui/use-popover";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
@@ -30,30 +30,8 @@ export function ToolGroupsMenu({
   onChange: (disabled: string[]) => void;
 }) {
   const t = useTranslations("composer");
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, root, button, panelId } = usePopover();
   const on = groups.filter((group) => !disabled.includes(group.id));
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.preventDefault(); // used here: it does not also stop the answer
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("pointerdown", onPointerDown);
-      document.removeEventListener("keydown", onKeyDown);
-    };
-  }, [open]);
 
   const toggle = (id: string, checked: boolean) =>
     onChange(checked ? disabled.filter((other) => other !== id) : [...disabled, id]);

@@ -1,8 +1,8 @@
 "use client";
 
 import { Download, Files, Globe } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
+import { usePopover } from "@/components/ui/use-popover";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import type { ConversationFile } from "@/lib/client/types";
@@ -17,29 +17,7 @@ import { shortUrl } from "../run/tool-meta";
 export function FilesMenu({ conversationId, files }: { conversationId: string; files: ConversationFile[] }) {
   const t = useTranslations("files");
   const fileFacts = useFileFacts();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.preventDefault(); // used here: it does not also stop the answer
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("pointerdown", onPointerDown);
-      document.removeEventListener("keydown", onKeyDown);
-    };
-  }, [open]);
+  const { open, setOpen, root, button, panelId } = usePopover();
 
   if (files.length === 0) return null;
   return (
