@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { getLiveRuns } from "@/lib/chat/chat-service";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { parsePageInfo } from "@/lib/tools/page-info";
 import type { ChatRequestBody } from "@/tests/fake-ollama/server";
@@ -14,6 +13,7 @@ import {
   params,
   readEvents,
   setupAppEnv,
+  waitIdle,
 } from "@/tests/support/app-env";
 import { duckDuckGoPage } from "@/tests/support/fake-web";
 
@@ -24,15 +24,7 @@ async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
   const response = await chat(jsonRequest("/api/chat", "POST", body));
   expect(response.status).toBe(200);
   const events = await readEvents(response);
-  await expect.poll(() => getLiveRuns().forConversation(String(body.conversationId))).toBeUndefined();
-  // The title of a first turn is made after `done`: wait for it too, so it cannot reach the next test.
-  await expect
-    .poll(() =>
-      fake()
-        .chatRequests()
-        .every((r) => r.finished || r.aborted),
-    )
-    .toBe(true);
+  await waitIdle(fake(), String(body.conversationId));
   return events;
 }
 

@@ -9,7 +9,7 @@ import { readSse } from "@/lib/client/sse";
 import { DB_FILENAME, getDb } from "@/lib/db/client";
 import { getRun, runMessage } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, setupAppEnv } from "@/tests/support/app-env";
+import { jsonRequest, newConversation, setupAppEnv } from "@/tests/support/app-env";
 
 /**
  * Another process holding SQLite's write lock (here a second connection with BEGIN IMMEDIATE on
@@ -72,8 +72,7 @@ describe("a database locked by another process", () => {
   });
 
   it("ends a run that streams while the lock is taken with an error event and done, then stores it once free", async () => {
-    const created = await create(jsonRequest("/api/conversations", "POST", {}));
-    const conversationId = ((await created.json()) as { conversation: { id: string } }).conversation.id;
+    const conversationId = await newConversation();
     fake().script({ chunks: ["A ", "slow ", "answer ", "streams ", "here"], chunkDelayMs: 100 });
     const response = await chat(jsonRequest("/api/chat", "POST", { conversationId, message: "Tell me slowly" }));
     expect(response.status).toBe(200);

@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import { GET as download } from "@/app/api/conversations/[id]/files/[fileId]/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, newConversation, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 import { makePng } from "@/tests/support/image-fixtures";
 import { makeObjectStreamBombPdf } from "@/tests/support/pdf-bombs";
 import { makeEncryptedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
@@ -14,12 +13,6 @@ const fake = setupFakeOllama();
 setupAppEnv(fake);
 
 const PNG = makePng({ width: 1, height: 1 });
-
-async function newConversation(): Promise<string> {
-  return (
-    (await (await create(jsonRequest("/api/conversations", "POST", {}))).json()) as { conversation: { id: string } }
-  ).conversation.id;
-}
 
 function uploadRequest(id: string, bytes: Uint8Array, filename: string, field = "file"): Promise<Response> {
   const form = new FormData();
@@ -161,12 +154,7 @@ describe("attachments sent with a message", () => {
 
   it("records them on the user message and shows a vision model the images, resized", async () => {
     const { POST: chat } = await import("@/app/api/chat/route");
-    const { readEvents } = await import("@/tests/support/app-env");
-    const id = (
-      (await (await create(jsonRequest("/api/conversations", "POST", { model: "llava:7b" }))).json()) as {
-        conversation: { id: string };
-      }
-    ).conversation.id;
+    const id = await newConversation("llava:7b");
     const { id: fileId } = (await (await uploadRequest(id, await pngBytes(), "chart.png")).json()) as { id: string };
     const response = await chat(
       jsonRequest("/api/chat", "POST", { conversationId: id, message: "what is this?", attachmentIds: [fileId] }),

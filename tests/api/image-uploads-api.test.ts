@@ -2,20 +2,14 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { getDb } from "@/lib/db/client";
 import { insertFile } from "@/lib/files/file-store";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { jsonRequest, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { jsonRequest, newConversation, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 import { CRAFTED_IMAGES, encodedImage, makeGif, makeGifBomb } from "@/tests/support/image-fixtures";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
-
-async function newConversation(model?: string): Promise<string> {
-  const response = await create(jsonRequest("/api/conversations", "POST", model ? { model } : {}));
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
-}
 
 function uploadRequest(id: string, bytes: Uint8Array, filename: string): Promise<Response> {
   const form = new FormData();

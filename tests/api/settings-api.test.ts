@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
-import { POST as create } from "@/app/api/conversations/route";
 import { GET as models } from "@/app/api/models/route";
 import { GET as getSettings, PATCH as patchSettings } from "@/app/api/settings/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { expectApiError, jsonRequest, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, jsonRequest, newConversation, readEvents, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
@@ -63,13 +62,9 @@ describe("settings", () => {
 
   it("the tool loop uses the fast model and the answer the conversation's model, even when it calls no tool", async () => {
     await patch({ roles: { fast: "qwen3:8b" } });
-    const { conversation } = (await (
-      await create(jsonRequest("/api/conversations", "POST", { model: "llama3.2:latest" }))
-    ).json()) as {
-      conversation: { id: string };
-    };
-    await readEvents(await chat(jsonRequest("/api/chat", "POST", { conversationId: conversation.id, message: "hi" })));
-    await expect.poll(() => getLiveRuns().forConversation(conversation.id)).toBeUndefined();
+    const conversationId = await newConversation("llama3.2:latest");
+    await readEvents(await chat(jsonRequest("/api/chat", "POST", { conversationId, message: "hi" })));
+    await expect.poll(() => getLiveRuns().forConversation(conversationId)).toBeUndefined();
     const [loop, synthesis] = fake()
       .chatRequests()
       .map((r) => r.body);
