@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
 import { unique } from "./support/unique";
@@ -9,12 +9,13 @@ import { unique } from "./support/unique";
 // the built-in tools only.
 const SERVER = "e2e";
 const TEST_SERVER = path.resolve("tests/support/mcp-test-server.mjs");
+const ADMIN_ORIGIN = { origin: "http://127.0.0.1:3100" };
 
 test.beforeEach(async () => {
   await fakeOllama.reset();
 });
 test.afterEach(async ({ request }) => {
-  await request.delete(`/api/admin/mcp/servers/${SERVER}`, { headers: { origin: "http://127.0.0.1:3100" } });
+  await request.delete(`/api/admin/mcp/servers/${SERVER}`, { headers: ADMIN_ORIGIN });
 });
 
 async function addTestServer(page: Page): Promise<void> {
@@ -81,6 +82,41 @@ test("an admin adds the stdio test server in settings, a chat uses its tool, and
   await page.reload();
   await page.getByTestId("tool-groups-button").click();
   await expect(group.getByRole("checkbox")).not.toBeChecked();
+});
+
+const addTestServerByApi = async (request: APIRequestContext) => {
+  const added = await request.post("/api/admin/mcp/servers", {
+    headers: ADMIN_ORIGIN,
+    data: { name: SERVER, transport: { type: "stdio", command: process.execPath, args: [TEST_SERVER], env: {} } },
+  });
+  expect(added.status()).toBe(201);
+};
+
+test("the composer reads the tool groups again when the window regains focus", async ({ page, request }) => {
+  await new ChatPage(page).open("/");
+  const button = page.getByTestId("tool-groups-button");
+  await expect(button).toContainText("1/1");
+  await addTestServerByApi(request);
+  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await expect(button).toContainText("2/2");
+});
+
+test("the composer reads the tool groups again when its menu opens", async ({ page, request }) => {
+  await new ChatPage(page).open("/");
+  const button = page.getByTestId("tool-groups-button");
+  await expect(button).toContainText("1/1");
+  // Not through a focus of the window (which reads them too): counted to be sure.
+  await page.evaluate(() => {
+    (window as { focuses?: number }).focuses = 0;
+    window.addEventListener("focus", () => {
+      (window as { focuses?: number }).focuses! += 1;
+    });
+  });
+  await addTestServerByApi(request);
+  await button.click();
+  await expect(page.getByTestId("tool-group")).toHaveCount(2);
+  await expect(button).toContainText("2/2");
+  expect(await page.evaluate(() => (window as { focuses?: number }).focuses)).toBe(0);
 });
 
 const schemes = ["light", "dark"] as const;

@@ -1,7 +1,8 @@
 "use client";
 
 import { Wrench } from "lucide-react";
-import useSWR from "swr";
+import { useEffect } from "react";
+import useSWR, { useSWRConfig } from "swr";
 import { useTranslations } from "use-intl";
 import { usePopover } from "@/components/ui/use-popover";
 import { api } from "@/lib/client/api";
@@ -9,9 +10,19 @@ import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
 import type { ToolGroup } from "@/lib/client/types";
 
-/** The tool groups there are (web and each enabled MCP server), read when a composer first needs them. */
+/**
+ * The tool groups there are (web and each enabled MCP server), read when a composer first needs them,
+ * again when the window regains focus and when the menu opens: an admin may have added, removed or
+ * switched off a server meanwhile.
+ */
 export function useToolGroups(): ToolGroup[] {
-  const { data } = useSWR(cacheKeys.toolGroups, () => api.toolGroups(), { revalidateIfStale: false });
+  const { data, mutate } = useSWR(cacheKeys.toolGroups, () => api.toolGroups(), { revalidateIfStale: false });
+  // SWR's own focus revalidation is off app-wide (app-shell) and deduplicated; this reads on every focus.
+  useEffect(() => {
+    const reload = () => void mutate();
+    window.addEventListener("focus", reload);
+    return () => window.removeEventListener("focus", reload);
+  }, [mutate]);
   return data?.groups ?? [];
 }
 
@@ -31,6 +42,7 @@ export function ToolGroupsMenu({
 }) {
   const t = useTranslations("composer");
   const { open, setOpen, root, button, panelId } = usePopover();
+  const { mutate } = useSWRConfig();
   const on = groups.filter((group) => !disabled.includes(group.id));
 
   const toggle = (id: string, checked: boolean) =>
@@ -45,7 +57,10 @@ export function ToolGroupsMenu({
         aria-expanded={open}
         aria-controls={panelId}
         title={t("toolGroupsTitle")}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          if (!open) void mutate(cacheKeys.toolGroups);
+          setOpen(!open);
+        }}
         className={cx(
           "flex h-9 items-center gap-1.5 rounded-full px-2.5 text-sm transition-colors",
           "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
