@@ -45,7 +45,7 @@ export function sniffFileType(bytes: Buffer, filename = ""): SniffedType | null 
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must go
-const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+export const UNSAFE_FILENAME_CHARS = /[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
 /**
  * A filename safe to store, show and send back in Content-Disposition: no directories, no control
@@ -56,7 +56,7 @@ export function safeFilename(name: string | null | undefined, extension: string)
   const base = (name ?? "").split(/[\\/]/).at(-1) ?? "";
   let clean = base
     .normalize("NFC")
-    .replace(UNSAFE, "_")
+    .replace(UNSAFE_FILENAME_CHARS, "_")
     .replace(/\s+/g, " ")
     .trim()
     .replace(/^[.\s]+/, "");
@@ -68,9 +68,10 @@ export function safeFilename(name: string | null | undefined, extension: string)
 /**
  * `Content-Disposition: attachment` with an ASCII fallback and the UTF-8 name (RFC 6266). Names
  * stored before fetched names were cleaned may hold bidi controls: the saved file never does.
+ * The fallback is the name with other characters as `_`, unless the caller gives a better one.
  */
-export function contentDisposition(filename: string): string {
+export function contentDisposition(filename: string, asciiFallback?: string): string {
   const name = displayFilename(filename);
-  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const ascii = (asciiFallback ?? name).replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

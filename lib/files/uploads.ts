@@ -48,6 +48,34 @@ export async function storeUpload(
   },
 ): Promise<UploadResult> {
   getConversation(db, { id: conversationId, ownerId });
+  const checked = await checkUpload({ filename, bytes, maxBytes, imageLimits });
+  const stored = insertFile(db, { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null });
+  return { ...stored, pageCount: checked.pageCount, ref: `attachment:${stored.id}` };
+}
+
+/** What an accepted file is stored as: its type by content, a safe name of that type, a PDF's page count. */
+export interface CheckedUpload {
+  filename: string;
+  mime: string;
+  pageCount: number | null;
+}
+
+/**
+ * The checks every file a user brings goes through (uploads and imported conversations' files):
+ * size, type by content, images' frames, text that is text, DOCX and PDF limits. Throws the
+ * refusal as an AppError; stores nothing.
+ */
+export async function checkUpload({
+  filename,
+  bytes,
+  maxBytes,
+  imageLimits,
+}: {
+  filename: string;
+  bytes: Buffer;
+  maxBytes: number;
+  imageLimits: ImageLimits;
+}): Promise<CheckedUpload> {
   if (bytes.length === 0) throw new AppError("bad_request:empty_file", "The file is empty.");
   if (bytes.length > maxBytes) throw tooLarge(maxBytes, "The file");
   const type = sniffFileType(bytes, filename);
@@ -61,31 +89,24 @@ export async function storeUpload(
   if (type.kind === "image") checkImage(bytes, imageLimits);
   if (type.kind === "text") checkText(bytes, type);
   if (type.kind === "docx") await checkDocx(bytes, type);
-  let pageCount: number | null = null;
-  if (type.kind === "pdf") {
-    // Counted in a PDF worker under the same limits as the tools: a PDF bomb is refused, not stored.
-    try {
-      const pdf = await openPdf(new Uint8Array(bytes), pdfLimits(getConfig()));
-      pageCount = pdf.pageCount;
-      await pdf.close();
-    } catch (error) {
-      if (error instanceof PdfError) {
-        const code = error.exceededLimit ? "payload_too_large:pdf" : "unsupported_media_type:pdf";
-        throw new AppError(code, `${error.message} It cannot be attached.`);
-      }
-      throw error;
+  const pageCount = type.kind === "pdf" ? await countPdfPages(bytes) : null;
+  return { filename: safeFilename(filename, type.extension), mime: type.mime, pageCount };
+}
+
+/** Counted in a PDF worker under the same limits as the tools: a PDF bomb is refused, not stored. */
+async function countPdfPages(bytes: Buffer): Promise<number> {
+  try {
+    const pdf = await openPdf(new Uint8Array(bytes), pdfLimits(getConfig()));
+    const pageCount = pdf.pageCount;
+    await pdf.close();
+    return pageCount;
+  } catch (error) {
+    if (error instanceof PdfError) {
+      const code = error.exceededLimit ? "payload_too_large:pdf" : "unsupported_media_type:pdf";
+      throw new AppError(code, `${error.message} It cannot be attached.`);
     }
+    throw error;
   }
-  const stored = insertFile(db, {
-    conversationId,
-    origin: "upload",
-    filename: safeFilename(filename, type.extension),
-    mime: type.mime,
-    bytes,
-    pageCount,
-    sourceUrl: null,
-  });
-  return { ...stored, pageCount, ref: `attachment:${stored.id}` };
 }
 
 function checkText(bytes: Buffer, type: SniffedType): void {

@@ -78,23 +78,31 @@ const inflate = promisify(inflateRaw);
 export async function inflatedSize(bytes: Buffer, entries: ZipEntry[], maxBytes: number): Promise<number | null> {
   let total = 0;
   for (const entry of entries) {
-    const left = maxBytes - total;
-    if (entry.size > left) return null;
-    const at = entry.localOffset;
-    if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw new Error(`bad entry ${entry.name}`);
-    const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-    const data = bytes.subarray(start, start + entry.compressedSize);
-    if (data.length !== entry.compressedSize) throw new Error(`truncated entry ${entry.name}`);
-    if (entry.method === 0) total += data.length;
-    else if (entry.method === 8) {
-      try {
-        total += (await inflate(data, { maxOutputLength: Math.max(1, left) })).length;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return null;
-        throw error;
-      }
-    } else throw new Error(`unsupported compression method ${entry.method} in ${entry.name}`);
-    if (total > maxBytes) return null;
+    const content = await readEntry(bytes, entry, maxBytes - total);
+    if (content === null) return null;
+    total += content.length;
   }
   return total;
+}
+
+/**
+ * One entry's content, or `null` when it is larger than `maxBytes` (inflation stops there). Throws a
+ * plain Error for an entry that cannot be read.
+ */
+export async function readEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Promise<Buffer | null> {
+  if (entry.size > maxBytes) return null;
+  const at = entry.localOffset;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw new Error(`bad entry ${entry.name}`);
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const data = bytes.subarray(start, start + entry.compressedSize);
+  if (data.length !== entry.compressedSize) throw new Error(`truncated entry ${entry.name}`);
+  if (entry.method === 0) return data.length > maxBytes ? null : data;
+  if (entry.method !== 8) throw new Error(`unsupported compression method ${entry.method} in ${entry.name}`);
+  try {
+    const content = await inflate(data, { maxOutputLength: Math.max(1, maxBytes) });
+    return content.length > maxBytes ? null : content;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return null;
+    throw error;
+  }
 }
