@@ -57,3 +57,9 @@ export type UpdateConversationBody = z.infer<ReturnType<typeof updateConversatio
 
 /** `POST /api/conversations/:id/branch`: show the branch through this message. */
 export const selectBranchBody = z.object({ messageId: z.string().min(1).max(100) });
+
+/** `GET /api/conversations/:id/export` and `GET /api/conversations/export`: files included with `files=1`. */
+export const exportQuery = z.object({
+  format: z.enum(["json", "md"]).default("json"),
+  files: z.enum(["0", "1"]).default("0"),
+});

@@ -1,0 +1,96 @@
+import { z } from "zod";
+import type { RunEventName } from "@/lib/protocol/run-events";
+
+/**
+ * The shape of every stored run event's data, for imported conversations: the browser trusts stored
+ * events as its own server's (`decodeRunEvent`), so an event read from a file is checked here first.
+ * Objects are loose: fields this server does not know are kept as they were.
+ */
+
+const count = z.number().int().min(0);
+const text = z.string();
+const interrupt = z.looseObject({ id: text, text });
+
+const stepBase = { seq: count, at: z.number(), iteration: count, stepId: text.optional() };
+const step = z.discriminatedUnion("type", [
+  z.looseObject({ ...stepBase, type: z.literal("tool_call"), callId: text, tool: text, args: z.unknown() }),
+  z.looseObject({
+    ...stepBase,
+    type: z.literal("tool_result"),
+    callId: text,
+    tool: text,
+    ok: z.boolean(),
+    observation: text,
+    durationMs: z.number(),
+    paging: z.looseObject({ nextToken: text }).optional(),
+    artifact: z.looseObject({ filename: text, mimeType: text, content: text }).optional(),
+    source: z.looseObject({ n: count, url: text, title: text }).optional(),
+    results: z.array(z.looseObject({ title: text, url: text, snippet: text })).optional(),
+  }),
+  z.looseObject({ ...stepBase, type: z.literal("thinking"), text, durationMs: z.number().optional() }),
+  z.looseObject({ ...stepBase, type: z.literal("interrupt"), interrupts: z.array(interrupt) }),
+  z.looseObject({ ...stepBase, type: z.literal("tool_selection"), selected: z.array(text), total: count }),
+  z.looseObject({ ...stepBase, type: z.literal("notice"), text }),
+]);
+
+export const runEventDataSchemas: Record<RunEventName, z.ZodType> = {
+  run: z.looseObject({
+    runId: text,
+    conversationId: text,
+    userMessageId: text,
+    model: text,
+    mode: z.enum(["native", "json", "dag"]),
+  }),
+  step,
+  plan: z.looseObject({
+    round: count,
+    steps: z.array(
+      z.looseObject({
+        id: text,
+        task: text,
+        dependencies: z.array(text),
+        tool_hint: text.nullable(),
+        model_hint: z.enum(["fast", "reasoning"]).nullable(),
+      }),
+    ),
+  }),
+  step_progress: z.looseObject({
+    stepId: text,
+    status: z.enum(["running", "done", "failed", "skipped"]),
+    model: text,
+    result: text.optional(),
+    at: z.number(),
+    durationMs: z.number().optional(),
+  }),
+  compact: z.looseObject({
+    stepId: text.optional(),
+    originalMessages: count,
+    keptMessages: count,
+    tokensBefore: count,
+    tokensAfter: count,
+  }),
+  answer: z.discriminatedUnion("status", [
+    z.looseObject({ status: z.literal("start") }),
+    z.looseObject({ status: z.literal("delta"), content: text }),
+    z.looseObject({ status: z.literal("done") }),
+  ]),
+  thinking: z.looseObject({ iteration: count, stepId: text.optional(), delta: text }),
+  error: z.looseObject({ code: text, message: text, retryable: z.boolean() }),
+  done: z.looseObject({
+    messageId: text,
+    iterations: count,
+    usage: z.looseObject({
+      inputTokens: count,
+      outputTokens: count,
+      totalTokens: count,
+      generationMs: z.number().optional(),
+    }),
+    elapsedMs: z.number(),
+    stopped: z.boolean().optional(),
+    interrupted: z.boolean().optional(),
+    fallback: z.boolean().optional(),
+    pendingInterrupts: z.array(interrupt).optional(),
+    titlePending: z.boolean().optional(),
+  }),
+  title: z.looseObject({ title: text }),
+};

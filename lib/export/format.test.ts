@@ -1,0 +1,46 @@
+import { getTableColumns } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { conversations, files, interrupts, messages, runEvents, runs } from "@/lib/db/schema";
+import {
+  type ColumnRule,
+  conversationColumns,
+  exportDocumentSchema,
+  fileColumns,
+  interruptColumns,
+  messageColumns,
+  runColumns,
+  runEventColumns,
+} from "./format";
+
+const tables: [string, SQLiteTable, Record<string, ColumnRule>][] = [
+  ["conversations", conversations, conversationColumns],
+  ["messages", messages, messageColumns],
+  ["runs", runs, runColumns],
+  ["run_events", runEvents, runEventColumns],
+  ["files", files, fileColumns],
+  ["interrupts", interrupts, interruptColumns],
+];
+
+const exported = (rules: Record<string, ColumnRule>) =>
+  Object.keys(rules).filter((column) => rules[column] === "exported");
+
+describe("the export format", () => {
+  it.each(tables)("exports every column of %s or says why not", (_name, table, rules) => {
+    expect(Object.keys(rules).sort()).toEqual(Object.keys(getTableColumns(table)).sort());
+    for (const rule of Object.values(rules)) {
+      if (rule !== "exported") expect(rule.omitted.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("reads back every exported column on import", () => {
+    const shape = exportDocumentSchema({ maxMessages: 1, maxInstructionsChars: 1 }).shape;
+    const keys = (schema: { shape: object }) => Object.keys(schema.shape).sort();
+    expect(keys(shape.conversation)).toEqual(exported(conversationColumns).sort());
+    expect(keys(shape.messages.element)).toEqual(exported(messageColumns).sort());
+    expect(keys(shape.runs.element)).toEqual([...exported(runColumns), "events"].sort());
+    expect(keys(shape.runs.element.shape.events.element)).toEqual(exported(runEventColumns).sort());
+    expect(keys(shape.files.element)).toEqual([...exported(fileColumns), "bytes"].sort());
+    expect(keys(shape.interrupts.element)).toEqual(exported(interruptColumns).sort());
+  });
+});

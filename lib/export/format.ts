@@ -1,0 +1,224 @@
+import { z } from "zod";
+import { chatSettingsSchema } from "@/lib/chat-settings";
+import {
+  type Conversation,
+  fileOrigins,
+  type HeldInterrupt,
+  type Message,
+  messageRoles,
+  messageStatuses,
+  type Run,
+  runModes,
+  runStatuses,
+  type StoredFile,
+  type StoredRunEvent,
+} from "@/lib/db/schema";
+import { TOOL_GROUP_ID } from "@/lib/mcp/tool-groups";
+import { isRunEventName } from "@/lib/protocol/run-events";
+import { runEventDataSchemas } from "./event-schema";
+
+/**
+ * The conversation export, version 1 (docs/api.md, "Export and import"): every stored column of a
+ * conversation and of what it owns, by the column rules below, so a round trip through export and
+ * import gives the same conversation under new ids.
+ */
+
+export const EXPORT_FORMAT = "ollama-web.conversation";
+export const EXPORT_VERSION = 1;
+
+/** A column is exported under its own name, or left out for the reason given. */
+export type ColumnRule = "exported" | { omitted: string };
+type ColumnRules<Row> = { [Column in keyof Row]-?: ColumnRule };
+
+const OWNED = { omitted: "the document is one conversation: everything in it belongs to it" };
+
+export const conversationColumns: ColumnRules<Conversation> = {
+  id: "exported",
+  userId: { omitted: "an import belongs to the user who imports it" },
+  title: "exported",
+  model: "exported",
+  summary: "exported",
+  summaryThrough: "exported",
+  planFirst: "exported",
+  disabledToolGroups: "exported",
+  activeLeafId: "exported",
+  settings: "exported",
+  createdAt: "exported",
+  updatedAt: "exported",
+};
+
+export const messageColumns: ColumnRules<Message> = {
+  id: "exported",
+  conversationId: OWNED,
+  parentId: "exported",
+  role: "exported",
+  content: "exported",
+  status: "exported",
+  runId: "exported",
+  attachmentIds: "exported",
+  createdAt: "exported",
+};
+
+export const runColumns: ColumnRules<Run> = {
+  id: "exported",
+  conversationId: OWNED,
+  status: "exported",
+  mode: "exported",
+  model: "exported",
+  questionId: "exported",
+  iterations: "exported",
+  inputTokens: "exported",
+  outputTokens: "exported",
+  generationMs: "exported",
+  elapsedMs: "exported",
+  error: "exported",
+  fallback: "exported",
+  partialAnswer: "exported",
+  startedAt: "exported",
+  finishedAt: "exported",
+};
+
+export const runEventColumns: ColumnRules<StoredRunEvent> = {
+  runId: { omitted: "events are listed under their run" },
+  seq: "exported",
+  type: "exported",
+  data: "exported",
+  createdAt: "exported",
+};
+
+export const fileColumns: ColumnRules<StoredFile> = {
+  id: "exported",
+  conversationId: OWNED,
+  origin: "exported",
+  filename: "exported",
+  mime: "exported",
+  size: "exported",
+  sha256: "exported",
+  pageCount: "exported",
+  sourceUrl: "exported",
+  bytes: { omitted: "the file itself: in `bytes` as base64 only when the export includes files" },
+  createdAt: "exported",
+};
+
+export const interruptColumns: ColumnRules<HeldInterrupt> = {
+  id: "exported",
+  conversationId: OWNED,
+  runId: "exported",
+  text: "exported",
+  createdAt: "exported",
+};
+
+/** The row's exported columns, nothing else. */
+export function exportedColumns<Row extends object>(row: Row, rules: ColumnRules<Row>): Partial<Row> {
+  return Object.fromEntries(
+    Object.entries(row).filter(([column]) => rules[column as keyof Row] === "exported"),
+  ) as Partial<Row>;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const id = z.string().regex(ID, "must be an id of 1 to 64 letters, digits, _ or -");
+const time = z.number().int().min(0).max(8_640_000_000_000_000);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const event = z
+  .strictObject({
+    seq: z.number().int().min(1),
+    type: z.string().refine(isRunEventName, "must be a run event's name"),
+    data: z.record(z.string(), z.unknown()),
+    createdAt: time,
+  })
+  .superRefine((value, context) => {
+    if (!isRunEventName(value.type)) return;
+    const result = runEventDataSchemas[value.type].safeParse(value.data);
+    for (const issue of result.error?.issues ?? []) {
+      context.addIssue({ code: "custom", path: ["data", ...issue.path], message: issue.message });
+    }
+  });
+
+export interface DocumentLimits {
+  /** IMPORT_MAX_MESSAGES */
+  maxMessages: number;
+  /** MAX_INSTRUCTIONS_CHARS */
+  maxInstructionsChars: number;
+}
+
+/** The whole document as the importer reads it; strict, so a column nobody reads is an error, not lost. */
+export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: DocumentLimits) {
+  return z.strictObject({
+    format: z.literal(EXPORT_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    exportedAt: time,
+    conversation: z.strictObject({
+      id,
+      title: z.string().trim().min(1).max(200),
+      model: z.string().min(1).max(200).nullable(),
+      summary: z.string().nullable(),
+      summaryThrough: id.nullable(),
+      planFirst: z.boolean(),
+      disabledToolGroups: z.array(z.string().regex(TOOL_GROUP_ID, "must be web or mcp:<server>")).max(100),
+      activeLeafId: id.nullable(),
+      // NUM_CTX is this server's: each turn caps the context anyway (docs/architecture.md).
+      settings: chatSettingsSchema({ maxInstructionsChars, maxNumCtx: Number.MAX_SAFE_INTEGER }),
+      createdAt: time,
+      updatedAt: time,
+    }),
+    messages: z
+      .array(
+        z.strictObject({
+          id,
+          parentId: id.nullable(),
+          role: z.enum(messageRoles),
+          content: z.string(),
+          status: z.enum(messageStatuses),
+          runId: id.nullable(),
+          attachmentIds: z.array(id).max(100).nullable(),
+          createdAt: time,
+        }),
+      )
+      .min(1, "a conversation without messages has nothing to import")
+      .max(maxMessages, `more than ${maxMessages} messages (IMPORT_MAX_MESSAGES)`),
+    runs: z.array(
+      z.strictObject({
+        id,
+        status: z.enum(runStatuses),
+        mode: z.enum(runModes),
+        model: z.string().min(1).max(200),
+        questionId: id.nullable(),
+        iterations: count,
+        inputTokens: count,
+        outputTokens: count,
+        generationMs: count.nullable(),
+        elapsedMs: count.nullable(),
+        error: z.string().nullable(),
+        fallback: z.boolean(),
+        partialAnswer: z.string().nullable(),
+        startedAt: time,
+        finishedAt: time.nullable(),
+        events: z.array(event),
+      }),
+    ),
+    interrupts: z.array(z.strictObject({ id, runId: id, text: z.string(), createdAt: time })),
+    files: z.array(
+      z.strictObject({
+        id,
+        origin: z.enum(fileOrigins),
+        filename: z.string().min(1).max(255),
+        mime: z.string().min(1).max(200),
+        size: count,
+        sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
+        pageCount: count.nullable(),
+        sourceUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(4096)
+          .nullable(),
+        createdAt: time,
+        bytes: z.base64().optional(),
+      }),
+    ),
+  });
+}
+
+export type ConversationExport = z.infer<ReturnType<typeof exportDocumentSchema>>;
+export type ExportedMessage = ConversationExport["messages"][number];
+export type ExportedRun = ConversationExport["runs"][number];
+export type ExportedFile = ConversationExport["files"][number];

@@ -1,0 +1,88 @@
+import { MessageTree } from "@/lib/db/message-tree";
+import type { Message } from "@/lib/db/schema";
+import type { RunStep } from "@/lib/protocol/run-events";
+import type { ConversationExport, ExportedFile } from "./format";
+
+/**
+ * A conversation as Markdown, for people to read: the branch shown, question by answer, each
+ * answer's tool steps folded in a `<details>` block and its sources as links, attachments listed.
+ * It is not read back: importing takes the JSON export.
+ */
+export function conversationMarkdown(document: ConversationExport): string {
+  const { conversation } = document;
+  const tree = new MessageTree(
+    document.messages.map((message) => ({ ...message, conversationId: conversation.id }) satisfies Message),
+  );
+  const filesById = new Map(document.files.map((file) => [file.id, file]));
+  const runsById = new Map(document.runs.map((run) => [run.id, run]));
+  const lines = [
+    `# ${oneLine(conversation.title)}`,
+    "",
+    `- Model: ${conversation.model ? inlineCode(conversation.model) : "—"}`,
+    `- Started: ${isoTime(conversation.createdAt)}; last message: ${isoTime(conversation.updatedAt)}`,
+    "- Exported from ollama-web. This Markdown copy is for reading; to restore the conversation, import its JSON export.",
+    "",
+  ];
+  for (const message of tree.path(conversation.activeLeafId)) {
+    const run = message.runId ? runsById.get(message.runId) : undefined;
+    if (message.role === "user") {
+      lines.push(`## ${message.runId ? "Follow-up" : "User"} · ${isoTime(message.createdAt)}`, "", message.content, "");
+      const attached = (message.attachmentIds ?? []).flatMap((fileId) => filesById.get(fileId) ?? []);
+      if (attached.length) lines.push("Attachments:", ...attached.map((file) => `- ${describeFile(file)}`), "");
+      continue;
+    }
+    lines.push(`## Assistant · ${run ? `${inlineCode(run.model)} · ` : ""}${isoTime(message.createdAt)}`, "");
+    const steps = (run?.events ?? []).flatMap((event) => (event.type === "step" ? [event.data as RunStep] : []));
+    const calls = steps.filter((step) => step.type === "tool_call");
+    if (calls.length) {
+      lines.push(`<details><summary>Tool steps (${calls.length})</summary>`, "");
+      for (const call of calls) {
+        const result = steps.find((step) => step.type === "tool_result" && step.callId === call.callId);
+        const outcome = result?.type === "tool_result" ? (result.ok ? "ok" : "failed") : "no result";
+        lines.push(`- ${inlineCode(call.tool)} ${inlineCode(cut(JSON.stringify(call.args ?? {}), 200))} → ${outcome}`);
+      }
+      lines.push("", "</details>", "");
+    }
+    if (run?.error) lines.push(`> ${run.status === "complete" ? "Note" : "The run ended"}: ${oneLine(run.error)}`, "");
+    lines.push(message.content || "*(no answer)*", "");
+    const sources = new Map<number, { url: string; title: string }>();
+    for (const step of steps) if (step.type === "tool_result" && step.source) sources.set(step.source.n, step.source);
+    if (sources.size) {
+      lines.push("Sources:");
+      for (const [n, source] of [...sources].sort(([a], [b]) => a - b)) {
+        lines.push(`${n}. ${sourceLink(source, filesById)}`);
+      }
+      lines.push("");
+    }
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function sourceLink(source: { url: string; title: string }, filesById: Map<string, ExportedFile>): string {
+  const title = escapeText(oneLine(source.title || source.url));
+  if (source.url.startsWith("attachment:")) {
+    const file = filesById.get(source.url.slice("attachment:".length));
+    return `${title} (attached file${file ? ` ${inlineCode(file.filename)}` : ""})`;
+  }
+  if (!/^https?:\/\//i.test(source.url)) return title;
+  const url = source.url.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);
+  return `[${title}](${url})`;
+}
+
+function describeFile(file: ExportedFile): string {
+  const pages = file.pageCount === null ? "" : `, ${file.pageCount} pages`;
+  return `${inlineCode(file.filename)} (${file.mime}, ${file.size} bytes${pages}, sha256 ${file.sha256.slice(0, 12)}…)`;
+}
+
+const isoTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+const oneLine = (value: string) => value.replace(/\s+/g, " ").trim();
+const cut = (value: string, max: number) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
+const escapeText = (value: string) => value.replace(/[\\[\]*_`<>]/g, "\\$&");
+
+/** Inline code that its own backticks cannot end. */
+function inlineCode(value: string): string {
+  const text = oneLine(value);
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${text.startsWith("`") || text.endsWith("`") ? ` ${text} ` : text}${fence}`;
+}
