@@ -173,6 +173,12 @@ export const configSchema = z
     ABANDONED_CHAT_HOURS: positiveInt(24),
     /** A JSON file in the `{"mcpServers": {...}}` format (Claude Desktop, Cursor): servers shown read-only in settings. */
     MCP_CONFIG: z.string().trim().min(1).optional(),
+    /** Import of conversations: the upload (a JSON export or a ZIP of them), and each conversation's JSON in a ZIP. */
+    IMPORT_MAX_MB: positiveInt(100),
+    /** What a ZIP being imported may inflate to in all; every entry is measured before anything is stored. */
+    IMPORT_MAX_INFLATED_MB: positiveInt(500),
+    /** Messages one imported conversation may have (every version and branch counted). */
+    IMPORT_MAX_MESSAGES: positiveInt(20_000),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
   })

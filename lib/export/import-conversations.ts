@@ -1,0 +1,279 @@
+import "server-only";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import type { OwnerId } from "@/lib/db/queries";
+import { conversations, files, interrupts, messages, runEvents, runs, type StoredFile } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { sha256 } from "@/lib/files/file-store";
+import { isZip } from "@/lib/files/sniff";
+import { checkUpload } from "@/lib/files/uploads";
+import { inflatedSize, MAX_ENTRIES, readEntry, zipEntries } from "@/lib/files/zip-entries";
+import { type ConversationExport, EXPORT_FORMAT, EXPORT_VERSION, exportDocumentSchema } from "./format";
+import { remapIds } from "./remap-ids";
+
+/**
+ * Imports conversation exports (docs/api.md, "Export and import") into the importing user's
+ * account: one JSON document, or a ZIP made by the export of every conversation. Nothing is
+ * overwritten: each conversation gets new ids. A conversation that fails a check is skipped with
+ * its reason and the others still import; an archive that cannot be read changes nothing.
+ */
+
+export interface ImportReport {
+  imported: { title: string; id: string }[];
+  skipped: { title?: string; reason: string }[];
+}
+
+export async function importConversations(
+  db: Db,
+  { bytes, ownerId, config }: { bytes: Buffer; ownerId: OwnerId; config: Config },
+): Promise<ImportReport> {
+  const report: ImportReport = { imported: [], skipped: [] };
+  if (!isZip(bytes)) {
+    const document = parseJson(bytes);
+    if (document === undefined) {
+      throw new AppError(
+        "bad_request:import_file",
+        "The file is neither a conversation export (JSON) nor a ZIP of them.",
+      );
+    }
+    await importDocument(db, { document, ownerId, config, report });
+    return report;
+  }
+  const entries = zipEntries(bytes, MAX_ENTRIES);
+  if (!entries) throw brokenArchive();
+  // Every entry is inflated once, under the total cap, before anything is stored.
+  let total: number | null;
+  try {
+    total = await inflatedSize(bytes, entries, config.IMPORT_MAX_INFLATED_MB * 1024 * 1024);
+  } catch {
+    throw brokenArchive();
+  }
+  if (total === null) {
+    throw new AppError(
+      "payload_too_large:import_archive",
+      `The archive unpacks to more than ${config.IMPORT_MAX_INFLATED_MB} MB (IMPORT_MAX_INFLATED_MB). Nothing was imported.`,
+    );
+  }
+  for (const entry of entries) {
+    if (entry.name.endsWith("/") || entry.name.toLowerCase().endsWith(".md")) continue;
+    if (!entry.name.toLowerCase().endsWith(".json")) {
+      report.skipped.push({ reason: `${entry.name}: not a conversation export (only .json entries are read).` });
+      continue;
+    }
+    const content = await readEntry(bytes, entry, config.IMPORT_MAX_MB * 1024 * 1024);
+    if (content === null) {
+      report.skipped.push({ reason: `${entry.name}: larger than ${config.IMPORT_MAX_MB} MB (IMPORT_MAX_MB).` });
+      continue;
+    }
+    const document = parseJson(content);
+    if (document === undefined) report.skipped.push({ reason: `${entry.name}: not valid JSON.` });
+    else await importDocument(db, { document, ownerId, config, report, entryName: entry.name });
+  }
+  return report;
+}
+
+const brokenArchive = () =>
+  new AppError(
+    "bad_request:import_archive",
+    "The ZIP archive is damaged or not one this app reads. Nothing was imported.",
+  );
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+async function importDocument(
+  db: Db,
+  {
+    document,
+    ownerId,
+    config,
+    report,
+    entryName,
+  }: { document: unknown; ownerId: OwnerId; config: Config; report: ImportReport; entryName?: string },
+): Promise<void> {
+  const rawTitle = (document as { conversation?: { title?: unknown } } | null)?.conversation?.title;
+  const title = typeof rawTitle === "string" ? rawTitle.slice(0, 200) : undefined;
+  const skip = (reason: string) =>
+    report.skipped.push({ ...(title ? { title } : {}), reason: entryName ? `${entryName}: ${reason}` : reason });
+  const checked = checkDocument(document, config);
+  if (typeof checked === "string") return void skip(checked);
+  const stored = await checkFiles(checked, config);
+  if (typeof stored === "string") return void skip(stored);
+  const id = storeConversation(db, { document: checked, files: stored, ownerId });
+  report.imported.push({ title: checked.conversation.title, id });
+  if (checked.files.length > stored.length) {
+    report.skipped.push({
+      title: checked.conversation.title,
+      reason: `${checked.files.length - stored.length} attached or fetched file(s) were exported without their content; the conversation was imported without them.`,
+    });
+  }
+}
+
+/** The document, valid and self-consistent, or why not. */
+function checkDocument(document: unknown, config: Config): ConversationExport | string {
+  const head = document as { format?: unknown; version?: unknown } | null;
+  if (typeof head !== "object" || head === null || head.format !== EXPORT_FORMAT) {
+    return `not a conversation export (its "format" is not "${EXPORT_FORMAT}").`;
+  }
+  if (head.version !== EXPORT_VERSION) {
+    return `export version ${JSON.stringify(head.version)} is not one this server reads (version ${EXPORT_VERSION}).`;
+  }
+  const parsed = exportDocumentSchema({
+    maxMessages: config.IMPORT_MAX_MESSAGES,
+    maxInstructionsChars: config.MAX_INSTRUCTIONS_CHARS,
+  }).safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `invalid export: ${issue?.path.join(".") || "document"}: ${issue?.message ?? "invalid"}.`;
+  }
+  const value = parsed.data;
+  const messageIds = new Set<string>();
+  for (const message of value.messages) {
+    if (messageIds.has(message.id)) return `invalid export: message ${message.id} appears twice.`;
+    // Parents first: what makes the tree a tree, and the order they are stored in.
+    if (message.parentId !== null && !messageIds.has(message.parentId)) {
+      return `invalid export: message ${message.id} comes before its parent ${message.parentId}.`;
+    }
+    messageIds.add(message.id);
+  }
+  const runIds = new Set(value.runs.map((run) => run.id));
+  const fileIds = new Set(value.files.map((file) => file.id));
+  const problems = [
+    unique(value.runs, "run"),
+    unique(value.files, "file"),
+    unique(value.interrupts, "follow-up"),
+    ...[value.conversation.activeLeafId, value.conversation.summaryThrough].map((ref) =>
+      ref === null || messageIds.has(ref) ? null : `the conversation names message ${ref}, which is not in it.`,
+    ),
+    ...value.messages.map((message) =>
+      message.runId !== null && !runIds.has(message.runId)
+        ? `message ${message.id} names run ${message.runId}, which is not in it.`
+        : (message.attachmentIds ?? []).some((fileId) => !fileIds.has(fileId))
+          ? `message ${message.id} names a file that is not in it.`
+          : null,
+    ),
+    ...value.runs.map((run) =>
+      run.status === "running"
+        ? "it was exported while an answer was being written; export it again once the answer is done."
+        : run.questionId !== null && !messageIds.has(run.questionId)
+          ? `run ${run.id} answers message ${run.questionId}, which is not in it.`
+          : new Set(run.events.map((event) => event.seq)).size !== run.events.length
+            ? `run ${run.id} has two events with the same number.`
+            : null,
+    ),
+    ...value.interrupts.map((held) =>
+      runIds.has(held.runId) ? null : `follow-up ${held.id} names run ${held.runId}, which is not in it.`,
+    ),
+  ];
+  const problem = problems.find((found) => found !== null);
+  return problem ? `invalid export: ${problem}` : value;
+}
+
+function unique(rows: { id: string }[], what: string): string | null {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.id)) return `${what} ${row.id} appears twice.`;
+    seen.add(row.id);
+  }
+  return null;
+}
+
+type CheckedFile = Omit<StoredFile, "conversationId">;
+
+/**
+ * The files whose content the export holds, through the same checks as an upload; the first one
+ * refused (or whose content is not what its SHA-256 says) skips the conversation.
+ */
+async function checkFiles(document: ConversationExport, config: Config): Promise<CheckedFile[] | string> {
+  const checked: CheckedFile[] = [];
+  for (const file of document.files) {
+    if (file.bytes === undefined) continue;
+    const bytes = Buffer.from(file.bytes, "base64");
+    try {
+      const upload = await checkUpload({
+        filename: file.filename,
+        bytes,
+        maxBytes: config.MAX_FETCH_MB * 1024 * 1024,
+        imageLimits: { maxPixels: config.MAX_IMAGE_PIXELS, maxFrames: config.MAX_IMAGE_FRAMES },
+      });
+      const row = { ...file, ...upload, bytes, size: bytes.length, sha256: sha256(bytes) };
+      if (row.sha256 !== file.sha256) {
+        return `file ${JSON.stringify(file.filename)}: its content does not match its SHA-256 (damaged export).`;
+      }
+      checked.push(row);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return `file ${JSON.stringify(file.filename)} was refused: ${error.message}`;
+    }
+  }
+  return checked;
+}
+
+/** Stores the conversation under new ids, in one transaction; returns its id. */
+function storeConversation(
+  db: Db,
+  { document, files: fileRows, ownerId }: { document: ConversationExport; files: CheckedFile[]; ownerId: OwnerId },
+): string {
+  const kept = new Set(fileRows.map((file) => file.id));
+  const remap = remapIds([
+    document.conversation.id,
+    ...document.messages.map((message) => message.id),
+    ...document.runs.map((run) => run.id),
+    ...fileRows.map((file) => file.id),
+    ...document.interrupts.map((held) => held.id),
+  ]);
+  const { conversation } = document;
+  const conversationId = remap.id(conversation.id);
+  db.transaction((tx) => {
+    tx.insert(conversations)
+      .values({
+        ...conversation,
+        id: conversationId,
+        userId: ownerId,
+        summaryThrough: remap.nullable(conversation.summaryThrough),
+        activeLeafId: remap.nullable(conversation.activeLeafId),
+      })
+      .run();
+    for (const file of fileRows) {
+      tx.insert(files)
+        .values({ ...file, id: remap.id(file.id), conversationId })
+        .run();
+    }
+    for (const { events, ...run } of document.runs) {
+      const runId = remap.id(run.id);
+      tx.insert(runs)
+        .values({ ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) })
+        .run();
+      for (const event of events) {
+        tx.insert(runEvents)
+          .values({ ...event, runId, type: event.type as never, data: remap.inValue(event.data) as never })
+          .run();
+      }
+    }
+    for (const message of document.messages) {
+      const attachments = (message.attachmentIds ?? []).filter((fileId) => kept.has(fileId)).map(remap.id);
+      tx.insert(messages)
+        .values({
+          ...message,
+          id: remap.id(message.id),
+          conversationId,
+          parentId: remap.nullable(message.parentId),
+          runId: remap.nullable(message.runId),
+          content: remap.inText(message.content),
+          attachmentIds: attachments.length ? attachments : null,
+        })
+        .run();
+    }
+    for (const held of document.interrupts) {
+      tx.insert(interrupts)
+        .values({ ...held, id: remap.id(held.id), conversationId, runId: remap.id(held.runId) })
+        .run();
+    }
+  });
+  return conversationId;
+}

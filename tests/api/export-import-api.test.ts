@@ -1,0 +1,360 @@
+import { describe, expect, it } from "vitest";
+import { GET as exportOne } from "@/app/api/conversations/[id]/export/route";
+import { GET as getOne } from "@/app/api/conversations/[id]/route";
+import { GET as exportAll } from "@/app/api/conversations/export/route";
+import { POST as importFile } from "@/app/api/conversations/import/route";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { conversations, files, messages } from "@/lib/db/schema";
+import type { ConversationExport } from "@/lib/export/format";
+import { MAX_ENTRIES, zipEntries } from "@/lib/files/zip-entries";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { expectApiError, jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
+import { makeTextPdf } from "@/tests/support/pdf-fixtures";
+import { seedConversation } from "@/tests/support/seed-conversation";
+import { makeZip } from "@/tests/support/zip-fixtures";
+
+const fake = setupFakeOllama();
+setupAppEnv(fake);
+
+interface Report {
+  imported: { title: string; id: string }[];
+  skipped: { title?: string; reason: string }[];
+}
+
+const exportRequest = (id: string, query = "") =>
+  exportOne(jsonRequest(`/api/conversations/${id}/export${query}`, "GET"), params({ id }));
+
+async function exportJson(id: string, files = true): Promise<ConversationExport> {
+  const response = await exportRequest(id, files ? "?format=json&files=1" : "?format=json");
+  expect(response.status).toBe(200);
+  return (await response.json()) as ConversationExport;
+}
+
+const importRequest = (body: Buffer | string) =>
+  importFile(
+    new Request("http://127.0.0.1/api/conversations/import", {
+      method: "POST",
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    }),
+  );
+
+async function importReport(body: Buffer | string | object): Promise<Report> {
+  const response = await importRequest(
+    typeof body === "object" && !Buffer.isBuffer(body) ? JSON.stringify(body) : body,
+  );
+  expect(response.status).toBe(200);
+  return (await response.json()) as Report;
+}
+
+/** The document with every id replaced by its position among the ids, and no export time. */
+function withoutIds(document: ConversationExport): unknown {
+  const ids = [
+    document.conversation.id,
+    ...document.messages.map((message) => message.id),
+    ...document.runs.map((run) => run.id),
+    ...document.files.map((file) => file.id),
+    ...document.interrupts.map((held) => held.id),
+  ];
+  let text = JSON.stringify({ ...document, exportedAt: 0 });
+  ids.forEach((id, index) => {
+    text = text.replaceAll(id, `#${index}`);
+  });
+  return JSON.parse(text);
+}
+
+const counts = () => {
+  const db = getDb();
+  return {
+    conversations: db.select().from(conversations).all().length,
+    messages: db.select().from(messages).all().length,
+    files: db.select().from(files).all().length,
+  };
+};
+
+describe("export and import", () => {
+  it("round trip: a conversation exported with its files and imported exports identically, under new ids", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const original = await exportJson(conversationId);
+    expect(original.messages.length).toBe(6);
+    expect(original.files.map((file) => file.mime)).toEqual(["application/pdf", "image/png"]);
+
+    const report = await importReport(original);
+    expect(report.skipped).toEqual([]);
+    const [imported] = report.imported;
+    expect(imported?.title).toBe("Research 調査");
+    expect(imported?.id).not.toBe(conversationId);
+
+    const copy = await exportJson(imported?.id ?? "");
+    expect(withoutIds(copy)).toEqual(withoutIds(original));
+    const newIds = new Set([copy.conversation.id, ...copy.messages.map((m) => m.id), ...copy.files.map((f) => f.id)]);
+    for (const message of original.messages) expect(newIds.has(message.id)).toBe(false);
+    // The visible thread is the same one, with the same files behind it.
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id: imported?.id ?? "" }))).json()) as {
+      messages: { content: string }[];
+      files: { filename: string }[];
+    };
+    expect(detail.messages.map((m) => m.content)).toEqual([
+      "Summarise the report",
+      "Also the chart, please",
+      expect.stringContaining("The report says two things"),
+    ]);
+    expect(detail.files.map((f) => f.filename)).toEqual(["report.pdf", "chart.png"]);
+  });
+
+  it("never overwrites: importing the same export twice makes two new conversations, the original untouched", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const original = await exportJson(conversationId);
+    const first = await importReport(original);
+    const second = await importReport(original);
+    expect(first.imported[0]?.id).not.toBe(second.imported[0]?.id);
+    expect(withoutIds(await exportJson(conversationId))).toEqual(withoutIds(original));
+    expect((await exportJson(conversationId)).conversation.id).toBe(conversationId);
+  });
+
+  it("names the download after the title: an ASCII fallback and the UTF-8 name in filename*", async () => {
+    const { conversationId } = await seedConversation(getDb(), { title: "会議メモ: 予算/計画" });
+    const json = await exportRequest(conversationId);
+    expect(json.headers.get("content-disposition")).toBe(
+      `attachment; filename="conversation.json"; filename*=UTF-8''${encodeURIComponent("会議メモ 予算 計画.json")}`,
+    );
+    expect(json.headers.get("content-type")).toContain("application/json");
+    const { conversationId: mixed } = await seedConversation(getDb(), { title: 'Plan "Q3" 計画' });
+    expect((await exportRequest(mixed, "?format=md")).headers.get("content-disposition")).toBe(
+      `attachment; filename="Plan Q3.md"; filename*=UTF-8''${encodeURIComponent("Plan Q3 計画.md")}`,
+    );
+  });
+
+  it("writes Markdown of the thread shown: headings, steps folded, sources as links, attachments listed", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const response = await exportRequest(conversationId, "?format=md");
+    expect(response.headers.get("content-type")).toContain("text/markdown");
+    const markdown = await response.text();
+    expect(markdown).toMatch(/^# Research 調査\n/);
+    expect(markdown).toContain("to restore the conversation, import its JSON export");
+    expect(markdown).toContain("## User · ");
+    expect(markdown).toContain("## Follow-up · ");
+    expect(markdown).toContain("## Assistant · `qwen3:8b`");
+    expect(markdown).toContain("- `report.pdf` (application/pdf, ");
+    expect(markdown).toContain("<details><summary>Tool steps (1)</summary>");
+    expect(markdown).toContain("1. report.pdf (attached file `report.pdf`)");
+    expect(markdown).toContain("2. [Example \\[x\\]](https://example.org/a_%28b%29)");
+    // Only the branch shown: not the regenerated answer, not the edited question.
+    expect(markdown).not.toContain("A second version.");
+    expect(markdown).not.toContain("in Japanese");
+  });
+
+  it("exports without files: the import says the files were left out and the messages no longer name them", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const original = await exportJson(conversationId, false);
+    expect(original.files.every((file) => file.bytes === undefined)).toBe(true);
+    const report = await importReport(original);
+    expect(report.imported).toHaveLength(1);
+    expect(report.skipped).toEqual([
+      { title: "Research 調査", reason: expect.stringContaining("2 attached or fetched file(s)") },
+    ]);
+    const copy = await exportJson(report.imported[0]?.id ?? "");
+    expect(copy.files).toEqual([]);
+    expect(copy.messages.every((message) => message.attachmentIds === null)).toBe(true);
+  });
+
+  it("refuses a body that is neither JSON nor a ZIP with 400, storing nothing", async () => {
+    const before = counts();
+    await expectApiError(await importRequest('{"format": "ollama-web.conversation", '), 400, "bad_request:import_file");
+    expect(counts()).toEqual(before);
+  });
+
+  it("skips an export of another version, with the reason", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const document = { ...(await exportJson(conversationId)), version: 2 };
+    const before = counts();
+    expect(await importReport(document)).toEqual({
+      imported: [],
+      skipped: [{ title: "Research 調査", reason: "export version 2 is not one this server reads (version 1)." }],
+    });
+    expect(counts()).toEqual(before);
+  });
+
+  it.each([
+    ["a message before its parent", (d: ConversationExport) => d.messages.reverse(), "comes before its parent"],
+    [
+      "an unknown column",
+      (d: ConversationExport) => Object.assign(d.conversation, { owner: "x" }),
+      'Unrecognized key: "owner"',
+    ],
+    [
+      "a file that is not in it",
+      (d: ConversationExport) => Object.assign(d.messages[0] ?? {}, { attachmentIds: ["nope"] }),
+      "names a file that is not in it",
+    ],
+    [
+      "a step without its fields",
+      (d: ConversationExport) => Object.assign(d.runs[0]?.events[1]?.data ?? {}, { callId: 3 }),
+      "runs.0.events.1.data.callId",
+    ],
+    [
+      "bytes that are not the file",
+      (d: ConversationExport) =>
+        Object.assign(d.files[0] ?? {}, { bytes: Buffer.from(makeTextPdf([["three"]])).toString("base64") }),
+      "does not match its SHA-256",
+    ],
+  ])("skips a conversation with %s, with the reason, storing nothing of it", async (_what, damage, reason) => {
+    const { conversationId } = await seedConversation(getDb());
+    const document = await exportJson(conversationId);
+    damage(document);
+    const before = counts();
+    const report = await importReport(document);
+    expect(report.imported).toEqual([]);
+    expect(report.skipped).toEqual([{ title: "Research 調査", reason: expect.stringContaining(reason) }]);
+    expect(counts()).toEqual(before);
+  });
+
+  it("imports a file through the upload checks: one that fails sniffing skips its conversation, the others import", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const good = await exportJson(conversationId);
+    const bad = structuredClone(good);
+    const fake = Buffer.from("MZ\x90\x00 not a PDF at all");
+    Object.assign(bad.files[0] ?? {}, {
+      bytes: fake.toString("base64"),
+      sha256: (await import("node:crypto")).createHash("sha256").update(fake).digest("hex"),
+      size: fake.length,
+    });
+    bad.conversation.title = "Bad file";
+    const archive = makeZip([
+      { name: "0001 Bad file.json", data: Buffer.from(JSON.stringify(bad)) },
+      { name: "0002 Good.json", data: Buffer.from(JSON.stringify(good)) },
+      { name: "0002 Good.md", data: Buffer.from("# Good") },
+      { name: "notes.txt", data: Buffer.from("hello") },
+    ]);
+    const report = await importReport(archive);
+    expect(report.imported.map((entry) => entry.title)).toEqual(["Research 調査"]);
+    expect(report.skipped).toEqual([
+      {
+        title: "Bad file",
+        reason: expect.stringMatching(/^0001 Bad file\.json: file "report\.pdf" was refused: Only PDF files/),
+      },
+      { reason: "notes.txt: not a conversation export (only .json entries are read)." },
+    ]);
+  });
+
+  it("refuses a ZIP bomb with 413 before storing anything", async () => {
+    process.env.IMPORT_MAX_INFLATED_MB = "1";
+    resetConfigForTests();
+    try {
+      const { conversationId } = await seedConversation(getDb());
+      const good = Buffer.from(JSON.stringify(await exportJson(conversationId)));
+      const bomb = makeZip([
+        { name: "0001 good.json", data: good },
+        { name: "0002 bomb.json", data: Buffer.alloc(4 * 1024 * 1024, 0x20), claimedSize: 10 },
+      ]);
+      const before = counts();
+      await expectApiError(await importRequest(bomb), 413, "payload_too_large:import_archive");
+      expect(counts()).toEqual(before);
+    } finally {
+      delete process.env.IMPORT_MAX_INFLATED_MB;
+      resetConfigForTests();
+    }
+  });
+
+  it("refuses a damaged archive with 400, even when its first conversation is good", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const good = Buffer.from(JSON.stringify(await exportJson(conversationId)));
+    const archive = makeZip([
+      { name: "0001 good.json", data: good },
+      { name: "0002 other.json", data: good },
+    ]);
+    // The second entry's deflated data is cut short.
+    const entries = zipEntries(archive, MAX_ENTRIES) ?? [];
+    const second = entries[1]?.localOffset ?? 0;
+    archive.fill(0xff, second + 60, second + 80);
+    const before = counts();
+    await expectApiError(await importRequest(archive), 400, "bad_request:import_archive");
+    expect(counts()).toEqual(before);
+  });
+
+  it("imports a 5000-message conversation within the limits, in order, with its timestamps", async () => {
+    const start = Date.UTC(2025, 0, 1);
+    const ids = Array.from({ length: 5000 }, () => crypto.randomUUID());
+    const document = {
+      format: "ollama-web.conversation",
+      version: 1,
+      exportedAt: start,
+      conversation: {
+        id: crypto.randomUUID(),
+        title: "Long one",
+        model: null,
+        summary: null,
+        summaryThrough: null,
+        planFirst: false,
+        disabledToolGroups: [],
+        activeLeafId: ids.at(-1),
+        settings: {},
+        createdAt: start,
+        updatedAt: start + 5000,
+      },
+      messages: ids.map((id, index) => ({
+        id,
+        parentId: index ? ids[index - 1] : null,
+        role: index % 2 ? "assistant" : "user",
+        content: `message ${index}`,
+        status: "complete",
+        runId: null,
+        attachmentIds: null,
+        createdAt: start + index,
+      })),
+      runs: [],
+      interrupts: [],
+      files: [],
+    };
+    const report = await importReport(document);
+    expect(report.skipped).toEqual([]);
+    const copy = await exportJson(report.imported[0]?.id ?? "");
+    expect(copy.messages.map((m) => [m.content, m.createdAt])).toEqual(
+      document.messages.map((m) => [m.content, m.createdAt]),
+    );
+    expect(copy.conversation.updatedAt).toBe(start + 5000);
+  });
+
+  it("skips a conversation with more messages than IMPORT_MAX_MESSAGES", async () => {
+    process.env.IMPORT_MAX_MESSAGES = "5";
+    resetConfigForTests();
+    try {
+      const { conversationId } = await seedConversation(getDb());
+      const report = await importReport(await exportJson(conversationId));
+      expect(report.skipped[0]?.reason).toContain("more than 5 messages (IMPORT_MAX_MESSAGES)");
+    } finally {
+      delete process.env.IMPORT_MAX_MESSAGES;
+      resetConfigForTests();
+    }
+  });
+
+  it("refuses an upload over IMPORT_MAX_MB with 413", async () => {
+    process.env.IMPORT_MAX_MB = "1";
+    resetConfigForTests();
+    try {
+      await expectApiError(await importRequest(Buffer.alloc(1024 * 1024 + 1, 0x20)), 413, "payload_too_large:body");
+    } finally {
+      delete process.env.IMPORT_MAX_MB;
+      resetConfigForTests();
+    }
+  });
+
+  it("exports every conversation as one ZIP of JSON and Markdown, which imports back whole", async () => {
+    const response = await exportAll(jsonRequest("/api/conversations/export?files=1", "GET"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    expect(response.headers.get("content-disposition")).toMatch(
+      /filename="ollama-web-conversations-\d{4}-\d\d-\d\d\.zip"/,
+    );
+    const archive = Buffer.from(await response.arrayBuffer());
+    const names = (zipEntries(archive, MAX_ENTRIES) ?? []).map((entry) => entry.name);
+    const listed = counts().conversations;
+    expect(names.filter((name) => name.endsWith(".json"))).toHaveLength(names.length / 2);
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^\d{4} Long one\.json$/)]));
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^\d{4} Long one\.md$/)]));
+    expect(names.length / 2).toBeLessThanOrEqual(listed);
+    const report = await importReport(archive);
+    expect(report.skipped).toEqual([]);
+    expect(report.imported).toHaveLength(names.length / 2);
+  });
+});
