@@ -43,6 +43,8 @@ export const conversationColumns: ColumnRules<Conversation> = {
   disabledToolGroups: "exported",
   activeLeafId: "exported",
   settings: "exported",
+  pinned: "exported",
+  archived: "exported",
   createdAt: "exported",
   updatedAt: "exported",
 };
@@ -159,6 +161,8 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
       activeLeafId: id.nullable(),
       // NUM_CTX is this server's: each turn caps the context anyway (docs/architecture.md).
       settings: chatSettingsSchema({ maxInstructionsChars, maxNumCtx: Number.MAX_SAFE_INTEGER }),
+      pinned: z.boolean().default(false),
+      archived: z.boolean().default(false),
       createdAt: time,
       updatedAt: time,
     }),

@@ -1,7 +1,9 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { storeInterrupt } from "@/lib/db/interrupts";
 import { createConversation, insertMessage, saveConversationSummary, selectBranch } from "@/lib/db/queries";
 import { appendRunEvent, createRun, finishRun } from "@/lib/db/runs";
+import { conversations } from "@/lib/db/schema";
 import { storeUpload } from "@/lib/files/uploads";
 import type { RunEvent } from "@/lib/protocol/run-events";
 import { makePng } from "@/tests/support/image-fixtures";
@@ -13,7 +15,7 @@ const IMAGE_LIMITS = { maxPixels: 16_000_000, maxFrames: 1000 };
  * A conversation with everything a conversation stores: a PDF and an image attached, tool steps
  * with sources (the PDF and a web page), a compaction, a DAG plan, an answer regenerated (two
  * versions), an edited question whose run failed, an interrupt the run took, a follow-up held
- * unsent, a summary, its own settings and tool groups.
+ * unsent, a summary, its own settings and tool groups, pinned.
  */
 export async function seedConversation(db: Db, { title = "Research 調査" }: { title?: string } = {}) {
   const conversation = createConversation(db, {
@@ -179,6 +181,7 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
     error: "Ollama went away",
     answer: "",
   });
+  db.update(conversations).set({ pinned: true }).where(eq(conversations.id, conversationId)).run();
   // Shows the first branch again: the choice of branch is part of what is exported.
   selectBranch(db, { id: conversationId, ownerId: null, messageId: firstAnswerId });
   return { conversationId, pdfId: pdf.id, pngId: png.id };
