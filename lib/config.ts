@@ -16,6 +16,25 @@ const httpUrl = z
   .url({ error: "must be an http(s) URL" })
   .refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
 
+/** A comma-separated list of http(s) URLs, each named once (a trailing slash does not make another). */
+const httpUrlList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(httpUrl)
+      .min(1, { error: "must list at least one http(s) URL" })
+      .refine(
+        (urls) => new Set(urls.map((url) => url.replace(/\/+$/, "").toLowerCase())).size === urls.length,
+        "must name each server once",
+      ),
+  );
+
 const optionalModel = z
   .string()
   .trim()
@@ -52,6 +71,13 @@ const addressRangeList = z
 export const configSchema = z
   .object({
     OLLAMA_BASE_URL: httpUrl.default("http://127.0.0.1:11434"),
+    /** Several Ollama servers, instead of OLLAMA_BASE_URL (docs/architecture.md, "Model access"). */
+    OLLAMA_BASE_URLS: httpUrlList.optional(),
+    /**
+     * How long a server may take to start answering a chat (headers, after loading the model) before
+     * the request moves on to the next server that has the model; only when there is one.
+     */
+    OLLAMA_FAILOVER_TIMEOUT_S: positiveInt(120),
     DATA_DIR: z.string().min(1).default("./data"),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce
@@ -213,6 +239,11 @@ export function accountsRequired(config: Pick<Config, "AUTH_MODE" | "HOST">): bo
 
 export type Config = z.infer<typeof configSchema>;
 
+/** The Ollama servers to use: OLLAMA_BASE_URLS, else the one of OLLAMA_BASE_URL. */
+export function ollamaUrls(config: Pick<Config, "OLLAMA_BASE_URL" | "OLLAMA_BASE_URLS">): string[] {
+  return config.OLLAMA_BASE_URLS ?? [config.OLLAMA_BASE_URL];
+}
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -224,6 +255,11 @@ export class ConfigError extends Error {
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable means "unset", as in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  if (cleaned.OLLAMA_BASE_URL !== undefined && cleaned.OLLAMA_BASE_URLS !== undefined) {
+    throw new ConfigError(
+      "Invalid configuration: OLLAMA_BASE_URLS and OLLAMA_BASE_URL are both set; keep OLLAMA_BASE_URLS (it may list one server) and remove OLLAMA_BASE_URL",
+    );
+  }
   const result = configSchema.safeParse(cleaned);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

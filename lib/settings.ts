@@ -1,6 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { type Config, getConfig } from "@/lib/config";
+import { type Config, getConfig, ollamaUrls } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { settings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -42,7 +42,9 @@ export interface Setting<T> {
 }
 
 export interface EffectiveSettings {
+  /** The Ollama server, or servers (", " between them); environment-only, the page shows it read-only. */
   ollamaUrl: string;
+  ollamaUrlEnv: "OLLAMA_BASE_URL" | "OLLAMA_BASE_URLS";
   roles: Record<ModelRole, Setting<string | null>>;
   /** `keep_alive` per role (null: the default, `OLLAMA_KEEP_ALIVE`); `general` is the conversation's model. */
   keepAlive: { default: Setting<string>; roles: Record<ModelRole, string | null> };
@@ -101,7 +103,14 @@ export function getSettings(db: Db, config = getConfig(), env = process.env): Ef
     default: { value: config.OLLAMA_KEEP_ALIVE, source: fromEnv("OLLAMA_KEEP_ALIVE", env) ? "env" : "default" },
     roles: Object.fromEntries(MODEL_ROLES.map((role) => [role, stored<string>(db, `keepAlive.${role}`) ?? null])),
   } as EffectiveSettings["keepAlive"];
-  return { ollamaUrl: config.OLLAMA_BASE_URL, roles, keepAlive, searchBackend, limits };
+  return {
+    ollamaUrl: ollamaUrls(config).join(", "),
+    ollamaUrlEnv: config.OLLAMA_BASE_URLS ? "OLLAMA_BASE_URLS" : "OLLAMA_BASE_URL",
+    roles,
+    keepAlive,
+    searchBackend,
+    limits,
+  };
 }
 
 /** The `keep_alive` sent with requests on a role's model: the role's own, else the default. */

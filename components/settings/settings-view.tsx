@@ -74,7 +74,7 @@ export function SettingsView() {
                   <code data-testid="ollama-url" className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem]">
                     {settings.ollamaUrl}
                   </code>
-                  <SourceBadge source="env" envName="OLLAMA_BASE_URL" />
+                  <SourceBadge source="env" envName={settings.ollamaUrlEnv ?? "OLLAMA_BASE_URL"} />
                 </div>
               )}
               <div className="flex flex-wrap items-center justify-between gap-3">

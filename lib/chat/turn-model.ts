@@ -2,7 +2,7 @@ import "server-only";
 import type { ChatSettings } from "@/lib/chat-settings";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { getLLM, getOllamaApi, resolveModelName } from "@/lib/llm/registry";
+import { getLLM, getOllamaPool, resolveModelName } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
 import { replacementModel, sameModel } from "@/lib/model-replacement";
 import { roleModel } from "@/lib/settings";
@@ -30,7 +30,7 @@ export async function chooseTurnModel(
 ): Promise<TurnModel> {
   const general = roleModel(db, "general");
   const model = await resolveModelName(requested, conversationModel, general);
-  const installed = await getOllamaApi().installedNames();
+  const installed = await getOllamaPool().installedNames();
   if (!installed.some((name) => sameModel(name, model))) {
     const replacement = replacementModel(model, installed, general);
     throw new AppError(

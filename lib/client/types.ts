@@ -92,7 +92,8 @@ export interface ConversationFile {
 export type UploadedFile = UploadResult;
 
 /** `GET /api/models`: an installed model, with the context the app will use. */
-export type ModelInfo = InstalledModel & { usableContext: number };
+/** `servers` (the Ollama servers that have it) only for an admin. */
+export type ModelInfo = InstalledModel & { usableContext: number; servers?: string[] };
 
 export interface ModelList {
   models: ModelInfo[];
@@ -120,8 +121,9 @@ export type SearchBackend = "duckduckgo" | "searxng";
 
 /** `GET /api/settings`: the effective values, where each comes from, and an Ollama check. */
 export interface SettingsView {
-  /** Where Ollama runs: admins only. */
+  /** Where Ollama runs (one server, or several joined by ", ") and the variable that says so: admins only. */
   ollamaUrl?: string;
+  ollamaUrlEnv?: "OLLAMA_BASE_URL" | "OLLAMA_BASE_URLS";
   /** `error` (why Ollama is unreachable) is for admins only. */
   ollama: { reachable: boolean; version: string | null; error?: string };
   roles: Record<ModelRole, Setting<string | null>>;

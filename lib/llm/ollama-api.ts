@@ -76,7 +76,7 @@ const VERSION_TIMEOUT_MS = 3000;
 export const VERSION_FRESH_MS = 2000;
 
 /** One request shared by everyone who asks while it is under way, and its answer (or failure) for `freshMs` after. */
-class Shared<T> {
+export class Shared<T> {
   private last: { settledAt: number; value: Promise<T> } | undefined;
 
   constructor(
@@ -94,13 +94,15 @@ class Shared<T> {
     this.last = current;
     return current.value;
   }
+
+  clear(): void {
+    this.last = undefined;
+  }
 }
 
 export class OllamaApi {
   private readonly showCache = new Map<string, { at: number; value: Promise<ShowResponse> }>();
-  private readonly versionProbe = new Shared(VERSION_FRESH_MS, () =>
-    this.request<{ version?: string }>("/api/version", { signal: AbortSignal.timeout(VERSION_TIMEOUT_MS) }),
-  );
+  private readonly versionProbe = new Shared(VERSION_FRESH_MS, () => this.fetchVersion());
 
   constructor(
     readonly baseUrl: string,
@@ -137,7 +139,15 @@ export class OllamaApi {
 
   /** Ollama's version, or why it cannot be reached, from a probe at most VERSION_FRESH_MS old. */
   async version(): Promise<string> {
-    return (await this.versionProbe.get()).version ?? "unknown";
+    return await this.versionProbe.get();
+  }
+
+  /** Asks `/api/version` now. */
+  async fetchVersion(): Promise<string> {
+    const answer = await this.request<{ version?: string }>("/api/version", {
+      signal: AbortSignal.timeout(VERSION_TIMEOUT_MS),
+    });
+    return answer?.version ?? "unknown";
   }
 
   private show(model: string): Promise<ShowResponse> {

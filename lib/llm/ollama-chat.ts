@@ -13,32 +13,81 @@ import type { ToolCall, Usage } from "./types";
  * is read straight from the socket's stream, with no web-stream layers between it and the caller.
  */
 
+/** One server a chat may go to; a pool's server also counts its requests and notes its health. */
+export interface ChatServer {
+  url: string;
+  /** The request goes out; the returned function is called once it ended. */
+  begin?(): () => void;
+  /** The server answered (any status). */
+  answered?(): void;
+  /** The server failed before answering. */
+  failed?(error: unknown): void;
+}
+
 export interface ChatTarget {
   baseUrl: string;
+  /** The servers to try in turn, best first (a pool's routing, `ollama-pool.ts`); without it, `baseUrl` alone. */
+  route?: (model: string) => Promise<ChatServer[]>;
   model: string;
   /** Upper bound on the whole call, reply included, so a hung model cannot hold a run forever. */
   timeoutMs?: number;
+  /** How long a server may take to start answering while another server could still be tried. */
+  failoverTimeoutMs?: number;
   /** Longest reply line (and non-streamed body) taken from Ollama (OLLAMA_MAX_LINE_MB). */
   maxLineBytes?: number;
 }
 
-/** One chat call: its request, the caller's signal (Stop) and the timeout, and what its failures mean. */
+/** A failure before the reply started that another server may not have: away, silent, or a 5xx. */
+function failsOver(error: unknown): boolean {
+  if (!(error instanceof AppError)) return false;
+  if (error.code === "upstream:ollama_unreachable" || error.code === "upstream:ollama_no_answer") return true;
+  const status = (error.details as { status?: unknown } | undefined)?.status;
+  return error.code === "upstream:ollama" && typeof status === "number" && status >= 500;
+}
+
+/**
+ * One chat call: its request, the caller's signal (Stop) and the timeout, and what its failures mean.
+ * A server failing before its reply starts hands the call to the next one; once a reply has
+ * started, the call stays with its server.
+ */
 export class OllamaChatCall {
   private readonly timeout: AbortSignal | undefined;
   private request: http.ClientRequest | undefined;
   private response: IncomingMessage | undefined;
+  private server: ChatServer;
+  private release: (() => void) | undefined;
+  private silent = false;
 
   constructor(
     private readonly target: ChatTarget,
     private readonly caller?: AbortSignal,
   ) {
     this.timeout = target.timeoutMs ? AbortSignal.timeout(target.timeoutMs) : undefined;
+    this.server = { url: target.baseUrl };
   }
 
-  /** Sends the body; resolves to the reply's body once Ollama answered 200. */
+  /** Sends the body; resolves to the reply's body once a server answered 200. */
   async post(body: Record<string, unknown>): Promise<IncomingMessage> {
-    const url = new URL("/api/chat", this.target.baseUrl);
+    const servers = this.target.route ? await this.target.route(this.target.model) : [this.server];
     const payload = JSON.stringify(body);
+    for (const [index, server] of servers.entries()) {
+      const another = index < servers.length - 1;
+      try {
+        return await this.postTo(server, payload, another);
+      } catch (error) {
+        if (!another || !failsOver(error) || this.caller?.aborted || this.timeout?.aborted) throw error;
+      }
+    }
+    throw new Error("no Ollama server to send the chat to");
+  }
+
+  private async postTo(server: ChatServer, payload: string, another: boolean): Promise<IncomingMessage> {
+    this.close();
+    this.server = server;
+    this.response = undefined;
+    this.silent = false;
+    this.release = server.begin?.();
+    const url = new URL("/api/chat", server.url);
     const signals = [this.timeout, this.caller].filter((signal): signal is AbortSignal => Boolean(signal));
     const request = (url.protocol === "https:" ? https : http).request(url, {
       method: "POST",
@@ -48,11 +97,23 @@ export class OllamaChatCall {
     this.request = request;
     // A failure before the reply rejects `once` below; one after it surfaces from the body's stream.
     request.on("error", () => {});
+    const waitMs = another ? this.target.failoverTimeoutMs : undefined;
+    const silence = waitMs
+      ? setTimeout(() => {
+          this.silent = true;
+          request.destroy();
+        }, waitMs)
+      : undefined;
     request.end(payload);
-    const [response] = (await once(request, "response").catch((error: unknown) => {
-      throw this.failure(error);
-    })) as [IncomingMessage];
+    const [response] = (await once(request, "response")
+      .catch((error: unknown) => {
+        const failure = this.failure(error);
+        server.failed?.(failure);
+        throw failure;
+      })
+      .finally(() => clearTimeout(silence))) as [IncomingMessage];
     this.response = response;
+    server.answered?.();
     if (response.statusCode !== 200) {
       const text = await readCapped(response, this.target.maxLineBytes);
       throw ollamaHttpError(response.statusCode ?? 500, text, this.target.model);
@@ -71,13 +132,22 @@ export class OllamaChatCall {
       );
     }
     if (error instanceof AppError) return error;
-    if (!this.response) return ollamaUnreachableError(this.target.baseUrl, connectFailureReason(error));
+    if (this.silent) {
+      return new AppError(
+        "upstream:ollama_no_answer",
+        `Ollama did not start answering within ${Math.round((this.target.failoverTimeoutMs ?? 0) / 1000)} s.`,
+        { retryable: true, cause: new Error(`No answer from ${this.server.url}`) },
+      );
+    }
+    if (!this.response) return ollamaUnreachableError(this.server.url, connectFailureReason(error));
     return connectionBroken(error);
   }
 
   /** Ends the request: a reply not read to its end closes the connection (which stops the model). */
   close(): void {
     this.request?.destroy();
+    this.release?.();
+    this.release = undefined;
   }
 }
 

@@ -179,3 +179,37 @@ export async function startPull({
     };
   })();
 }
+
+/**
+ * Pulls onto several servers, one after another (docs/api.md): a refusal by the first throws as in
+ * `startPull`; later events name their server, a failure on any ends the pull, and one `success`
+ * comes after the last server's.
+ */
+export async function startPulls({
+  baseUrls,
+  ...options
+}: Omit<Parameters<typeof startPull>[0], "baseUrl"> & { baseUrls: string[] }): Promise<AsyncGenerator<PullEvent>> {
+  const [first = "", ...rest] = baseUrls;
+  const opened = await startPull({ ...options, baseUrl: first });
+  if (rest.length === 0) return opened;
+  return (async function* events(): AsyncGenerator<PullEvent> {
+    for (const [index, baseUrl] of baseUrls.entries()) {
+      let pull = opened;
+      if (index > 0) {
+        try {
+          pull = await startPull({ ...options, baseUrl });
+        } catch (error) {
+          if (!(error instanceof AppError) || options.signal.aborted) throw error;
+          yield { type: "error", code: error.code, message: error.message, server: baseUrl };
+          return;
+        }
+      }
+      for await (const event of pull) {
+        if (event.type === "success") continue;
+        yield { ...event, server: baseUrl };
+        if (event.type === "error") return;
+      }
+    }
+    yield { type: "success", model: options.model };
+  })();
+}

@@ -1,6 +1,6 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
-import { getOllamaApi } from "./registry";
+import { getConfig, ollamaUrls } from "@/lib/config";
+import { getOllamaPool } from "./registry";
 
 export interface OllamaStatus {
   reachable: boolean;
@@ -10,16 +10,20 @@ export interface OllamaStatus {
 }
 
 /**
- * Whether Ollama answers, for the health route and the settings page (from a probe at most
+ * Whether Ollama answers (any one of several servers), for the health route and the settings page (from a probe at most
  * VERSION_FRESH_MS old, see `OllamaApi.version`). Where it runs and why it
  * failed are infrastructure, so only `detailed` callers (admins) get them (docs/security.md).
  */
 export async function checkOllama({ detailed }: { detailed: boolean }): Promise<OllamaStatus> {
   try {
-    return { reachable: true, version: await getOllamaApi().version() };
+    return { reachable: true, version: await getOllamaPool().version() };
   } catch (error) {
     if (!detailed) return { reachable: false, version: null };
     const reason = error instanceof Error ? error.message : String(error);
-    return { reachable: false, version: null, error: `${reason} (OLLAMA_BASE_URL is ${getConfig().OLLAMA_BASE_URL})` };
+    const config = getConfig();
+    const where = config.OLLAMA_BASE_URLS
+      ? `none of OLLAMA_BASE_URLS answers: ${ollamaUrls(config).join(", ")}`
+      : `OLLAMA_BASE_URL is ${config.OLLAMA_BASE_URL}`;
+    return { reachable: false, version: null, error: `${reason} (${where})` };
   }
 }

@@ -1,21 +1,25 @@
 import "server-only";
 import { type ChatSettings, samplingOptions } from "@/lib/chat-settings";
-import { getConfig } from "@/lib/config";
+import { getConfig, ollamaUrls } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ModelRole } from "@/lib/model-roles";
 import { keepAliveFor } from "@/lib/settings";
-import { OllamaApi } from "./ollama-api";
 import { createOllamaLLM } from "./ollama-llm";
+import { OllamaPool } from "./ollama-pool";
 import type { LLM } from "./types";
 
-/** One `OllamaApi` per process (its /api/show cache is shared), created on first use. */
-const globalForOllama = globalThis as unknown as { __ollamaApi?: OllamaApi };
+/**
+ * One `OllamaPool` per process (its servers' health, requests in flight and /api/show caches are
+ * shared), created on first use and again when the configured servers change.
+ */
+const globalForOllama = globalThis as unknown as { __ollamaPool?: { key: string; pool: OllamaPool } };
 
-export function getOllamaApi(): OllamaApi {
-  const baseUrl = getConfig().OLLAMA_BASE_URL;
-  if (globalForOllama.__ollamaApi?.baseUrl !== baseUrl) globalForOllama.__ollamaApi = new OllamaApi(baseUrl);
-  return globalForOllama.__ollamaApi;
+export function getOllamaPool(): OllamaPool {
+  const urls = ollamaUrls(getConfig());
+  const key = urls.join(",");
+  if (globalForOllama.__ollamaPool?.key !== key) globalForOllama.__ollamaPool = { key, pool: new OllamaPool(urls) };
+  return globalForOllama.__ollamaPool.pool;
 }
 
 /**
@@ -25,7 +29,7 @@ export function getOllamaApi(): OllamaApi {
 export async function resolveModelName(...preferred: (string | null | undefined)[]): Promise<string> {
   const chosen = preferred.find((name): name is string => Boolean(name));
   if (chosen) return chosen;
-  const models = await getOllamaApi().listModels();
+  const models = await getOllamaPool().listModels();
   const first = models.find(
     (model) => !model.capabilities.includes("embedding") || model.capabilities.includes("completion"),
   );
@@ -46,10 +50,11 @@ export async function resolveModelName(...preferred: (string | null | undefined)
  */
 export async function getLLM(model: string, settings: ChatSettings = {}, role: ModelRole = "general"): Promise<LLM> {
   const config = getConfig();
-  const api = getOllamaApi();
-  const info = await api.describe(model);
+  const pool = getOllamaPool();
+  const info = await pool.describe(model);
   return createOllamaLLM({
-    baseUrl: api.baseUrl,
+    baseUrl: pool.urls[0] ?? config.OLLAMA_BASE_URL,
+    route: (name) => pool.route(name),
     model,
     abilities: info.abilities,
     modelContextLength: info.contextLength,
@@ -58,6 +63,7 @@ export async function getLLM(model: string, settings: ChatSettings = {}, role: M
     sampling: samplingOptions(settings),
     keepAlive: keepAliveFor(getDb(), role),
     timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
+    failoverTimeoutMs: config.OLLAMA_FAILOVER_TIMEOUT_S * 1000,
     maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,
   });
 }

@@ -10,7 +10,10 @@ export interface PullLayer {
   completed: number;
 }
 
-export type PullEvent =
+/** A pull onto several Ollama servers goes to one after another; each event but the last names its server. */
+export type PullEvent = PullEventBody & { server?: string };
+
+type PullEventBody =
   /** A phase without bytes: "pulling manifest", "verifying sha256 digest", "writing manifest". */
   | { type: "status"; status: string }
   /**

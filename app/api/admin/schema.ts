@@ -22,8 +22,14 @@ export const modelName = z
   .max(300)
   .regex(/^\w[\w.\-:/@]*$/, "not a model name (letters, digits and . _ - : / @)");
 
-export const modelBody = z.object({ model: modelName });
+/**
+ * A model, and the Ollama server to act on (its URL as configured, see `GET /api/admin/models/servers`);
+ * without one, pull, delete and unload act on every server.
+ */
+export const modelBody = z.object({ model: modelName, server: z.string().trim().min(1).max(2000).optional() });
 
-/** `?model=` of the model routes that read or delete one. */
-export const modelQuery = (request: Request) =>
-  parseWith(modelBody, { model: new URL(request.url).searchParams.get("model") ?? "" });
+/** `?model=` (and `&server=`) of the model routes that read or delete one. */
+export const modelQuery = (request: Request) => {
+  const params = new URL(request.url).searchParams;
+  return parseWith(modelBody, { model: params.get("model") ?? "", server: params.get("server") ?? undefined });
+};

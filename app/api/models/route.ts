@@ -1,24 +1,27 @@
+import { isAdmin } from "@/lib/auth/viewer";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { apiRoute } from "@/lib/http/api-route";
-import { getOllamaApi } from "@/lib/llm/registry";
+import { getOllamaPool } from "@/lib/llm/registry";
 import { sameModel } from "@/lib/model-replacement";
 import { roleModel } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
 /**
- * Installed models with capabilities, context length and abilities; the default model; and the
- * vision role's model when it is installed (it answers images a model without vision cannot see).
+ * Installed models (the union over the Ollama servers) with capabilities, context length and
+ * abilities; the default model; and the vision role's model when it is installed (it answers images
+ * a model without vision cannot see). Which servers have each model is infrastructure: admins only.
  */
-export const GET = apiRoute(async () => {
+export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const config = getConfig();
   const db = getDb();
-  const models = await getOllamaApi().listModels();
+  const models = await getOllamaPool().listModels();
   const vision = roleModel(db, "vision");
   return Response.json({
-    models: models.map((model) => ({
+    models: models.map(({ servers, ...model }) => ({
       ...model,
+      ...(isAdmin(viewer) ? { servers } : {}),
       usableContext: Math.min(config.NUM_CTX, model.contextLength ?? config.NUM_CTX),
     })),
     defaultModel: roleModel(db, "general") ?? models[0]?.name ?? null,

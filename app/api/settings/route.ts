@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { checkOllama } from "@/lib/llm/ollama-status";
-import { getOllamaApi } from "@/lib/llm/registry";
+import { getOllamaPool } from "@/lib/llm/registry";
 import { MODEL_ROLES } from "@/lib/model-roles";
 import { getSettings, updateSettings } from "@/lib/settings";
 
@@ -26,9 +26,9 @@ const settingsBody = z.object({
  */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const admin = isAdmin(viewer);
-  const { ollamaUrl, ...settings } = getSettings(getDb());
+  const { ollamaUrl, ollamaUrlEnv, ...settings } = getSettings(getDb());
   const ollama = await checkOllama({ detailed: admin });
-  return Response.json({ ...settings, ...(admin ? { ollamaUrl } : {}), ollama, editable: admin });
+  return Response.json({ ...settings, ...(admin ? { ollamaUrl, ollamaUrlEnv } : {}), ollama, editable: admin });
 });
 
 /** Admins change roles, their keep-alive and the search backend; values set in the environment are refused. */
@@ -37,7 +37,7 @@ export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer
   const body = await parseJsonBody(request, settingsBody);
   const db = getDb();
   if (body.roles) {
-    const installed = new Set((await getOllamaApi().listModels()).map((m) => m.name));
+    const installed = new Set((await getOllamaPool().listModels()).map((m) => m.name));
     for (const [role, name] of Object.entries(body.roles)) {
       if (name && !installed.has(name) && !installed.has(`${name}:latest`)) {
         throw new AppError(

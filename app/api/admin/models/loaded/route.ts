@@ -1,9 +1,9 @@
 import { apiRoute } from "@/lib/http/api-route";
-import { getOllamaApi } from "@/lib/llm/registry";
+import { getOllamaPool } from "@/lib/llm/registry";
 
 export const dynamic = "force-dynamic";
 
-/** The models Ollama holds in memory now (`/api/ps`). */
-export const GET = apiRoute(async () => Response.json({ models: await getOllamaApi().loadedModels() }), {
+/** The models the Ollama servers hold in memory now (`/api/ps`), each with its server. */
+export const GET = apiRoute(async () => Response.json({ models: await getOllamaPool().loadedModels() }), {
   admin: true,
 });
