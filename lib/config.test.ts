@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./config";
+import { ConfigError, ollamaUrls, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("uses the seed's defaults when nothing is set", () => {
@@ -75,5 +75,28 @@ describe("configuration", () => {
     expect(message.split("\n")).toHaveLength(1);
     expect(message).toContain(name);
     expect(message).toContain(`"${value}"`);
+  });
+
+  describe("several Ollama servers", () => {
+    it("OLLAMA_BASE_URLS is a comma-separated list; without it, OLLAMA_BASE_URL is the one server", () => {
+      const many = parseConfig({ OLLAMA_BASE_URLS: " http://10.0.0.2:11434, http://10.0.0.3:11434 ," });
+      expect(ollamaUrls(many)).toEqual(["http://10.0.0.2:11434", "http://10.0.0.3:11434"]);
+      expect(ollamaUrls(parseConfig({}))).toEqual(["http://127.0.0.1:11434"]);
+      expect(ollamaUrls(parseConfig({ OLLAMA_BASE_URL: "http://gpu:11434" }))).toEqual(["http://gpu:11434"]);
+    });
+
+    it.each([
+      ["both set", { OLLAMA_BASE_URL: "http://a:1", OLLAMA_BASE_URLS: "http://b:1" }, /both set/],
+      [
+        "a bad URL in the list",
+        { OLLAMA_BASE_URLS: "http://a:1,ftp://b:1" },
+        /OLLAMA_BASE_URLS must be an http\(s\) URL/,
+      ],
+      ["a server twice", { OLLAMA_BASE_URLS: "http://a:1,http://A:1/" }, /OLLAMA_BASE_URLS must name each server once/],
+      ["only commas", { OLLAMA_BASE_URLS: " , ," }, /OLLAMA_BASE_URLS must list at least one/],
+    ])("refuses %s at start with one line naming OLLAMA_BASE_URLS", (_, env, message) => {
+      expect(() => parseConfig(env)).toThrow(ConfigError);
+      expect(() => parseConfig(env)).toThrow(message);
+    });
   });
 });
