@@ -78,7 +78,9 @@ export class OllamaServer implements ChatServer {
       this.answered();
       return value;
     } catch (error) {
-      this.failed(error);
+      // Ollama's own refusal (404, 400) is an answer; an abort says nothing about the server.
+      if (meansDown(error)) this.failed(error);
+      else if (error instanceof AppError) this.answered();
       throw error;
     }
   }
@@ -92,10 +94,7 @@ export class OllamaServer implements ChatServer {
   }
 
   failed(error: unknown): void {
-    if (!meansDown(error)) {
-      this.answered();
-      return;
-    }
+    if (!meansDown(error)) return;
     this.failures += 1;
     this.state = "down";
     this.error = messageOf(error);

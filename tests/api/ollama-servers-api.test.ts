@@ -1,9 +1,9 @@
 // Several Ollama servers (OLLAMA_BASE_URLS): the union model list, the admin's view of each server,
 // pulls and deletes aimed at one server or all, and a run's calls going where its model is.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as servers } from "@/app/api/admin/models/servers/route";
 import { POST as pull } from "@/app/api/admin/models/pull/route";
 import { DELETE as deleteModel } from "@/app/api/admin/models/route";
+import { GET as servers } from "@/app/api/admin/models/servers/route";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listModels } from "@/app/api/models/route";
@@ -119,10 +119,7 @@ describe("pull and delete aim at one server or all", () => {
     expect([...new Set(events.map((e) => e.server))]).toEqual([first().url, second.url, down]);
     // The down server fails the pull, after the two that answered have the model.
     expect(events.at(-1)).toMatchObject({ type: "error", code: "upstream:ollama_unreachable", server: down });
-    expect((await modelsAs(local)).find((m) => m.name === "mistral:7b")?.servers).toEqual([
-      first().url,
-      second.url,
-    ]);
+    expect((await modelsAs(local)).find((m) => m.name === "mistral:7b")?.servers).toEqual([first().url, second.url]);
   });
 
   it("refuses a server that is not configured (404), and nothing is pulled or deleted", async () => {
@@ -161,7 +158,11 @@ describe("a run with several servers", () => {
       (e) => e.event === "done",
     );
     expect(events.find((e) => e.event === "error")?.data.message).toContain("connection to Ollama broke");
-    expect(first().chatRequests().filter((r) => r.body.tools)).toHaveLength(1);
+    expect(
+      first()
+        .chatRequests()
+        .filter((r) => r.body.tools),
+    ).toHaveLength(1);
     expect(second.chatRequests().filter((r) => r.body.tools)).toHaveLength(0);
   });
 });
