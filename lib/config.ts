@@ -108,7 +108,7 @@ export const configSchema = z
     FETCH_MAX_CHARS: positiveInt(8000),
     MAX_FETCH_MB: positiveInt(10),
     MAX_PDF_PAGES: positiveInt(25),
-    /** Each open PDF is parsed in its own worker thread: its JavaScript heap is capped at this size. */
+    /** Each open PDF is parsed in its own worker process: its JavaScript heap is capped at this size. */
     PDF_WORKER_MEMORY_MB: positiveInt(256),
     /** Parsing time one tool call (or one upload check) may spend on a PDF before its worker is stopped. */
     PDF_TIME_BUDGET_S: positiveInt(10),

@@ -9,7 +9,7 @@ export function testPdfLimits(overrides: Record<string, string> = {}): PdfLimits
 
 /**
  * Counts, from now on, pages parsed by PDF workers, documents closed (closed, evicted or stopped) and
- * worker threads stopped by a limit or a crash, to check that memoised and cached pages are not
+ * worker processes stopped by a limit or a crash, to check that memoised and cached pages are not
  * parsed again, that documents are freed, and that a stopped worker is gone.
  */
 export function countPdfWork(): { readonly parses: number; readonly closes: number; readonly stopped: number } {

@@ -7,7 +7,7 @@ import { PdfBudget, type PdfLimits } from "./pdf-limits";
  * documents beyond the capacity are evicted and closed, but only once no caller still holds them:
  * each open returns a lease, and `close()` on it releases the lease (callers should close in a
  * `finally`; a lease that is simply dropped is released only when it is garbage-collected).
- * Every open document holds a worker thread (up to ~100 MB), so the capacity bounds idle workers, and
+ * Every open document holds a worker process (up to ~100 MB), so the capacity bounds idle workers, and
  * a document nobody has used for `limits.keepOpenMs` is closed. A document whose worker was stopped
  * (time budget, memory) or died is dropped at once.
  */

@@ -74,7 +74,7 @@ describe("openPdf / pageText", () => {
     expect(work.parses).toBe(2);
   });
 
-  it("opens the next document on the worker thread of a closed one, which stays warm", async () => {
+  it("opens the next document in the worker process of a closed one, which stays warm", async () => {
     const first = await openPdf(makeTextPdf([["first"]]), limits);
     await first.close();
     const started = pdfWorkerCounts().started;

@@ -5,7 +5,7 @@ import { PdfError } from "./pdf-error";
 import { PdfBudget, type PdfLimits } from "./pdf-limits";
 import { type PageReply, PdfWorker } from "./pdf-worker-host";
 
-/** A PDF opened for reading, page by page, parsed in its own worker thread (`pdf-worker-host.ts`). */
+/** A PDF opened for reading, page by page, parsed in its own worker process (`pdf-worker-host.ts`). */
 
 export interface PdfText {
   readonly pageCount: number;

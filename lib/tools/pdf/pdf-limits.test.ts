@@ -57,7 +57,7 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: a stream in it inflates to more than 1 MB; the file may be damaged or built to exhaust the reader.",
     );
-    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(work.stopped).toBe(1); // its worker process is gone, not kept for another document
     expect(openPdfDocuments()).toBe(open);
   });
 
@@ -71,7 +71,7 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: it needed more than 64 MB of memory; the file may be damaged or built to exhaust the reader.",
     );
-    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(work.stopped).toBe(1); // its worker process is gone, not kept for another document
     expect(openPdfDocuments()).toBe(open);
     expect(longestStallMs).toBeLessThan(STALL_BOUND_MS);
   }, 120_000);
@@ -86,7 +86,7 @@ describe("PDF limits: a hostile PDF never stalls the server nor takes its memory
     expect(error.message).toBe(
       "Reading this PDF was stopped: it needed more than 1 s of processing time; the file may be damaged or built to exhaust the reader.",
     );
-    expect(work.stopped).toBe(1); // its worker thread is gone, not kept for another document
+    expect(work.stopped).toBe(1); // its worker process is gone, not kept for another document
     expect(openPdfDocuments()).toBe(open);
     await expect(pdf.pageText(0)).rejects.toBe(error);
     await pdf.close();

@@ -1,6 +1,6 @@
 /**
  * PDF text for the `pdf_to_text` and `search_and_fetch` tools and for uploads: open a PDF in a
- * worker thread with pdf.js under limits (`pdf-document.ts`, `pdf-limits.ts`), reuse open stored
+ * worker process with pdf.js under limits (`pdf-document.ts`, `pdf-limits.ts`), reuse open stored
  * files (`pdf-cache.ts`) and page through the text losslessly with a (page, offset) cursor
  * (`read-window.ts`). Callers import from here.
  */

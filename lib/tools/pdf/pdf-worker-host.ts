@@ -2,20 +2,21 @@ import type { PackedPage } from "./packed-page";
 import { PdfError } from "./pdf-error";
 import { PdfBudget, type PdfLimits } from "./pdf-limits";
 import {
-  liveThreads,
-  PdfThread,
-  parkThread,
+  liveProcesses,
+  PdfProcess,
+  parkProcess,
   parsingSlots,
-  spareThreads,
-  takeSpareThread,
-  threadCounts,
-} from "./pdf-thread";
+  processCounts,
+  processIds,
+  spareProcesses,
+  takeSpareProcess,
+} from "./pdf-process";
 import { documentOptions } from "./pdfjs";
 
 /**
- * One open PDF on a worker thread (`pdf-thread.ts`): opening, page requests and closing. A thread
- * serves one document at a time; once that document is closed normally the thread waits, warm, for
- * the next one (at most `limits.concurrency` spares, each for `limits.keepOpenMs`). A thread stopped
+ * One open PDF in a worker process (`pdf-process.ts`): opening, page requests and closing. A process
+ * serves one document at a time; once that document is closed normally the process waits, warm, for
+ * the next one (at most `limits.concurrency` spares, each for `limits.keepOpenMs`). A process stopped
  * by a limit or a crash is never reused.
  */
 
@@ -31,10 +32,13 @@ type OpenReply =
 const MB = 1024 * 1024;
 const counts = { documents: 0, documentsClosed: 0, pageParses: 0 };
 
-/** Threads (running, and spare among them), open documents and work done so far, for tests and benchmarks. */
+/** Worker processes (running, and spare among them), open documents and work done so far, for tests and benchmarks. */
 export function pdfWorkerCounts() {
-  return { threads: liveThreads(), spares: spareThreads(), ...threadCounts, ...counts };
+  return { processes: liveProcesses(), spares: spareProcesses(), ...processCounts, ...counts };
 }
+
+/** The process ids of the worker processes alive now, for tests and benchmarks. */
+export const pdfWorkerPids = processIds;
 
 function toPdfError(name: string, message: string): PdfError {
   // pdf.js throws PasswordException for a user password; an unsupported security handler
@@ -47,54 +51,53 @@ function toPdfError(name: string, message: string): PdfError {
 
 export class PdfWorker {
   readonly limits: PdfLimits;
-  readonly #thread: PdfThread;
+  readonly #process: PdfProcess;
   readonly #endListeners: ((error: PdfError) => void)[] = [];
   readonly #unsubscribe: () => void;
   #ended: PdfError | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(thread: PdfThread, limits: PdfLimits) {
-    this.#thread = thread;
+  private constructor(child: PdfProcess, limits: PdfLimits) {
+    this.#process = child;
     this.limits = limits;
     counts.documents++;
-    this.#unsubscribe = thread.onEnd((error) => this.#finish(error));
+    this.#unsubscribe = child.onEnd((error) => this.#finish(error));
   }
 
-  /** Opens `bytes` (copied) on a spare or new thread, within `budget`. */
+  /** Opens `bytes` (copied) in a spare or new process, within `budget`. */
   static async open(
     bytes: Uint8Array,
     limits: PdfLimits,
     budget: PdfBudget,
   ): Promise<{ worker: PdfWorker; pageCount: number }> {
-    // A new thread starts loading pdf.js at once, so it is taken inside a parsing slot.
+    // A new process starts loading pdf.js at once, so it is taken inside a parsing slot.
     const slot = await parsingSlots.acquire(limits.concurrency);
-    let thread: PdfThread;
+    let child: PdfProcess;
     try {
-      thread = takeSpareThread(limits.workerMemoryMb) ?? new PdfThread(limits.workerMemoryMb);
+      child = takeSpareProcess(limits.workerMemoryMb) ?? new PdfProcess(limits.workerMemoryMb);
     } catch (error) {
       slot();
       throw error;
     }
-    const copy = new Uint8Array(bytes); // the caller keeps its bytes; the copy moves to the thread
-    const reply = await thread.request<OpenReply>(
+    const reply = await child.request<OpenReply>(
       {
         type: "open",
-        bytes: copy,
+        bytes,
         options: documentOptions(),
         maxBufferBytes: limits.maxStreamMb * MB,
         maxPageItems: limits.maxPageItems,
         maxPageChars: limits.maxPageChars,
       },
       budget,
-      { concurrency: limits.concurrency, slot, transfer: [copy.buffer] },
+      { concurrency: limits.concurrency, slot },
     );
-    if (reply.type === "opened") return { worker: new PdfWorker(thread, limits), pageCount: reply.pageCount };
+    if (reply.type === "opened") return { worker: new PdfWorker(child, limits), pageCount: reply.pageCount };
     if (!reply.bufferCapHit) {
-      parkThread(thread, { max: limits.concurrency, keepMs: limits.keepOpenMs });
+      parkProcess(child, { max: limits.concurrency, keepMs: limits.keepOpenMs });
       throw toPdfError(reply.name, reply.message);
     }
     const error = new PdfError("stream_too_large", `${limits.maxStreamMb} MB`);
-    await thread.stop(error);
+    await child.stop(error);
     throw error;
   }
 
@@ -102,28 +105,28 @@ export class PdfWorker {
   page(index: number, budget: PdfBudget): Promise<PageReply> {
     if (this.#ended) return Promise.reject(this.#ended);
     counts.pageParses++;
-    return this.#thread.request<PageReply>({ type: "page", index }, budget, { concurrency: this.limits.concurrency });
+    return this.#process.request<PageReply>({ type: "page", index }, budget, { concurrency: this.limits.concurrency });
   }
 
-  /** Called once when the document is gone: closed, or its thread stopped by a limit or a crash. */
+  /** Called once when the document is gone: closed, or its process stopped by a limit or a crash. */
   onEnd(listener: (error: PdfError) => void): void {
     if (this.#ended) listener(this.#ended);
     else this.#endListeners.push(listener);
   }
 
-  /** Closes the document once the requests already sent are answered; its thread becomes a spare. */
+  /** Closes the document once the requests already sent are answered; its process becomes a spare. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
-      await this.#thread.settled();
+      await this.#process.settled();
       if (this.#ended) return;
       this.#unsubscribe();
       try {
-        await this.#thread.request({ type: "close" }, new PdfBudget(this.limits.timeBudgetMs), {
+        await this.#process.request({ type: "close" }, new PdfBudget(this.limits.timeBudgetMs), {
           concurrency: this.limits.concurrency,
         });
-        parkThread(this.#thread, { max: this.limits.concurrency, keepMs: this.limits.keepOpenMs });
+        parkProcess(this.#process, { max: this.limits.concurrency, keepMs: this.limits.keepOpenMs });
       } catch {
-        // the thread stopped while closing: nothing is left to free
+        // the process stopped while closing: nothing is left to free
       }
       this.#finish(new PdfError("closed"));
     })();

@@ -1,19 +1,23 @@
-// A worker thread that parses PDFs with pdf.js, one document at a time (started by pdf-thread.ts).
+// A worker process that parses PDFs with pdf.js, one document at a time (started by pdf-process.ts).
 // Plain JavaScript, loaded by absolute path, so it runs the same under vitest and `next start` and
-// no bundler touches it. The page text is joined on the main thread (page-text.ts): this file only
+// no bundler touches it. The page text is joined in the server (page-text.ts): this file only
 // sends each page's text items back. Requests: `open` (bytes, options, caps), `page` (index),
 // `close`; replies: `OpenReply` and `PageReply` in pdf-worker-host.ts, `PackedPage` in packed-page.ts.
+import fs from "node:fs";
 import os from "node:os";
-import { parentPort } from "node:worker_threads";
 
-// Parsing yields to the server: on Linux the nice value is per thread, so this lowers only this one.
-if (process.platform === "linux") {
+// Parsing yields to the server. On Linux the nice value is per thread: every thread started so far
+// (V8's garbage collection and compiler threads among them) is lowered, and threads started later
+// inherit it from the one that starts them.
+for (const thread of process.platform === "linux" ? fs.readdirSync("/proc/self/task") : [0]) {
   try {
-    os.setPriority(19);
+    os.setPriority(Number(thread), 19);
   } catch {
-    // not allowed here: run at normal priority
+    // not allowed here (or the thread is gone): it runs at normal priority
   }
 }
+// The server went away: nothing is left to do (it kills a busy worker itself when it exits).
+process.on("disconnect", () => process.exit(0));
 
 /**
  * pdf.js decodes a stream into one buffer that doubles as it grows (and sizes some buffers from
@@ -62,7 +66,7 @@ for (const name of typedArrays) {
 delete globalThis.DecompressionStream;
 
 // Loaded only now, so pdf.js captures the guarded constructors. Loading the worker module first
-// registers `globalThis.pdfjsWorker`: pdf.js then runs its own "worker" in this thread.
+// registers `globalThis.pdfjsWorker`: pdf.js then runs its own "worker" in this process.
 await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
 const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
 
@@ -80,7 +84,11 @@ async function open({ bytes, options, maxBufferBytes, maxPageItems: items, maxPa
   maxPageItems = items;
   maxPageChars = chars;
   bufferCapHit = false;
-  const task = pdfjs.getDocument({ ...options, data: bytes });
+  // Over IPC the bytes may arrive as a Buffer, which pdf.js refuses: the same memory, as a plain view.
+  const task = pdfjs.getDocument({
+    ...options,
+    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  });
   try {
     doc = await task.promise;
     return { type: "opened", pageCount: doc.numPages };
@@ -99,7 +107,7 @@ async function close() {
 
 /**
  * A page's text items as one string and a few typed arrays (layout: `PackedPage`), so
- * the main thread receives them without deserialising an object per item.
+ * the server receives them without deserialising an object per item.
  */
 function pack(items, styles) {
   const count = items.length;
@@ -135,10 +143,10 @@ function pack(items, styles) {
     eol,
     styles,
   };
-  return { reply: page, transfer: [lengths.buffer, numbers.buffer, fontIndex.buffer, dirIndex.buffer, eol.buffer] };
+  return page;
 }
 
-const skipped = (cause, message) => ({ reply: { type: "skipped", cause, message }, transfer: [] });
+const skipped = (cause, message) => ({ type: "skipped", cause, message });
 
 async function page(index) {
   bufferCapHit = false;
@@ -172,12 +180,7 @@ async function page(index) {
   }
 }
 
-parentPort.on("message", async (request) => {
-  if (request.type === "page") {
-    const { reply, transfer } = await page(request.index);
-    parentPort.postMessage({ id: request.id, ...reply }, transfer);
-    return;
-  }
-  const reply = request.type === "open" ? await open(request) : await close();
-  parentPort.postMessage({ id: request.id, ...reply });
+const handlers = { open, page: (request) => page(request.index), close };
+process.on("message", async (request) => {
+  process.send({ id: request.id, ...(await handlers[request.type](request)) });
 });
