@@ -6,7 +6,16 @@
 import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { startFakeWeb } from "@/tests/support/fake-web";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
-import { clock, createConversation, fmt, percentile, readSseUntil, startServer, watchConditions } from "./support.mts";
+import {
+  clock,
+  createConversation,
+  fmt,
+  type LoopDelay,
+  percentile,
+  readSseUntil,
+  startServer,
+  watchConditions,
+} from "./support.mts";
 
 const CONVERSATIONS = Number(process.env.LOAD_CONVERSATIONS ?? 40);
 const TOKENS = 60;
@@ -205,23 +214,33 @@ async function main() {
     const stallConditions = watchConditions();
     const calmHealth = healthSampler();
     const calmCpuBefore = server.cpuMs();
+    const calmMainCpuBefore = server.mainThreadCpuMs();
+    await server.loopDelay();
     const calm = await Promise.all(
       Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, CALM_FROM + i, { drop: false })),
     );
     const calmCpuMs = server.cpuMs() - calmCpuBefore;
+    const calmMainCpuMs = server.mainThreadCpuMs() - calmMainCpuBefore;
+    const calmLoop = await server.loopDelay();
     const calmHealthMs = await calmHealth.stop();
     const rssBeforeBombs = server.rssMb();
     const rss = sampler(100, () => server.rssMb());
+    const workersRss = sampler(100, () => server.childrenRssMb());
     const health = healthSampler();
     const bomb = bombConversation(server.base);
     await waitForRequests(web, bombUrls.length);
     const bombStarted = clock();
+    const stormyMainCpuBefore = server.mainThreadCpuMs();
+    await server.loopDelay();
     const stormy = await Promise.all(
       Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, STORMY_FROM + i, { drop: false })),
     );
+    const stormyMainCpuMs = server.mainThreadCpuMs() - stormyMainCpuBefore;
+    const stormyLoop = await server.loopDelay();
     const bombResult = await bomb;
     const bombSeconds = (clock() - bombStarted) / 1000;
     const rssDuringBombs = Math.max(...(await rss.stop()));
+    const workersRssDuringBombs = Math.max(...(await workersRss.stop()));
     const healthMs = await health.stop();
     const stallUnder = stallConditions.summary();
 
@@ -286,12 +305,20 @@ async function main() {
     console.log(
       `  longest stall of any stream (longest gap between two deltas − ${TOKEN_MS} ms): ${fmt(stall(calm), 0)} ms without bombs, ${fmt(stall(stormy), 0)} ms while the bombs are read (goal ≤ 50 ms)`,
     );
+    const loop = (delay: LoopDelay) =>
+      `p99 ${fmt(delay.p99)} ms, max ${fmt(delay.max)} ms (at ${fmt(delay.worst.at)} s; its longest GC pause ${fmt(delay.gc.longest)} ms, kind ${delay.gc.kind}; GC ${fmt(delay.gc.total / 1000)} s in all)`;
+    console.log(
+      `  the server's own event loop late by ${loop(calmLoop)} without bombs, ${loop(stormyLoop)} while the bombs are read`,
+    );
+    console.log(
+      `  the server's main thread CPU: ${fmt(calmMainCpuMs / 1000)} s without bombs, ${fmt(stormyMainCpuMs / 1000)} s while the bombs are read`,
+    );
     console.log(`  measured under: ${stallUnder}`);
     console.log(
       `  GET /api/health every 50 ms: p50 ${fmt(percentile(calmHealthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(calmHealthMs))} ms without bombs; p50 ${fmt(percentile(healthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(healthMs))} ms while they are read`,
     );
     console.log(
-      `  server RSS: ${fmt(rssBeforeBombs, 0)} MB before the bombs, at most ${fmt(rssDuringBombs, 0)} MB while they are read`,
+      `  server RSS: ${fmt(rssBeforeBombs, 0)} MB before the bombs, at most ${fmt(rssDuringBombs, 0)} MB while they are read; its child processes (PDF workers) at most ${fmt(workersRssDuringBombs, 0)} MB`,
     );
     console.log(
       `Errors: ${errors.length + bombErrors.length} (${all.length + 1} conversations${errors.length ? `; ${[...new Set(errors.map((e) => e.error))].join("; ")}` : ""}${bombErrors.length ? `; ${bombErrors.join("; ")}` : ""})`,

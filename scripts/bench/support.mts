@@ -51,13 +51,33 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The server's event-loop delay and its main thread's garbage-collection pauses, in ms. */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  /** `kind`: the longest pause's collector (1 scavenge, 2 mark-compact, 4 incremental marking, 8 weak callbacks). */
+  gc: { longest: number; total: number; kind: number };
+  /** The longest stall, and when it began (s since the previous call). */
+  worst: { ms: number; at: number };
+}
+
 export interface BenchServer {
   base: string;
   pid: number;
   /** Resident memory of the server process, from /proc. */
   rssMb(): number;
+  /** Resident memory of the server's child processes (PDF workers), from /proc. */
+  childrenRssMb(): number;
   /** CPU time the server process has used so far (user + system), from /proc: comparable under load. */
   cpuMs(): number;
+  /** The same for its main thread alone (the one that serves requests and streams). */
+  mainThreadCpuMs(): number;
+  /**
+   * How late the server's own event loop ran since the last call (or the start), in ms: its
+   * stalls, without those of the benchmark's process (`server-probe.cjs`).
+   */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
@@ -69,10 +89,25 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   // BENCH_SERVER_NODE_ARGS: Node flags for the server only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   if (nodeArgs.length > 0) console.log(`Server Node flags: ${nodeArgs.join(" ")}`);
+  const probe = path.join(import.meta.dirname, "server-probe.cjs");
+  const probeFile = path.join(dataDir, "probe.json");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)],
-    { env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: "ignore" },
+    [
+      ...nodeArgs,
+      "--require",
+      probe,
+      "node_modules/next/dist/bin/next",
+      "start",
+      "-H",
+      "127.0.0.1",
+      "-p",
+      String(port),
+    ],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", BENCH_PROBE_FILE: probeFile, ...env },
+      stdio: "ignore",
+    },
   );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -85,17 +120,27 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     if (Date.now() > deadline) throw new Error("server did not start");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // utime and stime are fields 14 and 15, after the command name in parentheses.
+  const cpuOf = (statFile: string) => {
+    const fields = fs.readFileSync(statFile, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_S);
+  };
   return {
     base,
     pid: child.pid ?? 0,
-    rssMb: () => {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    cpuMs: () => {
-      // utime and stime are fields 14 and 15, after the command name in parentheses.
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS_PER_S);
+    rssMb: () => rssMbOf(child.pid!),
+    childrenRssMb: () => childrenOf(child.pid!).reduce((sum, pid) => sum + rssMbOf(pid), 0),
+    cpuMs: () => cpuOf(`/proc/${child.pid}/stat`),
+    mainThreadCpuMs: () => cpuOf(`/proc/${child.pid}/task/${child.pid}/stat`),
+    loopDelay: async () => {
+      fs.rmSync(probeFile, { force: true });
+      child.kill("SIGUSR2");
+      const deadline = Date.now() + 5000;
+      while (!fs.existsSync(probeFile)) {
+        if (Date.now() > deadline) throw new Error("the server's probe did not answer");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return JSON.parse(fs.readFileSync(probeFile, "utf8"));
     },
     stop: async () => {
       child.kill("SIGTERM");
@@ -103,6 +148,30 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function rssMbOf(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
+/** Processes whose parent is `pid` (field 4 of /proc/<pid>/stat). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        return fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 export async function createConversation(base: string): Promise<string> {
