@@ -1,3 +1,4 @@
+import { pageEnd } from "../page-fit";
 import type { PdfText } from "./pdf-document";
 
 /**
@@ -34,34 +35,6 @@ export interface PdfWindow {
   totalPages: number;
 }
 
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/** True when cutting `text` at `index` would separate the halves of a surrogate pair. */
-function splitsPair(text: string, index: number): boolean {
-  return (
-    index > 0 &&
-    index < text.length &&
-    isHighSurrogate(text.charCodeAt(index - 1)) &&
-    isLowSurrogate(text.charCodeAt(index))
-  );
-}
-
-/** Share of a window, at its end, searched for a space or line break to end at instead of mid-word. */
-const WORD_CUT_SHARE = 0.15;
-
-/**
- * Where a window cut at `end` of `pageText` ends instead: right after the last whitespace in the
- * window's final 15 % (within this page), when there is one; else at `end`.
- */
-function afterLastSpace(pageText: string, start: number, end: number, maxChars: number): number {
-  const floor = Math.max(start, end - Math.floor(WORD_CUT_SHARE * maxChars));
-  for (let i = end; i > floor; i--) {
-    if (/\s/.test(pageText[i - 1]!)) return i;
-  }
-  return end;
-}
-
 function assertCount(name: string, value: number, min: number): void {
   if (!Number.isInteger(value) || value < min) {
     throw new RangeError(`${name} must be an integer >= ${min}, got ${value}.`);
@@ -71,10 +44,10 @@ function assertCount(name: string, value: number, min: number): void {
 /**
  * Reads from `cursor` up to `maxChars` characters, touching at most `maxPages` pages.
  *
- * - A window that would end inside a word ends after the last space or line break in its final 15 %
- *   when there is one (on the page it ends on), so words are not cut in two.
- * - A window that would end inside a surrogate pair ends before it; only when that leaves nothing
- *   (maxChars 1 and the pair comes first) does the window hold the whole pair, one code unit over.
+ * - Where it ends on the page it ends on is `pageEnd`'s rule (after a line break, space or CJK pause
+ *   in the last 15 % of its part of that page, else at a grapheme boundary), so words are not cut in
+ *   two; a surrogate pair is never split: only when that would leave the window empty (maxChars 1 and
+ *   the pair comes first) does it hold the whole pair, one code unit over.
  * - A cursor beyond its page (a stale token over a changed file) continues at the next page.
  * - `hasMore` is exact except when the page budget runs out just before an empty last page: then it
  *   is true and the next window is empty with `hasMore` false.
@@ -102,9 +75,9 @@ export async function readWindow(pdf: PdfText, cursor: PdfCursor, limits: PdfWin
     pagesRead++;
     firstTouched ??= page;
     const start = Math.min(offset, pageText.length);
-    let end = Math.min(pageText.length, start + Math.max(room, 0));
-    if (splitsPair(pageText, end)) end = end - 1 > start || text.length > 0 ? end - 1 : end + 1;
-    if (end < pageText.length) end = afterLastSpace(pageText, start, end, limits.maxChars);
+    let end = room > 0 ? pageEnd(pageText, start, room) : start;
+    // A surrogate pair held whole one code unit over the room only when the window would else be empty.
+    if (end - start > room && text.length > 0) end = start;
     text += pageText.slice(start, end);
     if (end > start || pageText.length === 0) {
       firstCovered ??= page;
