@@ -4,6 +4,7 @@ import { decodeBytes } from "@/lib/text/charset";
 import { csvToMarkdown } from "@/lib/text/csv-table";
 import { prettyJson } from "@/lib/text/json-pretty";
 import { extractHtmlText } from "@/lib/tools/html-text";
+import { PageTextCache } from "@/lib/tools/page-text-cache";
 import { DOCX_MIME } from "./document-types";
 import { docxLimits, docxToHtml } from "./docx-html";
 
@@ -42,23 +43,19 @@ type TextLimits = Pick<
   | "ATTACHMENT_TEXT_CACHE_MB"
 >;
 
-const cache = new Map<string, AttachmentText>();
-let cachedChars = 0;
+let cache: PageTextCache<AttachmentText> | undefined;
 
 export async function attachmentText(
   file: { mime: string; sha256: string; bytes: Buffer },
   format: TextFormat,
   limits: TextLimits,
 ): Promise<AttachmentText> {
+  cache ??= new PageTextCache({ bytes: limits.ATTACHMENT_TEXT_CACHE_MB * 1024 * 1024 });
   const key = `${file.sha256}:${file.mime}`;
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const read = await convert(file, format, limits);
-  remember(key, read, limits.ATTACHMENT_TEXT_CACHE_MB * 1024 * 1024);
+  cache.set(key, read);
   return read;
 }
 
@@ -85,16 +82,4 @@ async function convert(
 export function decodeText(bytes: Buffer, mime: string, html = false): string {
   const { text } = decodeBytes(bytes, { contentType: mime, html });
   return text.replace(/^\ufeff/, "").replace(/\r\n?/g, "\n");
-}
-
-function remember(key: string, read: AttachmentText, maxBytes: number): void {
-  const chars = read.text.length;
-  if (chars * 2 > maxBytes) return;
-  cache.set(key, read);
-  cachedChars += chars;
-  for (const [oldKey, old] of cache) {
-    if (cachedChars * 2 <= maxBytes) break;
-    cache.delete(oldKey);
-    cachedChars -= old.text.length;
-  }
 }

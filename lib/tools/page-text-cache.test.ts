@@ -42,4 +42,14 @@ describe("page text cache", () => {
     expect(cache.get("a")?.text).toBe("new");
     expect(cache.size).toBe(1);
   });
+
+  it("without an entry bound or a lifetime (attached files' text, kept by content) only the size bounds it", () => {
+    let now = 0;
+    const cache = new PageTextCache({ bytes: 20 }, () => now);
+    for (const key of ["a", "b", "c", "d", "e"]) cache.set(key, page(key.repeat(2)));
+    now = Number.MAX_SAFE_INTEGER;
+    expect(["a", "b", "c", "d", "e"].map((key) => cache.get(key)?.text)).toEqual(["aa", "bb", "cc", "dd", "ee"]);
+    cache.set("f", page("ff"));
+    expect([cache.get("a"), cache.size]).toEqual([null, 5]);
+  });
 });

@@ -2,20 +2,21 @@ import type { Config } from "@/lib/config";
 import type { ExtractedPage } from "./html-text";
 
 /**
- * Extracted text of fetched pages, kept so a continuation reads on without fetching and extracting
- * the page again. An entry lives as long as the tokens that point into it (PAGINATION_TOKEN_TTL from
- * its fetch); beyond the entry and size bounds the least recently read goes first.
+ * Extracted text, kept so a continuation reads on without fetching and extracting again: fetched
+ * pages (an entry lives as long as the tokens that point into it, PAGINATION_TOKEN_TTL from its
+ * fetch) and attached files' text (by content, no expiry). Beyond the size bound, and the entry
+ * bound when there is one, the least recently read goes first.
  */
-export class PageTextCache {
-  readonly #entries = new Map<string, { page: ExtractedPage; expires: number }>();
+export class PageTextCache<T extends { text: string } = ExtractedPage> {
+  readonly #entries = new Map<string, { page: T; expires: number }>();
   #chars = 0;
 
   constructor(
-    private readonly bounds: { entries: number; bytes: number; ttlSeconds: number },
+    private readonly bounds: { bytes: number; entries?: number; ttlSeconds?: number },
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(key: string): ExtractedPage | null {
+  get(key: string): T | null {
     const entry = this.#entries.get(key);
     if (!entry) return null;
     this.#delete(key);
@@ -25,14 +26,15 @@ export class PageTextCache {
     return entry.page;
   }
 
-  set(key: string, page: ExtractedPage): void {
+  set(key: string, page: T): void {
     this.#delete(key);
     const maxChars = this.bounds.bytes / 2; // UTF-16
     if (page.text.length > maxChars) return;
-    this.#entries.set(key, { page, expires: this.now() + this.bounds.ttlSeconds * 1000 });
+    const { entries = Number.POSITIVE_INFINITY, ttlSeconds = Number.POSITIVE_INFINITY } = this.bounds;
+    this.#entries.set(key, { page, expires: this.now() + ttlSeconds * 1000 });
     this.#chars += page.text.length;
     for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.bounds.entries && this.#chars <= maxChars) break;
+      if (this.#entries.size <= entries && this.#chars <= maxChars) break;
       this.#delete(oldest);
     }
   }
