@@ -9,7 +9,7 @@ import type { McpServerState, McpTransportConfig } from "./types";
 /**
  * Opening one MCP connection: a stdio child with only its configured environment, or an HTTP
  * server over Streamable HTTP, falling back to the older SSE transport when the first POST is
- * refused with a 4xx (the MCP spec's backwards-compatibility rule).
+ * refused with a 4xx (the MCP spec's backwards-compatibility rule); and closing one.
  */
 
 export interface OpenConnection {
@@ -67,6 +67,23 @@ export interface OpenOptions {
   makeClient(): Client;
   /** The stdio server's error output, as it arrives: the reason a server that will not start gives. */
   onStderr(text: string): void;
+}
+
+/**
+ * Closes a connection. A Streamable HTTP session the server gave an id is ended first with DELETE,
+ * as the MCP spec asks of a client that leaves, waiting at most `timeoutMs` for the server's answer.
+ */
+export async function closeConnection(client: Client, timeoutMs: number): Promise<void> {
+  const { transport } = client;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([transport.terminateSession().catch(() => {}), waited]);
+    clearTimeout(timer);
+  }
+  await client.close();
 }
 
 export async function openConnection(transport: McpTransportConfig, options: OpenOptions): Promise<OpenConnection> {

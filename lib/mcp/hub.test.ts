@@ -301,6 +301,22 @@ describe("MCP hub over HTTP", () => {
     await expect.poll(async () => names(await mcp.tools(["web"]))).toContain("web__late");
   });
 
+  it("closing a Streamable HTTP connection ends its session on the server with DELETE", async () => {
+    const server = await startHttpTestServer();
+    servers.push(server);
+    const mcp = hub();
+    mcp.configure([httpServer("web", server.url)]);
+    await mcp.tools(["web"]);
+    expect(server.endedSessions()).toEqual([]);
+    mcp.configure([]);
+    await expect.poll(() => server.endedSessions()).toHaveLength(1);
+
+    mcp.configure([httpServer("web", server.url)]);
+    await mcp.tools(["web"]);
+    await mcp.close();
+    expect(server.endedSessions()).toHaveLength(2);
+  });
+
   it("falls back to the SSE transport when the server refuses the Streamable HTTP POST", async () => {
     const server = await startHttpTestServer({ sse: true });
     servers.push(server);

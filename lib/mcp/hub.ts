@@ -11,7 +11,7 @@ import {
 import { type Config, getConfig } from "@/lib/config";
 import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolDefinition } from "@/lib/tools/registry";
-import { describeError, openConnection } from "./connection";
+import { closeConnection, describeError, openConnection } from "./connection";
 import { qualifyToolNames, trimDescription } from "./naming";
 import { resultOutcome } from "./result";
 import { normaliseInputSchema } from "./schema";
@@ -192,7 +192,7 @@ class Hub implements McpHub {
       });
       client = opened.client;
       if (entry.closed) {
-        await client.close();
+        await this.closeClient(client);
         return;
       }
       entry.client = client;
@@ -207,7 +207,7 @@ class Hub implements McpHub {
       entry.error = undefined;
       entry.failures = 0;
     } catch (error) {
-      if (entry.closed) await client?.close().catch(() => {});
+      if (entry.closed && client) await this.closeClient(client);
       // A connection that closed while listing has already been recorded, its retry scheduled.
       else if (!entry.retry) this.fail(entry, describeError(error));
     }
@@ -316,7 +316,12 @@ class Hub implements McpHub {
     const { client } = entry;
     entry.client = null;
     if (entry.status === "connected") entry.status = "idle";
-    void client?.close().catch(() => {});
+    if (client) void this.closeClient(client);
+  }
+
+  /** Closes a connection the hub no longer uses; its failure to close is nothing to act on. */
+  private closeClient(client: Client): Promise<void> {
+    return closeConnection(client, this.options.connectTimeoutMs).catch(() => {});
   }
 
   private cancelRetry(entry: Entry): void {
@@ -329,7 +334,7 @@ class Hub implements McpHub {
     this.cancelRetry(entry);
     const { client } = entry;
     entry.client = null;
-    await client?.close().catch(() => {});
+    if (client) await this.closeClient(client);
   }
 }
 

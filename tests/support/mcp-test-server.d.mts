@@ -5,4 +5,9 @@ export declare function startHttpTestServer(options?: {
   sse?: boolean;
   /** Twenty numbered tools instead of the test tools. */
   many?: boolean;
-}): Promise<{ url: string; close(): Promise<void> }>;
+}): Promise<{
+  url: string;
+  /** Streamable HTTP sessions a client ended with DELETE, in order. */
+  endedSessions(): string[];
+  close(): Promise<void>;
+}>;

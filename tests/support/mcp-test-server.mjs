@@ -10,7 +10,7 @@
  *   --fail-if-exists PATH                                  exit at once with status 1 while PATH exists
  *                                                          (a server that keeps failing to start)
  *
- * In-process: `startHttpTestServer({ port, sse, many })` → `{ url, close() }`.
+ * In-process: `startHttpTestServer({ port, sse, many })` → `{ url, endedSessions(), close() }`.
  *
  * Tools: echo {text}; fail {message} (isError); slow {ms} (waits, or until cancelled: each
  * notifications/cancelled it receives is recorded); in_flight (slow calls running); cancellations
@@ -155,6 +155,7 @@ async function readJson(req) {
 /** Streamable HTTP (stateful: one server per session, so list_changed reaches its client), or SSE only. */
 export async function startHttpTestServer({ port = 0, sse = false, many = false } = {}) {
   const sessions = new Map();
+  const ended = [];
   const http = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -181,6 +182,7 @@ export async function startHttpTestServer({ port = 0, sse = false, many = false 
       const body = req.method === "POST" ? await readJson(req) : undefined;
       const id = req.headers["mcp-session-id"];
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
+      if (transport && req.method === "DELETE") ended.push(id);
       if (!transport && req.method === "POST" && isInitializeRequest(body)) {
         transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
@@ -204,6 +206,7 @@ export async function startHttpTestServer({ port = 0, sse = false, many = false 
   const address = http.address();
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
+    endedSessions: () => [...ended],
     async close() {
       for (const transport of sessions.values()) await transport.close().catch(() => {});
       http.closeAllConnections();
