@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { fakeOllama } from "./support/fake-ollama";
+import { freePort } from "./support/free-port";
 import { FAKE_OLLAMA_URL } from "./support/servers";
 
 /**
@@ -13,15 +13,6 @@ import { FAKE_OLLAMA_URL } from "./support/servers";
  * they had and their events, and leaves no half-written rows. A server of its own, so the shared
  * one keeps serving the other tests.
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test("SIGTERM stores a running answer as interrupted and exits cleanly", async () => {
   const port = await freePort();

@@ -11,14 +11,19 @@ import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
 import { formatBytes } from "@/lib/client/format";
 import type { ModelInfo } from "@/lib/client/types";
+import { ServerChoice } from "./ollama-servers";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The installed models with their facts, the licence on demand, and Delete behind a confirmation. */
-export function InstalledModels({ onDeleted }: { onDeleted: () => void }) {
+/**
+ * The installed models with their facts (with several Ollama servers, which have each), the licence
+ * on demand, and Delete behind a confirmation (from one server that has it, or all of them).
+ */
+export function InstalledModels({ onDeleted, manyServers }: { onDeleted: () => void; manyServers: boolean }) {
   const t = useTranslations("modelAdmin");
   const { models, status, error } = useModels();
-  const [deleting, setDeleting] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ModelInfo | null>(null);
+  const [deleteFrom, setDeleteFrom] = useState("");
   return (
     <div className="rounded-xl border border-border" data-testid="installed-models">
       {status === "error" && error ? <InlineError className="m-3">{error}</InlineError> : null}
@@ -27,22 +32,42 @@ export function InstalledModels({ onDeleted }: { onDeleted: () => void }) {
       ) : null}
       <ul className="divide-y divide-border">
         {models.map((model) => (
-          <InstalledRow key={model.name} model={model} onDelete={() => setDeleting(model.name)} />
+          <InstalledRow
+            key={model.name}
+            model={model}
+            manyServers={manyServers}
+            onDelete={() => {
+              setDeleteFrom("");
+              setDeleting(model);
+            }}
+          />
         ))}
       </ul>
       <ConfirmDialog
         open={deleting !== null}
         title={t("deleteTitle")}
-        text={deleting ? t("deleteText", { model: deleting }) : null}
+        text={deleting ? t("deleteText", { model: deleting.name }) : null}
         cancelLabel={t("cancel")}
         confirmLabel={t("delete")}
         testId="delete-model-dialog"
         confirmTestId="confirm-model-delete"
         onClose={() => setDeleting(null)}
+        extra={
+          (deleting?.servers?.length ?? 0) > 1 ? (
+            <ServerChoice
+              label={t("deleteFrom")}
+              allLabel={t("allServersWithModel")}
+              servers={deleting?.servers ?? []}
+              value={deleteFrom}
+              onChange={setDeleteFrom}
+              testId="delete-server"
+            />
+          ) : undefined
+        }
         onConfirm={async () => {
           if (!deleting) return null;
           try {
-            await api.deleteModel(deleting);
+            await api.deleteModel(deleting.name, deleteFrom || undefined);
             onDeleted();
             return null;
           } catch (caught) {
@@ -54,7 +79,15 @@ export function InstalledModels({ onDeleted }: { onDeleted: () => void }) {
   );
 }
 
-function InstalledRow({ model, onDelete }: { model: ModelInfo; onDelete: () => void }) {
+function InstalledRow({
+  model,
+  manyServers,
+  onDelete,
+}: {
+  model: ModelInfo;
+  manyServers: boolean;
+  onDelete: () => void;
+}) {
   const t = useTranslations("modelAdmin");
   const [open, setOpen] = useState(false);
   const facts = [
@@ -71,6 +104,11 @@ function InstalledRow({ model, onDelete }: { model: ModelInfo; onDelete: () => v
         <div className="min-w-0 flex-1">
           <p className="truncate font-mono text-sm font-medium">{model.name}</p>
           <p className="text-xs text-muted-foreground">{facts.join(" · ")}</p>
+          {manyServers && model.servers ? (
+            <p className="break-all text-xs text-muted-foreground" data-testid="model-servers">
+              {t("onServers", { list: model.servers.join(", ") })}
+            </p>
+          ) : null}
         </div>
         <CapabilityBadges model={model} />
         <button

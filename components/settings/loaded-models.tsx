@@ -11,8 +11,11 @@ import { formatBytes } from "@/lib/client/format";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** What Ollama holds in memory now (`/api/ps`): VRAM size, when it unloads, and Unload. */
-export function LoadedModels() {
+/**
+ * What Ollama holds in memory now (`/api/ps`): VRAM size, when it unloads, and Unload; with several
+ * servers, one row per server that holds it.
+ */
+export function LoadedModels({ manyServers }: { manyServers: boolean }) {
   const t = useTranslations("modelAdmin");
   const format = useFormatter();
   // Relative times need a "now" (without one use-intl reports an error); it moves with the list's refresh.
@@ -21,11 +24,11 @@ export function LoadedModels() {
   const [unloading, setUnloading] = useState<string | null>(null);
   const [unloadError, setUnloadError] = useState<string | null>(null);
 
-  const unload = async (model: string) => {
-    setUnloading(model);
+  const unload = async (model: string, server: string) => {
+    setUnloading(`${server} ${model}`);
     setUnloadError(null);
     try {
-      await api.unloadModel(model);
+      await api.unloadModel(model, server);
     } catch (caught) {
       setUnloadError(message(caught));
     }
@@ -41,15 +44,17 @@ export function LoadedModels() {
       <ul className="divide-y divide-border">
         {data?.models.map((model) => (
           <li
-            key={model.name}
+            key={`${model.server} ${model.name}`}
             data-testid="loaded-model"
             data-model={model.name}
+            data-server={model.server}
             className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3"
           >
             <div className="min-w-0 flex-1">
               <p className="truncate font-mono text-sm font-medium">{model.name}</p>
               <p className="text-xs text-muted-foreground">
                 {[
+                  manyServers ? model.server : null,
                   model.vramBytes === null ? null : t("vram", { size: formatBytes(model.vramBytes) }),
                   model.expiresAt === null
                     ? t("keptForever")
@@ -65,9 +70,9 @@ export function LoadedModels() {
               data-testid="model-unload"
               aria-label={t("unloadNamed", { model: model.name })}
               disabled={unloading !== null}
-              onClick={() => void unload(model.name)}
+              onClick={() => void unload(model.name, model.server)}
             >
-              {unloading === model.name ? (
+              {unloading === `${model.server} ${model.name}` ? (
                 <Loader2 aria-hidden className="size-4 animate-spin" />
               ) : (
                 <PowerOff aria-hidden className="size-4" />

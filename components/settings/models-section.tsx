@@ -7,30 +7,37 @@ import { Section } from "@/components/shell/page-frame";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { InstalledModels } from "./installed-models";
 import { LoadedModels } from "./loaded-models";
+import { OllamaServers, useOllamaServers } from "./ollama-servers";
 import { PullModel } from "./pull-model";
 
 /**
- * Ollama's models for an admin: pull, the installed list (details, delete) and what is loaded now.
- * A pulled or deleted model reaches every picker at once: they share the model list's SWR entry.
+ * Ollama for an admin: each server's state, pull (onto one server or all), the installed list
+ * (details, delete) and what is loaded now. A pulled or deleted model reaches every picker at once:
+ * they share the model list's SWR entry.
  */
 export function ModelsSection() {
   const t = useTranslations("modelAdmin");
   const { reload } = useModels();
+  const servers = useOllamaServers().data?.servers.map((server) => server.url) ?? [];
+  const manyServers = servers.length > 1;
+  const changed = () => {
+    reload();
+    void mutate(cacheKeys.loadedModels);
+    void mutate(cacheKeys.ollamaServers);
+  };
   return (
     <>
+      <Section title={t("serversTitle")} description={t("serversDescription")} testId="settings-ollama-servers">
+        <OllamaServers />
+      </Section>
       <Section title={t("title")} description={t("description")} testId="settings-models">
         <div className="space-y-3">
-          <PullModel onPulled={reload} />
-          <InstalledModels
-            onDeleted={() => {
-              reload();
-              void mutate(cacheKeys.loadedModels);
-            }}
-          />
+          <PullModel onPulled={changed} servers={servers} />
+          <InstalledModels onDeleted={changed} manyServers={manyServers} />
         </div>
       </Section>
       <Section title={t("loadedTitle")} description={t("loadedDescription")} testId="settings-loaded">
-        <LoadedModels />
+        <LoadedModels manyServers={manyServers} />
       </Section>
     </>
   );

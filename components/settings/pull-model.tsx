@@ -7,9 +7,11 @@ import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/componen
 import { ApiError, api, isAbort } from "@/lib/client/api";
 import { formatBytes } from "@/lib/client/format";
 import type { PullEvent } from "@/lib/protocol/pull-events";
+import { ServerChoice } from "./ollama-servers";
 
 type Progress = Extract<PullEvent, { type: "progress" }>;
-type Pulling = { model: string; status: string; progress: Progress | null };
+/** `server`: which one the events are from, when the pull goes to several. */
+type Pulling = { model: string; status: string; progress: Progress | null; server?: string };
 
 /** Error codes of a pull with a sentence of their own in the UI; Ollama's words follow it. */
 const ERROR_KEYS: Record<string, string> = {
@@ -18,13 +20,17 @@ const ERROR_KEYS: Record<string, string> = {
   "upstream:registry_unreachable": "registryUnreachable",
 };
 
-/** Pulls a model by name with a live progress bar (bytes, percent, speed) and Cancel. */
-export function PullModel({ onPulled }: { onPulled: () => void }) {
+/**
+ * Pulls a model by name with a live progress bar (bytes, percent, speed) and Cancel; with several
+ * Ollama servers, onto the one chosen or all of them.
+ */
+export function PullModel({ onPulled, servers }: { onPulled: () => void; servers: string[] }) {
   const t = useTranslations("modelAdmin");
   const inputId = useId();
   const [name, setName] = useState("");
+  const [target, setTarget] = useState("");
   const [pulling, setPulling] = useState<Pulling | null>(null);
-  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const [error, setError] = useState<{ code: string; message: string; server?: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const cancel = useRef<AbortController | null>(null);
 
@@ -38,14 +44,15 @@ export function PullModel({ onPulled }: { onPulled: () => void }) {
     setDone(null);
     setPulling({ model, status: "", progress: null });
     try {
-      for await (const event of await api.pullModel(model, aborter.signal)) {
+      for await (const event of await api.pullModel(model, aborter.signal, target || undefined)) {
         if (event.type === "error") setError(event);
         else if (event.type === "success") {
           setDone(model);
           setName("");
           onPulled();
-        } else if (event.type === "status") setPulling((now) => now && { ...now, status: event.status });
-        else setPulling((now) => now && { ...now, progress: event });
+        } else if (event.type === "status") {
+          setPulling((now) => now && { ...now, status: event.status, server: event.server });
+        } else setPulling((now) => now && { ...now, progress: event, server: event.server });
       }
     } catch (caught) {
       if (!isAbort(caught)) {
@@ -89,6 +96,15 @@ export function PullModel({ onPulled }: { onPulled: () => void }) {
             disabled={pulling !== null}
           />
         </div>
+        <ServerChoice
+          label={t("pullTarget")}
+          allLabel={t("allServers")}
+          servers={servers}
+          value={target}
+          onChange={setTarget}
+          disabled={pulling !== null}
+          testId="pull-server"
+        />
         {pulling ? (
           <button
             type="button"
@@ -113,6 +129,11 @@ export function PullModel({ onPulled }: { onPulled: () => void }) {
               <Loader2 aria-hidden className="size-4 shrink-0 animate-spin" />
               <span className="truncate font-medium">{pulling.model}</span>
               <span className="text-muted-foreground">{pulling.status}</span>
+              {pulling.server ? (
+                <span className="truncate font-mono text-xs text-muted-foreground" data-testid="pull-server-now">
+                  {pulling.server}
+                </span>
+              ) : null}
             </span>
             {progress ? (
               <span className="font-mono text-xs tabular-nums text-muted-foreground" data-testid="pull-bytes">
@@ -148,6 +169,7 @@ export function PullModel({ onPulled }: { onPulled: () => void }) {
       {error ? (
         <InlineError data-testid="pull-error" data-code={error.code}>
           {errorKey ? `${t(`pullError.${errorKey}`)} ` : null}
+          {error.server ? `${error.server}: ` : null}
           <span className={errorKey ? "text-xs opacity-80" : undefined}>{error.message}</span>
         </InlineError>
       ) : null}

@@ -17,6 +17,7 @@ export function ConfirmDialog({
   confirmLabel,
   testId,
   confirmTestId,
+  extra,
   onClose,
   onConfirm,
 }: {
@@ -27,6 +28,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   testId: string;
   confirmTestId: string;
+  /** Controls the confirmation depends on (which server to delete from), under the text. */
+  extra?: ReactNode;
   onClose: () => void;
   /** Resolves with an error message to show, or null when done. */
   onConfirm: () => Promise<string | null>;
@@ -67,6 +70,7 @@ export function ConfirmDialog({
           <p id={textId} className="mt-2 break-words text-sm text-muted-foreground">
             {text}
           </p>
+          {extra ? <div className="mt-3">{extra}</div> : null}
           {error ? <InlineError className="mt-3">{error}</InlineError> : null}
           <div className="mt-5 flex justify-end gap-2">
             {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets focus when the dialog opens */}

@@ -3,7 +3,8 @@
  * reads through SWR (keys in `cache-keys.ts`), which calls these as its fetchers: this module stays
  * the one place that knows the URLs, the error shape and the sign-in redirect on a 401.
  */
-import type { LoadedModel, ModelDetails } from "@/lib/llm/ollama-api";
+import type { ModelDetails } from "@/lib/llm/ollama-api";
+import type { OllamaServerStatus, PooledLoadedModel } from "@/lib/llm/ollama-pool";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import type {
   ChatSettings,
@@ -283,29 +284,38 @@ export const api = {
       signal,
     }),
 
-  /** Pulls a model once the server accepted it: its progress events as they arrive; abort `signal` to cancel. */
-  pullModel: async (model: string, signal: AbortSignal): Promise<AsyncIterable<PullEvent>> =>
+  /**
+   * Pulls a model (onto one Ollama server, else every one) once the server accepted it: its progress
+   * events as they arrive; abort `signal` to cancel.
+   */
+  pullModel: async (model: string, signal: AbortSignal, server?: string): Promise<AsyncIterable<PullEvent>> =>
     ndjsonEvents<PullEvent>(
       await openStream("/api/admin/models/pull", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ model }),
+        body: JSON.stringify({ model, server }),
         signal,
       }),
     ),
 
-  deleteModel: (model: string) =>
-    request<void>(`/api/admin/models?model=${encodeURIComponent(model)}`, { method: "DELETE" }),
+  /** Deletes a model from one Ollama server, else from every one that has it. */
+  deleteModel: (model: string, server?: string) =>
+    request<void>(
+      `/api/admin/models?model=${encodeURIComponent(model)}${server ? `&server=${encodeURIComponent(server)}` : ""}`,
+      { method: "DELETE" },
+    ),
+
+  ollamaServers: () => request<{ servers: OllamaServerStatus[] }>("/api/admin/models/servers", { cache: "no-store" }),
 
   modelDetails: (model: string) =>
     request<{ model: ModelDetails }>(`/api/admin/models/details?model=${encodeURIComponent(model)}`, {
       cache: "no-store",
     }),
 
-  loadedModels: () => request<{ models: LoadedModel[] }>("/api/admin/models/loaded", { cache: "no-store" }),
+  loadedModels: () => request<{ models: PooledLoadedModel[] }>("/api/admin/models/loaded", { cache: "no-store" }),
 
-  unloadModel: (model: string) =>
-    request<void>("/api/admin/models/unload", { method: "POST", body: JSON.stringify({ model }) }),
+  unloadModel: (model: string, server?: string) =>
+    request<void>("/api/admin/models/unload", { method: "POST", body: JSON.stringify({ model, server }) }),
 };
 
 /** The start of a text or Word file as the model reads it (`GET …/files/:fileId/text`). */

@@ -7,6 +7,7 @@ export const cacheKeys = {
   health: "/api/health",
   models: "/api/models",
   loadedModels: "/api/admin/models/loaded",
+  ollamaServers: "/api/admin/models/servers",
   settings: "/api/settings",
   signup: "/api/admin/settings",
   users: "/api/admin/users",
