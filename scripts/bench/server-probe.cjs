@@ -18,13 +18,18 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ["gc"] });
 // The histogram holds whole timer intervals: the delay is what exceeds the interval.
 const late = (ns) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
-/** When the longest stall happened, in s since the last snapshot (a wave's start or its steady state?). */
+/** As load.mts's STEADY_AFTER_MS: from then on, a wave's conversations have all started. */
+const STEADY_AFTER_MS = 3000;
+/** When the longest stall began, in s since the last snapshot (a wave's start or later?); the longest after the starts. */
 let since = performance.now();
 let last = since;
 let worst = { ms: 0, at: 0 };
+let steady = 0;
 setInterval(() => {
   const now = performance.now();
-  if (now - last - RESOLUTION_MS > worst.ms) worst = { ms: now - last - RESOLUTION_MS, at: (last - since) / 1000 };
+  const stall = now - last - RESOLUTION_MS;
+  if (stall > worst.ms) worst = { ms: stall, at: (last - since) / 1000 };
+  if (last - since >= STEADY_AFTER_MS) steady = Math.max(steady, stall);
   last = now;
 }, RESOLUTION_MS).unref();
 process.on("SIGUSR2", () => {
@@ -33,6 +38,7 @@ process.on("SIGUSR2", () => {
     p99: late(delay.percentile(99)),
     max: late(delay.max),
     gc,
+    steady,
     worst,
   };
   const file = process.env.BENCH_PROBE_FILE;
@@ -42,4 +48,5 @@ process.on("SIGUSR2", () => {
   gc = { longest: 0, total: 0, kind: 0 };
   since = performance.now();
   worst = { ms: 0, at: 0 };
+  steady = 0;
 });

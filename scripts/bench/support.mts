@@ -60,6 +60,8 @@ export interface LoopDelay {
   gc: { longest: number; total: number; kind: number };
   /** The longest stall, and when it began (s since the previous call). */
   worst: { ms: number; at: number };
+  /** The longest stall that began 3 s or more after the previous call (once a wave's starts are done). */
+  steady: number;
 }
 
 export interface BenchServer {
