@@ -5,11 +5,11 @@ import { PdfError, seconds } from "./pdf-error";
 import type { PdfBudget } from "./pdf-limits";
 
 /**
- * A child process running pdf.js (`pdf-worker.mjs`), so pdf.js never runs in the server's process.
- * A worker thread would not do: V8's background threads (garbage collection, compilation) and the
- * memory of a process are shared by all its threads, so a bomb's allocations slowed the server's own
- * event loop even from a thread at the lowest priority. The child lowers every one of its threads
- * to nice 19 and runs with a capped heap (`--max-old-space-size`). Requests go one at a time, each
+ * A child process running pdf.js (`pdf-worker.mjs`), so pdf.js never runs in the server's process:
+ * a bomb's memory is the child's, a crash or abort in it ends the child only, and V8's background
+ * threads (garbage collection, compilation), which a worker thread shares with the server at normal
+ * priority, are the child's own. The child lowers every one of its threads to nice 19 and runs with
+ * a capped heap (`--max-old-space-size`). Requests go one at a time, each
  * inside one of a few process-wide parsing slots and under the caller's time budget. A child that
  * runs out of time is killed; one that runs out of memory or dies is gone: its pending and later
  * requests fail with a `PdfError`. A child whose document was closed normally may wait, warm, for
