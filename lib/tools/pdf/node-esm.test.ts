@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -45,6 +45,20 @@ describe("pdf text under plain Node ESM", () => {
       if ((file.endsWith(".ts") || file.endsWith(".mjs")) && !file.endsWith(".test.ts"))
         await cp(path.join(here, file), path.join(scratch, "pdf", file));
     }
+    // The modules of lib/tools they import (`../page-fit`, and what that imports), beside `pdf/`.
+    const tools = path.dirname(here);
+    const copied = new Set<string>();
+    const copyImports = async (file: string) => {
+      const source = await readFile(file, "utf8");
+      for (const [, specifier] of source.matchAll(/from "(\.\.?\/[^"]+)"/g)) {
+        const target = `${path.resolve(path.dirname(file), specifier!)}.ts`;
+        if (path.dirname(target) !== tools || copied.has(target)) continue;
+        copied.add(target);
+        await cp(target, path.join(scratch!, path.basename(target)));
+        await copyImports(target);
+      }
+    };
+    for (const file of await readdir(here)) if (file.endsWith(".ts")) await copyImports(path.join(here, file));
     await cp(path.join(root, "tests/support/pdf-fixtures.ts"), path.join(scratch, "pdf-fixtures.ts"));
 
     const script = `
