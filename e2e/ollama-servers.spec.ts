@@ -52,6 +52,10 @@ test.beforeEach(async () => {
 
 test("the admin view shows two servers, one down; a pull goes to the server chosen", async ({ page }) => {
   await page.goto(`${base}/settings`);
+  // The Ollama section names the servers and the variable that lists them (they are not set on the page).
+  const ollama = page.getByTestId("settings-ollama");
+  await expect(ollama.getByTestId("ollama-url")).toHaveText(`${FAKE_OLLAMA_URL}, ${downUrl}`);
+  await expect(ollama).toContainText("OLLAMA_BASE_URLS");
   const servers = page.getByTestId("ollama-servers");
   const up = servers.locator(`[data-testid="ollama-server"][data-url="${FAKE_OLLAMA_URL}"]`);
   const down = servers.locator(`[data-testid="ollama-server"][data-url="${downUrl}"]`);

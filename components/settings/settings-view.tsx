@@ -70,7 +70,9 @@ export function SettingsView() {
             <div className="space-y-3 rounded-xl border border-border p-4">
               {settings.ollamaUrl === undefined ? null : (
                 <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <span className="text-muted-foreground">{t("ollamaUrl")}</span>
+                  <span className="text-muted-foreground">
+                    {t(settings.ollamaUrlEnv === "OLLAMA_BASE_URLS" ? "ollamaUrls" : "ollamaUrl")}
+                  </span>
                   <code data-testid="ollama-url" className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.8125rem]">
                     {settings.ollamaUrl}
                   </code>
