@@ -142,6 +142,11 @@ export class OllamaApi {
     return await this.versionProbe.get();
   }
 
+  /** Drops the last version probe's answer: the server was seen to answer (or fail) since. */
+  forgetVersion(): void {
+    this.versionProbe.clear();
+  }
+
   /** Asks `/api/version` now. */
   async fetchVersion(): Promise<string> {
     const answer = await this.request<{ version?: string }>("/api/version", {

@@ -207,6 +207,22 @@ describe("health with backoff", () => {
     }
   });
 
+  it("asking for the admin view probes a down server whose backoff has passed, and shows it back with its models", async () => {
+    const back = await startFakeOllama();
+    const port = Number(new URL(back.url).port);
+    const pool = new OllamaPool([back.url, first.url], { now });
+    await back.close();
+    expect((await pool.status())[0]).toMatchObject({ state: "down", models: null });
+    const again = await startFakeOllama({ port });
+    try {
+      expect((await pool.status())[0]).toMatchObject({ state: "down" });
+      clock += BACKOFF_FIRST_MS;
+      expect((await pool.status())[0]).toMatchObject({ state: "up", models: DEFAULT_MODELS.length, error: null });
+    } finally {
+      await again.close();
+    }
+  });
+
   it("the admin view shows each server's state, version, models, loaded models and load", async () => {
     await load(second, "gemma:2b");
     const pool = new OllamaPool([first.url, DOWN, second.url], { now });

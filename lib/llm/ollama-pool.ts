@@ -86,8 +86,11 @@ export class OllamaServer implements ChatServer {
   }
 
   answered(): void {
-    // What it said while away (its failure) stands for no one once it is back.
-    if (this.state === "down") this.forget();
+    // What it said while away (its failures) stands for no one once it is back.
+    if (this.state === "down") {
+      this.forget();
+      this.api.forgetVersion();
+    }
     this.state = "up";
     this.failures = 0;
     this.error = null;
@@ -332,10 +335,11 @@ export class OllamaPool {
 
   /** Each server's state for the admin view; asking is what probes a server whose backoff has passed. */
   async status(): Promise<OllamaServerStatus[]> {
+    this.askable();
+    await Promise.all(this.servers.map((server) => server.probed()));
     const askable = new Set(this.askable());
     return Promise.all(
       this.servers.map(async (server): Promise<OllamaServerStatus> => {
-        await server.probed();
         let models: number | null = null;
         let loaded: string[] = [];
         if (askable.has(server)) {
