@@ -18,6 +18,7 @@ import { buildChatItems, storedItemKey } from "./chat-items";
 import { useChatRunsContext } from "./chat-runs-context";
 import { Composer } from "./composer";
 import { ComposerDock } from "./composer-dock";
+import { ExportMenu } from "./export-menu";
 import { ConversationFilesContext } from "./files/conversation-files-context";
 import { FilesMenu } from "./files/files-menu";
 import { isLive, type LiveTurn } from "./live-turn";
@@ -239,6 +240,7 @@ export function ConversationView({ id }: { id: string }) {
       <div className="relative flex min-h-0 flex-1 flex-col" {...(detail ? handlers : {})}>
         <ChatHeader title={title}>
           {detail ? <FilesMenu conversationId={id} files={detail.files} /> : null}
+          {detail && items.length > 0 ? <ExportMenu conversationId={id} running={live !== undefined} /> : null}
           {detail ? <ModelPicker value={model} onChange={(name) => void onModelChange(name)} /> : null}
           {detail ? <ChatSettingsButton conversation={detail.conversation} onSaved={setConversation} /> : null}
         </ChatHeader>

@@ -18,6 +18,7 @@ import { ModelsSection } from "./models-section";
 import { PresetsSettings } from "./presets-settings";
 import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
+import { YourDataSettings } from "./your-data-settings";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -57,6 +58,7 @@ export function SettingsView() {
         maxNumCtx={settings?.limits.NUM_CTX?.value}
         maxInstructionsChars={settings?.limits.MAX_INSTRUCTIONS_CHARS?.value}
       />
+      <YourDataSettings />
       {error ? <InlineError data-testid="settings-error">{message(error)}</InlineError> : null}
       {settings === undefined && !error ? (
         <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">

@@ -11,6 +11,7 @@ import type {
   ConversationDetail,
   ConversationSummary,
   Health,
+  ImportReport,
   InterruptAccepted,
   McpServersView,
   McpServerView,
@@ -323,6 +324,23 @@ export function fileText(conversationId: string, fileId: string, signal?: AbortS
   return request<{ text: string; truncated: boolean; chars: number }>(`${fileUrl(conversationId, fileId)}/text`, {
     cache: "no-store",
     signal,
+  });
+}
+
+/** Where one conversation's export downloads from: Markdown to read, or JSON (with its files or not) to import. */
+export function exportUrl(conversationId: string, format: "md" | "json", withFiles = false): string {
+  return `/api/conversations/${encodeURIComponent(conversationId)}/export?format=${format}${withFiles ? "&files=1" : ""}`;
+}
+
+/** Where the ZIP of every conversation downloads from. */
+export const exportAllUrl = (withFiles: boolean) => `/api/conversations/export${withFiles ? "?files=1" : ""}`;
+
+/** Imports a conversation's JSON export or the ZIP of all of them, sent as it is; the server reports what it did. */
+export function importConversations(file: File): Promise<ImportReport> {
+  return request<ImportReport>("/api/conversations/import", {
+    method: "POST",
+    body: file,
+    headers: { "Content-Type": file.type || "application/octet-stream" },
   });
 }
 

@@ -10,6 +10,7 @@ import type { HeldInterruptView } from "@/lib/db/interrupts";
 import type { MessageWithRun } from "@/lib/db/queries";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus, Preset } from "@/lib/db/schema";
+import type { ImportReport } from "@/lib/export/import-conversations";
 import type { UploadResult } from "@/lib/files/uploads";
 import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
@@ -90,6 +91,9 @@ export interface ConversationFile {
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
 export type UploadedFile = UploadResult;
+
+/** `POST /api/conversations/import`: what was imported, and what was skipped and why. */
+export type { ImportReport };
 
 /** `GET /api/models`: an installed model, with the context the app will use. */
 /** `servers` (the Ollama servers that have it) only for an admin. */

@@ -1,0 +1,83 @@
+"use client";
+
+import { Download, FileJson, FileText, Paperclip } from "lucide-react";
+import { useTranslations } from "use-intl";
+import { usePopover } from "@/components/ui/use-popover";
+import { exportUrl } from "@/lib/client/api";
+import { cx } from "@/lib/client/cx";
+
+const ITEM = cx(
+  "flex items-start gap-2.5 rounded-lg px-2.5 py-2 text-sm hover:bg-muted",
+  "focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-ring",
+);
+
+/**
+ * "Export" in the chat header: the conversation as Markdown to read, or as JSON to import elsewhere,
+ * with or without its files. Each entry is a download link (the server names the file). While an
+ * answer is being written the button is off: the server exports a conversation at rest.
+ */
+export function ExportMenu({ conversationId, running }: { conversationId: string; running: boolean }) {
+  const t = useTranslations("export");
+  const { open, setOpen, root, button, panelId } = usePopover();
+  const entries = [
+    { id: "md", icon: FileText, href: exportUrl(conversationId, "md"), label: t("markdown"), hint: t("markdownHint") },
+    { id: "json", icon: FileJson, href: exportUrl(conversationId, "json"), label: t("json"), hint: t("jsonHint") },
+    {
+      id: "json-files",
+      icon: Paperclip,
+      href: exportUrl(conversationId, "json", true),
+      label: t("jsonFiles"),
+      hint: t("jsonFilesHint"),
+    },
+  ];
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        data-testid="export-button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-label={t("button")}
+        title={running ? t("busy") : t("button")}
+        disabled={running}
+        onClick={() => setOpen((value) => !value)}
+        className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50 disabled:hover:bg-transparent"
+      >
+        <Download aria-hidden className="size-4" />
+        <span className="max-sm:sr-only">{t("short")}</span>
+      </button>
+      {open && !running ? (
+        <nav
+          id={panelId}
+          aria-label={t("button")}
+          data-testid="export-panel"
+          className="absolute top-full right-0 z-30 mt-1.5 w-[min(20rem,calc(100vw-1.5rem))] rounded-xl border border-border bg-popover p-1.5 text-popover-foreground shadow-lg"
+        >
+          <ul className="flex flex-col">
+            {entries.map(({ id, icon: Icon, href, label, hint }, index) => (
+              <li key={id}>
+                <a
+                  href={href}
+                  download
+                  data-testid={`export-${id}`}
+                  className={ITEM}
+                  onClick={() => setOpen(false)}
+                  // biome-ignore lint/a11y/noAutofocus: the opened menu takes the focus, so the keyboard lands in it
+                  autoFocus={index === 0}
+                >
+                  <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+                  <span className="min-w-0">
+                    <span className="block font-medium">{label}</span>
+                    <span className="block text-xs text-muted-foreground">{hint}</span>
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+    </div>
+  );
+}
