@@ -75,6 +75,16 @@ describe("the nginx site as written", () => {
     expect(limit).toBeLessThanOrEqual(appLimit * 2);
   });
 
+  it("accepts an import as large as IMPORT_MAX_MB on the import route only", () => {
+    const route = find(server, "location").find((d) => d.args.join(" ") === "= /api/conversations/import");
+    const limit = sizeInMb(args(route?.block ?? [], "client_max_body_size")[0] ?? "1m");
+    const appLimit = configSchema.shape.IMPORT_MAX_MB.parse(undefined);
+    expect(limit).toBeGreaterThan(appLimit);
+    expect(limit).toBeLessThanOrEqual(appLimit * 2);
+    expect(args(route?.block ?? [], "proxy_pass")).toEqual(["http://ollama_web"]);
+    expect(find(route?.block ?? [], "proxy_set_header")).toEqual([]);
+  });
+
   it("redirects plain HTTP to HTTPS except for Let's Encrypt's challenge", () => {
     const redirect = redirectServer(site);
     const locations = find(redirect, "location");
