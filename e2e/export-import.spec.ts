@@ -25,8 +25,8 @@ async function download(page: Page, testId: string): Promise<{ name: string; tex
 
 async function importFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
   await page.goto("/settings");
-  const section = page.getByTestId("settings-your-data");
-  await expect(section.getByRole("heading", { name: "Your data" })).toBeVisible();
+  const section = page.getByRole("region", { name: "Your data" });
+  await expect(section).toBeVisible();
   await section.getByLabel("Import conversations").setInputFiles(file);
   await expect(page.getByTestId("import-report")).toBeVisible();
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Download, FileJson, FileText, Paperclip } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { useTranslations } from "use-intl";
 import { usePopover } from "@/components/ui/use-popover";
 import { exportUrl } from "@/lib/client/api";
@@ -19,6 +20,11 @@ const ITEM = cx(
 export function ExportMenu({ conversationId, running }: { conversationId: string; running: boolean }) {
   const t = useTranslations("export");
   const { open, setOpen, root, button, panelId } = usePopover();
+  const first = useRef<HTMLAnchorElement>(null);
+  // The opened menu takes the focus, so the keyboard lands in it (autoFocus does nothing on a link).
+  useEffect(() => {
+    if (open) first.current?.focus();
+  }, [open]);
   const entries = [
     { id: "md", icon: FileText, href: exportUrl(conversationId, "md"), label: t("markdown"), hint: t("markdownHint") },
     { id: "json", icon: FileJson, href: exportUrl(conversationId, "json"), label: t("json"), hint: t("jsonHint") },
@@ -48,12 +54,13 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
         <Download aria-hidden className="size-4" />
         <span className="max-sm:sr-only">{t("short")}</span>
       </button>
+      {/* Below sm the header's buttons sit anywhere in its width: the menu spans the screen instead. */}
       {open && !running ? (
         <nav
           id={panelId}
           aria-label={t("button")}
           data-testid="export-panel"
-          className="absolute top-full right-0 z-30 mt-1.5 w-[min(20rem,calc(100vw-1.5rem))] rounded-xl border border-border bg-popover p-1.5 text-popover-foreground shadow-lg"
+          className="z-30 rounded-xl max-sm:fixed max-sm:inset-x-3 max-sm:top-14 sm:absolute sm:top-full sm:right-0 sm:mt-1.5 sm:w-80 border border-border bg-popover p-1.5 text-popover-foreground shadow-lg"
         >
           <ul className="flex flex-col">
             {entries.map(({ id, icon: Icon, href, label, hint }, index) => (
@@ -64,8 +71,7 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
                   data-testid={`export-${id}`}
                   className={ITEM}
                   onClick={() => setOpen(false)}
-                  // biome-ignore lint/a11y/noAutofocus: the opened menu takes the focus, so the keyboard lands in it
-                  autoFocus={index === 0}
+                  ref={index === 0 ? first : undefined}
                 >
                   <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
                   <span className="min-w-0">
