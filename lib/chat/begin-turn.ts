@@ -1,0 +1,237 @@
+import "server-only";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
+import {
+  DEFAULT_TITLE,
+  getConversation,
+  insertMessage,
+  listFileSummaries,
+  messageTree,
+  type OwnerId,
+  saveConversationSummary,
+  setActiveLeaf,
+  titleFromMessage,
+  updateConversation,
+} from "@/lib/db/queries";
+import { appendRunEvent, createRun } from "@/lib/db/runs";
+import { AppError } from "@/lib/errors";
+import { getLLM } from "@/lib/llm/registry";
+import { detectLanguage, prompt } from "@/lib/prompts";
+import type { Interrupt } from "@/lib/protocol/run-events";
+import { roleModel } from "@/lib/settings";
+import { createRunToolRegistry } from "@/lib/tools/server-tools";
+import { runAgentTurn } from "./agent-run";
+import { followUpTurn } from "./follow-up-turn";
+import { previousTurns, systemPrompt } from "./history";
+import { LiveRun, type LiveRuns } from "./live-run";
+import type { ChatInput, PreparedTurn } from "./prepare-turn";
+
+/**
+ * Running a prepared turn: its slot among the live runs, its question and run stored in one
+ * transaction, the agent in the background, and the follow-up turn the server starts when a
+ * completed run leaves interrupts it never took.
+ */
+
+/** Takes the run's slot for its conversation, its user and the server, or says why it cannot. */
+export function reserveSlot(liveRuns: LiveRuns, live: LiveRun, config: Config): void {
+  const refusal = liveRuns.reserve(live, { perUser: config.MAX_RUNS_PER_USER, total: config.MAX_RUNS_TOTAL });
+  if (refusal === "conversation") {
+    throw new AppError("conflict:run_active", "This conversation already has a running answer. Stop it or wait.");
+  }
+  if (refusal === "per_user") {
+    throw new AppError(
+      "rate_limited:runs_per_user",
+      `You already have ${config.MAX_RUNS_PER_USER} answers running. Wait for one to finish, or stop one, then retry.`,
+      { retryable: true, details: { retryAfterSeconds: 10 } },
+    );
+  }
+  if (refusal === "total") {
+    throw new AppError("rate_limited:runs_total", "The server is busy with other answers. Retry in a few seconds.", {
+      retryable: true,
+      details: { retryAfterSeconds: 10 },
+    });
+  }
+}
+
+export function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, config: Config): LiveRun {
+  const runId = crypto.randomUUID();
+  return new LiveRun({
+    runId,
+    conversationId,
+    ownerId,
+    persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
+    interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
+  });
+}
+
+/**
+ * Stores the turn (its question, the run) in one transaction and runs the agent in the background.
+ * Synchronous: a run that ends hands its follow-ups to the next turn before its `done` goes out.
+ */
+export function beginTurn(
+  db: Db,
+  {
+    live,
+    input,
+    turn,
+    config,
+    liveRuns,
+  }: { live: LiveRun; input: ChatInput; turn: PreparedTurn; config: Config; liveRuns: LiveRuns },
+): void {
+  const { runId } = live;
+  const { question } = turn;
+  // Read again after the awaits: the conversation may have been renamed, or removed with its account.
+  const conversation = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
+  const previous = messageTree(db, { conversationId: conversation.id }).path(question.parentId);
+  const questionId = db.transaction(() => {
+    const userMessageId =
+      question.stored?.id ??
+      insertMessage(db, {
+        conversationId: conversation.id,
+        parentId: question.parentId,
+        role: "user",
+        content: question.text,
+        attachmentIds: turn.attachments.map((file) => file.id),
+      }).id;
+    releaseInterrupts(db, { ids: input.interruptIds ?? [] });
+    // The branch shown ends at the question until its answer is stored.
+    setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
+    const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
+    // A turn brings an archived conversation back: it is in use again.
+    if (
+      conversation.title === DEFAULT_TITLE ||
+      conversation.model !== turn.model ||
+      conversation.planFirst !== planFirst ||
+      conversation.archived
+    ) {
+      updateConversation(db, {
+        id: conversation.id,
+        ownerId: input.ownerId,
+        title: autoTitle ?? undefined,
+        model: turn.model,
+        planFirst,
+        archived: false,
+      });
+    }
+    createRun(db, {
+      id: runId,
+      conversationId: conversation.id,
+      questionId: userMessageId,
+      mode: turn.mode,
+      model: turn.llm.model,
+    });
+    live.markStarted();
+    live.emit("run", {
+      runId,
+      conversationId: conversation.id,
+      userMessageId,
+      model: turn.llm.model,
+      mode: turn.mode,
+    });
+    return userMessageId;
+  });
+
+  const questionText = turn.question.text;
+  const language = detectLanguage(questionText);
+  const { history, ids } = previousTurns(previous, conversation, language);
+  void runAgentTurn({
+    db,
+    live,
+    llm: turn.loopLlm,
+    synthesisLlm: turn.llm,
+    titleLlm: turn.titleLlm,
+    // The conversation's tool groups; an MCP server that cannot connect is named in a notice.
+    registry: async (signal) => {
+      const { disabledToolGroups } = conversation;
+      const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
+      for (const server of unavailable) {
+        live.emitStep(
+          { type: "notice", iteration: 0, text: prompt(language, "mcp_unavailable", { server }) },
+          Date.now(),
+        );
+      }
+      return registry;
+    },
+    config,
+    language,
+    toolCalling: turn.mode,
+    // Each step's model comes from its role, read when the step starts; none set → the conversation's.
+    resolveRoleModel: async (hint) => {
+      const name = hint ? roleModel(db, hint) : undefined;
+      return hint && name && name !== turn.model ? getLLM(name, turn.settings, hint) : turn.llm;
+    },
+    input: {
+      system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
+      instructions: turn.settings.instructions,
+      history,
+      question: questionText,
+      images: turn.images,
+    },
+    // Only a title the user has not changed meanwhile is replaced; a run ended from outside (its
+    // account removed) has no conversation left to title.
+    onTitle: autoTitle
+      ? (title) => {
+          if (live.isEnded) return null;
+          const current = getConversation(db, { id: conversation.id, ownerId: input.ownerId });
+          if (current.title !== autoTitle) return null;
+          updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
+          return title;
+        }
+      : undefined,
+    // The conversation takes its next turn at `done`, while the title is still being made; follow-ups
+    // a completed run never took are that turn.
+    onEnd: ({ status, pending }) => {
+      liveRuns.remove(live);
+      if (status === "complete" && pending.length > 0) {
+        continueWithInterrupts(db, pending, { answerId: live.messageId, input, turn, config, liveRuns });
+      }
+    },
+    onInterrupt: (interrupt) =>
+      takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),
+    onCompact: (event) => {
+      // Keep the summary for later turns when it replaced earlier turns of the conversation.
+      const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
+      const through = covered.at(-1);
+      if (event.summary && through) {
+        saveConversationSummary(db, { id: conversation.id, summary: event.summary, throughMessageId: through });
+      }
+    },
+  })
+    .catch((error) => console.error("[chat] run crashed", error))
+    .finally(() => {
+      liveRuns.remove(live);
+      live.end();
+    });
+}
+
+/**
+ * Interrupts a completed run never took become the next turn at once (`followUpTurn`), on the
+ * server, with no client needed. If that turn cannot start, they stay held, shown as unsent messages.
+ */
+function continueWithInterrupts(
+  db: Db,
+  pending: Interrupt[],
+  {
+    answerId,
+    input,
+    turn,
+    config,
+    liveRuns,
+  }: { answerId: string; input: ChatInput; turn: PreparedTurn; config: Config; liveRuns: LiveRuns },
+): void {
+  const live = newLiveRun(db, input.conversationId, input.ownerId, config);
+  try {
+    reserveSlot(liveRuns, live, config);
+  } catch (error) {
+    console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
+    return;
+  }
+  try {
+    beginTurn(db, { live, ...followUpTurn(db, pending, { answerId, input, turn }), config, liveRuns });
+  } catch (error) {
+    liveRuns.release(live);
+    console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
+  }
+}

@@ -1,0 +1,145 @@
+import "server-only";
+import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-calling-mode";
+import type { AgentMode } from "@/lib/agent/types";
+import type { ChatSettings } from "@/lib/chat-settings";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { unsentInterrupts } from "@/lib/db/interrupts";
+import { isInterrupt } from "@/lib/db/message-tree";
+import { messageTree, type OwnerId } from "@/lib/db/queries";
+import type { Conversation, Message, StoredFile } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { findFile } from "@/lib/files/file-store";
+import { resizeForVision } from "@/lib/files/image-resize";
+import { getLLM } from "@/lib/llm/registry";
+import type { LLM } from "@/lib/llm/types";
+import { roleModel } from "@/lib/settings";
+import { chooseTurnModel } from "./turn-model";
+
+/**
+ * What a turn is asked to do, checked before anything is stored: where it goes in the tree, its
+ * attachments, the models that answer it and how it runs. A refused turn leaves no trace.
+ */
+
+/** How a turn runs: the ReAct agent (its tool calling chosen or forced), or DAG mode. */
+export type ChatMode = RequestedToolCalling | "dag";
+
+/**
+ * Where a turn goes in the conversation's tree (docs/api.md, `POST /api/chat`): after an answer
+ * (by default the end of the branch shown), as a new version of a question (edit), or as a new
+ * version of an answer to the same question (regenerate: no new question).
+ */
+export type TurnPlace =
+  | { message: string; parentId?: string; editOf?: undefined; regenerate?: undefined }
+  | { message: string; editOf: string; parentId?: undefined; regenerate?: undefined }
+  | { regenerate: string; message?: undefined; parentId?: undefined; editOf?: undefined };
+
+export type ChatInput = TurnPlace & {
+  /** Who asks: set by the route from the session, never from the request body. */
+  ownerId: OwnerId;
+  conversationId: string;
+  model?: string;
+  mode?: ChatMode;
+  attachmentIds?: string[];
+  /** Unsent interrupts (follow-ups of an earlier run) this message sends: no longer held once it starts. */
+  interruptIds?: string[];
+};
+
+/** Image attachments prepared for a vision model, as base64. */
+async function visionImages(files: StoredFile[], maxPixels: number): Promise<string[]> {
+  const images = files.filter((file) => file.mime.startsWith("image/"));
+  return Promise.all(
+    images.map(async (file) => (await resizeForVision(file.bytes, { maxPixels })).bytes.toString("base64")),
+  );
+}
+
+function toolCallingFor(requested: RequestedToolCalling | undefined, llm: LLM): AgentMode {
+  const decided = decideToolCalling(requested, llm.abilities);
+  if ("refusal" in decided) throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`);
+  return decided.mode;
+}
+
+/** The turn's question and what it follows: a new question under `parentId`, or a stored one answered again. */
+export type TurnQuestion =
+  | { stored: null; parentId: string | null; text: string; attachmentIds: string[] }
+  | { stored: Message; parentId: string | null; text: string; attachmentIds: string[] };
+
+/** Checks the ids of `place` against the conversation's messages; 400 with what is wrong. */
+function questionOf(db: Db, conversation: Conversation, place: TurnPlace, attachmentIds: string[]): TurnQuestion {
+  const tree = messageTree(db, { conversationId: conversation.id });
+  if (place.regenerate !== undefined) {
+    const answer = tree.get(place.regenerate);
+    const question = answer?.parentId ? tree.get(answer.parentId) : undefined;
+    if (answer?.role !== "assistant" || !question) {
+      throw new AppError(
+        "bad_request:regenerate",
+        `Message ${place.regenerate} is not an answer in this conversation.`,
+      );
+    }
+    return {
+      stored: question,
+      parentId: question.parentId,
+      text: question.content,
+      attachmentIds: question.attachmentIds ?? [],
+    };
+  }
+  if (place.editOf !== undefined) {
+    const edited = tree.get(place.editOf);
+    if (edited?.role !== "user" || isInterrupt(edited)) {
+      throw new AppError("bad_request:edit_of", `Message ${place.editOf} is not a question in this conversation.`);
+    }
+    return { stored: null, parentId: edited.parentId, text: place.message, attachmentIds };
+  }
+  if (place.parentId !== undefined && tree.get(place.parentId)?.role !== "assistant") {
+    throw new AppError("bad_request:parent", `Message ${place.parentId} is not an answer in this conversation.`);
+  }
+  return { stored: null, parentId: place.parentId ?? conversation.activeLeafId, text: place.message, attachmentIds };
+}
+
+/** Everything a turn needs that can be refused, found before anything is stored. */
+export interface PreparedTurn {
+  /** The conversation's model; `llm` answers (the vision model, for images the conversation's cannot see). */
+  question: TurnQuestion;
+  model: string;
+  llm: LLM;
+  loopLlm: LLM;
+  /** The loop's model without the conversation's settings: the title keeps its own. */
+  titleLlm: LLM;
+  /** The conversation's own settings, as the turn started: every model call of the turn uses them. */
+  settings: ChatSettings;
+  mode: AgentMode | "dag";
+  attachments: StoredFile[];
+  images: string[];
+}
+
+export async function prepareTurn(
+  db: Db,
+  input: ChatInput,
+  conversation: Conversation,
+  config: Config,
+): Promise<PreparedTurn> {
+  const question = questionOf(db, conversation, input, input.attachmentIds ?? []);
+  const { settings } = conversation;
+  unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
+  const attachments = question.attachmentIds.map((fileId) => {
+    const file = findFile(db, { conversationId: conversation.id, fileId });
+    if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
+    return file;
+  });
+  const { conversationModel: model, llm } = await chooseTurnModel(db, {
+    requested: input.model,
+    conversationModel: conversation.model,
+    withImages: attachments.some((file) => file.mime.startsWith("image/")),
+    settings,
+  });
+  // The tool loop may use the fast model; the answer is written by the turn's model.
+  const fast = roleModel(db, "fast");
+  const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings, "fast") : llm;
+  // The title is written without the chat's settings, with the keep-alive of the model's role.
+  const titleRole = loopLlm !== llm ? "fast" : llm.model !== model ? "vision" : "general";
+  const titleLlm = await getLLM(loopLlm.model, {}, titleRole);
+  // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
+  const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
+  const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
+  return { question, model, llm, loopLlm, titleLlm, settings, mode, attachments, images };
+}
