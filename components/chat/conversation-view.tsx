@@ -9,6 +9,7 @@ import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { ApiError, api } from "@/lib/client/api";
+import { ArchivedNotice } from "./archived-notice";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { mentionFiles } from "./attachments/file-facts";
 import { useAttachments } from "./attachments/use-attachments";
@@ -256,6 +257,7 @@ export function ConversationView({ id }: { id: string }) {
             )}
             <RunAnnouncer turn={last} />
             <ComposerDock notice={notice}>
+              {detail.conversation.archived ? <ArchivedNotice conversationId={id} /> : null}
               <ModelNotice model={model} onReplace={(name) => void onModelChange(name)} />
               <Composer
                 key={id}

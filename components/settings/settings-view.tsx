@@ -15,6 +15,7 @@ import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
 import { McpSettings } from "./mcp/mcp-settings";
 import { ModelsSection } from "./models-section";
+import { PasswordSettings } from "./password-settings";
 import { PresetsSettings } from "./presets-settings";
 import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
@@ -54,6 +55,7 @@ export function SettingsView() {
   return (
     <PageFrame title={t("title")}>
       <AppearanceSettings />
+      <PasswordSettings />
       <PresetsSettings
         maxNumCtx={settings?.limits.NUM_CTX?.value}
         maxInstructionsChars={settings?.limits.MAX_INSTRUCTIONS_CHARS?.value}

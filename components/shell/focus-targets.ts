@@ -5,6 +5,8 @@
 export const MAIN_ID = "main";
 export const COMPOSER_ID = "composer-input";
 export const SEARCH_ID = "conversation-search";
+/** The sidebar's Archived filter: focus goes there when an archived or unarchived conversation leaves the list. */
+export const ARCHIVED_FILTER_ID = "archived-filter";
 /** The desktop sidebar's hide button, and the header's button that shows it again: each hands focus to the other. */
 export const HIDE_SIDEBAR_ID = "sidebar-hide";
 export const SHOW_SIDEBAR_ID = "sidebar-show";

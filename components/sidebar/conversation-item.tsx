@@ -5,10 +5,12 @@ import Link from "next/link";
 import { memo, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { revealFoundAgain } from "@/components/chat/reveal-found";
+import { ARCHIVED_FILTER_ID } from "@/components/shell/focus-targets";
 import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
+import { ConversationMenu, type OrganizeChange } from "./conversation-menu";
 import { useConversations } from "./conversations-context";
 import { Highlighted } from "./highlighted";
 import { RenameInput } from "./rename-input";
@@ -21,8 +23,9 @@ interface ConversationItemProps {
 }
 
 /**
- * One sidebar entry: a link to the conversation, with rename (inline) and delete actions. In search
- * results it shows where the query matched and opens the conversation at the matching message.
+ * One sidebar entry: a link to the conversation, with rename (inline), delete and a menu to pin or
+ * archive it. In search results it shows where the query matched and opens the conversation at the
+ * matching message.
  */
 export const ConversationItem = memo(function ConversationItem({
   conversation,
@@ -31,10 +34,28 @@ export const ConversationItem = memo(function ConversationItem({
   onRequestDelete,
 }: ConversationItemProps) {
   const t = useTranslations("sidebar");
-  const { rename } = useConversations();
+  const { rename, organize } = useConversations();
   const [editing, setEditing] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const renameButton = useRef<HTMLButtonElement>(null);
   const { id, title, match } = conversation;
+
+  const onOrganize = async (change: OrganizeChange) => {
+    setFailure(null);
+    const error = await organize(id, change);
+    if (error) {
+      setFailure(error.message);
+      return;
+    }
+    // The entry moved (to or from the pinned ones) or left the list: the focus follows it, or goes
+    // to the filter that now shows it.
+    requestAnimationFrame(() => {
+      const moved = document.querySelector<HTMLElement>(
+        `[data-conversation-id="${CSS.escape(id)}"] [data-testid="conversation-menu-button"]`,
+      );
+      (("archived" in change ? null : moved) ?? document.getElementById(ARCHIVED_FILTER_ID))?.focus();
+    });
+  };
 
   if (editing) {
     return (
@@ -53,7 +74,12 @@ export const ConversationItem = memo(function ConversationItem({
 
   const href = match?.message ? `/c/${id}?m=${encodeURIComponent(match.message.messageId)}` : `/c/${id}`;
   return (
-    <li data-testid="conversation-item" data-active={active || undefined} className="group relative">
+    <li
+      data-testid="conversation-item"
+      data-conversation-id={id}
+      data-active={active || undefined}
+      className="group relative"
+    >
       <Link
         href={href}
         onClick={() => {
@@ -107,7 +133,13 @@ export const ConversationItem = memo(function ConversationItem({
         >
           <Trash2 aria-hidden className="size-3.5" />
         </IconButton>
+        <ConversationMenu conversation={conversation} onChoose={(change) => void onOrganize(change)} />
       </div>
+      {failure ? (
+        <p role="alert" className="px-2.5 pb-1 text-xs text-red-700 dark:text-red-400">
+          {failure}
+        </p>
+      ) : null}
     </li>
   );
 });

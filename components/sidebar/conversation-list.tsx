@@ -27,7 +27,10 @@ function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSumm
   return [...groups];
 }
 
-/** The conversations, newest first, in date sections, with loading, empty and error states. */
+/**
+ * The conversations: the pinned ones in their own section, then the others newest first in date
+ * sections; with loading, empty and error states.
+ */
 export function ConversationList({
   activeId,
   onRequestDelete,
@@ -35,7 +38,7 @@ export function ConversationList({
   activeId: string | null;
   onRequestDelete: (conversation: ConversationSummary) => void;
 }) {
-  const { items, status, error, query, hasMore, loadMore, loadingMore, refresh } = useConversations();
+  const { items, status, error, query, showArchived, hasMore, loadMore, loadingMore, refresh } = useConversations();
   const { turns } = useChatRunsContext();
   const t = useTranslations("sidebar");
 
@@ -62,16 +65,23 @@ export function ConversationList({
   }
   if (items.length === 0) {
     return (
-      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">{query ? t("noMatch", { query }) : t("empty")}</p>
+      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
+        {query ? t("noMatch", { query }) : showArchived ? t("emptyArchive") : t("empty")}
+      </p>
     );
   }
+  const pinned = items.filter((item) => item.pinned);
+  const sections: [string, ConversationSummary[]][] = [
+    ...(pinned.length ? [[t("pinned"), pinned] as [string, ConversationSummary[]]] : []),
+    ...groupByDate(items.filter((item) => !item.pinned)).map(
+      ([group, conversations]): [string, ConversationSummary[]] => [t(`dateGroup.${GROUP_KEYS[group]}`), conversations],
+    ),
+  ];
   return (
-    <nav aria-label={t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
-      {groupByDate(items).map(([group, conversations]) => (
-        <section key={group} aria-label={t(`dateGroup.${GROUP_KEYS[group]}`)} className="mt-3 first:mt-1">
-          <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">
-            {t(`dateGroup.${GROUP_KEYS[group]}`)}
-          </h2>
+    <nav aria-label={showArchived ? t("archivedHistory") : t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
+      {sections.map(([heading, conversations]) => (
+        <section key={heading} aria-label={heading} className="mt-3 first:mt-1">
+          <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">{heading}</h2>
           <ul className="space-y-px">
             {conversations.map((conversation) => (
               <ConversationItem

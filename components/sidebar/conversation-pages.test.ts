@@ -9,19 +9,22 @@ import {
   upsertInPages,
 } from "./conversation-pages";
 
-const conversation = (id: string, updatedAt: number): ConversationSummary => ({
-  id,
-  title: `Chat ${id}`,
-  model: null,
-  createdAt: 0,
-  updatedAt,
-});
+const conversation = (id: string, updatedAt: number, flags: { pinned?: boolean; archived?: boolean } = {}) =>
+  ({
+    id,
+    title: `Chat ${id}`,
+    model: null,
+    createdAt: 0,
+    updatedAt,
+    ...flags,
+  }) satisfies ConversationSummary;
 
-const page = (conversations: ConversationSummary[], nextCursor: string | null = null, q = ""): ConversationPage => ({
-  q,
-  conversations,
-  nextCursor,
-});
+const page = (
+  conversations: ConversationSummary[],
+  nextCursor: string | null = null,
+  q = "",
+  archived = false,
+): ConversationPage => ({ q, archived, conversations, nextCursor });
 
 const ids = (pages: ConversationPage[] | undefined) => flattenPages(pages).map((c) => c.id);
 
@@ -39,6 +42,21 @@ describe("sidebar list pages", () => {
     expect(ids(upsertInPages(pages, conversation("n", 9)))).toEqual(["n", "a", "b", "c"]);
     const moved = upsertInPages(pages, conversation("c", 6));
     expect(moved?.map((p) => p.conversations.map((c) => c.id))).toEqual([["c", "a", "b"], []]);
+  });
+
+  it("keeps pinned conversations first when one is pinned, unpinned or updated", () => {
+    const pages = [page([conversation("p", 1, { pinned: true }), conversation("a", 5), conversation("b", 4)])];
+    expect(ids(upsertInPages(pages, conversation("b", 4, { pinned: true })))).toEqual(["b", "p", "a"]);
+    expect(ids(upsertInPages(pages, conversation("n", 9)))).toEqual(["p", "n", "a", "b"]);
+    expect(ids(upsertInPages(pages, conversation("p", 1)))).toEqual(["a", "b", "p"]);
+  });
+
+  it("an archived conversation leaves the list, and joins only the archive filter's list", () => {
+    const listed = [page([conversation("a", 5), conversation("b", 4)], "x"), page([conversation("c", 1)])];
+    expect(ids(upsertInPages(listed, conversation("c", 1, { archived: true })))).toEqual(["a", "b"]);
+    const archive = [page([conversation("z", 3, { archived: true })], null, "", true)];
+    expect(ids(upsertInPages(archive, conversation("c", 1, { archived: true })))).toEqual(["z", "c"]);
+    expect(ids(upsertInPages(archive, conversation("z", 3)))).toEqual([]);
   });
 
   it("leaves a list that is not loaded yet for the server to fill", () => {
@@ -61,16 +79,20 @@ describe("sidebar list status", () => {
   const loaded = [page([conversation("a", 5)], null, "")];
 
   it("is loading until the first page arrives, and an error when that read fails", () => {
-    expect(listStatus({ pages: undefined, query: "", failed: false })).toBe("loading");
-    expect(listStatus({ pages: undefined, query: "", failed: true })).toBe("error");
+    expect(listStatus({ pages: undefined, query: "", archived: false, failed: false })).toBe("loading");
+    expect(listStatus({ pages: undefined, query: "", archived: false, failed: true })).toBe("error");
   });
 
   it("keeps the loaded list on screen when a refresh or load-more fails", () => {
-    expect(listStatus({ pages: loaded, query: "", failed: true })).toBe("ready");
+    expect(listStatus({ pages: loaded, query: "", archived: false, failed: true })).toBe("ready");
   });
 
   it("shows the previous results while a new search loads, and the search's error if it fails", () => {
-    expect(listStatus({ pages: loaded, query: "pasta", failed: false })).toBe("ready");
-    expect(listStatus({ pages: loaded, query: "pasta", failed: true })).toBe("error");
+    expect(listStatus({ pages: loaded, query: "pasta", archived: false, failed: false })).toBe("ready");
+    expect(listStatus({ pages: loaded, query: "pasta", archived: false, failed: true })).toBe("error");
+  });
+
+  it("shows the other list's error, not its conversations, when switching the archive filter fails", () => {
+    expect(listStatus({ pages: loaded, query: "", archived: true, failed: true })).toBe("error");
   });
 });

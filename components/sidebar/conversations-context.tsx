@@ -4,8 +4,8 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import { useSWRConfig } from "swr";
 import useSWRInfinite from "swr/infinite";
 import { ApiError, api } from "@/lib/client/api";
-import { cacheKeys, conversationPageKey } from "@/lib/client/cache-keys";
-import type { ConversationSummary } from "@/lib/client/types";
+import { type ConversationPageKey, cacheKeys, conversationPageKey } from "@/lib/client/cache-keys";
+import type { ConversationDetail, ConversationSummary } from "@/lib/client/types";
 import {
   type ConversationPage,
   flattenPages,
@@ -21,6 +21,9 @@ export interface Conversations {
   error: string | null;
   query: string;
   setQuery(query: string): void;
+  /** The Archived filter: the list shows the archived conversations instead of the others. */
+  showArchived: boolean;
+  setShowArchived(show: boolean): void;
   hasMore: boolean;
   loadingMore: boolean;
   loadMore(): Promise<void>;
@@ -28,6 +31,8 @@ export interface Conversations {
   refresh(): Promise<void>;
   upsert(conversation: ConversationSummary): void;
   rename(id: string, title: string): Promise<ApiError | null>;
+  /** Pins or archives (or undoes either); the list and the open conversation follow without a reload. */
+  organize(id: string, change: { pinned?: boolean; archived?: boolean }): Promise<ApiError | null>;
   remove(id: string): Promise<ApiError | null>;
 }
 
@@ -35,14 +40,15 @@ function toApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, "client", String(error));
 }
 
-async function fetchPage([, q, cursor]: readonly [string, string, string | null]): Promise<ConversationPage> {
-  const page = await api.listConversations({ q, cursor });
-  return { q, ...page };
+async function fetchPage([, q, archived, cursor]: ConversationPageKey): Promise<ConversationPage> {
+  const page = await api.listConversations({ q, cursor, archived });
+  return { q, archived, ...page };
 }
 
-/** The sidebar's list: first page, search, "load more", and rename/delete written into the cache. */
+/** The sidebar's list: first page, search, the Archived filter, "load more", and changes written into the cache. */
 function useConversationsState(): Conversations {
   const [query, setQuery] = useState("");
+  const [showArchived, setShowArchived] = useState(false);
   const { mutate: mutateKey } = useSWRConfig();
   const {
     data: pages,
@@ -50,7 +56,7 @@ function useConversationsState(): Conversations {
     mutate,
     size,
     setSize,
-  } = useSWRInfinite(conversationPageKey(query), fetchPage, {
+  } = useSWRInfinite(conversationPageKey(query, showArchived), fetchPage, {
     // While a new search loads, the previous results stay on screen.
     keepPreviousData: true,
   });
@@ -86,6 +92,25 @@ function useConversationsState(): Conversations {
     [mutate],
   );
 
+  const organize = useCallback(
+    async (id: string, change: { pinned?: boolean; archived?: boolean }) => {
+      try {
+        const { conversation } = await api.updateConversation(id, change);
+        await mutate((current) => upsertInPages(current, conversation), { revalidate: false });
+        await mutateKey(
+          cacheKeys.conversation(id),
+          (detail: ConversationDetail | undefined) =>
+            detail && { ...detail, conversation: { ...detail.conversation, ...conversation } },
+          { revalidate: false },
+        );
+        return null;
+      } catch (failure) {
+        return toApiError(failure);
+      }
+    },
+    [mutate, mutateKey],
+  );
+
   const remove = useCallback(
     async (id: string) => {
       try {
@@ -101,7 +126,7 @@ function useConversationsState(): Conversations {
   );
 
   const items = useMemo(() => flattenPages(pages), [pages]);
-  const status = listStatus({ pages, query, failed: error !== undefined });
+  const status = listStatus({ pages, query, archived: showArchived, failed: error !== undefined });
   const message = error === undefined ? null : toApiError(error).message;
   return useMemo(
     () => ({
@@ -110,15 +135,32 @@ function useConversationsState(): Conversations {
       error: message,
       query,
       setQuery,
+      showArchived,
+      setShowArchived,
       hasMore,
       loadingMore,
       loadMore,
       refresh,
       upsert,
       rename,
+      organize,
       remove,
     }),
-    [items, status, message, query, hasMore, loadingMore, loadMore, refresh, upsert, rename, remove],
+    [
+      items,
+      status,
+      message,
+      query,
+      showArchived,
+      hasMore,
+      loadingMore,
+      loadMore,
+      refresh,
+      upsert,
+      rename,
+      organize,
+      remove,
+    ],
   );
 }
 

@@ -11,6 +11,7 @@ import { IconButton } from "@/components/ui/icon-button";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { AccountFooter } from "./account-footer";
+import { ArchivedFilter } from "./archived-filter";
 import { ConversationList } from "./conversation-list";
 import { useConversations } from "./conversations-context";
 import { DeleteDialog } from "./delete-dialog";
@@ -125,6 +126,7 @@ export function Sidebar({ open, collapsed, onClose }: { open: boolean; collapsed
             {t("newChat")}
           </Link>
           <SearchBox />
+          <ArchivedFilter />
         </div>
         <ConversationList activeId={activeId} onRequestDelete={setPendingDelete} />
         <AccountFooter />

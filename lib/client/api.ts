@@ -101,9 +101,10 @@ export const api = {
 
   models: () => request<ModelList>("/api/models"),
 
-  listConversations: ({ q, cursor }: { q?: string; cursor?: string | null }) => {
+  listConversations: ({ q, cursor, archived }: { q?: string; cursor?: string | null; archived?: boolean }) => {
     const params = new URLSearchParams();
     if (q) params.set("q", q);
+    if (archived) params.set("archived", "1");
     if (cursor) params.set("cursor", cursor);
     const query = params.size ? `?${params}` : "";
     return request<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/conversations${query}`, {
@@ -128,7 +129,14 @@ export const api = {
 
   updateConversation: (
     id: string,
-    body: { title?: string; model?: string | null; settings?: ChatSettings; disabledToolGroups?: string[] },
+    body: {
+      title?: string;
+      model?: string | null;
+      settings?: ChatSettings;
+      disabledToolGroups?: string[];
+      pinned?: boolean;
+      archived?: boolean;
+    },
   ) =>
     request<{ conversation: ConversationSummary }>(`/api/conversations/${encodeURIComponent(id)}`, {
       method: "PATCH",
@@ -204,6 +212,10 @@ export const api = {
     request<{ user: PublicUser }>("/api/auth/signup", { method: "POST", body: JSON.stringify(body) }),
 
   logout: () => request<void>("/api/auth/logout", { method: "POST" }),
+
+  /** The signed-in user's own password; this browser keeps a fresh session, every other one ends. */
+  changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    request<{ user: PublicUser }>("/api/auth/password", { method: "POST", body: JSON.stringify(body) }),
 
   users: () => request<{ users: PublicUser[] }>("/api/admin/users", { cache: "no-store" }),
 

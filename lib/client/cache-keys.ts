@@ -17,16 +17,19 @@ export const cacheKeys = {
   conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,
 } as const;
 
-/** One page of the conversation list: the search it answers (`q`, "" for none) and where the next page starts. */
-export type ConversationPageKey = readonly ["/api/conversations", q: string, cursor: string | null];
+/**
+ * One page of the conversation list: the search it answers (`q`, "" for none), whether it lists the
+ * archived conversations or the others, and where the next page starts.
+ */
+export type ConversationPageKey = readonly ["/api/conversations", q: string, archived: boolean, cursor: string | null];
 
 /**
  * The keys of the sidebar's pages for one search: the first page, then one page per `nextCursor`
  * until a page has none (`null` tells SWR there is no further page).
  */
-export function conversationPageKey(q: string) {
+export function conversationPageKey(q: string, archived: boolean) {
   return (index: number, previous: { nextCursor: string | null } | null): ConversationPageKey | null => {
-    if (index === 0) return ["/api/conversations", q, null];
-    return previous?.nextCursor ? ["/api/conversations", q, previous.nextCursor] : null;
+    if (index === 0) return ["/api/conversations", q, archived, null];
+    return previous?.nextCursor ? ["/api/conversations", q, archived, previous.nextCursor] : null;
   };
 }

@@ -57,6 +57,10 @@ export interface ConversationSummary {
   settings?: ChatSettings;
   /** Tool groups switched off for this conversation: `web` and `mcp:<server>`. */
   disabledToolGroups?: string[];
+  /** Listed before the others. */
+  pinned?: boolean;
+  /** Out of the sidebar's list until its Archived filter is on. */
+  archived?: boolean;
   createdAt: number;
   updatedAt: number;
   /** In search results: where the query matched. */

@@ -1,0 +1,93 @@
+"use client";
+
+import { KeyRound, Loader2 } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { useTranslations } from "use-intl";
+import { useSession } from "@/components/auth/use-session";
+import { Section } from "@/components/shell/page-frame";
+import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+
+type Outcome = { kind: "changed" } | { kind: "error"; message: string } | null;
+
+/** Settings → Account: the signed-in user changes their password (only with accounts). */
+export function PasswordSettings() {
+  const t = useTranslations("settings");
+  const { me } = useSession();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const ids = { current: useId(), next: useId(), confirm: useId(), rules: useId() };
+  if (!me?.accountsRequired || !me.user) return null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (next !== confirm) {
+      setOutcome({ kind: "error", message: t("passwordMismatch") });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await api.changePassword({ currentPassword: current, newPassword: next });
+      setCurrent("");
+      setNext("");
+      setConfirm("");
+      setOutcome({ kind: "changed" });
+    } catch (failure) {
+      setOutcome({ kind: "error", message: failure instanceof Error ? failure.message : String(failure) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (id: string, label: string, value: string, onChange: (value: string) => void, testId: string) => (
+    <div className="space-y-1">
+      <label htmlFor={id} className="text-xs font-medium text-muted-foreground">
+        {label}
+      </label>
+      <input
+        id={id}
+        data-testid={testId}
+        type="password"
+        className={INPUT}
+        required
+        autoComplete={testId === "password-current" ? "current-password" : "new-password"}
+        aria-describedby={testId === "password-current" ? undefined : ids.rules}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+
+  return (
+    <Section title={t("accountSection")} description={t("accountDescription", { username: me.user.username })}>
+      <form
+        onSubmit={(event) => void submit(event)}
+        data-testid="password-form"
+        className="space-y-3 rounded-xl border border-border p-4"
+      >
+        <div className="grid gap-3 sm:grid-cols-3">
+          {field(ids.current, t("currentPassword"), current, setCurrent, "password-current")}
+          {field(ids.next, t("newPassword"), next, setNext, "password-new")}
+          {field(ids.confirm, t("confirmPassword"), confirm, setConfirm, "password-confirm")}
+        </div>
+        <p id={ids.rules} className="text-xs text-muted-foreground">
+          {t("passwordRules")}
+        </p>
+        {outcome?.kind === "error" ? <InlineError data-testid="password-error">{outcome.message}</InlineError> : null}
+        {outcome?.kind === "changed" ? (
+          <p role="status" data-testid="password-changed" className="text-sm text-muted-foreground">
+            {t("passwordChanged")}
+          </p>
+        ) : null}
+        <button type="submit" data-testid="password-submit" className={BUTTON_PRIMARY} disabled={busy}>
+          {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <KeyRound aria-hidden className="size-4" />}
+          {t("changePassword")}
+        </button>
+      </form>
+    </Section>
+  );
+}
