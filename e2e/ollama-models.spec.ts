@@ -36,6 +36,25 @@ test("pull with live progress: bytes, percent and speed, then the model is in ev
   await chat.chooseModel("phi3:mini");
 });
 
+test("Cancel stops the download: the UI says so, Ollama's request is closed and nothing is installed", async ({
+  page,
+}) => {
+  await fakeOllama.registry({ chunksPerLayer: 200, chunkDelayMs: 100 });
+  await openModels(page);
+  await page.getByLabel("Pull a model by name").fill("mistral:7b");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /\d/);
+  await page.getByTestId("pull-cancel").click();
+  await expect(page.getByTestId("pull-progress")).toBeHidden();
+  await expect(page.getByTestId("pull-cancelled")).toHaveText(
+    "Pulling mistral:7b was cancelled. Pulling it again resumes where it stopped.",
+  );
+  const pulls = async () => (await fakeOllama.requests()).filter((r) => r.path === "/api/pull");
+  await expect.poll(async () => (await pulls()).map((r) => r.aborted)).toEqual([true]);
+  await expect(installed(page, "mistral:7b")).toHaveCount(0);
+  await expect(page.getByTestId("pull-name")).toHaveValue("mistral:7b");
+});
+
 test("an unknown name says so in plain words, with Ollama's own", async ({ page }) => {
   await openModels(page);
   await page.getByLabel("Pull a model by name").fill("no-such-model");

@@ -32,6 +32,7 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
   const [pulling, setPulling] = useState<Pulling | null>(null);
   const [error, setError] = useState<{ code: string; message: string; server?: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [cancelled, setCancelled] = useState<string | null>(null);
   const cancel = useRef<AbortController | null>(null);
 
   // Leaving the page cancels the download (the server closes Ollama's request).
@@ -42,6 +43,7 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
     cancel.current = aborter;
     setError(null);
     setDone(null);
+    setCancelled(null);
     setPulling({ model, status: "", progress: null });
     try {
       for await (const event of await api.pullModel(model, aborter.signal, target || undefined)) {
@@ -55,7 +57,8 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
         } else setPulling((now) => now && { ...now, progress: event, server: event.server });
       }
     } catch (caught) {
-      if (!isAbort(caught)) {
+      if (isAbort(caught)) setCancelled(model);
+      else {
         setError(
           caught instanceof ApiError ? caught : { code: "network", message: String((caught as Error)?.message) },
         );
@@ -164,6 +167,11 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
       {done ? (
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300" data-testid="pull-done">
           {t("pulled", { model: done })}
+        </p>
+      ) : null}
+      {cancelled ? (
+        <p role="status" className="text-sm text-muted-foreground" data-testid="pull-cancelled">
+          {t("cancelled", { model: cancelled })}
         </p>
       ) : null}
       {error ? (
