@@ -50,7 +50,8 @@ export function ConversationMenu({
       event.preventDefault();
       items[move[event.key] as number]?.focus();
     } else if (event.key === "Escape") {
-      // Handled here: the drawer stays open.
+      // Used here: the drawer stays open and no running answer is stopped.
+      event.preventDefault();
       event.stopPropagation();
       setOpen(false);
       button.current?.focus();
