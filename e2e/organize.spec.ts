@@ -9,9 +9,16 @@ test.beforeEach(async () => {
   await fakeOllama.reset();
 });
 
+/** Opens a conversation's "more" menu (its buttons show on hover, or for the open conversation). */
+async function openMenu(chat: ChatPage, title: string) {
+  await chat.conversation(title).hover();
+  await chat.conversation(title).getByTestId("conversation-menu-button").click();
+  await expect(chat.page.getByRole("menu")).toBeVisible();
+}
+
 /** Opens a conversation's "more" menu in the sidebar and picks an item by its name. */
 async function fromMenu(chat: ChatPage, title: string, item: "Pin" | "Unpin" | "Archive" | "Unarchive") {
-  await chat.conversation(title).getByTestId("conversation-menu-button").click();
+  await openMenu(chat, title);
   await chat.page.getByRole("menuitem", { name: item, exact: true }).click();
 }
 
@@ -37,8 +44,11 @@ test("pin moves a conversation to the top and survives a reload; archive hides i
   await expect(chat.conversations.first()).toContainText(older);
   await expect(pinned.getByTestId("conversation-item")).toHaveText([older]);
 
-  // By keyboard: the menu button opens the menu on its first item; arrows move; Enter picks.
-  await chat.conversation(older).getByTestId("conversation-menu-button").focus();
+  // By keyboard: from the item's link, Tab passes rename and delete to the menu button; the menu
+  // opens on its first item, arrows move, Enter picks.
+  await chat.conversation(older).getByRole("link").focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
+  await expect(chat.conversation(older).getByTestId("conversation-menu-button")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("menuitem", { name: "Unpin" })).toBeFocused();
   await page.keyboard.press("ArrowDown");
@@ -121,8 +131,7 @@ for (const size of sizes) {
       await fromMenu(chat, pinnedTitle, "Pin");
       await fromMenu(chat, archivedTitle, "Archive");
       await expect(page.getByRole("region", { name: "Pinned" })).toContainText(pinnedTitle);
-      await chat.conversation(pinnedTitle).getByTestId("conversation-menu-button").click();
-      await expect(page.getByRole("menu")).toBeVisible();
+      await openMenu(chat, pinnedTitle);
       await chat.screenshot("sidebar-pinned");
       await page.keyboard.press("Escape");
       await expect(page.getByRole("menu")).toBeHidden();
@@ -157,6 +166,8 @@ test.describe("password change", () => {
     page,
     browser,
   }) => {
+    // Three sign-ins (scrypt) and three browser contexts on a busy machine.
+    test.slow();
     // The e2e admin (created here when this runs first) adds the account under test.
     await signIn(page, "admin", "correct horse battery");
     const username = unique("pw").replace(" ", "-");
