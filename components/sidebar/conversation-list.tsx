@@ -17,6 +17,9 @@ const GROUP_KEYS: Record<DateGroup, string> = {
   Older: "older",
 };
 
+/** A heading and its conversations. */
+type Section = [heading: string, conversations: ConversationSummary[]];
+
 function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSummary[]][] {
   const groups = new Map<DateGroup, ConversationSummary[]>();
   const now = Date.now();
@@ -71,12 +74,11 @@ export function ConversationList({
     );
   }
   const pinned = items.filter((item) => item.pinned);
-  const sections: [string, ConversationSummary[]][] = [
-    ...(pinned.length ? [[t("pinned"), pinned] as [string, ConversationSummary[]]] : []),
-    ...groupByDate(items.filter((item) => !item.pinned)).map(
-      ([group, conversations]): [string, ConversationSummary[]] => [t(`dateGroup.${GROUP_KEYS[group]}`), conversations],
-    ),
-  ];
+  const sections: Section[] = groupByDate(items.filter((item) => !item.pinned)).map(([group, conversations]) => [
+    t(`dateGroup.${GROUP_KEYS[group]}`),
+    conversations,
+  ]);
+  if (pinned.length) sections.unshift([t("pinned"), pinned]);
   return (
     <nav aria-label={showArchived ? t("archivedHistory") : t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
       {sections.map(([heading, conversations]) => (
