@@ -108,8 +108,11 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
           disabled={pulling !== null}
           testId="pull-server"
         />
+        {/* Keyed apart: were the DOM button reused, the click on Cancel would end as a click on Pull
+            (its type turns to submit before the click's default action) and start the pull again. */}
         {pulling ? (
           <button
+            key="cancel"
             type="button"
             className={BUTTON_SECONDARY}
             data-testid="pull-cancel"
@@ -119,7 +122,7 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
             {t("cancel")}
           </button>
         ) : (
-          <button type="submit" className={BUTTON_PRIMARY} data-testid="pull-start" disabled={!name.trim()}>
+          <button key="pull" type="submit" className={BUTTON_PRIMARY} data-testid="pull-start" disabled={!name.trim()}>
             <Download aria-hidden className="size-4" />
             {t("pull")}
           </button>
