@@ -35,7 +35,7 @@ export function titleFromMessage(text: string): string {
  */
 export type OwnerId = string | null;
 
-const ownedBy = (ownerId: OwnerId) =>
+export const ownedBy = (ownerId: OwnerId) =>
   ownerId === null ? isNull(conversations.userId) : eq(conversations.userId, ownerId);
 
 export function createConversation(
@@ -127,7 +127,7 @@ export type ConversationListItem = Conversation & { match?: SearchMatch };
  * A conversation holding files but no message yet is a new chat still being written (files need a
  * conversation to belong to): it is listed once its first message is sent.
  */
-const hasMessages = sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id})`;
+export const hasMessages = sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id})`;
 const hasFiles = sql`exists (select 1 from ${files} where ${files.conversationId} = ${conversations.id})`;
 const started = or(hasMessages, not(hasFiles));
 

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { getConversation, listMessages, type OwnerId } from "@/lib/db/queries";
+import { getConversation, hasMessages, listMessages, type OwnerId, ownedBy } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
-import { conversations, files, interrupts, messages, runEvents } from "@/lib/db/schema";
+import { conversations, files, interrupts, runEvents } from "@/lib/db/schema";
 import {
   type ConversationExport,
   conversationColumns,
@@ -68,13 +68,8 @@ export function exportableConversationIds(db: Db, { ownerId }: { ownerId: OwnerI
   return db
     .select({ id: conversations.id })
     .from(conversations)
-    .where(
-      and(
-        ownerId === null ? isNull(conversations.userId) : eq(conversations.userId, ownerId),
-        sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id})`,
-      ),
-    )
-    .orderBy(sql`${conversations.updatedAt} desc`, sql`${conversations.id} desc`)
+    .where(and(ownedBy(ownerId), hasMessages))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
     .all()
     .map((row) => row.id);
 }

@@ -101,9 +101,15 @@ async function importDocument(
   const skip = (reason: string) =>
     report.skipped.push({ ...(title ? { title } : {}), reason: entryName ? `${entryName}: ${reason}` : reason });
   const checked = checkDocument(document, config);
-  if (typeof checked === "string") return void skip(checked);
+  if (typeof checked === "string") {
+    skip(checked);
+    return;
+  }
   const stored = await checkFiles(checked, config);
-  if (typeof stored === "string") return void skip(stored);
+  if (typeof stored === "string") {
+    skip(stored);
+    return;
+  }
   const id = storeConversation(db, { document: checked, files: stored, ownerId });
   report.imported.push({ title: checked.conversation.title, id });
   if (checked.files.length > stored.length) {
