@@ -39,18 +39,34 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns a non-2xx response into an `ApiError` carrying the server's `{error: {code, message}}`. */
+/** Turns a non-2xx response into an `ApiError` carrying the server's `{error: {code, message, details}}`. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => "");
+  return errorFromBody(response.status, await response.text().catch(() => ""));
+}
+
+/** A failed answer's body as an `ApiError`; one that is not the server's error shape (a proxy's page) by its status. */
+export function errorFromBody(status: number, text: string): ApiError {
   try {
     const body = JSON.parse(text) as { error?: { code?: string; message?: string; details?: unknown } };
     if (body.error?.message) {
-      return new ApiError(response.status, body.error.code ?? "unknown", body.error.message, body.error.details);
+      return new ApiError(status, body.error.code ?? "unknown", body.error.message, body.error.details);
     }
   } catch {
     // not JSON: fall through to a generic message
   }
-  return new ApiError(response.status, "http", `Request failed (${response.status} ${response.statusText}).`);
+  if (status === 413) return new ApiError(413, "payload_too_large", "The server refused this as too large.");
+  return new ApiError(status, "client:http", `Request failed (HTTP ${status}).`, { status });
+}
+
+/** The browser could not reach the server at all. */
+export const unreachable = () =>
+  new ApiError(0, "client:network", "Cannot reach the ollama-web server. Is it running?");
+
+/** Anything caught as an `ApiError`: a bug or a string becomes `client:failed` with its text. */
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError
+    ? error
+    : new ApiError(0, "client:failed", error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -73,7 +89,7 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
-    throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+    throw unreachable();
   }
   if (!response.ok) {
     onUnauthorized(path, response);
@@ -93,7 +109,7 @@ export const api = {
     try {
       response = await fetch("/api/health", { cache: "no-store" });
     } catch {
-      throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+      throw unreachable();
     }
     if (response.ok || response.status === 503) return (await response.json()) as Health;
     throw await errorFromResponse(response);
@@ -367,7 +383,7 @@ async function openStream(path: string, init: RequestInit): Promise<ReadableStre
     response = await fetch(path, init);
   } catch (error) {
     if (isAbort(error)) throw error;
-    throw new ApiError(0, "network", "Cannot reach the ollama-web server. Is it running?");
+    throw unreachable();
   }
   if (!response.ok || !response.body) {
     onUnauthorized(path, response);

@@ -82,7 +82,7 @@ describe("followRun", () => {
       onEvent: () => {},
       openEvents: async () => {
         attempts++;
-        throw new ApiError(0, "network", "down");
+        throw new ApiError(0, "client:network", "down");
       },
     });
     expect(failing).toBe("lost");

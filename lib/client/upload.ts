@@ -2,7 +2,7 @@
  * Uploads one file to a conversation (`POST /api/conversations/:id/files`, multipart field `file`).
  * XMLHttpRequest rather than fetch: only it reports upload progress.
  */
-import { ApiError } from "./api";
+import { ApiError, errorFromBody, unreachable } from "./api";
 import type { UploadedFile } from "./types";
 
 export interface UploadOptions {
@@ -11,17 +11,6 @@ export interface UploadOptions {
   /** Fraction sent, 0..1. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
-}
-
-function errorFromXhr(xhr: XMLHttpRequest): ApiError {
-  try {
-    const body = JSON.parse(xhr.responseText) as { error?: { code?: string; message?: string } };
-    if (body.error?.message) return new ApiError(xhr.status, body.error.code ?? "unknown", body.error.message);
-  } catch {
-    // not JSON: a generic message below
-  }
-  if (xhr.status === 413) return new ApiError(413, "payload_too_large", "The file is too large to attach.");
-  return new ApiError(xhr.status, "http", `Upload failed (${xhr.status} ${xhr.statusText}).`);
 }
 
 export function uploadFile({ conversationId, file, onProgress, signal }: UploadOptions): Promise<UploadedFile> {
@@ -37,13 +26,13 @@ export function uploadFile({ conversationId, file, onProgress, signal }: UploadO
         try {
           resolve(JSON.parse(xhr.responseText) as UploadedFile);
         } catch {
-          reject(new ApiError(xhr.status, "http", "The server's answer to the upload was not understood."));
+          reject(
+            new ApiError(xhr.status, "client:upload_reply", "The server's answer to the upload was not understood."),
+          );
         }
-      } else reject(errorFromXhr(xhr));
+      } else reject(errorFromBody(xhr.status, xhr.responseText));
     });
-    xhr.addEventListener("error", () =>
-      reject(new ApiError(0, "network", "The upload failed: the server could not be reached.")),
-    );
+    xhr.addEventListener("error", () => reject(unreachable()));
     xhr.addEventListener("abort", () => reject(new DOMException("The upload was cancelled.", "AbortError")));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     const form = new FormData();
