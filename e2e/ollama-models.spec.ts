@@ -61,7 +61,7 @@ test("an unknown name says so in plain words, with Ollama's own", async ({ page 
   await page.getByTestId("pull-start").click();
   const error = page.getByTestId("pull-error");
   await expect(error).toHaveAttribute("data-code", "not_found:registry_model");
-  await expect(error).toContainText("The registry has no model by that name.");
+  await expect(error).toContainText("The registry has no model “no-such-model”.");
   await expect(error).toContainText("file does not exist");
 });
 

@@ -137,7 +137,9 @@ export function updateSettings(
   const keepAlive = Object.entries(patch.keepAlive ?? {}) as [ModelRole, string | null][];
   for (const [role, value] of keepAlive) {
     if (value && keepAliveValue(value) === undefined) {
-      throw new AppError("bad_request:keep_alive", `Keep-alive for the ${role} role must be ${KEEP_ALIVE_HINT}.`);
+      throw new AppError("bad_request:keep_alive", `Keep-alive for the ${role} role must be ${KEEP_ALIVE_HINT}.`, {
+        details: { role },
+      });
     }
   }
   for (const [role, value] of Object.entries(patch.roles ?? {}) as [ModelRole, string | null][]) {
@@ -145,6 +147,7 @@ export function updateSettings(
       throw new AppError(
         "bad_request:env_setting",
         `The ${role} model is set by ${ROLE_ENV[role]} in the environment.`,
+        { details: { variable: ROLE_ENV[role] } },
       );
     }
     store(db, `role.${role}`, value || null);
@@ -152,7 +155,9 @@ export function updateSettings(
   for (const [role, value] of keepAlive) store(db, `keepAlive.${role}`, value?.trim() || null);
   if (patch.searchBackend !== undefined) {
     if (fromEnv("SEARCH_BACKEND", env)) {
-      throw new AppError("bad_request:env_setting", "The search backend is set by SEARCH_BACKEND in the environment.");
+      throw new AppError("bad_request:env_setting", "The search backend is set by SEARCH_BACKEND in the environment.", {
+        details: { variable: "SEARCH_BACKEND" },
+      });
     }
     if (patch.searchBackend === "searxng" && !getConfig().SEARXNG_URL) {
       throw new AppError("bad_request:searxng_url", "Set SEARXNG_URL in the environment before choosing SearXNG.");

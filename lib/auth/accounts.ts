@@ -83,7 +83,7 @@ export async function createUser(
     const first = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
     if (!first && !byAdmin && !isSignupOpen(tx as unknown as Db)) throw signupClosed();
     if (tx.select().from(users).where(eq(users.username, name)).get()) {
-      throw new AppError("conflict:username", `The username ${name} is taken.`);
+      throw new AppError("conflict:username", `The username ${name} is taken.`, { details: { username: name } });
     }
     const user: User = {
       id: crypto.randomUUID(),

@@ -78,6 +78,7 @@ export function guardRequest(request: Request): void {
       throw new AppError(
         "forbidden:host",
         `This server runs without accounts and answers only on loopback. To serve ${host}, set AUTH_MODE=required.`,
+        { details: { host } },
       );
     }
   }

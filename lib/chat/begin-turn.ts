@@ -43,7 +43,7 @@ export function reserveSlot(liveRuns: LiveRuns, live: LiveRun, config: Config): 
     throw new AppError(
       "rate_limited:runs_per_user",
       `You already have ${config.MAX_RUNS_PER_USER} answers running. Wait for one to finish, or stop one, then retry.`,
-      { retryable: true, details: { retryAfterSeconds: 10 } },
+      { retryable: true, details: { retryAfterSeconds: 10, max: config.MAX_RUNS_PER_USER } },
     );
   }
   if (refusal === "total") {

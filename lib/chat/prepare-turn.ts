@@ -55,7 +55,11 @@ async function visionImages(files: StoredFile[], maxPixels: number): Promise<str
 
 function toolCallingFor(requested: RequestedToolCalling | undefined, llm: LLM): AgentMode {
   const decided = decideToolCalling(requested, llm.abilities);
-  if ("refusal" in decided) throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`);
+  if ("refusal" in decided) {
+    throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`, {
+      details: { model: llm.model },
+    });
+  }
   return decided.mode;
 }
 

@@ -50,14 +50,14 @@ export async function chooseTurnModel(
     throw new AppError(
       "conflict:no_vision_model",
       `${cannotSee} Set a vision model in Settings, or pick a model with vision.`,
-      { details: { model } },
+      { details: { model, vision: null, problem: "no_vision_role" } },
     );
   }
   if (!installed.some((name) => sameModel(name, vision))) {
     throw new AppError(
       "conflict:no_vision_model",
       `${cannotSee} The vision model '${vision}' is not installed: pull it, or set another in Settings.`,
-      { details: { model, vision } },
+      { details: { model, vision, problem: "vision_missing" } },
     );
   }
   const visionLlm = await getLLM(vision, settings, "vision");
@@ -65,7 +65,7 @@ export async function chooseTurnModel(
     throw new AppError(
       "conflict:no_vision_model",
       `${cannotSee} The vision model '${vision}' can't either: set one with vision in Settings.`,
-      { details: { model, vision } },
+      { details: { model, vision, problem: "vision_blind" } },
     );
   }
   return { conversationModel: model, llm: visionLlm };

@@ -119,6 +119,7 @@ function checkText(bytes: Buffer, type: SniffedType): void {
     throw new AppError(
       "unsupported_media_type:binary_text",
       `The file is named .${type.extension} but holds binary data, not text. It cannot be attached.`,
+      { details: { extension: type.extension } },
     );
   }
 }

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 export function tooLarge(maxBytes: number, what = "The request body"): AppError {
   const size =
     maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${Math.round(maxBytes / 1024)} KB`;
-  return new AppError("payload_too_large:body", `${what} is larger than the ${size} limit.`);
+  return new AppError("payload_too_large:body", `${what} is larger than the ${size} limit.`, { details: { maxBytes } });
 }
 
 /** Reads a request body up to `maxBytes`, failing with 413 as soon as it is passed (declared or streamed). */

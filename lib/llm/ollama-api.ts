@@ -131,7 +131,7 @@ export class OllamaApi {
       return await this.request<T>(path, { headers: { "content-type": "application/json" }, ...init }, model);
     } catch (error) {
       if (error instanceof AppError && error.code === "bad_request:unknown_model") {
-        throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`);
+        throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`, { details: { model } });
       }
       throw error;
     }
@@ -196,7 +196,8 @@ export class OllamaApi {
       this.listModels(),
     ]);
     const info = installed.find((m) => m.name === model);
-    if (!info) throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`);
+    if (!info)
+      throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`, { details: { model } });
     return { ...info, license: shown.license?.trim() || null };
   }
 

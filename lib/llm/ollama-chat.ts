@@ -125,11 +125,11 @@ export class OllamaChatCall {
   failure(error: unknown): unknown {
     if (this.caller?.aborted) return new DOMException("The run was stopped.", "AbortError");
     if (this.timeout?.aborted) {
-      return new AppError(
-        "upstream:ollama_timeout",
-        `Ollama did not finish within ${Math.round((this.target.timeoutMs ?? 0) / 1000)} s.`,
-        { retryable: true },
-      );
+      const seconds = Math.round((this.target.timeoutMs ?? 0) / 1000);
+      return new AppError("upstream:ollama_timeout", `Ollama did not finish within ${seconds} s.`, {
+        retryable: true,
+        details: { seconds },
+      });
     }
     if (error instanceof AppError) return error;
     if (this.silent) {

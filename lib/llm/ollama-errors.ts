@@ -21,10 +21,11 @@ export function ollamaHttpError(status: number, body: string, model?: string): A
     return new AppError(
       "bad_request:unknown_model",
       `Model '${name}' is not installed in Ollama (${text}). Pull it with \`ollama pull ${name}\` or pick another model.`,
+      { details: { model: name } },
     );
   }
   const retryable = status === 429 || status >= 500;
-  return new AppError("upstream:ollama", `Ollama error: ${text}`, { retryable, details: { status } });
+  return new AppError("upstream:ollama", `Ollama error: ${text}`, { retryable, details: { status, ollama: text } });
 }
 
 /**

@@ -21,22 +21,24 @@ export function pullError(model: string, text: string): AppError {
     return new AppError(
       "not_found:registry_model",
       `The registry has no model '${model}' (Ollama: ${text}). Check the name on ollama.com/library, e.g. llama3.2 or qwen3:8b.`,
+      { details: { model, ollama: text } },
     );
   }
   if (/no space left on device/i.test(text)) {
     return new AppError(
       "upstream:disk_full",
       `The disk Ollama keeps its models on is full (Ollama: ${text}). Free space there, e.g. by deleting a model, then pull again: the download resumes.`,
+      { details: { ollama: text } },
     );
   }
   if (/dial tcp|no such host|i\/o timeout|connection refused|network is unreachable|TLS handshake/i.test(text)) {
     return new AppError(
       "upstream:registry_unreachable",
       `Ollama cannot reach the model registry (Ollama: ${text}). Check the network of the machine Ollama runs on.`,
-      { retryable: true },
+      { retryable: true, details: { ollama: text } },
     );
   }
-  return new AppError("upstream:ollama", `Ollama error: ${text}`);
+  return new AppError("upstream:ollama", `Ollama error: ${text}`, { details: { ollama: text } });
 }
 
 const SPEED_WINDOW_MS = 3000;
@@ -152,7 +154,9 @@ export async function startPull({
     const text = await response.text().catch(() => "");
     if (response.status === 400) {
       const reason = readOllamaErrorText(text) ?? text;
-      throw new AppError("bad_request:model_name", `Ollama cannot pull '${model}' (${reason}).`);
+      throw new AppError("bad_request:model_name", `Ollama cannot pull '${model}' (${reason}).`, {
+        details: { model, ollama: reason },
+      });
     }
     throw ollamaHttpError(response.status, text);
   }
@@ -168,7 +172,12 @@ export async function startPull({
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof AppError) {
-        yield { type: "error", code: error.code, message: error.message };
+        yield {
+          type: "error",
+          code: error.code,
+          message: error.message,
+          ...(error.details === undefined ? {} : { details: error.details }),
+        };
         return;
       }
     }

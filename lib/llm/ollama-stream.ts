@@ -39,6 +39,7 @@ export function lineTooLongError(maxLineBytes: number): AppError {
   return new AppError(
     "upstream:ollama_line_too_long",
     `Ollama sent a reply line longer than ${megabytes(maxLineBytes)} (OLLAMA_MAX_LINE_MB), so the reply was cut off. Is OLLAMA_BASE_URL an Ollama server?`,
+    { details: { maxBytes: maxLineBytes } },
   );
 }
 

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { describeProblems, getServerMcp, type McpFileStatus } from "./server-hub";
-import { findStoredServer, type McpTransportPatch } from "./store";
+import { findStoredServer, type McpTransportPatch, serverNotFound } from "./store";
 import type { McpServerConfig, McpServerState, McpTransportConfig } from "./types";
 
 /**
@@ -66,7 +66,9 @@ export function listServerViews(db: Db, stored: McpServerConfig[]): McpServersVi
 /** A new server may not take a name the `MCP_CONFIG` file uses. */
 export function refuseFileName(db: Db, name: string): void {
   if (getServerMcp(db).fileServers.some((server) => server.name === name)) {
-    throw new AppError("conflict:mcp_file_server", `The MCP_CONFIG file already has a server named ${name}.`);
+    throw new AppError("conflict:mcp_file_server", `The MCP_CONFIG file already has a server named ${name}.`, {
+      details: { name },
+    });
   }
 }
 
@@ -78,9 +80,10 @@ export function editableServer(db: Db, name: string): McpServerConfig {
     throw new AppError(
       "conflict:mcp_file_server",
       `The MCP server ${name} is set in the MCP_CONFIG file: change it there and restart the app.`,
+      { details: { name } },
     );
   }
-  throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+  throw serverNotFound(name);
 }
 
 /**

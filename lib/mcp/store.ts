@@ -35,8 +35,13 @@ export function findStoredServer(db: Db, { name }: { name: string }): McpServerC
 
 function getStoredServer(db: Db, { name }: { name: string }): McpServerConfig {
   const server = findStoredServer(db, { name });
-  if (!server) throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+  if (!server) throw serverNotFound(name);
   return server;
+}
+
+/** The 404 for a server name that is not configured. */
+export function serverNotFound(name: string): AppError {
+  return new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`, { details: { name } });
 }
 
 export function addServer(
@@ -47,7 +52,9 @@ export function addServer(
   db.transaction(() => {
     const taken = sameNames(db, [name]);
     if (taken.length > 0) {
-      throw new AppError("conflict:mcp_server_exists", `An MCP server named ${taken[0]} already exists.`);
+      throw new AppError("conflict:mcp_server_exists", `An MCP server named ${taken[0]} already exists.`, {
+        details: { existing: taken },
+      });
     }
     db.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now }).run();
   });
@@ -73,7 +80,9 @@ export function resolveTransport(saved: McpTransportConfig, patch: McpTransportP
         if (value !== null) return [key, value];
         const kept = savedValues[key];
         if (kept === undefined) {
-          throw new AppError("bad_request:mcp_secret", `The ${what} ${key} has no saved value to keep: give one.`);
+          throw new AppError("bad_request:mcp_secret", `The ${what} ${key} has no saved value to keep: give one.`, {
+            details: { key },
+          });
         }
         return [key, kept];
       }),
@@ -105,7 +114,7 @@ export function updateServer(
 export function removeServer(db: Db, { name }: { name: string }): void {
   const removed = db.delete(mcpServers).where(eq(mcpServers.name, name)).run();
   if (removed.changes === 0) {
-    throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
+    throw serverNotFound(name);
   }
 }
 

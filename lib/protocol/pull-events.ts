@@ -22,5 +22,5 @@ type PullEventBody =
    */
   | { type: "progress"; layers: PullLayer[]; completed: number; total: number; bytesPerSecond: number | null }
   | { type: "success"; model: string }
-  /** The pull failed after it started; `code` as in the API's errors (`not_found:registry_model`, …). */
-  | { type: "error"; code: string; message: string };
+  /** The pull failed after it started; `code` and `details` as in the API's errors (`not_found:registry_model`, …). */
+  | { type: "error"; code: string; message: string; details?: unknown };

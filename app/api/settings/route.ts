@@ -43,6 +43,7 @@ export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer
         throw new AppError(
           "bad_request:unknown_model",
           `Model '${name}' for the ${role} role is not installed in Ollama.`,
+          { details: { model: name, role } },
         );
       }
     }

@@ -48,14 +48,14 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
     throw new AppError(
       "rate_limited:interrupts",
       `This answer has already taken ${config.MAX_INTERRUPTS_PER_RUN} follow-ups, the most one answer takes. Send this one as a new message once the answer is done.`,
-      { retryable: true },
+      { retryable: true, details: { max: config.MAX_INTERRUPTS_PER_RUN } },
     );
   }
   if (refusal === "too_large") {
     throw new AppError(
       "rate_limited:interrupt_bytes",
       `Follow-ups to one answer are limited to ${config.MAX_INTERRUPT_BYTES_PER_RUN} bytes in total, and this one would go over. Send it as a new message once the answer is done.`,
-      { retryable: true },
+      { retryable: true, details: { maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN } },
     );
   }
   throw new AppError(

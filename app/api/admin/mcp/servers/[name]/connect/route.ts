@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { serverView } from "@/lib/mcp/admin";
 import { getServerMcp } from "@/lib/mcp/server-hub";
+import { serverNotFound } from "@/lib/mcp/store";
 
 export const dynamic = "force-dynamic";
 
@@ -14,8 +15,10 @@ export const POST = apiRoute(
     const { name } = await params;
     const mcp = getServerMcp(getDb());
     const server = mcp.servers.find((s) => s.name === name);
-    if (!server) throw new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`);
-    if (!server.enabled) throw new AppError("conflict:mcp_server_disabled", `Enable ${name} before testing it.`);
+    if (!server) throw serverNotFound(name);
+    if (!server.enabled) {
+      throw new AppError("conflict:mcp_server_disabled", `Enable ${name} before testing it.`, { details: { name } });
+    }
     return Response.json({ server: serverView(server, await mcp.hub.connect(name)) });
   },
   { admin: true },
