@@ -1,7 +1,8 @@
 import { CircleAlert, CircleStop, Unplug } from "lucide-react";
 import { memo } from "react";
 import { useTranslations } from "use-intl";
-import { type AssistantItem, LOST_MESSAGE } from "./chat-items";
+import { useErrorText } from "@/components/ui/use-error-text";
+import type { AssistantItem } from "./chat-items";
 import { useConversationFiles } from "./files/conversation-files-context";
 import { linkAttachments } from "./files/link-attachments";
 import { MessageFooter } from "./message-footer";
@@ -34,6 +35,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   actions?: ThreadActions | null;
 }) {
   const t = useTranslations("answer");
+  const errorText = useErrorText();
   const { run, stored } = item;
   const onRegenerate = stored && actions ? () => actions.regenerate(stored.id) : undefined;
   const blocked = actions?.blocked ?? false;
@@ -62,7 +64,7 @@ export const AssistantMessage = memo(function AssistantMessage({
               data-testid="draft-note"
               className="mb-2 rounded-xl border border-amber-200 bg-amber-50/70 px-3.5 py-2.5 text-sm text-amber-900 dark:border-amber-500/20 dark:bg-amber-500/10 dark:text-amber-200"
             >
-              {t("draftNote", { reason: run.error ?? "" })}
+              {t("draftNote", { reason: run.failure ? errorText(run.failure) : "" })}
             </p>
           ) : null}
           <AnswerWithSources
@@ -82,17 +84,15 @@ export const AssistantMessage = memo(function AssistantMessage({
             <label.Icon aria-hidden className="size-3.5" />
             {t(`status.${label.text}`)}
           </span>
-          {run.error ? (
+          {run.failure ? (
             <p
               role="alert"
               data-testid="message-error"
               className="w-full rounded-xl border border-red-200 bg-red-50/70 px-3.5 py-2.5 text-sm text-red-800 dark:border-red-500/20 dark:bg-red-500/10 dark:text-red-200"
             >
-              {run.error === LOST_MESSAGE
-                ? t("lost")
-                : item.status === "interrupted"
-                  ? t("interruptedReason", { reason: run.error })
-                  : run.error}
+              {item.status === "interrupted"
+                ? t("interruptedReason", { reason: errorText(run.failure) })
+                : errorText(run.failure)}
             </p>
           ) : null}
         </div>

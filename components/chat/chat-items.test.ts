@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyRunView, type RunView } from "@/lib/client/run-view";
 import type { RunSummary, StoredMessage, StoredStep } from "@/lib/client/types";
-import { buildChatItems, LOST_MESSAGE } from "./chat-items";
+import { buildChatItems, LOST } from "./chat-items";
 import { type LiveTurn, newTurn } from "./live-turn";
 
 const run = (id: string, extra: Partial<RunSummary> = {}): RunSummary => ({
@@ -13,6 +13,7 @@ const run = (id: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
   elapsedMs: 120,
   error: null,
+  failure: null,
   fallback: false,
   steps: [],
   ...extra,
@@ -92,7 +93,7 @@ describe("buildChatItems", () => {
 
   it("marks a turn whose stream could not be resumed as failed, saying why", () => {
     const items = buildChatItems({ messages: history, turns: [turn({}, { lost: true })] });
-    expect(items.at(-1)).toMatchObject({ status: "error", live: false, run: { error: LOST_MESSAGE } });
+    expect(items.at(-1)).toMatchObject({ status: "error", live: false, run: { failure: LOST } });
   });
 
   it("shows a failed answer as the model wrote it, and the error from its run as the notice", () => {
@@ -104,10 +105,25 @@ describe("buildChatItems", () => {
       status: "error",
       run: run("r3", { status: "error", error: "Ollama error: boom" }),
     });
+    const unknown = (message: string) => ({ code: "unknown", message });
     expect(buildChatItems({ messages: [failed, empty] })).toMatchObject([
-      { status: "error", run: { answer: "Partial", error: "model runner has unexpectedly stopped" } },
-      { status: "error", run: { answer: "", answering: false, error: "Ollama error: boom" } },
+      { status: "error", run: { answer: "Partial", failure: unknown("model runner has unexpectedly stopped") } },
+      { status: "error", run: { answer: "", answering: false, failure: unknown("Ollama error: boom") } },
     ]);
+  });
+
+  it("takes a stored run's failure from its stored error event, whose code and details word it in the user's language", () => {
+    const failure = {
+      code: "upstream:ollama_timeout",
+      message: "Ollama did not finish within 5 s.",
+      retryable: true,
+      details: { seconds: 5 },
+    };
+    const failed = assistant("a2", "r2", "", {
+      status: "error",
+      run: run("r2", { status: "error", error: failure.message, failure }),
+    });
+    expect(buildChatItems({ messages: [failed] })).toMatchObject([{ status: "error", run: { failure } }]);
   });
 
   it("shows why a run was cut off or stopped from outside, from the run, and no notice for a plain stop", () => {
@@ -119,9 +135,12 @@ describe("buildChatItems", () => {
     expect(buildChatItems({ messages: [cutOff, stopped] })).toMatchObject([
       {
         status: "interrupted",
-        run: { answer: "Half", error: "The server shut down while this answer was being written." },
+        run: {
+          answer: "Half",
+          failure: { code: "unknown", message: "The server shut down while this answer was being written." },
+        },
       },
-      { status: "stopped", run: { answer: "Some", error: null } },
+      { status: "stopped", run: { answer: "Some", failure: null } },
     ]);
   });
 
@@ -166,7 +185,14 @@ describe("buildChatItems", () => {
       run: run("r4", { fallback: true, error: "Ollama error: out of memory" }),
     });
     expect(buildChatItems({ messages: [draft] })).toMatchObject([
-      { status: "complete", run: { answer: "The draft.", fallback: true, error: "Ollama error: out of memory" } },
+      {
+        status: "complete",
+        run: {
+          answer: "The draft.",
+          fallback: true,
+          failure: { code: "unknown", message: "Ollama error: out of memory" },
+        },
+      },
     ]);
   });
 

@@ -1,3 +1,4 @@
+import type { ErrorInfo } from "@/lib/client/error-text";
 import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-view";
 import type { HeldInterrupt, StoredMessage } from "@/lib/client/types";
 import type { LiveTurn, SentAttachment } from "./live-turn";
@@ -40,8 +41,12 @@ export type ChatItem =
 
 export type AssistantItem = Extract<ChatItem, { kind: "assistant" }>;
 
-export const LOST_MESSAGE =
-  "The connection to the server was lost before the answer finished. It may still be running: reload to see it.";
+/** A live turn whose stream could not be resumed: it may still be running on the server. */
+export const LOST: ErrorInfo = {
+  code: "client:lost",
+  message:
+    "The connection to the server was lost before the answer finished. It may still be running: reload to see it.",
+};
 
 const assistantKey = (runId: string | null, fallback: string) => (runId ? `run:${runId}` : fallback);
 
@@ -53,7 +58,9 @@ export const storedItemKey = (message: StoredMessage) =>
 function assistantFromStored(message: StoredMessage): AssistantItem {
   const run = message.run;
   const fallback = run?.fallback ?? false;
-  const error = message.status === "complete" && !fallback ? null : (run?.error ?? null);
+  const failed = !(message.status === "complete" && !fallback);
+  // A run stored without its `error` event (an older one, a shutdown) has only the English text.
+  const failure = !failed ? null : (run?.failure ?? (run?.error ? { code: "unknown", message: run.error } : null));
   const answer = message.content;
   return {
     kind: "assistant",
@@ -71,7 +78,7 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
       answer,
       answering: answer.length > 0,
       status: message.status,
-      error,
+      failure,
       fallback,
       usage: run?.usage ?? null,
       iterations: run?.iterations ?? null,
@@ -88,7 +95,7 @@ function assistantFromTurn(turn: LiveTurn): AssistantItem {
     live: !turn.lost && turn.run.status === "streaming",
     reconnecting: turn.reconnecting,
     stored: null,
-    run: turn.lost ? { ...turn.run, error: turn.run.error ?? LOST_MESSAGE } : turn.run,
+    run: turn.lost ? { ...turn.run, failure: turn.run.failure ?? LOST } : turn.run,
   };
 }
 

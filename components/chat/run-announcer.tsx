@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "use-intl";
+import { useErrorText } from "@/components/ui/use-error-text";
 import type { LiveTurn } from "./live-turn";
 
 /**
@@ -9,10 +10,11 @@ import type { LiveTurn } from "./live-turn";
  */
 export function RunAnnouncer({ turn }: { turn: LiveTurn | undefined }) {
   const t = useTranslations("chat");
+  const errorText = useErrorText();
   const status = turn?.run.status;
   const text =
     turn && status && status !== "streaming"
-      ? t(`announce.${status}`) + (turn.run.error ? ` ${turn.run.error}` : "")
+      ? t(`announce.${status}`) + (turn.run.failure ? ` ${errorText(turn.run.failure)}` : "")
       : "";
   return (
     <p aria-live="polite" className="sr-only">

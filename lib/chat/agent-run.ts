@@ -233,6 +233,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     code: error.code,
     message: error.message,
     retryable: error.retryable,
+    ...(error.details === undefined ? {} : { details: error.details }),
   });
   if (answerStarted) emitEnd("answer", { status: "done" });
   if (failure) emitEnd("error", errorEvent(failure));
@@ -260,7 +261,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       "error",
       errorEvent(
         new AppError(
-          "unavailable:database_busy",
+          "unavailable:answer_save_pending",
           "The database is busy (locked by another process): this answer is saved as soon as it is free.",
         ),
       ),

@@ -3,9 +3,11 @@ import type { Db } from "@/lib/db/client";
 import { finishRun } from "@/lib/db/runs";
 import type { LiveRuns } from "./live-run";
 
+const SHUT_DOWN = "The server shut down while this answer was being written.";
+
 /**
  * Graceful shutdown (issue 7): every running run is stored as `interrupted` with the answer it had
- * streamed, in one synchronous transaction each, then aborted. Synchronous on purpose: it also runs
+ * streamed, and why as an `error` event (so a reload words it in the user's language), then aborted. Synchronous on purpose: it also runs
  * from the process's `exit` event, where nothing asynchronous happens any more.
  */
 export function interruptLiveRuns(db: Db, liveRuns: LiveRuns): number {
@@ -22,9 +24,10 @@ export function interruptLiveRuns(db: Db, liveRuns: LiveRuns): number {
       iterations: 0,
       inputTokens: 0,
       outputTokens: 0,
-      error: "The server shut down while this answer was being written.",
+      error: SHUT_DOWN,
       answer: live.answerText,
     });
+    live.emit("error", { code: "unavailable:server_shutdown", message: SHUT_DOWN, retryable: true });
     live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
     live.end();
     count++;

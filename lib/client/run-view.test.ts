@@ -108,7 +108,7 @@ describe("applyRunEvent", () => {
       iterations: 2,
     });
     const failed = fold([{ event: "error", data: { code: "internal", message: "boom", retryable: false } }, done({})]);
-    expect(failed).toMatchObject({ status: "error", error: "boom" });
+    expect(failed).toMatchObject({ status: "error", failure: { code: "internal", message: "boom" } });
   });
 
   it("an answer cut by a failure ends interrupted with its text and reason; a draft in place of a failed synthesis ends complete with the reason", () => {
@@ -117,13 +117,13 @@ describe("applyRunEvent", () => {
     expect(fold([start, delta("Half", "2.1"), failure, done({ interrupted: true })])).toMatchObject({
       status: "interrupted",
       answer: "Half",
-      error: "boom",
+      failure: { code: "upstream:ollama", message: "boom" },
     });
     expect(fold([start, delta("Draft.", "2.1"), failure, done({ fallback: true })])).toMatchObject({
       status: "complete",
       answer: "Draft.",
       fallback: true,
-      error: "boom",
+      failure: { code: "upstream:ollama", message: "boom" },
     });
   });
 

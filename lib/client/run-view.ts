@@ -17,6 +17,7 @@ import type {
   Usage,
 } from "@/lib/protocol/run-events";
 import type { PageInfo } from "@/lib/tools/page-info";
+import type { ErrorInfo } from "./error-text";
 import { applyPlan, applyStepProgress, type PlanStepView } from "./plan-view";
 
 export interface ToolResult {
@@ -79,10 +80,11 @@ export interface RunView {
   /** The answer's first words have arrived (and were not discarded since). */
   answering: boolean;
   status: RunViewStatus;
-  /** Why the run failed or was cut off: from its `error` event live, from the stored run after a reload. */
-  error: string | null;
-  /** The code of the live `error` event (`bad_request:unknown_model`: the model is gone); null otherwise. */
-  errorCode: string | null;
+  /**
+   * Why the run failed or was cut off: its `error` event, live or stored (code and details, worded
+   * in the user's language by `describeError`; `bad_request:unknown_model`: the model is gone).
+   */
+  failure: ErrorInfo | null;
   usage: Usage | null;
   iterations: number | null;
   elapsedMs: number | null;
@@ -103,8 +105,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     answerStarted: false,
     answering: false,
     status: "streaming",
-    error: null,
-    errorCode: null,
+    failure: null,
     usage: null,
     iterations: null,
     elapsedMs: null,
@@ -270,7 +271,7 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
     case "thinking":
       return { ...next, timeline: applyThinkingDelta(view.timeline, message.data) };
     case "error":
-      return { ...next, status: "error", error: message.data.message, errorCode: message.data.code };
+      return { ...next, status: "error", failure: message.data };
     case "done": {
       const done = message.data;
       return {

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
 import { isInterrupt, MessageTree } from "./message-tree";
-import { listRuns, type RunSummary, sentRunEvent, storedStep, summarizeRun } from "./runs";
+import { listRuns, type RunSummary, sentRunEvent, summarizeRun } from "./runs";
 import {
   type Conversation,
   conversations,
@@ -340,21 +340,20 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
   const conversation = getConversation(db, { id, ownerId });
   const tree = messageTree(db, { conversationId: id });
   const runRows = listRuns(db, { conversationId: id });
-  // Steps and compactions, so a reload shows the same turn.
+  // Steps, compactions and errors, so a reload shows the same turn.
   const stepEvents = db
     .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
-    .where(and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress"])))
+    .where(
+      and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error"])),
+    )
     .orderBy(asc(runEvents.runId), asc(runEvents.seq))
     .all();
   const runsById = new Map(
     runRows.map((run) => [
       run.id,
-      summarizeRun(
-        run,
-        stepEvents.filter((event) => event.runId === run.id).flatMap((event) => storedStep(sentRunEvent(event)) ?? []),
-      ),
+      summarizeRun(run, stepEvents.filter((event) => event.runId === run.id).map(sentRunEvent)),
     ]),
   );
   return {

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import type { RunEvent, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
+import type { RunEvent, RunFailure, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
 import {
   conversations,
@@ -173,12 +173,20 @@ export interface RunSummary {
   elapsedMs: number | null;
   /** Why the run failed, was stopped from outside or cut off; the answer never contains it. */
   error: string | null;
+  /** The run's `error` event as it was sent (code, details), so the browser words it in the user's language. */
+  failure: RunFailure | null;
   /** The answer is the tool loop's draft, shown as such: synthesis failed (`error`) before any of it streamed. */
   fallback: boolean;
   steps: StoredStep[];
 }
 
-export function summarizeRun(run: Run, steps: StoredStep[]): RunSummary {
+/** The last `error` event among a run's stored events: why it failed, as it was sent. */
+export function storedFailure(events: SentRunEvent[]): RunFailure | null {
+  const failure = events.findLast((event) => event.event === "error");
+  return failure?.event === "error" ? failure.data : null;
+}
+
+export function summarizeRun(run: Run, events: SentRunEvent[]): RunSummary {
   return {
     id: run.id,
     status: run.status,
@@ -193,8 +201,9 @@ export function summarizeRun(run: Run, steps: StoredStep[]): RunSummary {
     },
     elapsedMs: run.elapsedMs,
     error: run.error,
+    failure: storedFailure(events),
     fallback: run.fallback,
-    steps,
+    steps: events.flatMap((event) => storedStep(event) ?? []),
   };
 }
 /** The assistant message a run ended with, if it has ended. */

@@ -176,11 +176,15 @@ export interface TitleMade {
   title: string;
 }
 
-/** `error`: why the run failed; the run still ends with `done`. */
+/**
+ * `error`: why the run failed; the run still ends with `done`. `code` and `details` as in the API's
+ * errors: the browser words it in the user's language from them (`lib/client/error-text.ts`).
+ */
 export interface RunFailure {
   code: string;
   message: string;
   retryable: boolean;
+  details?: unknown;
 }
 
 /** `done`: always the run's last event. */

@@ -88,7 +88,7 @@ describe("a database locked by another process", () => {
     const names = events.map((event) => event.event);
     expect(names.at(-1)).toBe("done");
     const error = events.find((event) => event.event === "error");
-    expect(error?.data).toMatchObject({ code: "unavailable:database_busy" });
+    expect(error?.data).toMatchObject({ code: "unavailable:answer_save_pending" });
     const runId = events.find((event) => event.event === "run")?.data.runId as string;
     const messageId = events.at(-1)?.data.messageId as string;
     expect(getRun(getDb(), { id: runId }).status).toBe("running");

@@ -326,7 +326,7 @@ describe("compaction through the API", () => {
 });
 
 describe("graceful shutdown (issue 7)", () => {
-  it("stores a running run as interrupted with the answer so far, once, and keeps its events", async () => {
+  it("stores a running run as interrupted with the answer so far, once, and keeps its events with why it ended", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: true }, chunks: Array.from({ length: 30 }, (_, i) => `s${i} `), chunkDelayMs: 30 });
     const events = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.data.content === "s3 ");
@@ -339,6 +339,8 @@ describe("graceful shutdown (issue 7)", () => {
     expect(assistants[0]?.status).toBe("interrupted");
     expect(assistants[0]?.content.startsWith("s0 s1 s2 s3")).toBe(true);
     expect(getRun(getDb(), { id: runId }).status).toBe("interrupted");
-    expect(listRunEvents(getDb(), { runId }).map((e) => e.event)).toEqual(["run", "answer"]);
+    const stored = listRunEvents(getDb(), { runId });
+    expect(stored.map((e) => e.event)).toEqual(["run", "answer", "error"]);
+    expect(stored.at(-1)?.data).toMatchObject({ code: "unavailable:server_shutdown" });
   });
 });
