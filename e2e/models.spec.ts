@@ -25,7 +25,7 @@ test("an image for a model without vision: the chip says so, and the routed turn
   const warning = page.getByTestId("attachment-vision-warning");
   await expect(warning).toContainText("llama3.2:latest can’t see images — set a vision model in Settings");
   await chat.send("What is in this picture?");
-  await expect(chat.composerError).toContainText("can't see images");
+  await expect(chat.composerError).toContainText("can’t see images");
   await expect(chat.composer).toHaveValue("What is in this picture?");
   await expect(chat.attachmentChips).toHaveCount(1);
 

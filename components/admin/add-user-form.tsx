@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { PublicUser } from "@/lib/client/types";
@@ -14,6 +15,7 @@ type NewUser = { username: string; password: string; role: "admin" | "user" };
 /** The admin adds an account (sign-up open or not); it joins the cached list at the end. */
 export function AddUserForm() {
   const t = useTranslations("admin");
+  const message = useErrorText();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<"user" | "admin">("user");
@@ -30,7 +32,7 @@ export function AddUserForm() {
   );
   const busy = adding.isMutating;
   const failure = busy ? undefined : adding.error;
-  const error = failure === undefined ? null : failure instanceof Error ? failure.message : String(failure);
+  const error = failure === undefined ? null : message(failure);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -6,17 +6,17 @@ import { useTranslations } from "use-intl";
 import { useSession } from "@/components/auth/use-session";
 import { PageFrame, Section } from "@/components/shell/page-frame";
 import { InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { AddUserForm } from "./add-user-form";
 import { SignupSwitch } from "./signup-switch";
 import { UserRow } from "./user-row";
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** `/admin`: the accounts of this server and whether anyone may sign up. Admins only. */
 export function AdminView() {
   const t = useTranslations("admin");
+  const message = useErrorText();
   const { me } = useSession();
   const isAdmin = me?.accountsRequired === true && me.user?.role === "admin";
   // Read for admins only; rows and the add form write their changes into this cached list.

@@ -6,14 +6,14 @@ import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
 import { InlineError } from "@/components/ui/field";
 import { Switch } from "@/components/ui/switch";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Open or close sign-up: when closed, only the admin adds accounts. */
 export function SignupSwitch() {
   const t = useTranslations("admin");
+  const message = useErrorText();
   const { data, error: loadError } = useSWR(cacheKeys.signup, () => api.adminSettings());
   // The server answers with the new setting, which becomes what the switch shows.
   const switching = useSWRMutation(

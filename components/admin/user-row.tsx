@@ -5,6 +5,7 @@ import useSWRMutation from "swr/mutation";
 import { useFormatter, useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { InlineConfirm } from "@/components/ui/inline-confirm";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
@@ -36,10 +37,11 @@ function useUserAction(user: PublicUser) {
 /** One account with its actions; removing asks first. The server refuses to lock out the last admin. */
 export function UserRow({ user, self }: { user: PublicUser; self: boolean }) {
   const t = useTranslations("admin");
+  const message = useErrorText();
   const format = useFormatter();
   const [confirming, setConfirming] = useState(false);
   const { trigger, isMutating: busy, error: failure } = useUserAction(user);
-  const error = busy || failure === undefined ? null : failure instanceof Error ? failure.message : String(failure);
+  const error = busy || failure === undefined ? null : message(failure);
 
   const change = (body: { disabled?: boolean; role?: "admin" | "user" }) => trigger({ change: body });
   const remove = () => trigger({ remove: true });

@@ -4,6 +4,7 @@ import { Loader2 } from "lucide-react";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { loginDestination } from "@/lib/auth/login-destination";
 import { api } from "@/lib/client/api";
 import { useSession } from "./use-session";
@@ -20,6 +21,7 @@ function nextPath(): string {
  */
 export function LoginView() {
   const t = useTranslations("auth");
+  const message = useErrorText();
   const { status, me, error: sessionError, reload } = useSession();
   const [mode, setMode] = useState<Mode>("signin");
   const [username, setUsername] = useState("");
@@ -48,7 +50,7 @@ export function LoginView() {
       else await api.login({ username, password });
       window.location.assign(nextPath());
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(message(failure));
       setBusy(false);
     }
   };

@@ -1,6 +1,7 @@
 "use client";
 
 import useSWR from "swr";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { Me } from "@/lib/client/types";
@@ -21,11 +22,12 @@ async function signOut(): Promise<void> {
 
 /** Who is signed in (`GET /api/auth/me`), read once per page load and again on `reload`. */
 export function useSession(): Session {
+  const message = useErrorText();
   const { data, error, mutate } = useSWR(cacheKeys.me, () => api.me(), { revalidateIfStale: false });
   return {
     status: data ? "ready" : error !== undefined ? "error" : "loading",
     me: data ?? null,
-    error: error instanceof Error ? error.message : error === undefined ? null : String(error),
+    error: error === undefined ? null : message(error),
     reload: async () => {
       await mutate();
     },

@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { useModels } from "@/components/models/use-models";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import type { ConversationSummary } from "@/lib/client/types";
 import { fromDraft, type SettingsDraft, toDraft } from "./settings-draft";
@@ -23,6 +24,7 @@ export function ChatSettingsButton({
   onSaved: (conversation: ConversationSummary) => void;
 }) {
   const t = useTranslations("chatSettings");
+  const errorText = useErrorText();
   const dialog = useRef<HTMLDialogElement>(null);
   const { find, defaultModel } = useModels();
   const [draft, setDraft] = useState<SettingsDraft>(() => toDraft(conversation.settings));
@@ -44,7 +46,7 @@ export function ChatSettingsButton({
       onSaved(saved);
       dialog.current?.close();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorText(caught));
     } finally {
       setBusy(false);
     }

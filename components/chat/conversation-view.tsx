@@ -8,6 +8,7 @@ import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useConversations } from "@/components/sidebar/conversations-context";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { ApiError, api } from "@/lib/client/api";
 import { ArchivedNotice } from "./archived-notice";
 import { DropOverlay } from "./attachments/drop-overlay";
@@ -36,6 +37,7 @@ export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation, setDetail } = useConversationDetail(id);
   const { turns: allTurns, send, interrupt, attach, stop, forgetSettled } = useChatRunsContext();
   const t = useTranslations("models");
+  const errorText = useErrorText();
   const conversations = useConversations();
   const { defaultModel, reload: reloadModels } = useModels();
   const [notice, setNotice] = useState<string | null>(null);
@@ -71,7 +73,7 @@ export function ConversationView({ id }: { id: string }) {
   }, [missing, foundId, id, setDetail]);
 
   // A run that found its model gone: read the list again, so the composer offers the replacement.
-  const modelGone = last?.run.errorCode === "bad_request:unknown_model";
+  const modelGone = last?.run.failure?.code === "bad_request:unknown_model";
   useEffect(() => {
     if (modelGone) reloadModels();
   }, [modelGone, reloadModels]);
@@ -118,12 +120,12 @@ export function ConversationView({ id }: { id: string }) {
         : await send({ ...input, message, attachments: ready });
       if (!result.ok) {
         if (result.error.code === "conflict:model_missing") reloadModels();
-        return result.error.message;
+        return errorText(result.error);
       }
       clear();
       return null;
     },
-    [send, interrupt, live, id, model, mode, ready, clear, reloadModels],
+    [send, interrupt, live, id, model, mode, ready, clear, reloadModels, errorText],
   );
 
   // Edit and regenerate make a new version of a stored message; the thread hides the old one and
@@ -142,9 +144,9 @@ export function ConversationView({ id }: { id: string }) {
         replaces: messages.slice(index).map((message) => message.id),
         ...input,
       });
-      return result.ok ? null : result.error.message;
+      return result.ok ? null : errorText(result.error);
     },
-    [send, id, model, files, storedMessages],
+    [send, id, model, files, storedMessages, errorText],
   );
   const [focused, setFocused] = useState<ThreadActions["focused"]>(null);
   const blocked = live !== undefined;
@@ -168,14 +170,17 @@ export function ConversationView({ id }: { id: string }) {
           setFocused({ id: messageId, step });
           return null;
         } catch (error) {
-          return error instanceof Error ? error.message : String(error);
+          return errorText(error);
         }
       },
     }),
-    [blocked, focused, newVersion, storedMessages, setDetail, forgetSettled, id],
+    [blocked, focused, newVersion, storedMessages, setDetail, forgetSettled, id, errorText],
   );
 
-  const onStop = useCallback(async () => (await stop(id))?.message ?? null, [stop, id]);
+  const onStop = useCallback(async () => {
+    const failure = await stop(id);
+    return failure ? errorText(failure) : null;
+  }, [stop, id, errorText]);
 
   // Follow-ups the server holds unsent: sent as a turn of their own, or discarded.
   const unsentActions = useMemo(
@@ -188,21 +193,20 @@ export function ConversationView({ id }: { id: string }) {
           model: model ?? undefined,
           interruptIds: [interruptId],
         });
-        return result.ok ? null : result.error.message;
+        return result.ok ? null : errorText(result.error);
       },
       discard: async (interruptId) => {
         try {
           await api.discardInterrupt(id, interruptId);
         } catch (error) {
           // Gone already (another tab sent or discarded it): the reload shows how things stand.
-          if (!(error instanceof ApiError && error.status === 404))
-            return error instanceof Error ? error.message : String(error);
+          if (!(error instanceof ApiError && error.status === 404)) return errorText(error);
         }
         await reload();
         return null;
       },
     }),
-    [live, send, id, model, reload],
+    [live, send, id, model, reload, errorText],
   );
 
   const onModelChange = useCallback(
@@ -213,10 +217,10 @@ export function ConversationView({ id }: { id: string }) {
         setConversation(conversation);
         conversations.upsert(conversation);
       } catch (error) {
-        setNotice(t("switchFailed", { error: error instanceof Error ? error.message : String(error) }));
+        setNotice(t("switchFailed", { error: errorText(error) }));
       }
     },
-    [id, setConversation, conversations.upsert, t],
+    [id, setConversation, conversations.upsert, t, errorText],
   );
 
   // The conversation's tool groups: shown switched at once, stored by the server, read back on failure.
@@ -229,11 +233,11 @@ export function ConversationView({ id }: { id: string }) {
       try {
         setConversation((await api.updateConversation(id, { disabledToolGroups })).conversation);
       } catch (error) {
-        setNotice(t("toolGroupsFailed", { error: error instanceof Error ? error.message : String(error) }));
+        setNotice(t("toolGroupsFailed", { error: errorText(error) }));
         void reload();
       }
     },
-    [id, shownConversation, setConversation, reload, t],
+    [id, shownConversation, setConversation, reload, t, errorText],
   );
 
   return (
@@ -247,7 +251,9 @@ export function ConversationView({ id }: { id: string }) {
         </ChatHeader>
         {state.status === "loading" ? <ThreadLoading /> : null}
         {state.status === "not-found" ? <ThreadNotFound /> : null}
-        {state.status === "error" ? <ThreadError message={state.message} onRetry={() => void reload()} /> : null}
+        {state.status === "error" ? (
+          <ThreadError message={errorText(state.error)} onRetry={() => void reload()} />
+        ) : null}
         {detail ? (
           <>
             {items.length === 0 ? (

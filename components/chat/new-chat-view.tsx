@@ -14,6 +14,7 @@ import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useNewChatModel } from "@/components/models/use-new-chat-model";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { useAttachments } from "./attachments/use-attachments";
@@ -29,6 +30,7 @@ import { useToolGroups } from "./tool-groups-menu";
  */
 export function NewChatView() {
   const t = useTranslations("chat");
+  const errorText = useErrorText();
   const router = useRouter();
   const { send } = useChatRunsContext();
   const { status, models, defaultModel, find } = useModels();
@@ -119,7 +121,7 @@ export function NewChatView() {
         // Made earlier for a file: it takes the groups as they are now.
         if (forFiles) await api.updateConversation(conversationId, { disabledToolGroups });
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return errorText(error);
       }
       const mode = planFirst ? "dag" : "auto";
       const result = await send({ conversationId, message, model: model ?? undefined, mode, attachments: ready });
@@ -130,7 +132,7 @@ export function NewChatView() {
             console.error("[chat] could not remove the unused conversation", error);
           });
         }
-        return result.error.message;
+        return errorText(result.error);
       }
       // Sent: the conversation is the user's now, not a draft to clean up.
       createdId.current = null;
@@ -138,7 +140,7 @@ export function NewChatView() {
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, planFirst, disabledToolGroups, send, router, ready, clear, createConversation],
+    [model, planFirst, disabledToolGroups, send, router, ready, clear, createConversation, errorText],
   );
 
   return (

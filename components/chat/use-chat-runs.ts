@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api } from "@/lib/client/api";
+import { ApiError, api, asApiError } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
 import { applyToTurn, interruptAccepted, isLive, type LiveTurn, newTurn, type SentAttachment } from "./live-turn";
 
@@ -49,10 +49,6 @@ interface Callbacks {
 
 /** Settled turns kept until the stored messages replace them. */
 const KEPT_TURNS = 4;
-
-function toApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, "client", String(error));
-}
 
 export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   const [turns, setTurns] = useState<Record<string, LiveTurn[]>>({});
@@ -139,7 +135,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         );
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
-        return { ok: false, error: toApiError(error) };
+        return { ok: false, error: asApiError(error) };
       }
       return new Promise<SendResult>((resolve) => {
         const started = () => resolve({ ok: true });
@@ -176,7 +172,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         forget();
         // 409: the run ended before the server took it: it is a new turn.
         if (error instanceof ApiError && error.status === 409) return send(input);
-        return { ok: false, error: toApiError(error) };
+        return { ok: false, error: asApiError(error) };
       }
     },
     [send, update],
@@ -214,7 +210,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
         if (live) update(conversationId, live.key, (t) => ({ ...t, stopping: false }));
         // 409: the run ended on its own in the meantime; nothing to report.
         if (error instanceof ApiError && error.status === 409) return null;
-        return toApiError(error);
+        return asApiError(error);
       }
     },
     [update],

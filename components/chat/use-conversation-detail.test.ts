@@ -16,15 +16,13 @@ describe("conversation page state", () => {
     expect(detailState(undefined, undefined)).toEqual({ status: "loading" });
   });
 
-  it("shows a failed first read as an error with its message", () => {
-    expect(detailState(undefined, new ApiError(0, "network", "Cannot reach the server."))).toEqual({
-      status: "error",
-      message: "Cannot reach the server.",
-    });
+  it("shows a failed first read as an error", () => {
+    const error = new ApiError(0, "client:network", "Cannot reach the server.");
+    expect(detailState(undefined, error)).toEqual({ status: "error", error });
   });
 
   it("keeps the shown conversation when a background reload fails", () => {
-    expect(detailState(detail, new ApiError(0, "network", "Cannot reach the server."))).toEqual({
+    expect(detailState(detail, new ApiError(0, "client:network", "Cannot reach the server."))).toEqual({
       status: "ready",
       detail,
     });

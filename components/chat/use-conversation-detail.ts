@@ -9,14 +9,14 @@ import type { ConversationDetail, ConversationSummary } from "@/lib/client/types
 export type DetailState =
   | { status: "loading" }
   | { status: "not-found" }
-  | { status: "error"; message: string }
+  | { status: "error"; error: unknown }
   | { status: "ready"; detail: ConversationDetail };
 
 /** A conversation that is gone shows as not found; a failed background refresh keeps what is on screen. */
 export function detailState(detail: ConversationDetail | undefined, error: unknown): DetailState {
   if (error instanceof ApiError && error.status === 404) return { status: "not-found" };
   if (detail) return { status: "ready", detail };
-  if (error !== undefined) return { status: "error", message: error instanceof Error ? error.message : String(error) };
+  if (error !== undefined) return { status: "error", error };
   return { status: "loading" };
 }
 

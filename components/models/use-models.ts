@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect } from "react";
 import useSWR from "swr";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { ModelInfo } from "@/lib/client/types";
@@ -32,6 +33,7 @@ function reloadOnFocus() {
 }
 
 export function useModels(): Models {
+  const errorText = useErrorText();
   const { data, error, mutate } = useSWR(cacheKeys.models, () => api.models(), { revalidateIfStale: false });
   const models = data?.models ?? NO_MODELS;
 
@@ -52,7 +54,7 @@ export function useModels(): Models {
     visionModel: data?.visionModel ?? null,
     // A failed reload says so, and keeps the models it had.
     status: error !== undefined ? "error" : data ? "ready" : "loading",
-    error: error instanceof Error ? error.message : error === undefined ? null : String(error),
+    error: error === undefined ? null : errorText(error),
     reload,
     find,
   };

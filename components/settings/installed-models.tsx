@@ -8,12 +8,11 @@ import { CapabilityBadges } from "@/components/models/capability-badges";
 import { useModels } from "@/components/models/use-models";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { formatBytes } from "@/lib/client/format";
 import type { ModelInfo } from "@/lib/client/types";
 import { ServerChoice } from "./ollama-servers";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The installed models with their facts (with several Ollama servers, which have each), the licence
@@ -21,6 +20,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export function InstalledModels({ onDeleted, manyServers }: { onDeleted: () => void; manyServers: boolean }) {
   const t = useTranslations("modelAdmin");
+  const message = useErrorText();
   const { models, status, error } = useModels();
   const [deleting, setDeleting] = useState<ModelInfo | null>(null);
   const [deleteFrom, setDeleteFrom] = useState("");
@@ -139,6 +139,7 @@ function InstalledRow({
 
 function ModelLicence({ id, model }: { id: string; model: ModelInfo }) {
   const t = useTranslations("modelAdmin");
+  const message = useErrorText();
   const { data, error } = useSWR(["/api/admin/models/details", model.name], () => api.modelDetails(model.name));
   return (
     <div id={id} className="mt-3 space-y-2 text-sm" data-testid="model-details">

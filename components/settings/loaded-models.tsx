@@ -5,11 +5,10 @@ import { useState } from "react";
 import useSWR from "swr";
 import { useFormatter, useNow, useTranslations } from "use-intl";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { formatBytes } from "@/lib/client/format";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * What Ollama holds in memory now (`/api/ps`): VRAM size, when it unloads, and Unload; with several
@@ -17,6 +16,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export function LoadedModels({ manyServers }: { manyServers: boolean }) {
   const t = useTranslations("modelAdmin");
+  const message = useErrorText();
   const format = useFormatter();
   // Relative times need a "now" (without one use-intl reports an error); it moves with the list's refresh.
   const now = useNow({ updateInterval: 15_000 });

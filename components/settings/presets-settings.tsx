@@ -10,11 +10,10 @@ import { SettingsFields } from "@/components/chat-settings/settings-fields";
 import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { Preset } from "@/lib/client/types";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The user's presets (a model + instructions + options to start chats with) on the settings page:
@@ -28,6 +27,7 @@ export function PresetsSettings({
   maxInstructionsChars?: number;
 }) {
   const t = useTranslations("chatSettings");
+  const message = useErrorText();
   const presets = usePresets();
   const { mutate } = useSWRConfig();
   /** The preset being edited: its id, "new", or null when the form is closed. */
@@ -136,6 +136,7 @@ function PresetForm({
   onDone: () => void;
 }) {
   const t = useTranslations("chatSettings");
+  const message = useErrorText();
   const id = useId();
   const { models, find } = useModels();
   const { mutate } = useSWRConfig();

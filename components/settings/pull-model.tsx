@@ -4,7 +4,9 @@ import { Download, Loader2, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
-import { ApiError, api, isAbort } from "@/lib/client/api";
+import { useErrorText } from "@/components/ui/use-error-text";
+import { api, isAbort } from "@/lib/client/api";
+import { type ErrorInfo, toErrorInfo } from "@/lib/client/error-text";
 import { formatBytes } from "@/lib/client/format";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import { ServerChoice } from "./ollama-servers";
@@ -13,24 +15,18 @@ type Progress = Extract<PullEvent, { type: "progress" }>;
 /** `server`: which one the events are from, when the pull goes to several. */
 type Pulling = { model: string; status: string; progress: Progress | null; server?: string };
 
-/** Error codes of a pull with a sentence of their own in the UI; Ollama's words follow it. */
-const ERROR_KEYS: Record<string, string> = {
-  "not_found:registry_model": "unknownModel",
-  "upstream:disk_full": "diskFull",
-  "upstream:registry_unreachable": "registryUnreachable",
-};
-
 /**
  * Pulls a model by name with a live progress bar (bytes, percent, speed) and Cancel; with several
  * Ollama servers, onto the one chosen or all of them.
  */
 export function PullModel({ onPulled, servers }: { onPulled: () => void; servers: string[] }) {
   const t = useTranslations("modelAdmin");
+  const errorText = useErrorText();
   const inputId = useId();
   const [name, setName] = useState("");
   const [target, setTarget] = useState("");
   const [pulling, setPulling] = useState<Pulling | null>(null);
-  const [error, setError] = useState<{ code: string; message: string; server?: string } | null>(null);
+  const [error, setError] = useState<(ErrorInfo & { server?: string }) | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [cancelled, setCancelled] = useState<string | null>(null);
   const cancel = useRef<AbortController | null>(null);
@@ -59,9 +55,7 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
     } catch (caught) {
       if (isAbort(caught)) setCancelled(model);
       else {
-        setError(
-          caught instanceof ApiError ? caught : { code: "network", message: String((caught as Error)?.message) },
-        );
+        setError(toErrorInfo(caught));
       }
     } finally {
       cancel.current = null;
@@ -71,7 +65,6 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
 
   const progress = pulling?.progress;
   const percent = progress && progress.total > 0 ? Math.floor((progress.completed / progress.total) * 100) : null;
-  const errorKey = error ? ERROR_KEYS[error.code] : undefined;
   return (
     <div className="space-y-3 rounded-xl border border-border p-4" data-testid="pull-model">
       <form
@@ -179,9 +172,8 @@ export function PullModel({ onPulled, servers }: { onPulled: () => void; servers
       ) : null}
       {error ? (
         <InlineError data-testid="pull-error" data-code={error.code}>
-          {errorKey ? `${t(`pullError.${errorKey}`)} ` : null}
           {error.server ? `${error.server}: ` : null}
-          <span className={errorKey ? "text-xs opacity-80" : undefined}>{error.message}</span>
+          {errorText(error)}
         </InlineError>
       ) : null}
     </div>

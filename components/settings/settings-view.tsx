@@ -8,6 +8,7 @@ import { useTranslations } from "use-intl";
 import { useModels } from "@/components/models/use-models";
 import { PageFrame, Section } from "@/components/shell/page-frame";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { SettingsPatch } from "@/lib/client/types";
@@ -21,14 +22,13 @@ import { RoleSettings } from "./role-settings";
 import { SourceBadge } from "./source-badge";
 import { YourDataSettings } from "./your-data-settings";
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * `/settings`: this browser's language and theme; the server's Ollama URL with a live check, model
  * roles, search backend (admins edit; environment values are read-only) and the agent's and tools' limits.
  */
 export function SettingsView() {
   const t = useTranslations("settings");
+  const message = useErrorText();
   const { data: settings, error, isValidating: checking, mutate } = useSWR(cacheKeys.settings, () => api.settings());
   // The server answers a save with the new values; they are written into the shown settings
   // without reading them again (which would also re-check Ollama).

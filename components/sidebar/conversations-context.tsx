@@ -3,7 +3,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { useSWRConfig } from "swr";
 import useSWRInfinite from "swr/infinite";
-import { ApiError, api } from "@/lib/client/api";
+import { useErrorText } from "@/components/ui/use-error-text";
+import { type ApiError, api, asApiError } from "@/lib/client/api";
 import { type ConversationPageKey, cacheKeys, conversationPageKey } from "@/lib/client/cache-keys";
 import type { ConversationDetail, ConversationSummary } from "@/lib/client/types";
 import {
@@ -36,10 +37,6 @@ export interface Conversations {
   remove(id: string): Promise<ApiError | null>;
 }
 
-function toApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, "client", String(error));
-}
-
 async function fetchPage([, q, archived, cursor]: ConversationPageKey): Promise<ConversationPage> {
   const page = await api.listConversations({ q, cursor, archived });
   return { q, archived, ...page };
@@ -47,6 +44,7 @@ async function fetchPage([, q, archived, cursor]: ConversationPageKey): Promise<
 
 /** The sidebar's list: first page, search, the Archived filter, "load more", and changes written into the cache. */
 function useConversationsState(): Conversations {
+  const errorText = useErrorText();
   const [query, setQuery] = useState("");
   const [showArchived, setShowArchived] = useState(false);
   const { mutate: mutateKey } = useSWRConfig();
@@ -86,7 +84,7 @@ function useConversationsState(): Conversations {
         await mutate((current) => replaceInPages(current, conversation), { revalidate: false });
         return null;
       } catch (failure) {
-        return toApiError(failure);
+        return asApiError(failure);
       }
     },
     [mutate],
@@ -105,7 +103,7 @@ function useConversationsState(): Conversations {
         );
         return null;
       } catch (failure) {
-        return toApiError(failure);
+        return asApiError(failure);
       }
     },
     [mutate, mutateKey],
@@ -119,7 +117,7 @@ function useConversationsState(): Conversations {
         await mutateKey(cacheKeys.conversation(id), undefined, { revalidate: false });
         return null;
       } catch (failure) {
-        return toApiError(failure);
+        return asApiError(failure);
       }
     },
     [mutate, mutateKey],
@@ -127,7 +125,7 @@ function useConversationsState(): Conversations {
 
   const items = useMemo(() => flattenPages(pages), [pages]);
   const status = listStatus({ pages, query, archived: showArchived, failed: error !== undefined });
-  const message = error === undefined ? null : toApiError(error).message;
+  const message = error === undefined ? null : errorText(error);
   return useMemo(
     () => ({
       items,

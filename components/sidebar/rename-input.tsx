@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { useTranslations } from "use-intl";
+import { useErrorText } from "@/components/ui/use-error-text";
 import type { ApiError } from "@/lib/client/api";
 
 const TITLE_MAX = 200;
@@ -17,6 +18,7 @@ export function RenameInput({
   onDone: () => void;
 }) {
   const t = useTranslations("sidebar");
+  const errorText = useErrorText();
   const [value, setValue] = useState(initialTitle);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -34,7 +36,7 @@ export function RenameInput({
     const failure = await onSave(title);
     setSaving(false);
     if (failure) {
-      setError(failure.message);
+      setError(errorText(failure));
       return;
     }
     settled.current = true;

@@ -8,6 +8,7 @@ import { useTranslations } from "use-intl";
 import { HIDE_SIDEBAR_ID, SHOW_SIDEBAR_ID } from "@/components/shell/focus-targets";
 import { useShell } from "@/components/shell/shell-context";
 import { IconButton } from "@/components/ui/icon-button";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { AccountFooter } from "./account-footer";
@@ -23,6 +24,7 @@ import { SearchBox } from "./search-box";
  */
 export function Sidebar({ open, collapsed, onClose }: { open: boolean; collapsed: boolean; onClose: () => void }) {
   const t = useTranslations("sidebar");
+  const errorText = useErrorText();
   const { toggleSidebar } = useShell();
   const { remove } = useConversations();
   const params = useParams<{ id?: string }>();
@@ -60,12 +62,12 @@ export function Sidebar({ open, collapsed, onClose }: { open: boolean; collapsed
   const confirmDelete = useCallback(
     async (conversation: ConversationSummary) => {
       const error = await remove(conversation.id);
-      if (error) return error.message;
+      if (error) return errorText(error);
       if (conversation.id === activeId) router.push("/");
       newChatRef.current?.focus();
       return null;
     },
-    [remove, activeId, router],
+    [remove, activeId, router, errorText],
   );
 
   return (

@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslations } from "use-intl";
-import { ApiError, isAbort } from "@/lib/client/api";
+import { useErrorText } from "@/components/ui/use-error-text";
+import { isAbort } from "@/lib/client/api";
 import { uploadFile } from "@/lib/client/upload";
 import type { SentAttachment } from "../live-turn";
 
@@ -33,17 +33,6 @@ export interface Attachments {
 
 let attachmentCounter = 0;
 
-/** The server's refusals the page words in its own language (the others keep the server's message). */
-const REFUSALS = {
-  "unsupported_media_type:file": "file",
-  "unsupported_media_type:zip": "zip",
-  "unsupported_media_type:binary_text": "binary_text",
-  "payload_too_large:text_file": "text_file",
-  "payload_too_large:docx": "docx_large",
-  "unsupported_media_type:docx": "docx_unreadable",
-  "bad_request:empty_file": "empty_file",
-} as const;
-
 /**
  * The composer's pending files. Each is uploaded at once to the conversation that
  * `conversationId()` gives (on a new chat that call creates the conversation).
@@ -55,7 +44,7 @@ export function useAttachments({
   conversationId: () => Promise<string>;
   onUploaded?: () => void;
 }): Attachments {
-  const t = useTranslations("attachments");
+  const errorText = useErrorText();
   const [items, setItems] = useState<PendingAttachment[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
   const latest = useRef({ conversationId, onUploaded });
@@ -89,14 +78,12 @@ export function useAttachments({
         latest.current.onUploaded?.();
       } catch (error) {
         if (isAbort(error)) return;
-        const known = error instanceof ApiError ? REFUSALS[error.code as keyof typeof REFUSALS] : undefined;
-        const message = known ? t(`refused.${known}`) : error instanceof Error ? error.message : String(error);
-        patch(key, { state: "error", error: message });
+        patch(key, { state: "error", error: errorText(error) });
       } finally {
         controllers.current.delete(key);
       }
     },
-    [patch, t],
+    [patch, errorText],
   );
 
   const add = useCallback(

@@ -4,6 +4,7 @@ import { Download, Loader2, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { fileText, fileUrl, isAbort } from "@/lib/client/api";
 import { displayFilename } from "@/lib/text/bidi-controls";
 
@@ -12,7 +13,7 @@ export interface PreviewedFile {
   filename: string;
 }
 
-type Loaded = { text: string; truncated: boolean; chars: number } | { error: string } | null;
+type Loaded = { text: string; truncated: boolean; chars: number } | { error: unknown } | null;
 
 /**
  * A text or Word file's text as the model reads it (a CSV as its table), in a native modal dialog
@@ -28,6 +29,7 @@ export function FilePreviewDialog({
   onClose: () => void;
 }) {
   const t = useTranslations("files");
+  const errorText = useErrorText();
   const dialog = useRef<HTMLDialogElement>(null);
   const [loaded, setLoaded] = useState<Loaded>(null);
 
@@ -37,7 +39,7 @@ export function FilePreviewDialog({
     const controller = new AbortController();
     setLoaded(null);
     fileText(conversationId, file.id, controller.signal).then(setLoaded, (error: unknown) => {
-      if (!isAbort(error)) setLoaded({ error: error instanceof Error ? error.message : String(error) });
+      if (!isAbort(error)) setLoaded({ error });
     });
     return () => controller.abort();
   }, [conversationId, file]);
@@ -77,7 +79,7 @@ export function FilePreviewDialog({
               </p>
             ) : "error" in loaded ? (
               <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-                {loaded.error}
+                {errorText(loaded.error)}
               </p>
             ) : (
               <>

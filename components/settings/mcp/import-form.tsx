@@ -3,6 +3,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { ApiError, api } from "@/lib/client/api";
 
 const EXAMPLE = `{
@@ -26,6 +27,7 @@ const existingOf = (error: unknown): string[] =>
  */
 export function ImportForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const t = useTranslations("mcp");
+  const errorText = useErrorText();
   const id = useId();
   const [config, setConfig] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -39,7 +41,7 @@ export function ImportForm({ onDone, onCancel }: { onDone: () => void; onCancel:
       onDone();
     } catch (caught) {
       setExisting(existingOf(caught));
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorText(caught));
     } finally {
       setBusy(false);
     }

@@ -6,24 +6,13 @@ import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { Section } from "@/components/shell/page-frame";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { McpServerView } from "@/lib/client/types";
 import { ImportForm } from "./import-form";
 import { ServerCard } from "./server-card";
 import { ServerForm, type ServerFormValue } from "./server-form";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Runs a change; resolves with its error message, or null. */
-async function attempt(change: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await change();
-    return null;
-  } catch (error) {
-    return message(error);
-  }
-}
 
 type Open = { form: "add" } | { form: "edit"; server: McpServerView } | { form: "import" } | null;
 
@@ -33,10 +22,17 @@ type Open = { form: "add" } | { form: "edit"; server: McpServerView } | { form: 
  */
 export function McpSettings() {
   const t = useTranslations("mcp");
+  const message = useErrorText();
   const { data, error, mutate } = useSWR(cacheKeys.mcpServers, () => api.mcpServers());
   const [open, setOpen] = useState<Open>(null);
+  /** Runs a change and reads the list again; resolves with its error in words, or null. */
   const changed = async (change: () => Promise<unknown>) => {
-    const failure = await attempt(change);
+    let failure: string | null = null;
+    try {
+      await change();
+    } catch (error) {
+      failure = message(error);
+    }
     await mutate();
     return failure;
   };
