@@ -56,6 +56,12 @@ describe("error messages", () => {
     expect(missing).toEqual([]);
   });
 
+  it("components word errors through useErrorText, never showing an error's own (English) message", () => {
+    const raw = /instanceof Error \? \w+\.message|\berror\.message\b|\bfailure\.message\b/;
+    const offenders = sourceFiles("components").filter((file) => raw.test(readFileSync(file, "utf8")));
+    expect(offenders.map((file) => path.relative(root, file))).toEqual([]);
+  });
+
   it("the English and Japanese error messages have the same keys and take the same parameters", () => {
     const english = leaves(en.errors);
     const japanese = leaves(ja.errors);

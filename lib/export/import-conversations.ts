@@ -52,6 +52,7 @@ export async function importConversations(
     throw new AppError(
       "payload_too_large:import_archive",
       `The archive unpacks to more than ${config.IMPORT_MAX_INFLATED_MB} MB (IMPORT_MAX_INFLATED_MB). Nothing was imported.`,
+      { details: { maxBytes: config.IMPORT_MAX_INFLATED_MB * 1024 * 1024 } },
     );
   }
   for (const entry of entries) {

@@ -133,11 +133,12 @@ export class OllamaChatCall {
     }
     if (error instanceof AppError) return error;
     if (this.silent) {
-      return new AppError(
-        "upstream:ollama_no_answer",
-        `Ollama did not start answering within ${Math.round((this.target.failoverTimeoutMs ?? 0) / 1000)} s.`,
-        { retryable: true, cause: new Error(`No answer from ${this.server.url}`) },
-      );
+      const seconds = Math.round((this.target.failoverTimeoutMs ?? 0) / 1000);
+      return new AppError("upstream:ollama_no_answer", `Ollama did not start answering within ${seconds} s.`, {
+        retryable: true,
+        details: { seconds },
+        cause: new Error(`No answer from ${this.server.url}`),
+      });
     }
     if (!this.response) return ollamaUnreachableError(this.server.url, connectFailureReason(error));
     return connectionBroken(error);

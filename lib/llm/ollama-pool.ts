@@ -179,7 +179,9 @@ export class OllamaPool {
   /** A server by its URL as configured; another is `not_found:ollama_server`. */
   server(url: string): OllamaServer {
     const found = this.servers.find((server) => server.url === url);
-    if (!found) throw new AppError("not_found:ollama_server", `No Ollama server '${url}' is configured.`);
+    if (!found) {
+      throw new AppError("not_found:ollama_server", `No Ollama server '${url}' is configured.`, { details: { url } });
+    }
     return found;
   }
 
