@@ -20,17 +20,19 @@ async function openInJapanese(page: Page, path = "/"): Promise<ChatPage> {
   return chat;
 }
 
-test("a refused upload says why in Japanese", async ({ page }) => {
+test("a refused upload says why in Japanese, with the limit it broke", async ({ page }) => {
   const chat = await openInJapanese(page);
   const zip = makeZip([{ name: "notes.txt", data: Buffer.from("just some notes\n") }]);
+  // Over MAX_TEXT_FILE_MB (5) and under the upload limit (MAX_FETCH_MB, 10).
+  const long = Buffer.alloc(6 * 1024 * 1024, "a");
   await chat.attach(
     { name: "notes.zip", mimeType: "application/zip", buffer: zip },
-    { name: "blob.bin", mimeType: "application/octet-stream", buffer: Buffer.from([0, 1, 2, 3, 255, 254]) },
+    { name: "long.txt", mimeType: "text/plain", buffer: long },
   );
   const errors = page.getByTestId("attachment-error");
   await expect(errors).toHaveText([
     "この ZIP ファイルは Word 文書ではないため添付できません。",
-    "この種類のファイルは添付できません。PDF・画像・Word 文書（DOCX）・テキストファイル（TXT、Markdown、CSV、JSON、HTML）を添付してください。",
+    "このテキストファイルはテキストファイルの上限（5.0 MB）を超えています。",
   ]);
 });
 

@@ -51,16 +51,18 @@ describe("PullTracker", () => {
     expect(tracker.next({ digest: A, total: 1e9, completed: 12e6 })).toMatchObject({ bytesPerSecond: 1e6 });
   });
 
-  it("passes phases through as status, success as success and an error line as a coded error", () => {
+  it("passes phases through as status, success as success and an error line as a coded error with its details", () => {
     const { tracker } = tracked();
     expect(tracker.next({ status: "verifying sha256 digest" })).toEqual({
       type: "status",
       status: "verifying sha256 digest",
     });
     expect(tracker.next({ status: "success" })).toEqual({ type: "success", model: "m" });
+    // With the details the browser words it from (docs/architecture.md, "Errors in the user's language").
     expect(tracker.next({ error: "pull model manifest: file does not exist" })).toMatchObject({
       type: "error",
       code: "not_found:registry_model",
+      details: { model: "m", ollama: "pull model manifest: file does not exist" },
     });
   });
 });

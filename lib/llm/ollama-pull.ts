@@ -41,6 +41,16 @@ export function pullError(model: string, text: string): AppError {
   return new AppError("upstream:ollama", `Ollama error: ${text}`, { details: { ollama: text } });
 }
 
+/** A failed pull's last event: code, message and details as the API's errors carry them. */
+function errorEvent(error: AppError): PullEvent {
+  return {
+    type: "error",
+    code: error.code,
+    message: error.message,
+    ...(error.details === undefined ? {} : { details: error.details }),
+  };
+}
+
 const SPEED_WINDOW_MS = 3000;
 const SPEED_MIN_SPAN_MS = 500;
 
@@ -57,7 +67,7 @@ export class PullTracker {
   next(line: OllamaPullLine): PullEvent {
     if (typeof line.error === "string") {
       const error = pullError(this.model, line.error);
-      return { type: "error", code: error.code, message: error.message };
+      return errorEvent(error);
     }
     if (line.status === "success") return { type: "success", model: this.model };
     if (typeof line.digest !== "string" || typeof line.total !== "number") {
@@ -172,12 +182,7 @@ export async function startPull({
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof AppError) {
-        yield {
-          type: "error",
-          code: error.code,
-          message: error.message,
-          ...(error.details === undefined ? {} : { details: error.details }),
-        };
+        yield errorEvent(error);
         return;
       }
     }
@@ -209,7 +214,7 @@ export async function startPulls({
           pull = await startPull({ ...options, baseUrl });
         } catch (error) {
           if (!(error instanceof AppError) || options.signal.aborted) throw error;
-          yield { type: "error", code: error.code, message: error.message, server: baseUrl };
+          yield { ...errorEvent(error), server: baseUrl };
           return;
         }
       }

@@ -427,19 +427,19 @@ describe("bad input gets a clear error and loses nothing", () => {
     fake().script({ when: { hasTools: true }, errorStatus: 500, error: "error parsing tool call: raw='{bad'" });
     const events = await readEvents(await send({ conversationId: id, message: "hi" }));
     expect(events.map((e) => e.event)).toEqual(["run", "error", "done"]);
-    expect(events[1]?.data).toEqual({
+    const failure = {
       code: "upstream:ollama",
       message: "Ollama error: error parsing tool call: raw='{bad'",
       retryable: true,
-    });
+      details: { status: 500, ollama: "error parsing tool call: raw='{bad'" },
+    };
+    expect(events[1]?.data).toEqual(failure);
     await idle(id);
     const assistant = (await detail(id)).messages[1];
     expect(assistant?.status).toBe("error");
     expect(assistant?.content).toBe("");
-    expect(assistant?.run).toMatchObject({
-      status: "error",
-      error: "Ollama error: error parsing tool call: raw='{bad'",
-    });
+    // The stored error event too, so a reload words it in the user's language from its code and details.
+    expect(assistant?.run).toMatchObject({ status: "error", error: failure.message, failure });
   });
 
   it("an error message is not fed back to the model as an earlier answer", async () => {
