@@ -5,11 +5,10 @@ import { useId } from "react";
 import useSWR from "swr";
 import { useFormatter, useNow, useTranslations } from "use-intl";
 import { INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { ServerState } from "@/lib/llm/ollama-pool";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The Ollama servers (one, or those of OLLAMA_BASE_URLS), refreshed with the loaded models. */
 export function useOllamaServers() {
@@ -25,6 +24,7 @@ const STATE_STYLE: Record<ServerState, { icon: typeof CircleCheck; className: st
 /** Each server: up or down (and why, and when it is probed again), version, models, what is loaded, load. */
 export function OllamaServers() {
   const t = useTranslations("modelAdmin");
+  const message = useErrorText();
   const format = useFormatter();
   const now = useNow({ updateInterval: 15_000 });
   const { data, error } = useOllamaServers();
