@@ -7,11 +7,10 @@ import { useTranslations } from "use-intl";
 import { Section } from "@/components/shell/page-frame";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { exportAllUrl, importConversations } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import type { ImportReport } from "@/lib/client/types";
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * "Your data" on the settings page: download every conversation as one ZIP (JSON to import, Markdown
@@ -20,6 +19,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export function YourDataSettings() {
   const t = useTranslations("export");
+  const message = useErrorText();
   const { refresh } = useConversations();
   const [withFiles, setWithFiles] = useState(false);
   const [importing, setImporting] = useState(false);
