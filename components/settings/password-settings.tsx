@@ -6,6 +6,7 @@ import { useTranslations } from "use-intl";
 import { useSession } from "@/components/auth/use-session";
 import { Section } from "@/components/shell/page-frame";
 import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 
 type Outcome = { kind: "changed" } | { kind: "error"; message: string } | null;
@@ -13,6 +14,7 @@ type Outcome = { kind: "changed" } | { kind: "error"; message: string } | null;
 /** Settings → Account: the signed-in user changes their password (only with accounts). */
 export function PasswordSettings() {
   const t = useTranslations("settings");
+  const errorText = useErrorText();
   const { me } = useSession();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
@@ -37,7 +39,7 @@ export function PasswordSettings() {
       setConfirm("");
       setOutcome({ kind: "changed" });
     } catch (failure) {
-      setOutcome({ kind: "error", message: failure instanceof Error ? failure.message : String(failure) });
+      setOutcome({ kind: "error", message: errorText(failure) });
     } finally {
       setBusy(false);
     }

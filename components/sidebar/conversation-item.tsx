@@ -7,6 +7,7 @@ import { useTranslations } from "use-intl";
 import { revealFoundAgain } from "@/components/chat/reveal-found";
 import { ARCHIVED_FILTER_ID } from "@/components/shell/focus-targets";
 import { IconButton } from "@/components/ui/icon-button";
+import { useErrorText } from "@/components/ui/use-error-text";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
@@ -34,6 +35,7 @@ export const ConversationItem = memo(function ConversationItem({
   onRequestDelete,
 }: ConversationItemProps) {
   const t = useTranslations("sidebar");
+  const errorText = useErrorText();
   const { rename, organize } = useConversations();
   const [editing, setEditing] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -44,7 +46,7 @@ export const ConversationItem = memo(function ConversationItem({
     setFailure(null);
     const error = await organize(id, change);
     if (error) {
-      setFailure(error.message);
+      setFailure(errorText(error));
       return;
     }
     // The entry moved (to or from the pinned ones) or left the list: the focus follows it, or goes
