@@ -79,7 +79,7 @@ test("the import report lists what was skipped, with the reason", async ({ page 
   });
   await expect(page.getByTestId("import-report")).toContainText("Nothing imported, 1 item skipped:");
   await expect(page.getByTestId("import-skipped")).toHaveText([
-    `${document.conversation.title}: export version 2 is not one this server reads (version 1).`,
+    `${document.conversation.title}: Export version 2 cannot be read here (this server reads version 1).`,
   ]);
 });
 

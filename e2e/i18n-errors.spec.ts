@@ -97,3 +97,22 @@ test.describe("with Ollama down", () => {
     await expect(chat.composer).toHaveValue("誰かいますか？");
   });
 });
+
+test("the import report says in Japanese why each item was skipped", async ({ page }) => {
+  await openInJapanese(page, "/settings");
+  const title = unique("未来のエクスポート");
+  const archive = makeZip([
+    {
+      name: "future.json",
+      data: Buffer.from(JSON.stringify({ format: "ollama-web.conversation", version: 2, conversation: { title } })),
+    },
+    { name: "notes.txt", data: Buffer.from("hello") },
+  ]);
+  await page
+    .getByLabel("会話をインポート")
+    .setInputFiles({ name: "old.zip", mimeType: "application/zip", buffer: archive });
+  await expect(page.getByTestId("import-skipped")).toHaveText([
+    `${title}: エクスポートのバージョン 2 はここでは読めません（このサーバーが読めるのはバージョン 1 です）。`,
+    "notes.txt: 会話のエクスポートではありません（アーカイブ内の .json ファイルだけを読み込みます）。",
+  ]);
+});

@@ -103,6 +103,12 @@ export function YourDataSettings() {
 
 function ImportReportView({ report }: { report: ImportReport }) {
   const t = useTranslations("export");
+  const message = useErrorText();
+  // Why, in the UI's language; a refused file's own refusal is worded the same way.
+  const why = ({ code, reason, details }: ImportReport["skipped"][number]) => {
+    const refusal = details?.refusal;
+    return message({ code, message: reason, details: refusal ? { ...details, refusal: message(refusal) } : details });
+  };
   return (
     <div role="status" data-testid="import-report" className="space-y-3 text-sm">
       <p className="font-medium">
@@ -126,8 +132,10 @@ function ImportReportView({ report }: { report: ImportReport }) {
             <li key={index} data-testid="import-skipped" className="flex items-start gap-2">
               <CircleMinus aria-hidden className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
               <span className="min-w-0 break-words">
-                {entry.title ? <span className="font-medium">{entry.title}: </span> : null}
-                <span className="text-muted-foreground">{entry.reason}</span>
+                {entry.title || entry.entry ? (
+                  <span className="font-medium">{entry.title || entry.entry}: </span>
+                ) : null}
+                <span className="text-muted-foreground">{why(entry)}</span>
               </span>
             </li>
           ))}

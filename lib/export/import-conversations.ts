@@ -3,7 +3,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { OwnerId } from "@/lib/db/queries";
 import { conversations, files, interrupts, messages, runEvents, runs, type StoredFile } from "@/lib/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import { sha256 } from "@/lib/files/file-store";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
@@ -18,10 +18,29 @@ import { remapIds } from "./remap-ids";
  * its reason and the others still import; an archive that cannot be read changes nothing.
  */
 
+/** Why something was not imported: a code the UI words in its language, the English reason, its details. */
+export interface SkipReason {
+  code: ErrorCode;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+/** `entry`: the ZIP entry it came from; `title`: the conversation's, when its document has one. */
+export type Skipped = SkipReason & { title?: string; entry?: string };
+
 export interface ImportReport {
   imported: { title: string; id: string }[];
-  skipped: { title?: string; reason: string }[];
+  skipped: Skipped[];
 }
+
+const because = (code: ErrorCode, reason: string, details?: Record<string, unknown>): SkipReason => ({
+  code,
+  reason,
+  ...(details ? { details } : {}),
+});
+
+const invalid = (problem: string): SkipReason =>
+  because("bad_request:import_invalid", `invalid export: ${problem}`, { problem });
 
 export async function importConversations(
   db: Db,
@@ -58,17 +77,26 @@ export async function importConversations(
   for (const entry of entries) {
     if (entry.name.endsWith("/") || entry.name.toLowerCase().endsWith(".md")) continue;
     if (!entry.name.toLowerCase().endsWith(".json")) {
-      report.skipped.push({ reason: `${entry.name}: not a conversation export (only .json entries are read).` });
+      report.skipped.push({
+        entry: entry.name,
+        ...because("bad_request:import_entry_type", "not a conversation export (only .json entries are read)."),
+      });
       continue;
     }
     const content = await readEntry(bytes, entry, config.IMPORT_MAX_MB * 1024 * 1024);
     if (content === null) {
-      report.skipped.push({ reason: `${entry.name}: larger than ${config.IMPORT_MAX_MB} MB (IMPORT_MAX_MB).` });
+      report.skipped.push({
+        entry: entry.name,
+        ...because("payload_too_large:import_entry", `larger than ${config.IMPORT_MAX_MB} MB (IMPORT_MAX_MB).`, {
+          maxBytes: config.IMPORT_MAX_MB * 1024 * 1024,
+        }),
+      });
       continue;
     }
     const document = parseJson(content);
-    if (document === undefined) report.skipped.push({ reason: `${entry.name}: not valid JSON.` });
-    else await importDocument(db, { document, ownerId, config, report, entryName: entry.name });
+    if (document === undefined) {
+      report.skipped.push({ entry: entry.name, ...because("bad_request:import_entry_json", "not valid JSON.") });
+    } else await importDocument(db, { document, ownerId, config, report, entryName: entry.name });
   }
   return report;
 }
@@ -99,36 +127,49 @@ async function importDocument(
 ): Promise<void> {
   const rawTitle = (document as { conversation?: { title?: unknown } } | null)?.conversation?.title;
   const title = typeof rawTitle === "string" ? rawTitle.slice(0, 200) : undefined;
-  const skip = (reason: string) =>
-    report.skipped.push({ ...(title ? { title } : {}), reason: entryName ? `${entryName}: ${reason}` : reason });
+  const skip = (why: SkipReason) =>
+    report.skipped.push({ ...(title ? { title } : {}), ...(entryName ? { entry: entryName } : {}), ...why });
   const checked = checkDocument(document, config);
-  if (typeof checked === "string") {
+  if ("code" in checked) {
     skip(checked);
     return;
   }
   const stored = await checkFiles(checked, config);
-  if (typeof stored === "string") {
+  if ("code" in stored) {
     skip(stored);
     return;
   }
   const id = storeConversation(db, { document: checked, files: stored, ownerId });
   report.imported.push({ title: checked.conversation.title, id });
   if (checked.files.length > stored.length) {
-    report.skipped.push({
-      title: checked.conversation.title,
-      reason: `${checked.files.length - stored.length} attached or fetched file(s) were exported without their content; the conversation was imported without them.`,
-    });
+    const count = checked.files.length - stored.length;
+    skip(
+      because(
+        "bad_request:import_files_missing",
+        `${count} attached or fetched file(s) were exported without their content; the conversation was imported without them.`,
+        { count },
+      ),
+    );
   }
 }
 
 /** The document, valid and self-consistent, or why not. */
-function checkDocument(document: unknown, config: Config): ConversationExport | string {
+function checkDocument(document: unknown, config: Config): ConversationExport | SkipReason {
   const head = document as { format?: unknown; version?: unknown } | null;
   if (typeof head !== "object" || head === null || head.format !== EXPORT_FORMAT) {
-    return `not a conversation export (its "format" is not "${EXPORT_FORMAT}").`;
+    return because(
+      "bad_request:import_not_export",
+      `not a conversation export (its "format" is not "${EXPORT_FORMAT}").`,
+      { format: EXPORT_FORMAT },
+    );
   }
   if (head.version !== EXPORT_VERSION) {
-    return `export version ${JSON.stringify(head.version)} is not one this server reads (version ${EXPORT_VERSION}).`;
+    const version = JSON.stringify(head.version) ?? "none";
+    return because(
+      "bad_request:import_version",
+      `export version ${version} is not one this server reads (version ${EXPORT_VERSION}).`,
+      { version, supported: EXPORT_VERSION },
+    );
   }
   const parsed = exportDocumentSchema({
     maxMessages: config.IMPORT_MAX_MESSAGES,
@@ -136,15 +177,15 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
   }).safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `invalid export: ${issue?.path.join(".") || "document"}: ${issue?.message ?? "invalid"}.`;
+    return invalid(`${issue?.path.join(".") || "document"}: ${issue?.message ?? "invalid"}.`);
   }
   const value = parsed.data;
   const messageIds = new Set<string>();
   for (const message of value.messages) {
-    if (messageIds.has(message.id)) return `invalid export: message ${message.id} appears twice.`;
+    if (messageIds.has(message.id)) return invalid(`message ${message.id} appears twice.`);
     // Parents first: what makes the tree a tree, and the order they are stored in.
     if (message.parentId !== null && !messageIds.has(message.parentId)) {
-      return `invalid export: message ${message.id} comes before its parent ${message.parentId}.`;
+      return invalid(`message ${message.id} comes before its parent ${message.parentId}.`);
     }
     messageIds.add(message.id);
   }
@@ -165,20 +206,25 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
           : null,
     ),
     ...value.runs.map((run) =>
-      run.status === "running"
-        ? "it was exported while an answer was being written; export it again once the answer is done."
-        : run.questionId !== null && !messageIds.has(run.questionId)
-          ? `run ${run.id} answers message ${run.questionId}, which is not in it.`
-          : new Set(run.events.map((event) => event.seq)).size !== run.events.length
-            ? `run ${run.id} has two events with the same number.`
-            : null,
+      run.questionId !== null && !messageIds.has(run.questionId)
+        ? `run ${run.id} answers message ${run.questionId}, which is not in it.`
+        : new Set(run.events.map((event) => event.seq)).size !== run.events.length
+          ? `run ${run.id} has two events with the same number.`
+          : null,
     ),
     ...value.interrupts.map((held) =>
       runIds.has(held.runId) ? null : `follow-up ${held.id} names run ${held.runId}, which is not in it.`,
     ),
   ];
   const problem = problems.find((found) => found !== null);
-  return problem ? `invalid export: ${problem}` : value;
+  if (problem) return invalid(problem);
+  if (value.runs.some((run) => run.status === "running")) {
+    return because(
+      "conflict:import_running",
+      "it was exported while an answer was being written; export it again once the answer is done.",
+    );
+  }
+  return value;
 }
 
 function unique(rows: { id: string }[], what: string): string | null {
@@ -196,7 +242,7 @@ type CheckedFile = Omit<StoredFile, "conversationId">;
  * The files whose content the export holds, through the same checks as an upload; the first one
  * refused (or whose content is not what its SHA-256 says) skips the conversation.
  */
-async function checkFiles(document: ConversationExport, config: Config): Promise<CheckedFile[] | string> {
+async function checkFiles(document: ConversationExport, config: Config): Promise<CheckedFile[] | SkipReason> {
   const checked: CheckedFile[] = [];
   for (const file of document.files) {
     if (file.bytes === undefined) continue;
@@ -210,12 +256,23 @@ async function checkFiles(document: ConversationExport, config: Config): Promise
       });
       const row = { ...file, ...upload, bytes, size: bytes.length, sha256: sha256(bytes) };
       if (row.sha256 !== file.sha256) {
-        return `file ${JSON.stringify(file.filename)}: its content does not match its SHA-256 (damaged export).`;
+        return because(
+          "bad_request:import_file_damaged",
+          `file ${JSON.stringify(file.filename)}: its content does not match its SHA-256 (damaged export).`,
+          { filename: file.filename },
+        );
       }
       checked.push(row);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return `file ${JSON.stringify(file.filename)} was refused: ${error.message}`;
+      return because(
+        "bad_request:import_file_refused",
+        `file ${JSON.stringify(file.filename)} was refused: ${error.message}`,
+        {
+          filename: file.filename,
+          refusal: { code: error.code, message: error.message, details: error.details },
+        },
+      );
     }
   }
   return checked;

@@ -19,7 +19,7 @@ setupAppEnv(fake);
 
 interface Report {
   imported: { title: string; id: string }[];
-  skipped: { title?: string; reason: string }[];
+  skipped: { title?: string; entry?: string; code: string; reason: string; details?: Record<string, unknown> }[];
 }
 
 const exportRequest = (id: string, query = "") =>
@@ -151,7 +151,12 @@ describe("export and import", () => {
     const report = await importReport(original);
     expect(report.imported).toHaveLength(1);
     expect(report.skipped).toEqual([
-      { title: "Research 調査", reason: expect.stringContaining("2 attached or fetched file(s)") },
+      {
+        title: "Research 調査",
+        code: "bad_request:import_files_missing",
+        reason: expect.stringContaining("2 attached or fetched file(s)"),
+        details: { count: 2 },
+      },
     ]);
     const copy = await exportJson(report.imported[0]?.id ?? "");
     expect(copy.files).toEqual([]);
@@ -170,44 +175,71 @@ describe("export and import", () => {
     const before = counts();
     expect(await importReport(document)).toEqual({
       imported: [],
-      skipped: [{ title: "Research 調査", reason: "export version 2 is not one this server reads (version 1)." }],
+      skipped: [
+        {
+          title: "Research 調査",
+          code: "bad_request:import_version",
+          reason: "export version 2 is not one this server reads (version 1).",
+          details: { version: "2", supported: 1 },
+        },
+      ],
     });
     expect(counts()).toEqual(before);
   });
 
   it.each([
-    ["a message before its parent", (d: ConversationExport) => d.messages.reverse(), "comes before its parent"],
+    [
+      "a message before its parent",
+      (d: ConversationExport) => d.messages.reverse(),
+      "comes before its parent",
+      "bad_request:import_invalid",
+    ],
     [
       "an unknown column",
       (d: ConversationExport) => Object.assign(d.conversation, { owner: "x" }),
       'Unrecognized key: "owner"',
+      "bad_request:import_invalid",
     ],
     [
       "a file that is not in it",
       (d: ConversationExport) => Object.assign(d.messages[0] ?? {}, { attachmentIds: ["nope"] }),
       "names a file that is not in it",
+      "bad_request:import_invalid",
     ],
     [
       "a step without its fields",
       (d: ConversationExport) => Object.assign(d.runs[0]?.events[1]?.data ?? {}, { callId: 3 }),
       "runs.0.events.1.data.callId",
+      "bad_request:import_invalid",
     ],
     [
       "bytes that are not the file",
       (d: ConversationExport) =>
         Object.assign(d.files[0] ?? {}, { bytes: Buffer.from(makeTextPdf([["three"]])).toString("base64") }),
       "does not match its SHA-256",
+      "bad_request:import_file_damaged",
     ],
-  ])("skips a conversation with %s, with the reason, storing nothing of it", async (_what, damage, reason) => {
-    const { conversationId } = await seedConversation(getDb());
-    const document = await exportJson(conversationId);
-    damage(document);
-    const before = counts();
-    const report = await importReport(document);
-    expect(report.imported).toEqual([]);
-    expect(report.skipped).toEqual([{ title: "Research 調査", reason: expect.stringContaining(reason) }]);
-    expect(counts()).toEqual(before);
-  });
+    [
+      "an answer still being written",
+      (d: ConversationExport) => Object.assign(d.runs[0] ?? {}, { status: "running" }),
+      "exported while an answer was being written",
+      "conflict:import_running",
+    ],
+  ])(
+    "skips a conversation with %s, with the reason and its code, storing nothing of it",
+    async (_what, damage, reason, code) => {
+      const { conversationId } = await seedConversation(getDb());
+      const document = await exportJson(conversationId);
+      damage(document);
+      const before = counts();
+      const report = await importReport(document);
+      expect(report.imported).toEqual([]);
+      expect(report.skipped).toEqual([
+        expect.objectContaining({ title: "Research 調査", code, reason: expect.stringContaining(reason) }),
+      ]);
+      expect(counts()).toEqual(before);
+    },
+  );
 
   it("imports a file through the upload checks: one that fails sniffing skips its conversation, the others import", async () => {
     const { conversationId } = await seedConversation(getDb());
@@ -231,9 +263,20 @@ describe("export and import", () => {
     expect(report.skipped).toEqual([
       {
         title: "Bad file",
-        reason: expect.stringMatching(/^0001 Bad file\.json: file "report\.pdf" was refused: Only PDF files/),
+        entry: "0001 Bad file.json",
+        code: "bad_request:import_file_refused",
+        reason: expect.stringMatching(/^file "report\.pdf" was refused: Only PDF files/),
+        details: {
+          filename: "report.pdf",
+          // The refusal itself, for the UI to word in its language as it words an upload's.
+          refusal: expect.objectContaining({ code: expect.stringMatching(/^unsupported_media_type:/) }),
+        },
       },
-      { reason: "notes.txt: not a conversation export (only .json entries are read)." },
+      {
+        entry: "notes.txt",
+        code: "bad_request:import_entry_type",
+        reason: "not a conversation export (only .json entries are read).",
+      },
     ]);
   });
 
