@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { chatSettingsSchema } from "@/lib/chat-settings";
 import {
   type Conversation,
@@ -168,16 +169,25 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
     }),
     messages: z
       .array(
-        z.strictObject({
-          id,
-          parentId: id.nullable(),
-          role: z.enum(messageRoles),
-          content: z.string(),
-          status: z.enum(messageStatuses),
-          runId: id.nullable(),
-          attachmentIds: z.array(id).max(100).nullable(),
-          createdAt: time,
-        }),
+        z
+          .strictObject({
+            id,
+            parentId: id.nullable(),
+            role: z.enum(messageRoles),
+            content: z.string(),
+            status: z.enum(messageStatuses),
+            runId: id.nullable(),
+            attachmentIds: z.array(id).max(100).nullable(),
+            createdAt: time,
+          })
+          // A question is sent to the model again (regenerate): it may hold no more than one asked here.
+          .refine(
+            (message) =>
+              message.role !== "user" ||
+              (message.content.length <= MAX_MESSAGE_CHARS &&
+                (message.attachmentIds?.length ?? 0) <= MAX_ATTACHMENTS_PER_MESSAGE),
+            `a question holds at most ${MAX_MESSAGE_CHARS} characters and ${MAX_ATTACHMENTS_PER_MESSAGE} files`,
+          ),
       )
       .min(1, "a conversation without messages has nothing to import")
       .max(maxMessages, `more than ${maxMessages} messages (IMPORT_MAX_MESSAGES)`),
@@ -223,6 +233,4 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
 }
 
 export type ConversationExport = z.infer<ReturnType<typeof exportDocumentSchema>>;
-export type ExportedMessage = ConversationExport["messages"][number];
-export type ExportedRun = ConversationExport["runs"][number];
 export type ExportedFile = ConversationExport["files"][number];

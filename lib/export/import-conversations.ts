@@ -7,9 +7,10 @@ import { AppError, type ErrorCode } from "@/lib/errors";
 import { sha256 } from "@/lib/files/file-store";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
-import { inflatedSize, MAX_ENTRIES, readEntry, zipEntries } from "@/lib/files/zip-entries";
+import { inflatedSize, isEmptyZip, readEntry, zipEntries } from "@/lib/files/zip-entries";
 import { type ConversationExport, EXPORT_FORMAT, EXPORT_VERSION, exportDocumentSchema } from "./format";
 import { remapIds } from "./remap-ids";
+import { MAX_ZIP_ENTRIES } from "./zip-writer";
 
 /**
  * Imports conversation exports (docs/api.md, "Export and import") into the importing user's
@@ -47,6 +48,7 @@ export async function importConversations(
   { bytes, ownerId, config }: { bytes: Buffer; ownerId: OwnerId; config: Config },
 ): Promise<ImportReport> {
   const report: ImportReport = { imported: [], skipped: [] };
+  if (isEmptyZip(bytes)) return report; // the export of an account without conversations
   if (!isZip(bytes)) {
     const document = parseJson(bytes);
     if (document === undefined) {
@@ -58,9 +60,10 @@ export async function importConversations(
     await importDocument(db, { document, ownerId, config, report });
     return report;
   }
-  const entries = zipEntries(bytes, MAX_ENTRIES);
+  const entries = zipEntries(bytes, MAX_ZIP_ENTRIES);
   if (!entries) throw brokenArchive();
-  // Every entry is inflated once, under the total cap, before anything is stored.
+  // Every entry is inflated first, under the total cap, before anything is stored; a .json entry
+  // is inflated again, one at a time, to be read (so no more than one is held at once).
   let total: number | null;
   try {
     total = await inflatedSize(bytes, entries, config.IMPORT_MAX_INFLATED_MB * 1024 * 1024);
@@ -293,6 +296,7 @@ function storeConversation(
   ]);
   const { conversation } = document;
   const conversationId = remap.id(conversation.id);
+  const now = Date.now();
   db.transaction((tx) => {
     tx.insert(conversations)
       .values({
@@ -301,6 +305,9 @@ function storeConversation(
         userId: ownerId,
         summaryThrough: remap.nullable(conversation.summaryThrough),
         activeLeafId: remap.nullable(conversation.activeLeafId),
+        // Never later than now: a time from the future would keep it atop the list for good.
+        createdAt: Math.min(conversation.createdAt, now),
+        updatedAt: Math.min(conversation.updatedAt, now),
       })
       .run();
     for (const file of fileRows) {

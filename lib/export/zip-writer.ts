@@ -16,7 +16,8 @@ const EOCD = 0x06054b50;
 const UTF8_NAMES = 0x0800;
 const DEFLATE = 8;
 const MAX_OFFSET = 0xffffffff;
-const MAX_ENTRIES = 0xffff;
+/** The most entries a ZIP without ZIP64 holds: what the export writes and the import reads. */
+export const MAX_ZIP_ENTRIES = 0xffff;
 
 export class ZipTooLargeError extends Error {}
 
@@ -26,7 +27,7 @@ export class ZipWriter {
 
   /** The bytes of one entry (header and deflated content), to be written next. */
   async entry(name: string, content: Buffer, modified: Date): Promise<Buffer> {
-    if (this.directory.length >= MAX_ENTRIES) throw new ZipTooLargeError("more than 65,535 entries");
+    if (this.directory.length >= MAX_ZIP_ENTRIES) throw new ZipTooLargeError("more than 65,535 entries");
     const data = await deflate(content);
     const nameBytes = Buffer.from(name, "utf8");
     const { time, date } = dosTime(modified);

@@ -66,6 +66,10 @@ export function isWordZip(entries: ZipEntry[] | null): entries is ZipEntry[] {
   return names.has("word/document.xml") && names.has("[Content_Types].xml");
 }
 
+/** A ZIP of no entries: only its end record (what a ZIP writer makes of nothing). */
+export const isEmptyZip = (bytes: Buffer): boolean =>
+  bytes.length >= EOCD_SIZE && bytes.readUInt32LE(0) === EOCD && bytes.readUInt16LE(10) === 0;
+
 export const isDocx = (bytes: Buffer): boolean => isWordZip(zipEntries(bytes, MAX_ENTRIES));
 
 const inflate = promisify(inflateRaw);

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as exportOne } from "@/app/api/conversations/[id]/export/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
@@ -7,6 +8,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { conversations, files, messages } from "@/lib/db/schema";
 import type { ConversationExport } from "@/lib/export/format";
+import { ZipWriter } from "@/lib/export/zip-writer";
 import { MAX_ENTRIES, zipEntries } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { expectApiError, jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
@@ -220,6 +222,13 @@ describe("export and import", () => {
       "bad_request:import_file_damaged",
     ],
     [
+      "a question longer than a turn may send",
+      (d: ConversationExport) =>
+        Object.assign(d.messages.find((message) => message.role === "user") ?? {}, { content: "x".repeat(100_001) }),
+      "a question holds at most 100000 characters",
+      "bad_request:import_invalid",
+    ],
+    [
       "an answer still being written",
       (d: ConversationExport) => Object.assign(d.runs[0] ?? {}, { status: "running" }),
       "exported while an answer was being written",
@@ -399,5 +408,43 @@ describe("export and import", () => {
     const report = await importReport(archive);
     expect(report.skipped).toEqual([]);
     expect(report.imported).toHaveLength(names.length / 2);
+  });
+
+  it("the archive goes on past conversations deleted while it is written", async () => {
+    const db = getDb();
+    const seeded = [];
+    for (const offset of [1000, 2000, 3000]) {
+      const { conversationId } = await seedConversation(db);
+      db.update(conversations)
+        .set({ updatedAt: Date.now() + offset })
+        .where(eq(conversations.id, conversationId))
+        .run();
+      seeded.push(conversationId);
+    }
+    const response = await exportAll(jsonRequest("/api/conversations/export", "GET"));
+    // The newest is being written; the two after it go before the archive reaches them.
+    for (const id of seeded.slice(0, 2)) db.delete(conversations).where(eq(conversations.id, id)).run();
+    const archive = Buffer.from(await response.arrayBuffer());
+    const names = (zipEntries(archive, MAX_ENTRIES) ?? []).map((entry) => entry.name);
+    expect(names.length).toBe(2 * counts().conversations);
+  });
+
+  it("imports the archive of an account without conversations: nothing imported, nothing skipped", async () => {
+    expect(await importReport(new ZipWriter().end())).toEqual({ imported: [], skipped: [] });
+  });
+
+  it("imports a conversation dated in the future as dated now, so it cannot stay atop the list", async () => {
+    const { conversationId } = await seedConversation(getDb());
+    const document = await exportJson(conversationId);
+    const future = Date.now() + 10 * 365 * 24 * 3600 * 1000;
+    Object.assign(document.conversation, { createdAt: future, updatedAt: future });
+    const report = await importReport(document);
+    const [stored] = getDb()
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, report.imported[0]?.id ?? ""))
+      .all();
+    expect(stored?.updatedAt).toBeLessThanOrEqual(Date.now());
+    expect(stored?.createdAt).toBeLessThanOrEqual(Date.now());
   });
 });

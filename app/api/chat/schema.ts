@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-export const MAX_MESSAGE_CHARS = 100_000;
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 
 const messageId = z.string().min(1).max(100);
 
@@ -24,7 +23,7 @@ export const chatBody = z
      */
     mode: z.enum(["auto", "native", "json", "dag"]).optional(),
     /** Files of this conversation sent with the message; images reach a vision model. */
-    attachmentIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+    attachmentIds: z.array(z.string().min(1).max(100)).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
     /** Unsent follow-ups of this conversation the message sends: they are no longer held once it starts. */
     interruptIds: z.array(z.string().min(1).max(100)).max(100).optional(),
     parentId: messageId.optional(),

@@ -29,28 +29,28 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const id = ids[next++];
-        if (id === undefined) {
-          controller.enqueue(zip.end());
-          controller.close();
+        // Until something is enqueued: a pull that enqueues nothing is never called again.
+        for (let id = ids[next++]; id !== undefined; id = ids[next++]) {
+          let document: ReturnType<typeof exportConversation>;
+          try {
+            document = exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
+          } catch (error) {
+            // Deleted since the list was read: it is simply not in the archive.
+            if (error instanceof AppError && error.kind === "not_found") continue;
+            throw error;
+          }
+          const prefix = String(next).padStart(4, "0");
+          const modified = new Date(document.conversation.updatedAt);
+          const json = exportFilename(document.conversation.title, "json").name;
+          const markdown = exportFilename(document.conversation.title, "md").name;
+          controller.enqueue(await zip.entry(`${prefix} ${json}`, Buffer.from(JSON.stringify(document)), modified));
+          controller.enqueue(
+            await zip.entry(`${prefix} ${markdown}`, Buffer.from(conversationMarkdown(document)), modified),
+          );
           return;
         }
-        let document: ReturnType<typeof exportConversation>;
-        try {
-          document = exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
-        } catch (error) {
-          // Deleted since the list was read: it is simply not in the archive.
-          if (error instanceof AppError && error.kind === "not_found") return;
-          throw error;
-        }
-        const prefix = String(next).padStart(4, "0");
-        const modified = new Date(document.conversation.updatedAt);
-        const json = exportFilename(document.conversation.title, "json").name;
-        const markdown = exportFilename(document.conversation.title, "md").name;
-        controller.enqueue(await zip.entry(`${prefix} ${json}`, Buffer.from(JSON.stringify(document)), modified));
-        controller.enqueue(
-          await zip.entry(`${prefix} ${markdown}`, Buffer.from(conversationMarkdown(document)), modified),
-        );
+        controller.enqueue(zip.end());
+        controller.close();
       } catch (error) {
         console.error("[export] archive failed", error);
         controller.error(error);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { storeInterrupt } from "@/lib/db/interrupts";
@@ -9,7 +10,6 @@ import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
-import { MAX_MESSAGE_CHARS } from "../../../chat/schema";
 
 export const dynamic = "force-dynamic";
 
