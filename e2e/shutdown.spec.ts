@@ -70,8 +70,13 @@ test("SIGTERM stores a running answer as interrupted and exits cleanly", async (
       expect(answers).toHaveLength(1);
       expect(answers[0]?.status).toBe("interrupted");
       expect(answers[0]?.content.startsWith("part0 part1 part2 part3")).toBe(true);
-      const events = db.prepare("select type from run_events order by seq").all() as { type: string }[];
-      expect(events.map((e) => e.type)).toEqual(["run", "answer"]);
+      const events = db.prepare("select type, data from run_events order by seq").all() as {
+        type: string;
+        data: string;
+      }[];
+      // The stored error lets a reload word the shutdown in the UI's language.
+      expect(events.map((e) => e.type)).toEqual(["run", "answer", "error"]);
+      expect(JSON.parse(events[2]?.data ?? "{}")).toMatchObject({ code: "unavailable:server_shutdown" });
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
       db.close();
