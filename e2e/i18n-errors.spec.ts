@@ -99,7 +99,8 @@ test.describe("with Ollama down", () => {
 });
 
 test("the import report says in Japanese why each item was skipped", async ({ page }) => {
-  await openInJapanese(page, "/settings");
+  await openInJapanese(page);
+  await page.goto("/settings");
   const title = unique("未来のエクスポート");
   const archive = makeZip([
     {
