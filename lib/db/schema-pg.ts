@@ -1,0 +1,203 @@
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
+import type { ChatSettings } from "../chat-settings";
+import type { McpTransportConfig } from "../mcp/types";
+import type { RunEventData, RunEventName } from "../protocol/run-events";
+import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, userRoles } from "./schema";
+
+/**
+ * The PostgreSQL twin of `lib/db/schema.ts` (docs/architecture.md, "Persistence"): the same tables,
+ * columns and row types, so the store's queries, typed from the SQLite schema, run on either.
+ * `lib/db/schema-parity.test.ts` holds them equal. What differs is only how PostgreSQL spells them:
+ * times (Unix ms) are `bigint`, flags `boolean`, JSON `jsonb`, bytes `bytea`; and the tables read in
+ * insertion order carry an explicit `rowid` (SQLite has one on every table).
+ */
+
+/** A millisecond time or duration: past int4's range, read back as a JS number (exact up to 2^53). */
+const ms = (name: string) => bigint(name, { mode: "number" });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => "bytea",
+});
+
+/** Insertion order, which SQLite's implicit rowid gives for free. */
+const rowid = () => bigserial("rowid", { mode: "number" }).notNull();
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: userRoles }).notNull(),
+  disabled: boolean("disabled").notNull().default(false),
+  createdAt: ms("created_at").notNull(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ms("created_at").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+});
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    model: text("model"),
+    summary: text("summary"),
+    summaryThrough: text("summary_through"),
+    planFirst: boolean("plan_first").notNull().default(false),
+    disabledToolGroups: jsonb("disabled_tool_groups").$type<string[]>().notNull().default([]),
+    activeLeafId: text("active_leaf_id"),
+    settings: jsonb("settings").$type<ChatSettings>().notNull().default({}),
+    pinned: boolean("pinned").notNull().default(false),
+    archived: boolean("archived").notNull().default(false),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (table) => [
+    index("conversations_updated_idx").on(table.updatedAt, table.id),
+    index("conversations_user_idx").on(table.userId),
+  ],
+);
+
+export const presets = pgTable(
+  "presets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    model: text("model"),
+    settings: jsonb("settings").$type<ChatSettings>().notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: ms("created_at").notNull(),
+  },
+  (table) => [index("presets_user_idx").on(table.userId)],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    parentId: text("parent_id").references((): AnyPgColumn => messages.id, { onDelete: "cascade" }),
+    role: text("role", { enum: messageRoles }).notNull(),
+    content: text("content").notNull(),
+    status: text("status", { enum: messageStatuses }).notNull().default("complete"),
+    runId: text("run_id"),
+    attachmentIds: jsonb("attachment_ids").$type<string[]>(),
+    createdAt: ms("created_at").notNull(),
+    rowid: rowid(),
+  },
+  (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: runStatuses }).notNull(),
+    mode: text("mode", { enum: runModes }).notNull(),
+    model: text("model").notNull(),
+    questionId: text("question_id"),
+    iterations: integer("iterations").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    generationMs: ms("generation_ms"),
+    elapsedMs: ms("elapsed_ms"),
+    error: text("error"),
+    fallback: boolean("fallback").notNull().default(false),
+    partialAnswer: text("partial_answer"),
+    startedAt: ms("started_at").notNull(),
+    finishedAt: ms("finished_at"),
+  },
+  (table) => [index("runs_conversation_idx").on(table.conversationId), index("runs_status_idx").on(table.status)],
+);
+
+export const runEvents = pgTable(
+  "run_events",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").$type<RunEventName>().notNull(),
+    data: jsonb("data").$type<RunEventData<RunEventName>>().notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] })],
+);
+
+export const interrupts = pgTable(
+  "interrupts",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    runId: text("run_id").notNull(),
+    text: text("text").notNull(),
+    createdAt: ms("created_at").notNull(),
+    rowid: rowid(),
+  },
+  (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export const mcpServers = pgTable("mcp_servers", {
+  name: text("name").primaryKey(),
+  enabled: boolean("enabled").notNull().default(true),
+  transport: jsonb("transport").$type<McpTransportConfig>().notNull(),
+  disabledTools: jsonb("disabled_tools").$type<string[]>().notNull().default([]),
+  createdAt: ms("created_at").notNull(),
+  updatedAt: ms("updated_at").notNull(),
+});
+
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    origin: text("origin", { enum: fileOrigins }).notNull(),
+    filename: text("filename").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    pageCount: integer("page_count"),
+    sourceUrl: text("source_url"),
+    bytes: bytea("bytes").notNull(),
+    createdAt: ms("created_at").notNull(),
+    rowid: rowid(),
+  },
+  (table) => [index("files_conversation_idx").on(table.conversationId)],
+);
