@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The first step of `npm test`: makes sure the machine has what the tests need beyond npm —
- * Chromium (browser tests), nginx (reverse-proxy tests) and a CJK font (Japanese screenshots).
+ * Chromium (browser tests), nginx (reverse-proxy tests), a CJK font (Japanese screenshots) and
+ * PostgreSQL (the store's tests run a second time against a throwaway cluster).
  *
  * - Everything present: does nothing.
  * - Missing, running as root with apt (Debian/Ubuntu): installs the missing packages, never
@@ -12,6 +13,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { postgresProgram } from "./lib/postgres-bin.mjs";
 
 const REQUIREMENTS = [
   {
@@ -28,6 +30,11 @@ const REQUIREMENTS = [
     what: "a CJK font (Japanese screenshots)",
     pkg: "fonts-noto-cjk",
     present: () => hasCjkFont(),
+  },
+  {
+    what: "PostgreSQL (the store's tests on PostgreSQL, backup with pg_dump)",
+    pkg: "postgresql",
+    present: () => ["postgres", "initdb", "pg_dump", "pg_restore"].every((name) => postgresProgram(name)),
   },
 ];
 

@@ -25,6 +25,9 @@ function readableCopy(): string {
   const copy = path.join(dir, "test-prereqs.mjs");
   fs.copyFileSync(SCRIPT, copy);
   fs.chmodSync(copy, 0o644);
+  fs.mkdirSync(path.join(dir, "lib"), { mode: 0o755 });
+  fs.copyFileSync(path.resolve("scripts/lib/postgres-bin.mjs"), path.join(dir, "lib/postgres-bin.mjs"));
+  fs.chmodSync(path.join(dir, "lib/postgres-bin.mjs"), 0o644);
   return copy;
 }
 
@@ -50,6 +53,13 @@ describe("test prerequisites", () => {
     expect(output).not.toContain("nginx");
   });
 
+  it("names PostgreSQL when its programs are missing", () => {
+    const { code, output } = prereqs(["--check"], { POSTGRES_BIN_DIR: "/nonexistent/for-test" });
+    expect(code).toBe(1);
+    expect(output).toContain("PostgreSQL");
+    expect(output).not.toContain("Chromium");
+  });
+
   it("stops at once with the install command when not root, never skipping", () => {
     const { code, output } = prereqs([], { CHROMIUM_PATH: MISSING, NGINX_PATH: MISSING }, { asNobody: true });
     expect(code).toBe(1);
@@ -63,5 +73,11 @@ describe("test prerequisites", () => {
     expect(output).toContain("would run: apt-get update");
     expect(output).toMatch(/would run: apt-get install .* nginx$/m);
     expect(output).not.toMatch(/install .*chromium/);
+  });
+
+  it.runIf(process.getuid?.() === 0)("as root with apt installs Debian's postgresql when PostgreSQL is missing", () => {
+    const { code, output } = prereqs(["--dry-run"], { POSTGRES_BIN_DIR: "/nonexistent/for-test" });
+    expect(code).toBe(0);
+    expect(output).toMatch(/would run: apt-get install .* postgresql$/m);
   });
 });
