@@ -1,26 +1,39 @@
 // `npm run restore -- <file> [--force]`: puts a backup in place of the app's database. The server must
-// be stopped (or --force, then restart it at once). The replaced database is kept beside the new one.
+// be stopped (or --force, then restart it at once). The replaced database is kept beside the new one
+// (on PostgreSQL, as a dump in DATA_DIR).
 import fs from "node:fs";
 import path from "node:path";
 import { fileTimestamp, formatBytes, parseArgs, runScript, UsageError } from "./lib/cli.mjs";
 import { DB_FILENAME, databasePath, dataDir, loadDotEnv, PID_FILENAME, runningServerPid } from "./lib/data-dir.mjs";
 import { copyDatabase, describeContents, inspectDatabase } from "./lib/database.mjs";
+import {
+  DUMP_SUFFIX,
+  describeUrl,
+  dumpDatabase,
+  inspectDump,
+  missingTablesAt,
+  postgresUrl,
+  restoreDump,
+} from "./lib/postgres-dump.mjs";
 
 const USAGE = `Usage: npm run restore -- <backup file> [--force]
   Replaces $DATA_DIR/ollama-web.sqlite (DATA_DIR from the environment or .env) with the backup,
   keeping the replaced database as ollama-web.sqlite.before-restore-<UTC time>.
   --force restores even while the server runs (restart it right after) or when the backup comes
-  from a newer version of ollama-web.`;
+  from a newer version of ollama-web.
+  When DATABASE_URL names a PostgreSQL database, restores a pg_dump backup into it (pg_restore, in
+  one transaction), keeping its previous contents as $DATA_DIR/ollama-web.before-restore-<UTC time>.pgdump.`;
 
 await runScript(async () => {
   loadDotEnv();
   const { file, force } = parseArgs(process.argv.slice(2), USAGE);
   const source = path.resolve(file);
   const dir = dataDir();
-  const target = databasePath();
+  const url = postgresUrl();
+  const target = url ? describeUrl(url) : databasePath();
   if (source === target) throw new UsageError("The backup is the database itself; nothing to restore.");
 
-  const summary = inspectDatabase(source);
+  const summary = url ? await inspectDump(source) : inspectDatabase(source);
   if (summary.newerSchema && !force) {
     throw new UsageError(
       `${source} comes from a newer version of ollama-web than this one. Upgrade first, or pass --force.`,
@@ -32,6 +45,10 @@ await runScript(async () => {
       `ollama-web is running (PID ${pid} in ${path.join(dir, PID_FILENAME)}). Stop it first ` +
         "(systemctl stop ollama-web), or pass --force and restart it right after.",
     );
+  }
+  if (url) {
+    await restorePostgres(url, source, summary, { dir, pid });
+    return;
   }
 
   fs.mkdirSync(dir, { recursive: true });
@@ -69,3 +86,25 @@ await runScript(async () => {
   if (kept) console.log(`  The replaced database is kept as ${kept}.`);
   if (pid !== undefined) console.log(`  The server (PID ${pid}) still has the old database open: restart it now.`);
 });
+
+/** PostgreSQL: the database's contents are kept as a dump in DATA_DIR, then replaced in one transaction. */
+async function restorePostgres(url, source, summary, { dir, pid }) {
+  let kept;
+  if ((await missingTablesAt(url)).length === 0) {
+    fs.mkdirSync(dir, { recursive: true });
+    kept = path.join(dir, `ollama-web.before-restore-${fileTimestamp()}${DUMP_SUFFIX}`);
+    for (let n = 2; fs.existsSync(kept); n++)
+      kept = path.join(dir, `ollama-web.before-restore-${fileTimestamp()}-${n}${DUMP_SUFFIX}`);
+    try {
+      await dumpDatabase(url, kept);
+    } catch (error) {
+      fs.rmSync(kept, { force: true });
+      throw error;
+    }
+  }
+  const restored = await restoreDump(url, source);
+  console.log(`Restored ${source}`);
+  console.log(`  into ${describeUrl(url)} (${formatBytes(summary.size)}): ${describeContents(restored)}.`);
+  if (kept) console.log(`  The replaced contents are kept as ${kept}.`);
+  if (pid !== undefined) console.log(`  The server (PID ${pid}) still has the old contents in memory: restart it now.`);
+}

@@ -8,17 +8,31 @@ declare module "vitest" {
   }
 }
 
-/**
- * A fresh database for one test file: in the cluster of the PostgreSQL test project when this run
- * has one, otherwise in a throwaway cluster of its own that `drop` stops.
- */
-export async function freshPostgresDatabase(prefix: string): Promise<ThrowawayDatabase> {
+export interface TestCluster {
+  createDatabase(prefix: string): Promise<ThrowawayDatabase>;
+  /** Stops the cluster when it is this file's own. */
+  stop(): Promise<void>;
+}
+
+/** The PostgreSQL test project's cluster when this run has one, otherwise a throwaway cluster of the test file's own. */
+export async function testCluster(): Promise<TestCluster> {
   const adminUrl = inject("postgresAdminUrl");
-  if (adminUrl) return createDatabase(adminUrl, prefix);
-  const cluster = await startThrowawayPostgres();
+  if (adminUrl) return { createDatabase: (prefix) => createDatabase(adminUrl, prefix), stop: async () => {} };
+  return startThrowawayPostgres();
+}
+
+/** A fresh database for one test file; `drop` also stops the cluster when it is the file's own. */
+export async function freshPostgresDatabase(prefix: string): Promise<ThrowawayDatabase> {
+  const cluster = await testCluster();
   try {
     const database = await cluster.createDatabase(prefix);
-    return { ...database, drop: () => cluster.stop() };
+    return {
+      ...database,
+      drop: async () => {
+        await database.drop();
+        await cluster.stop();
+      },
+    };
   } catch (error) {
     await cluster.stop();
     throw error;
