@@ -26,8 +26,7 @@ CREATE TABLE "files" (
 	"page_count" integer,
 	"source_url" text,
 	"bytes" "bytea" NOT NULL,
-	"created_at" bigint NOT NULL,
-	"rowid" bigserial NOT NULL
+	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "interrupts" (
@@ -35,8 +34,7 @@ CREATE TABLE "interrupts" (
 	"conversation_id" text NOT NULL,
 	"run_id" text NOT NULL,
 	"text" text NOT NULL,
-	"created_at" bigint NOT NULL,
-	"rowid" bigserial NOT NULL
+	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "mcp_servers" (
@@ -57,8 +55,7 @@ CREATE TABLE "messages" (
 	"status" text DEFAULT 'complete' NOT NULL,
 	"run_id" text,
 	"attachment_ids" jsonb,
-	"created_at" bigint NOT NULL,
-	"rowid" bigserial NOT NULL
+	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "presets" (

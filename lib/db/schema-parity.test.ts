@@ -10,18 +10,13 @@ import * as pgSchema from "./schema-pg";
  * from the SQLite tables and run on the PostgreSQL ones, so both must agree column for column.
  */
 
-/** PostgreSQL's explicit stand-in for SQLite's implicit rowid, on the tables read in insertion order. */
-const ROWID = "rowid";
-const TABLES_WITH_ROWID = ["messages", "interrupts", "files"];
-
 type Config = ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgTableConfig>;
 
 /** What a table is at the SQL level, in terms both dialects share. */
 function shape(config: Config) {
-  const columns = config.columns.filter((column) => column.name !== ROWID);
   return {
     columns: Object.fromEntries(
-      columns.map((column) => [
+      config.columns.map((column) => [
         column.name,
         {
           notNull: column.notNull || column.primary,
@@ -71,10 +66,12 @@ function pgTables() {
 
 const byName = <T extends { name: string }>(configs: T[]) => new Map(configs.map((config) => [config.name, config]));
 
-/** Each table's row type under its export name, rowid aside (at compile time: `tsc` checks it). */
+/** Each table's row type under its export name (checked at compile time, by `tsc`). */
 type Rows<Schema, Infer extends "select" | "insert"> = {
   [Name in keyof Schema as Schema[Name] extends Table ? Name : never]: Schema[Name] extends Table
-    ? Omit<Infer extends "select" ? InferSelectModel<Schema[Name]> : InferInsertModel<Schema[Name]>, typeof ROWID>
+    ? Infer extends "select"
+      ? InferSelectModel<Schema[Name]>
+      : InferInsertModel<Schema[Name]>
     : never;
 };
 
@@ -90,17 +87,5 @@ describe("schema parity", () => {
     }
     expectTypeOf<Rows<typeof pgSchema, "select">>().toEqualTypeOf<Rows<typeof sqliteSchema, "select">>();
     expectTypeOf<Rows<typeof pgSchema, "insert">>().toEqualTypeOf<Rows<typeof sqliteSchema, "insert">>();
-  });
-
-  it("PostgreSQL numbers the rows of the tables read in insertion order, as SQLite's rowid does", () => {
-    for (const config of pgTables()) {
-      const rowid = config.columns.find((column) => column.name === ROWID);
-      if (TABLES_WITH_ROWID.includes(config.name)) {
-        expect(rowid?.getSQLType(), config.name).toBe("bigserial");
-        expect(rowid?.notNull, config.name).toBe(true);
-      } else {
-        expect(rowid, config.name).toBeUndefined();
-      }
-    }
   });
 });

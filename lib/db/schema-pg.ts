@@ -1,7 +1,6 @@
 import {
   type AnyPgColumn,
   bigint,
-  bigserial,
   boolean,
   customType,
   index,
@@ -20,8 +19,13 @@ import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, user
  * The PostgreSQL twin of `lib/db/schema.ts` (docs/architecture.md, "Persistence"): the same tables,
  * columns and row types, so the store's queries, typed from the SQLite schema, run on either.
  * `lib/db/schema-parity.test.ts` holds them equal. What differs is only how PostgreSQL spells them:
- * times (Unix ms) are `bigint`, flags `boolean`, JSON `jsonb`, bytes `bytea`; and the tables read in
- * insertion order carry an explicit `rowid` (SQLite has one on every table).
+ * times (Unix ms) are `bigint`, flags `boolean`, JSON `jsonb`, bytes `bytea`.
+ *
+ * SQLite numbers every row in insertion order (its implicit `rowid`), which the store reads to order
+ * rows stored in the same millisecond (`insertionOrder` in lib/db/portable-sql.ts). On PostgreSQL the
+ * tables read that way (`messages`, `interrupts`, `files`) get a `rowid bigserial` column from the
+ * migration `drizzle-pg/0001_insertion_order.sql`. Like SQLite's, it stays out of the tables below,
+ * so a row reads the same from either store.
  */
 
 /** A millisecond time or duration: past int4's range, read back as a JS number (exact up to 2^53). */
@@ -30,9 +34,6 @@ const ms = (name: string) => bigint(name, { mode: "number" });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => "bytea",
 });
-
-/** Insertion order, which SQLite's implicit rowid gives for free. */
-const rowid = () => bigserial("rowid", { mode: "number" }).notNull();
 
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
@@ -113,7 +114,6 @@ export const messages = pgTable(
     runId: text("run_id"),
     attachmentIds: jsonb("attachment_ids").$type<string[]>(),
     createdAt: ms("created_at").notNull(),
-    rowid: rowid(),
   },
   (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
 );
@@ -167,7 +167,6 @@ export const interrupts = pgTable(
     runId: text("run_id").notNull(),
     text: text("text").notNull(),
     createdAt: ms("created_at").notNull(),
-    rowid: rowid(),
   },
   (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
 );
@@ -197,7 +196,6 @@ export const files = pgTable(
     sourceUrl: text("source_url"),
     bytes: bytea("bytes").notNull(),
     createdAt: ms("created_at").notNull(),
-    rowid: rowid(),
   },
   (table) => [index("files_conversation_idx").on(table.conversationId)],
 );
