@@ -23,8 +23,10 @@ export function getLiveRuns(): LiveRuns {
  * Starts a run. Its slot is reserved before anything is awaited (one run per conversation, the
  * per-user and total caps hold under parallel requests); then every input is checked (unknown model
  * → 400, Ollama down → 502, a bad attachment → 400) before anything is stored, and a refused or
- * failed start gives the slot back. The user's message and the run are stored in one transaction
- * and the agent runs in the background; the returned live run outlives the HTTP request.
+ * failed start gives the slot back. Its work takes turns with other starts (`StartTurns`), so a
+ * burst of starts does not stall the answers already streaming. The user's message and the run are
+ * stored in one transaction and the agent runs in the background; the returned live run outlives
+ * the HTTP request.
  */
 export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
   const found = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
@@ -32,7 +34,9 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
   const live = newLiveRun(db, found.id, input.ownerId, config);
   reserveSlot(liveRuns, live, config);
   try {
+    await liveRuns.starts.turn();
     const turn = await prepareTurn(db, input, found, config);
+    await liveRuns.starts.turn();
     beginTurn(db, { live, input, turn, config, liveRuns });
   } catch (error) {
     liveRuns.release(live);

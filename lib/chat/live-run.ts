@@ -1,5 +1,6 @@
 import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
+import { StartTurns } from "./start-turns";
 
 export interface LiveRunOptions {
   runId: string;
@@ -131,6 +132,8 @@ export type SlotRefusal = "conversation" | "per_user" | "total";
 export class LiveRuns {
   private readonly byConversation = new Map<string, LiveRun>();
   private readonly byRun = new Map<string, LiveRun>();
+  /** Starts past their slot reservation take turns on the event loop here. */
+  readonly starts = new StartTurns();
 
   constructor(private readonly graceMs = 60_000) {}
 

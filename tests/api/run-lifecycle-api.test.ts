@@ -231,6 +231,32 @@ describe("run slots are reserved before any await", () => {
   });
 });
 
+describe('run starts take turns on the event loop (docs/architecture.md, "One turn")', () => {
+  it("a start takes a turn before preparing and another before storing its question", async () => {
+    const turn = vi.spyOn(getLiveRuns().starts, "turn");
+    try {
+      const id = await newConversation();
+      await readEvents(await send({ conversationId: id, message: "hi" }));
+      expect(turn).toHaveBeenCalledTimes(2);
+    } finally {
+      turn.mockRestore();
+    }
+  });
+
+  it("a start waiting on I/O holds up nobody: another chat answers meanwhile", async () => {
+    const { id, fileId } = await visionConversation();
+    imageGate.close();
+    const waiting = send({ conversationId: id, message: "what is in it?", attachmentIds: [fileId] });
+    await expect.poll(() => imageGate.waiting).toBe(1);
+    const other = await newConversation();
+    const events = await readEvents(await send({ conversationId: other, message: "hi" }));
+    expect(events.map((e) => e.event)).toContain("done");
+    expect(imageGate.waiting).toBe(1);
+    imageGate.open();
+    expect((await waiting).status).toBe(200);
+  });
+});
+
 describe("a refused edit leaves the conversation exactly as before", () => {
   it.each([
     ["an attachment of another conversation", "foreign-file", 400, "bad_request:attachment"],
