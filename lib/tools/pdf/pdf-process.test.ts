@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { makeEndlessPdf } from "@/tests/support/pdf-bombs";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { testPdfLimits } from "@/tests/support/pdf-work";
+import { ParsingSlots } from "./pdf-process";
 import { openPdf, PdfBudget, PdfError } from "./pdf-text";
-import { pdfWorkerPids } from "./pdf-worker-host";
+import { pdfWorkerCounts, pdfWorkerPids } from "./pdf-worker-host";
 
 const linux = process.platform === "linux";
 
@@ -71,6 +72,30 @@ describe("PDF worker processes: pdf.js runs outside the server's process", () =>
     await next.close();
   });
 
+  it("a spare process that died takes no place among the spares: the next closed document's process is kept warm", async () => {
+    // A heap limit of its own (spares are reused by it), and room for exactly one more spare.
+    const limits = {
+      ...testPdfLimits({ PDF_WORKER_MEMORY_MB: "190" }),
+      concurrency: pdfWorkerCounts().spares + 1,
+    };
+    const before = new Set(pdfWorkerPids());
+    const first = await openPdf(makeTextPdf([["first"]]), limits);
+    const [victim] = pdfWorkerPids().filter((pid) => !before.has(pid));
+    await first.close();
+    process.kill(victim!, "SIGKILL");
+    expect(await waitUntilGone(victim!)).toBe(true);
+    await expect.poll(() => pdfWorkerCounts().spares).toBe(limits.concurrency - 1);
+
+    const second = await openPdf(makeTextPdf([["second"]]), limits);
+    expect(await second.pageText(0)).toBe("second");
+    await second.close();
+    const started = pdfWorkerCounts().started;
+    const third = await openPdf(makeTextPdf([["third"]]), limits);
+    expect(await third.pageText(0)).toBe("third");
+    await third.close();
+    expect(pdfWorkerCounts().started).toBe(started);
+  });
+
   // The server stands in: a script that reads an endless PDF, then dies.
   const script = path.resolve(import.meta.dirname, "../../../tests/support/pdf-server-dies.mts");
   it.runIf(linux).each([
@@ -90,4 +115,24 @@ describe("PDF worker processes: pdf.js runs outside the server's process", () =>
     },
     60_000,
   );
+});
+
+describe("ParsingSlots", () => {
+  it("a raised limit lets those already waiting in first, in order: a newcomer never passes them", async () => {
+    const slots = new ParsingSlots();
+    const order: string[] = [];
+    const first = await slots.acquire(1);
+    const admit = (name: string) => (release: () => void) => {
+      order.push(name);
+      return release;
+    };
+    const waiter = slots.acquire(1).then(admit("waiter"));
+    const newcomer = slots.acquire(2).then(admit("newcomer"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["waiter"]);
+    first();
+    await newcomer;
+    expect(order).toEqual(["waiter", "newcomer"]);
+    (await waiter)();
+  });
 });

@@ -44,13 +44,18 @@ function workerScript(): string {
 }
 
 /** Parsing slots shared by every child of the process; waiting for one costs no budget. */
-class ParsingSlots {
+export class ParsingSlots {
   #busy = 0;
   #limit = 1;
   readonly #waiting: (() => void)[] = [];
 
   async acquire(limit: number): Promise<() => void> {
     this.#limit = limit;
+    // A raised limit lets those already waiting in first, in order: a newcomer never passes them.
+    while (this.#busy < this.#limit && this.#waiting.length > 0) {
+      this.#busy++;
+      this.#waiting.shift()!();
+    }
     if (this.#busy >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     else this.#busy++;
     let released = false;
@@ -287,6 +292,7 @@ export function takeSpareProcess(memoryMb: number): PdfProcess | undefined {
 /** Keeps `child` as a spare for `keepMs`, or stops it when `max` spares are waiting already. */
 export function parkProcess(child: PdfProcess, { max, keepMs }: { max: number; keepMs: number }): void {
   if (child.ended) return;
+  dropEndedSpares();
   if (spares.length >= max) {
     void child.stop(new PdfError("closed"));
     return;
@@ -303,5 +309,16 @@ export function parkProcess(child: PdfProcess, { max, keepMs }: { max: number; k
 }
 
 export function spareProcesses(): number {
+  dropEndedSpares();
   return spares.length;
+}
+
+/** A spare that died meanwhile (killed, out of memory) takes no place among the spares. */
+function dropEndedSpares(): void {
+  for (let i = spares.length - 1; i >= 0; i--) {
+    const spare = spares[i]!;
+    if (!spare.child.ended) continue;
+    clearTimeout(spare.expiry);
+    spares.splice(i, 1);
+  }
 }
