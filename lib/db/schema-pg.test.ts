@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { is } from "drizzle-orm";
+import { eq, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
@@ -84,6 +84,36 @@ describe("PostgreSQL migrations", () => {
     // Rows read through the schema carry no rowid, as on SQLite.
     const [message] = await db.select().from(pgSchema.messages).limit(1);
     expect(Object.keys(message ?? {})).not.toContain("rowid");
+  });
+
+  it("PostgreSQL stores free text and JSON holding U+0000 without it, instead of refusing them", async () => {
+    const db = drizzle(pool, { schema: pgSchema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    const now = Date.now();
+    await db.insert(pgSchema.conversations).values({ id: "nul", title: "a\u0000b", createdAt: now, updatedAt: now });
+    await db
+      .insert(pgSchema.messages)
+      .values({ id: "nul-q", conversationId: "nul", role: "user", content: "x\u0000y 日本語", createdAt: now });
+    await db.insert(pgSchema.runs).values({
+      id: "nul-r",
+      conversationId: "nul",
+      status: "running",
+      mode: "native",
+      model: "m",
+      startedAt: now,
+    });
+    await db.insert(pgSchema.runEvents).values({
+      runId: "nul-r",
+      seq: 1,
+      type: "step",
+      data: { type: "observation", text: "page\u0000text", list: ["\u0000"] } as never,
+      createdAt: now,
+    });
+    const [conversation] = await db.select().from(pgSchema.conversations).where(eq(pgSchema.conversations.id, "nul"));
+    const [message] = await db.select().from(pgSchema.messages).where(eq(pgSchema.messages.id, "nul-q"));
+    const [event] = await db.select().from(pgSchema.runEvents).where(eq(pgSchema.runEvents.runId, "nul-r"));
+    expect([conversation?.title, message?.content]).toEqual(["ab", "xy 日本語"]);
+    expect(event?.data).toEqual({ type: "observation", text: "pagetext", list: [""] });
   });
 
   it("PostgreSQL's migrations are up to date with the PostgreSQL schema", () => {

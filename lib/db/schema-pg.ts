@@ -5,7 +5,6 @@ import {
   customType,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -30,6 +29,26 @@ import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, user
 
 /** A millisecond time or duration: past int4's range, read back as a JS number (exact up to 2^53). */
 const ms = (name: string) => bigint(name, { mode: "number" });
+
+/**
+ * PostgreSQL's text and jsonb cannot hold U+0000, which SQLite stores: text a user sent, a page or
+ * a PDF gave, or a model wrote is written without it (it shows as nothing anyway), instead of
+ * failing the request or the run. The type in the database is plain `text` / `jsonb`.
+ */
+const freeText = customType<{ data: string; driverData: string }>({
+  dataType: () => "text",
+  toDriver: (value) => withoutNul(value),
+});
+
+const json = customType<{ data: unknown; driverData: string }>({
+  dataType: () => "jsonb",
+  toDriver: (value) =>
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === "string" ? withoutNul(item) : item)),
+});
+
+function withoutNul(value: string): string {
+  return value.includes("\u0000") ? value.replaceAll("\u0000", "") : value;
+}
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => "bytea",
@@ -59,7 +78,7 @@ export const sessions = pgTable(
 
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
-  value: jsonb("value").notNull(),
+  value: json("value").notNull(),
 });
 
 export const conversations = pgTable(
@@ -67,14 +86,14 @@ export const conversations = pgTable(
   {
     id: text("id").primaryKey(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
+    title: freeText("title").notNull(),
     model: text("model"),
-    summary: text("summary"),
+    summary: freeText("summary"),
     summaryThrough: text("summary_through"),
     planFirst: boolean("plan_first").notNull().default(false),
-    disabledToolGroups: jsonb("disabled_tool_groups").$type<string[]>().notNull().default([]),
+    disabledToolGroups: json("disabled_tool_groups").$type<string[]>().notNull().default([]),
     activeLeafId: text("active_leaf_id"),
-    settings: jsonb("settings").$type<ChatSettings>().notNull().default({}),
+    settings: json("settings").$type<ChatSettings>().notNull().default({}),
     pinned: boolean("pinned").notNull().default(false),
     archived: boolean("archived").notNull().default(false),
     createdAt: ms("created_at").notNull(),
@@ -91,9 +110,9 @@ export const presets = pgTable(
   {
     id: text("id").primaryKey(),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
+    name: freeText("name").notNull(),
     model: text("model"),
-    settings: jsonb("settings").$type<ChatSettings>().notNull(),
+    settings: json("settings").$type<ChatSettings>().notNull(),
     isDefault: boolean("is_default").notNull().default(false),
     createdAt: ms("created_at").notNull(),
   },
@@ -109,10 +128,10 @@ export const messages = pgTable(
       .references(() => conversations.id, { onDelete: "cascade" }),
     parentId: text("parent_id").references((): AnyPgColumn => messages.id, { onDelete: "cascade" }),
     role: text("role", { enum: messageRoles }).notNull(),
-    content: text("content").notNull(),
+    content: freeText("content").notNull(),
     status: text("status", { enum: messageStatuses }).notNull().default("complete"),
     runId: text("run_id"),
-    attachmentIds: jsonb("attachment_ids").$type<string[]>(),
+    attachmentIds: json("attachment_ids").$type<string[]>(),
     createdAt: ms("created_at").notNull(),
   },
   (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
@@ -134,9 +153,9 @@ export const runs = pgTable(
     outputTokens: integer("output_tokens").notNull().default(0),
     generationMs: ms("generation_ms"),
     elapsedMs: ms("elapsed_ms"),
-    error: text("error"),
+    error: freeText("error"),
     fallback: boolean("fallback").notNull().default(false),
-    partialAnswer: text("partial_answer"),
+    partialAnswer: freeText("partial_answer"),
     startedAt: ms("started_at").notNull(),
     finishedAt: ms("finished_at"),
   },
@@ -151,7 +170,7 @@ export const runEvents = pgTable(
       .references(() => runs.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     type: text("type").$type<RunEventName>().notNull(),
-    data: jsonb("data").$type<RunEventData<RunEventName>>().notNull(),
+    data: json("data").$type<RunEventData<RunEventName>>().notNull(),
     createdAt: ms("created_at").notNull(),
   },
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],
@@ -165,7 +184,7 @@ export const interrupts = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
     runId: text("run_id").notNull(),
-    text: text("text").notNull(),
+    text: freeText("text").notNull(),
     createdAt: ms("created_at").notNull(),
   },
   (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
@@ -174,8 +193,8 @@ export const interrupts = pgTable(
 export const mcpServers = pgTable("mcp_servers", {
   name: text("name").primaryKey(),
   enabled: boolean("enabled").notNull().default(true),
-  transport: jsonb("transport").$type<McpTransportConfig>().notNull(),
-  disabledTools: jsonb("disabled_tools").$type<string[]>().notNull().default([]),
+  transport: json("transport").$type<McpTransportConfig>().notNull(),
+  disabledTools: json("disabled_tools").$type<string[]>().notNull().default([]),
   createdAt: ms("created_at").notNull(),
   updatedAt: ms("updated_at").notNull(),
 });
