@@ -5,7 +5,7 @@ import { openPdf } from "@/lib/tools/pdf/pdf-text";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { testPdfLimits } from "@/tests/support/pdf-work";
 
-/** PDFs printed by Chromium and groff (scripts/fixtures/make-pdfs.mjs), with the text they were printed from. */
+/** PDFs printed by Chromium, groff and Ghostscript (scripts/fixtures/make-pdfs.mjs), with the text they were printed from. */
 const FIXTURES = path.join(__dirname, "..", "fixtures", "pdf");
 const fixture = (name: string) => new Uint8Array(fs.readFileSync(path.join(FIXTURES, `${name}.pdf`)));
 const sourceLines = (name: string) =>
@@ -56,6 +56,21 @@ describe("PDF reading fidelity (real producers)", () => {
     expect(at("}")).toBeLessThan(at("Input Words"));
     expect(at("alpha beta gamma 3")).toBeLessThan(at("After the listing"));
     expect(text.split("\n")).toHaveLength(sourceLines("chrome-code").length);
+  });
+
+  it.each([
+    ["groff", "groff-code"],
+    ["Ghostscript", "ghostscript-code"],
+  ])(
+    "keeps the indentation of a code listing typeset by %s, which moves lines instead of writing spaces",
+    async (_producer, name) => {
+      expect((await textOf(fixture(name))).split("\n")).toEqual(sourceLines(name));
+    },
+  );
+
+  it("keeps the indentation Chrome writes as spaces in a code listing", async () => {
+    const text = await textOf(fixture("chrome-code"));
+    expect(text).toContain("function countWords(line) {\n  return line.split(/\\s+/).filter(Boolean).length;\n}");
   });
 
   it("keeps a title over two columns first, then the left column, then the right one", async () => {

@@ -15,7 +15,7 @@ export interface PackedPage {
   dirIndex: Uint8Array;
   dirs: string[];
   eol: Uint8Array;
-  styles: Record<string, { vertical: boolean }>;
+  styles: Record<string, { vertical: boolean; fontFamily?: string }>;
 }
 
 export function unpackItems(page: PackedPage): PageTextItem[] {

@@ -14,7 +14,8 @@ export type PageTextItem = Pick<TextItem, "str" | "dir" | "transform" | "width" 
 /** The part of pdf.js's `TextContent` the join reads (a whole `TextContent` is one). */
 export interface PageTextContent {
   items: readonly (PageTextItem | TextMarkedContent)[];
-  styles: Record<string, Pick<TextStyle, "vertical">>;
+  /** pdf.js names a fixed-pitch font's family "monospace". */
+  styles: Record<string, Pick<TextStyle, "vertical"> & Partial<Pick<TextStyle, "fontFamily">>>;
 }
 
 /** Where a line sits on the page (PDF units, y upwards), for reading order; absent for rotated text. */
@@ -32,6 +33,10 @@ export interface Line {
   box?: LineBox;
   /** A column of vertical writing. */
   vertical: boolean;
+  /** Spaces before the text: a monospaced line's indentation within its block (code, preformatted text). */
+  indent?: number;
+  /** Horizontal text all in fixed-pitch fonts: the width of one character. */
+  monoWidth?: number;
 }
 
 /** A baseline move larger than this share of the font size starts a new line (sub/superscripts stay). */
@@ -52,6 +57,7 @@ interface Piece {
   str: string;
   at?: Placed;
   width: number;
+  mono: boolean;
 }
 
 /** Position of horizontal, unrotated text; undefined for vertical-font or rotated text (hasEOL rules there). */
@@ -104,7 +110,65 @@ function makeLine(pieces: Piece[], vertical: boolean): Line {
   const size = Math.max(...placed.map((piece) => piece.at!.size));
   const x0 = Math.min(...placed.map((piece) => piece.at!.x));
   const x1 = vertical ? x0 + size : Math.max(...placed.map((piece) => piece.at!.x + piece.width));
-  return { text, vertical, box: { x0, x1, top: first.y, bottom: vertical ? last.y : first.y, size } };
+  const line: Line = { text, vertical, box: { x0, x1, top: first.y, bottom: vertical ? last.y : first.y, size } };
+  const chars = placed.reduce((sum, piece) => sum + [...piece.str].length, 0);
+  const width = placed.reduce((sum, piece) => sum + piece.width, 0);
+  if (!vertical && pieces.every((piece) => piece.mono) && chars > 0 && width > 0) line.monoWidth = width / chars;
+  return line;
+}
+
+/** Indentation kept is capped: past this, a wide gap is layout, not indentation. */
+const MAX_INDENT = 40;
+/** A monospaced line this many font sizes below the last one has a blank line before it. */
+const BLANK_LINE_GAP = 1.8;
+/** A monospaced line more than this many font sizes below the last one starts another block. */
+const BLOCK_GAP = 4;
+
+/**
+ * Monospaced lines (code, preformatted text) keep their layout: producers such as groff and
+ * Ghostscript position an indented line further right instead of writing spaces, and move down two
+ * lines for a blank one; the spaces Chrome writes would be trimmed with the rest of the line's
+ * whitespace. A line's indent is its distance from the left edge of its block of consecutive
+ * monospaced lines, in characters, plus the spaces it starts with. A block ends at a line in another
+ * font, at a jump upwards (another column) and at a wide gap; blank lines do not end it.
+ */
+function layOutMonospacedBlocks(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  let block: Line[] = [];
+  const flush = () => {
+    if (block.length === 0) return;
+    const left = Math.min(...block.map((line) => line.box!.x0));
+    const widths = block.map((line) => line.monoWidth!).sort((a, b) => a - b);
+    const charWidth = widths[Math.floor(widths.length / 2)]!;
+    for (const line of block) {
+      const written = /^ */.exec(line.text)![0].length;
+      line.indent = Math.min(MAX_INDENT, Math.round((line.box!.x0 - left) / charWidth) + written);
+    }
+    block = [];
+  };
+  for (const line of lines) {
+    const box = line.box;
+    if (line.text === "" && !box) {
+      out.push(line);
+      continue;
+    }
+    if (!box || line.monoWidth === undefined) {
+      flush();
+      out.push(line);
+      continue;
+    }
+    const previous = block.at(-1)?.box;
+    const drop = previous ? previous.top - box.top : 0;
+    const size = Math.max(box.size, previous?.size ?? 0);
+    if (previous && (drop < 0 || drop > BLOCK_GAP * size)) flush();
+    else if (previous && drop > BLANK_LINE_GAP * size && out.at(-1) === block.at(-1)) {
+      out.push({ text: "", vertical: false });
+    }
+    block.push(line);
+    out.push(line);
+  }
+  flush();
+  return out;
 }
 
 export function pageLines(content: PageTextContent): Line[] {
@@ -121,10 +185,12 @@ export function pageLines(content: PageTextContent): Line[] {
   for (const item of content.items) {
     if (!("str" in item)) continue; // marked-content boundaries carry no text
     if (item.str !== "") {
+      const style = content.styles[item.fontName];
       const piece: Piece = {
         str: item.str,
-        at: placement(item, content.styles[item.fontName]?.vertical === true),
+        at: placement(item, style?.vertical === true),
         width: item.width,
+        mono: style?.fontFamily === "monospace",
       };
       const last = pieces.at(-1);
       if (last && (vertical || pieces.length === 1) && stacksBelow(last, piece)) {
@@ -143,5 +209,5 @@ export function pageLines(content: PageTextContent): Line[] {
     if (item.hasEOL) breaks++;
   }
   close();
-  return lines;
+  return layOutMonospacedBlocks(lines);
 }

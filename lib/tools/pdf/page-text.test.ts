@@ -90,4 +90,57 @@ describe("page text layout", () => {
     const box = [item("box line one", 10, 670), item("box line two", 10, 658)];
     expect(joinTextContent(content([...prose, ...box]))).toBe("intro\nbox line one\nbox line two\nafter the box");
   });
+
+  describe("monospaced lines keep their indentation (code, preformatted text)", () => {
+    /** A fixed-pitch font "m" (5 units a character at size 10) beside the proportional "f". */
+    const mono = (items: TextItem[]): TextContent => ({
+      ...content(items),
+      styles: {
+        f: { ascent: 0.8, descent: -0.2, vertical: false, fontFamily: "sans-serif" },
+        m: { ascent: 0.8, descent: -0.2, vertical: false, fontFamily: "monospace" },
+      },
+    });
+    const code = (str: string, x: number, y: number, options: Partial<TextItem> = {}) =>
+      item(str, x, y, { fontName: "m", ...options });
+
+    it("indents a line by its distance from the block's left edge, in characters", () => {
+      const items = [
+        item("Prose before.", 0, 700),
+        code("def f(x):", 20, 688),
+        code("if x:", 40, 676),
+        code("return 1", 60, 664),
+        code("return 0", 40, 652),
+        item("Prose after.", 0, 640),
+      ];
+      expect(joinTextContent(mono(items))).toBe(
+        "Prose before.\ndef f(x):\n    if x:\n        return 1\n    return 0\nProse after.",
+      );
+    });
+
+    it("counts the spaces a line starts with (Chrome writes them) instead of trimming them", () => {
+      const items = [code("{", 0, 700), code("  body", 0, 688), code("}", 0, 676)];
+      expect(joinTextContent(mono(items))).toBe("{\n  body\n}");
+    });
+
+    it("keeps a blank line inside a block without ending it, marked or left as a gap of two lines", () => {
+      const marked = [code("a", 0, 700, { hasEOL: true }), item("", 0, 700, { hasEOL: true }), code("b", 10, 676)];
+      expect(joinTextContent(mono(marked))).toBe("a\n\n  b");
+      const gap = [code("a", 0, 700), code("b", 10, 676), code("c", 10, 664)];
+      expect(joinTextContent(mono(gap))).toBe("a\n\n  b\n  c");
+    });
+
+    it("measures each block from its own left edge: a listing in the right column is not pushed right", () => {
+      const items = [
+        code("left()", 0, 700),
+        code("nested()", 10, 688),
+        code("right()", 300, 700),
+        code("more()", 310, 688),
+      ];
+      expect(joinTextContent(mono(items))).toBe("left()\n  nested()\nright()\n  more()");
+    });
+
+    it("leaves proportional text unindented however far right it starts", () => {
+      expect(joinTextContent(content([item("first", 0, 700), item("indented", 40, 688)]))).toBe("first\nindented");
+    });
+  });
 });

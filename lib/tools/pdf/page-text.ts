@@ -14,11 +14,7 @@ export type { PageTextContent, PageTextItem } from "./page-lines";
 export const PAGE_SEPARATOR = "\n\n";
 
 export function joinTextContent(content: PageTextContent): string {
-  return normalisePageText(
-    readingOrder(pageLines(content))
-      .map((line) => line.text)
-      .join("\n"),
-  );
+  return normaliseLines(readingOrder(pageLines(content)));
 }
 
 /**
@@ -26,12 +22,22 @@ export function joinTextContent(content: PageTextContent): string {
  * and normalises compatibility forms.
  */
 export function normalisePageText(raw: string): string {
+  return normaliseLines([{ text: raw }]);
+}
+
+/** `normalisePageText` for lines, each trimmed and then given its `indent` (monospaced text, `page-lines.ts`). */
+function normaliseLines(lines: readonly { text: string; indent?: number }[]): string {
   return normaliseCompatForms(
-    raw
-      .replace(/\r\n?/g, "\n")
-      .replaceAll("\0", "")
-      .split("\n")
-      .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, " ").trim())
+    lines
+      .flatMap(({ text, indent = 0 }) =>
+        text
+          .replaceAll("\0", "")
+          .split(/\r\n?|\n/)
+          .map((part, index) => {
+            const tidy = part.replace(/[ \t\f\v\u00a0]+/g, " ").trim();
+            return index === 0 && tidy !== "" ? " ".repeat(indent) + tidy : tidy;
+          }),
+      )
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
       .replace(/^\n+|\n+$/g, ""),

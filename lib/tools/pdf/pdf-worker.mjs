@@ -170,7 +170,9 @@ async function page(index) {
         if (chars > maxPageChars) return skipped("chars");
         items.push(item);
       }
-      for (const [name, style] of Object.entries(value.styles)) styles[name] = { vertical: style.vertical === true };
+      for (const [name, style] of Object.entries(value.styles)) {
+        styles[name] = { vertical: style.vertical === true, fontFamily: style.fontFamily };
+      }
     }
     return bufferCapHit ? skipped("buffer") : pack(items, styles);
   } catch (error) {

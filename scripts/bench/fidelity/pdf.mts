@@ -15,7 +15,19 @@ import { openPdf, pdfLimits, readWindow } from "@/lib/tools/pdf/pdf-text";
 import { fmt } from "../support.mts";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "tests", "fixtures", "pdf");
-const DOCUMENTS = ["ja-horizontal", "ja-vertical", "rtl", "chrome-code", "two-column", "hyphenated", "long-manual"];
+const DOCUMENTS = [
+  "ja-horizontal",
+  "ja-vertical",
+  "rtl",
+  "chrome-code",
+  "groff-code",
+  "ghostscript-code",
+  "two-column",
+  "hyphenated",
+  "long-manual",
+];
+/** Code listings: their lines are compared whole, indentation included. */
+const LISTINGS = ["groff-code", "ghostscript-code"];
 const CJK = new Set(["ja-horizontal", "ja-vertical"]);
 /** The paged text's window, as a continuation of pdf_to_text reads it with a small max_chars. */
 const WINDOW_CHARS = 2000;
@@ -141,14 +153,14 @@ export default async function pdf(): Promise<string[]> {
   try {
     console.log(
       withPoppler
-        ? "document        recall  order   | pdftotext: recall  order"
-        : "pdftotext is not installed (apt-get install poppler-utils): compared with the source text only\ndocument        recall  order",
+        ? "document          recall  order   | pdftotext: recall  order"
+        : "pdftotext is not installed (apt-get install poppler-utils): compared with the source text only\ndocument          recall  order",
     );
     for (const name of DOCUMENTS) {
       const cjk = CJK.has(name);
       const source = tokens(sourceOf(name), cjk);
       const text = await extract(bytesOf(name));
-      let line = `${name.padEnd(15)} ${pct(recall(source, tokens(text, cjk))).padStart(7)} ${pct(order(source, tokens(text, cjk))).padStart(7)}`;
+      let line = `${name.padEnd(17)} ${pct(recall(source, tokens(text, cjk))).padStart(7)} ${pct(order(source, tokens(text, cjk))).padStart(7)}`;
       if (withPoppler) {
         const file = path.join(scratch, `${name}.pdf`);
         fs.writeFileSync(file, bytesOf(name));
@@ -165,6 +177,18 @@ export default async function pdf(): Promise<string[]> {
         );
         if (!identical) missed.push(`PDF ${name}: CJK text differs from its source after NFKC`);
       }
+    }
+
+    for (const name of LISTINGS) {
+      const source = sourceOf(name).trimEnd().split("\n");
+      const same = (text: string) => {
+        const lines = new Set(text.split("\n").map((line) => line.trimEnd()));
+        return source.filter((line) => line !== "" && lines.has(line)).length;
+      };
+      const total = source.filter((line) => line !== "").length;
+      const ours = same(await extract(bytesOf(name)));
+      console.log(`${name}: lines identical to the source, indentation included: ${ours} of ${total}`);
+      if (ours < total) missed.push(`PDF ${name}: ${total - ours} listing lines lost their indentation or text`);
     }
 
     const { cuts, midWord } = await midWordCuts(DOCUMENTS);
