@@ -5,6 +5,6 @@ export async function register() {
     const { installPeerStamp } = await import("@/lib/auth/peer-stamp.mjs");
     installPeerStamp();
     const { startServer } = await import("@/lib/server-start");
-    startServer();
+    await startServer();
   }
 }

@@ -7,30 +7,30 @@ import { closeDbForTests, DB_FILENAME } from "./db/client";
 import { startServer } from "./server-start";
 
 /** Runs startServer with process.exit stubbed; returns what it printed to stderr. */
-function startAndExpectExit(): string[] {
+async function startAndExpectExit(): Promise<string[]> {
   const errors: string[] = [];
   vi.spyOn(console, "error").mockImplementation((line: string) => errors.push(line));
   vi.spyOn(console, "log").mockImplementation(() => {});
   const exit = vi.spyOn(process, "exit").mockImplementation(((code?: number) => {
     throw new Error(`exit ${code}`);
   }) as typeof process.exit);
-  expect(() => startServer()).toThrow("exit 1");
+  await expect(startServer()).rejects.toThrow("exit 1");
   expect(exit).toHaveBeenCalledWith(1);
   return errors;
 }
 
 describe("server start", () => {
-  afterEach(() => {
+  afterEach(async () => {
     vi.unstubAllEnvs();
     vi.restoreAllMocks();
     resetConfigForTests();
-    closeDbForTests();
+    await closeDbForTests();
   });
 
-  it("a bad variable stops the server with one line naming it", () => {
+  it("a bad variable stops the server with one line naming it", async () => {
     vi.stubEnv("MAX_TOOL_ROUNDS", "many");
     resetConfigForTests();
-    expect(startAndExpectExit()).toEqual([
+    expect(await startAndExpectExit()).toEqual([
       'Invalid configuration: MAX_TOOL_ROUNDS must be a positive whole number (got "many")',
     ]);
   });
@@ -49,28 +49,28 @@ describe("an unusable DATA_DIR stops the server with one line naming it", () => 
     return file;
   }
 
-  it("a file, not a directory", () => {
+  it("a file, not a directory", async () => {
     const file = fileInScratch();
     vi.stubEnv("DATA_DIR", file);
     resetConfigForTests();
-    expect(startAndExpectExit()).toEqual([`Invalid configuration: DATA_DIR is not a directory: ${file}`]);
+    expect(await startAndExpectExit()).toEqual([`Invalid configuration: DATA_DIR is not a directory: ${file}`]);
   });
 
-  it("a database file that cannot be opened", () => {
+  it("a database file that cannot be opened", async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-datadir-"));
     fs.mkdirSync(path.join(scratch, DB_FILENAME));
     vi.stubEnv("DATA_DIR", scratch);
     resetConfigForTests();
-    const errors = startAndExpectExit();
+    const errors = await startAndExpectExit();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(new RegExp(`^Cannot open the database in DATA_DIR ${scratch}: `));
   });
 
-  it("a directory that cannot be created (a parent is a file)", () => {
+  it("a directory that cannot be created (a parent is a file)", async () => {
     const dir = path.join(fileInScratch(), "data");
     vi.stubEnv("DATA_DIR", dir);
     resetConfigForTests();
-    expect(startAndExpectExit()).toEqual([
+    expect(await startAndExpectExit()).toEqual([
       `Invalid configuration: DATA_DIR cannot be created (a parent is not a directory): ${dir}`,
     ]);
   });

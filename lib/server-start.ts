@@ -4,7 +4,7 @@ import path from "node:path";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
-import { type Db, getDb } from "@/lib/db/client";
+import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/queries";
 import { closeServerMcp, getServerMcp } from "@/lib/mcp/server-hub";
 import { dataDirError } from "./data-dir-check.mjs";
@@ -16,9 +16,9 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** How long a signal waits for MCP servers to close (stdio servers stopped) before the process ends. */
 const MCP_CLOSE_WAIT_MS = 3000;
 
-function removeAbandonedChats(db: Db, hours: number): void {
+async function removeAbandonedChats(db: Db, hours: number): Promise<void> {
   try {
-    const removed = removeAbandonedConversations(db, { before: Date.now() - hours * 3600_000 });
+    const removed = await removeAbandonedConversations(db, { before: Date.now() - hours * 3600_000 });
     if (removed > 0) console.log(`[cleanup] removed ${removed} new chat(s) left with files and no message`);
   } catch (error) {
     // A busy database now is no reason to stop: the next sweep tries again.
@@ -33,7 +33,7 @@ function removeAbandonedChats(db: Db, hours: number): void {
  * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
  * MCP servers' connections.
  */
-export function startServer(): void {
+export async function startServer(): Promise<void> {
   let config: ReturnType<typeof getConfig>;
   try {
     config = getConfig();
@@ -56,39 +56,39 @@ export function startServer(): void {
   }
   let db: Db;
   try {
-    db = getDb();
+    db = await getDb();
   } catch (error) {
     console.error(`Cannot open the database in DATA_DIR ${dataDir}: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
 
   // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.
-  getServerMcp(db);
-  removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
-  setInterval(() => removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
+  await getServerMcp(db);
+  await removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
+  setInterval(() => void removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
 
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);
   fs.writeFileSync(pidFile, String(process.pid));
   let stopped = false;
-  const stop = () => {
+  const stop = async () => {
     if (stopped) return;
     stopped = true;
-    const interrupted = interruptLiveRuns(db, getLiveRuns());
-    if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted`);
     try {
-      db.$client.pragma("wal_checkpoint(TRUNCATE)");
-      db.$client.close();
-    } catch {
-      // already closed
+      const interrupted = await interruptLiveRuns(db, getLiveRuns());
+      if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted`);
+      closeDb(db);
+    } catch (error) {
+      console.error("[shutdown] storing the running answers failed", error);
     }
     fs.rmSync(pidFile, { force: true });
   };
-  process.once("exit", stop);
+  // On `exit` only what needs no I/O still runs: SQLite's statements do (lib/chat/shutdown.ts).
+  process.once("exit", () => void stop());
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      stop();
       const waited = new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_WAIT_MS).unref());
-      void Promise.race([closeServerMcp(), waited])
+      void stop()
+        .then(() => Promise.race([closeServerMcp(), waited]))
         .catch((error: unknown) => console.error("[shutdown] closing MCP servers failed", error))
         .finally(() => process.exit(0));
     });

@@ -56,41 +56,44 @@ export interface EffectiveSettings {
  * The settings table, read once per database and again after each write: every run start reads
  * the settings, and only `store` below changes them.
  */
-const storedValues = new WeakMap<Db, Map<string, unknown>>();
+const storedValues = new WeakMap<Db, Promise<Map<string, unknown>>>();
 
-function stored<T>(db: Db, key: string): T | undefined {
+function storedSettings(db: Db): Promise<Map<string, unknown>> {
   let values = storedValues.get(db);
   if (!values) {
-    values = new Map(
-      db
-        .select()
-        .from(settings)
-        .all()
-        .map((row) => [row.key, row.value]),
-    );
-    storedValues.set(db, values);
+    const reading = db
+      .select()
+      .from(settings)
+      .then((rows) => new Map<string, unknown>(rows.map((row) => [row.key, row.value])));
+    // A failed read is not kept: the next one tries again.
+    reading.catch(() => storedValues.get(db) === reading && storedValues.delete(db));
+    storedValues.set(db, reading);
+    values = reading;
   }
-  return values.get(key) as T | undefined;
+  return values;
 }
 
-function store(db: Db, key: string, value: unknown): void {
+async function store(db: Db, key: string, value: unknown): Promise<void> {
+  if (value === null) await db.delete(settings).where(eq(settings.key, key));
+  else await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+  // After the write: a read that began before it is not kept.
   storedValues.delete(db);
-  if (value === null) db.delete(settings).where(eq(settings.key, key)).run();
-  else db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
 }
 
 const fromEnv = (name: string, env: NodeJS.ProcessEnv) => env[name] !== undefined && env[name] !== "";
 
-export function getSettings(db: Db, config = getConfig(), env = process.env): EffectiveSettings {
+export async function getSettings(db: Db, config = getConfig(), env = process.env): Promise<EffectiveSettings> {
+  const values = await storedSettings(db);
+  const stored = <T>(key: string) => values.get(key) as T | undefined;
   const roles = Object.fromEntries(
     MODEL_ROLES.map((role): [ModelRole, Setting<string | null>] => {
       const envName = ROLE_ENV[role];
       if (fromEnv(envName, env)) return [role, { value: String(config[envName]), source: "env" }];
-      const value = stored<string>(db, `role.${role}`);
+      const value = stored<string>(`role.${role}`);
       return [role, value ? { value, source: "settings" } : { value: null, source: "default" }];
     }),
   ) as EffectiveSettings["roles"];
-  const backend = stored<Config["SEARCH_BACKEND"]>(db, "searchBackend");
+  const backend = stored<Config["SEARCH_BACKEND"]>("searchBackend");
   const searchBackend: Setting<Config["SEARCH_BACKEND"]> = fromEnv("SEARCH_BACKEND", env)
     ? { value: config.SEARCH_BACKEND, source: "env" }
     : backend
@@ -101,7 +104,7 @@ export function getSettings(db: Db, config = getConfig(), env = process.env): Ef
   ) as EffectiveSettings["limits"];
   const keepAlive = {
     default: { value: config.OLLAMA_KEEP_ALIVE, source: fromEnv("OLLAMA_KEEP_ALIVE", env) ? "env" : "default" },
-    roles: Object.fromEntries(MODEL_ROLES.map((role) => [role, stored<string>(db, `keepAlive.${role}`) ?? null])),
+    roles: Object.fromEntries(MODEL_ROLES.map((role) => [role, stored<string>(`keepAlive.${role}`) ?? null])),
   } as EffectiveSettings["keepAlive"];
   return {
     ollamaUrl: ollamaUrls(config).join(", "),
@@ -114,18 +117,18 @@ export function getSettings(db: Db, config = getConfig(), env = process.env): Ef
 }
 
 /** The `keep_alive` sent with requests on a role's model: the role's own, else the default. */
-export function keepAliveFor(db: Db, role: ModelRole): string | number {
-  const { keepAlive } = getSettings(db);
+export async function keepAliveFor(db: Db, role: ModelRole): Promise<string | number> {
+  const { keepAlive } = await getSettings(db);
   const text = keepAlive.roles[role] ?? keepAlive.default.value;
   return keepAliveValue(text) ?? text;
 }
 
 /** The model configured for a role, if any (environment first, then the settings page). */
-export function roleModel(db: Db, role: ModelRole): string | undefined {
-  return getSettings(db).roles[role].value ?? undefined;
+export async function roleModel(db: Db, role: ModelRole): Promise<string | undefined> {
+  return (await getSettings(db)).roles[role].value ?? undefined;
 }
 
-export function updateSettings(
+export async function updateSettings(
   db: Db,
   patch: {
     roles?: Partial<Record<ModelRole, string | null>>;
@@ -133,7 +136,7 @@ export function updateSettings(
     searchBackend?: Config["SEARCH_BACKEND"];
   },
   env = process.env,
-): EffectiveSettings {
+): Promise<EffectiveSettings> {
   const keepAlive = Object.entries(patch.keepAlive ?? {}) as [ModelRole, string | null][];
   for (const [role, value] of keepAlive) {
     if (value && keepAliveValue(value) === undefined) {
@@ -150,9 +153,9 @@ export function updateSettings(
         { details: { variable: ROLE_ENV[role] } },
       );
     }
-    store(db, `role.${role}`, value || null);
+    await store(db, `role.${role}`, value || null);
   }
-  for (const [role, value] of keepAlive) store(db, `keepAlive.${role}`, value?.trim() || null);
+  for (const [role, value] of keepAlive) await store(db, `keepAlive.${role}`, value?.trim() || null);
   if (patch.searchBackend !== undefined) {
     if (fromEnv("SEARCH_BACKEND", env)) {
       throw new AppError("bad_request:env_setting", "The search backend is set by SEARCH_BACKEND in the environment.", {
@@ -162,7 +165,7 @@ export function updateSettings(
     if (patch.searchBackend === "searxng" && !getConfig().SEARXNG_URL) {
       throw new AppError("bad_request:searxng_url", "Set SEARXNG_URL in the environment before choosing SearXNG.");
     }
-    store(db, "searchBackend", patch.searchBackend);
+    await store(db, "searchBackend", patch.searchBackend);
   }
   return getSettings(db);
 }

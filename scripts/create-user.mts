@@ -5,7 +5,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { createUser } from "@/lib/auth/accounts";
 import { getConfig } from "@/lib/config";
-import { DB_FILENAME, openDb } from "@/lib/db/client";
+import { closeDb, DB_FILENAME, openDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
 try {
@@ -26,7 +26,7 @@ if (process.stdin.isTTY) process.stdout.write("Password (at least 8 characters):
 const password = await new Promise<string>((resolve) => rl.once("line", resolve).once("close", () => resolve("")));
 rl.close();
 
-const db = openDb(path.resolve(getConfig().DATA_DIR, DB_FILENAME));
+const db = await openDb(path.resolve(getConfig().DATA_DIR, DB_FILENAME));
 try {
   const user = await createUser(db, {
     username,
@@ -40,5 +40,5 @@ try {
   // A name or password that breaks the account rules is a usage error, like a missing name.
   process.exitCode = error instanceof AppError && error.kind === "bad_request" ? 2 : 1;
 } finally {
-  db.$client.close();
+  closeDb(db);
 }

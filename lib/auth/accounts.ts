@@ -21,24 +21,26 @@ export const toPublicUser = ({ id, username, role, disabled, createdAt }: User):
 
 export const normaliseUsername = (name: string) => name.trim().toLowerCase();
 
-export function countUsers(db: Db): number {
-  return db.select({ n: count() }).from(users).get()?.n ?? 0;
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return row?.n ?? 0;
 }
 
-export function listUsers(db: Db): PublicUser[] {
-  return db.select().from(users).orderBy(asc(users.createdAt)).all().map(toPublicUser);
+export async function listUsers(db: Db): Promise<PublicUser[]> {
+  return (await db.select().from(users).orderBy(asc(users.createdAt))).map(toPublicUser);
 }
 
-export function findUserByName(db: Db, username: string): User | undefined {
-  return db
+export async function findUserByName(db: Db, username: string): Promise<User | undefined> {
+  const [user] = await db
     .select()
     .from(users)
     .where(eq(users.username, normaliseUsername(username)))
-    .get();
+    .limit(1);
+  return user;
 }
 
-export function getUser(db: Db, id: string): User {
-  const user = db.select().from(users).where(eq(users.id, id)).get();
+export async function getUser(db: Db, id: string): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   if (!user) throw new AppError("not_found:user", "User not found.");
   return user;
 }
@@ -47,18 +49,18 @@ export function getUser(db: Db, id: string): User {
  * Whether anyone may create an account. Closed unless the admin opened it: the first account (the
  * admin) can always be created, but once it exists nobody else joins without the admin's say-so.
  */
-export function isSignupOpen(db: Db): boolean {
-  const row = db.select().from(settings).where(eq(settings.key, "signupOpen")).get();
+export async function isSignupOpen(db: Db): Promise<boolean> {
+  const [row] = await db.select().from(settings).where(eq(settings.key, "signupOpen")).limit(1);
   return row?.value === true;
 }
 
 const signupClosed = () => new AppError("forbidden:signup_closed", "Sign-up is closed. Ask the admin for an account.");
 
-export function setSignupOpen(db: Db, open: boolean): void {
-  db.insert(settings)
+export async function setSignupOpen(db: Db, open: boolean): Promise<void> {
+  await db
+    .insert(settings)
     .values({ key: "signupOpen", value: open })
-    .onConflictDoUpdate({ target: settings.key, set: { value: open } })
-    .run();
+    .onConflictDoUpdate({ target: settings.key, set: { value: open } });
 }
 
 /**
@@ -77,12 +79,12 @@ export async function createUser(
   checkNewAccount({ username, password });
   const name = normaliseUsername(username);
   // Refused before the (slow) hash as well, so a closed sign-up costs the server nothing.
-  if (!byAdmin && countUsers(db) > 0 && !isSignupOpen(db)) throw signupClosed();
+  if (!byAdmin && (await countUsers(db)) > 0 && !(await isSignupOpen(db))) throw signupClosed();
   const passwordHash = await hashPassword(password);
-  return db.transaction((tx) => {
-    const first = (tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
-    if (!first && !byAdmin && !isSignupOpen(tx as unknown as Db)) throw signupClosed();
-    if (tx.select().from(users).where(eq(users.username, name)).get()) {
+  return db.transaction(async (tx) => {
+    const first = (await countUsers(tx)) === 0;
+    if (!first && !byAdmin && !(await isSignupOpen(tx))) throw signupClosed();
+    if (await findUserByName(tx, name)) {
       throw new AppError("conflict:username", `The username ${name} is taken.`, { details: { username: name } });
     }
     const user: User = {
@@ -93,10 +95,10 @@ export async function createUser(
       disabled: false,
       createdAt: Date.now(),
     };
-    tx.insert(users).values(user).run();
+    await tx.insert(users).values(user);
     if (first) {
-      tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId)).run();
-      tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId)).run();
+      await tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId));
+      await tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId));
     }
     return user;
   });
@@ -104,19 +106,19 @@ export async function createUser(
 
 /** The user for a name and password, or null — the same work either way, so timing tells nothing. */
 export async function authenticate(db: Db, username: string, password: string): Promise<User | null> {
-  const user = findUserByName(db, username);
+  const user = await findUserByName(db, username);
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
   return user && ok && !user.disabled ? user : null;
 }
 
-export function updateUser(
+export async function updateUser(
   db: Db,
   id: string,
   changes: { disabled?: boolean; role?: UserRole; passwordHash?: string },
-): User {
-  const user = getUser(db, id);
-  db.update(users).set(changes).where(eq(users.id, id)).run();
-  if (changes.disabled || changes.passwordHash) revokeUserSessions(db, id);
+): Promise<User> {
+  const user = await getUser(db, id);
+  await db.update(users).set(changes).where(eq(users.id, id));
+  if (changes.disabled || changes.passwordHash) await revokeUserSessions(db, id);
   return { ...user, ...changes };
 }
 
@@ -130,57 +132,55 @@ export async function changePassword(
   { currentPassword, newPassword }: { currentPassword: string; newPassword: string },
 ): Promise<boolean> {
   if (!(await verifyPassword(currentPassword, user.passwordHash))) return false;
-  updateUser(db, user.id, { passwordHash: await hashPassword(newPassword) });
+  await updateUser(db, user.id, { passwordHash: await hashPassword(newPassword) });
   return true;
 }
 
 /** Removes an account with everything it owns. */
-export function deleteUser(db: Db, id: string): void {
-  getUser(db, id);
-  db.delete(users).where(eq(users.id, id)).run();
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await getUser(db, id);
+  await db.delete(users).where(eq(users.id, id));
 }
 
-export function adminCount(db: Db): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, "admin"), eq(users.disabled, false)))
-      .get()?.n ?? 0
-  );
+export async function adminCount(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.disabled, false)));
+  return row?.n ?? 0;
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** A fresh session for a successful login: a new random token every time (no fixation). */
-export function createSession(db: Db, userId: string, ttlDays: number): { token: string; expiresAt: number } {
+export async function createSession(
+  db: Db,
+  userId: string,
+  ttlDays: number,
+): Promise<{ token: string; expiresAt: number }> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const expiresAt = now + ttlDays * 24 * 3600 * 1000;
-  db.insert(sessions)
-    .values({ id: hashToken(token), userId, createdAt: now, expiresAt })
-    .run();
-  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+  await db.insert(sessions).values({ id: hashToken(token), userId, createdAt: now, expiresAt });
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
   return { token, expiresAt };
 }
 
-export function sessionUser(db: Db, token: string | undefined): User | null {
+export async function sessionUser(db: Db, token: string | undefined): Promise<User | null> {
   if (!token) return null;
-  const row = db
+  const [row] = await db
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, Date.now())))
-    .get();
+    .limit(1);
   return row && !row.user.disabled ? row.user : null;
 }
 
-export function revokeSession(db: Db, token: string): void {
-  db.delete(sessions)
-    .where(eq(sessions.id, hashToken(token)))
-    .run();
+export async function revokeSession(db: Db, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
 }
 
-export function revokeUserSessions(db: Db, userId: string): void {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
 }

@@ -31,24 +31,24 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /** The viewer, or null when accounts are required and the request has no valid session. */
-export function resolveViewer(db: Db, request: Request): Viewer | null {
+export async function resolveViewer(db: Db, request: Request): Promise<Viewer | null> {
   if (!accountsRequired(getConfig())) return { kind: "local" };
-  const user = sessionUser(db, readCookie(request, SESSION_COOKIE));
+  const user = await sessionUser(db, readCookie(request, SESSION_COOKIE));
   return user ? { kind: "user", user } : null;
 }
 
 /** Whether a public route may show this request the admin's details; false when that cannot be told. */
-export function viewsAsAdmin(db: () => Db, request: Request): boolean {
+export async function viewsAsAdmin(db: () => Promise<Db>, request: Request): Promise<boolean> {
   try {
-    const viewer = resolveViewer(db(), request);
+    const viewer = await resolveViewer(await db(), request);
     return viewer !== null && isAdmin(viewer);
   } catch {
     return false;
   }
 }
 
-export function requireViewer(db: Db, request: Request, { admin = false } = {}): Viewer {
-  const viewer = resolveViewer(db, request);
+export async function requireViewer(db: Db, request: Request, { admin = false } = {}): Promise<Viewer> {
+  const viewer = await resolveViewer(db, request);
   if (!viewer) throw new AppError("unauthorized:session", "Sign in to continue.");
   if (admin && !isAdmin(viewer)) throw new AppError("forbidden:admin", "Only an admin can do this.");
   return viewer;

@@ -7,15 +7,16 @@ import type { LiveRun } from "./live-run";
 const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
 
 /**
- * Ends an account's runs before the account is removed with everything it owns, synchronously,
- * so that no run writes to rows that are about to vanish. A running answer is stored as stopped and
- * its subscribers get an `error` and a `done` before the stream closes; a start still being prepared
- * is aborted and then finds its conversation gone (404). Returns how many runs were ended.
+ * Ends an account's runs before the account is removed with everything it owns, so that no run
+ * writes to rows that are about to vanish: each run stops storing its own end at once, before any
+ * await. A running answer is stored as stopped and its subscribers get an `error` and a `done` before
+ * the stream closes; a start still being prepared is aborted and then finds its conversation gone
+ * (404). Returns how many runs were ended.
  */
-export function stopRunsOf(db: Db, ownerId: string, liveRuns = getLiveRuns()): number {
+export async function stopRunsOf(db: Db, ownerId: string, liveRuns = getLiveRuns()): Promise<number> {
   const owned = liveRuns.ownedBy(ownerId);
+  await Promise.all(owned.filter((live) => live.isStarted).map((live) => endForRemoval(db, live)));
   for (const live of owned) {
-    if (live.isStarted) endForRemoval(db, live);
     live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
     if (live.isStarted) {
       live.end();
@@ -26,9 +27,13 @@ export function stopRunsOf(db: Db, ownerId: string, liveRuns = getLiveRuns()): n
 }
 
 /** Stores the run as stopped (unless it stored its message already) and tells its subscribers. */
-function endForRemoval(db: Db, live: LiveRun): void {
-  if (!live.finalized) {
-    finishRun(db, {
+async function endForRemoval(db: Db, live: LiveRun): Promise<void> {
+  const storesItsEnd = !live.finalized;
+  live.finalized = true;
+  live.interrupts.close();
+  if (storesItsEnd) {
+    await live.writesSettled();
+    await finishRun(db, {
       runId: live.runId,
       messageId: live.messageId,
       status: "stopped",
@@ -39,9 +44,7 @@ function endForRemoval(db: Db, live: LiveRun): void {
       answer: live.answerText,
     });
   }
-  live.finalized = true;
-  live.interrupts.close();
-  const run = getRun(db, { id: live.runId });
+  const run = await getRun(db, { id: live.runId });
   live.emit("error", { code: "not_found:account", message: ACCOUNT_REMOVED, retryable: false });
   live.emit("done", {
     messageId: live.messageId,
@@ -54,4 +57,5 @@ function endForRemoval(db: Db, live: LiveRun): void {
     elapsedMs: run.elapsedMs ?? 0,
     stopped: true,
   });
+  await live.writesSettled();
 }

@@ -11,14 +11,7 @@ import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
 import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
-import type {
-  AnswerPart,
-  Interrupt,
-  ModelHint,
-  RunEventData,
-  RunEventName,
-  RunFailure,
-} from "@/lib/protocol/run-events";
+import type { AnswerPart, Interrupt, ModelHint, RunEventData, RunFailure } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { LiveRun } from "./live-run";
 import { suggestTitle } from "./title";
@@ -72,7 +65,7 @@ export interface AgentRunOptions {
   /** Where a compaction summary of earlier turns is kept for the next turns. */
   onCompact: (event: CompactionEvent) => void;
   /** Set on a conversation's first turn: stores a title made from the first exchange. */
-  onTitle?: (title: string) => string | null;
+  onTitle?: (title: string) => Promise<string | null>;
   /**
    * The run is over and stored, just before its `done`: the conversation is free for its next turn
    * (the title may still be in the making), and the interrupts it never took are handed over.
@@ -117,12 +110,9 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     live.emit("answer", part, { store: false });
     if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
       lastSave = Date.now();
-      try {
-        savePartialAnswer(db, { runId: live.runId, text });
-      } catch (error) {
-        // Only crash recovery reads it: a locked database skips one save, the next catches up.
-        if (!isDatabaseBusy(error)) throw error;
-      }
+      const partial = text;
+      // Only crash recovery reads it: a locked database skips one save, the next catches up.
+      live.queueWrite(() => savePartialAnswer(db, { runId: live.runId, text: partial }), "the partial answer");
     }
   };
   const interrupts = {
@@ -219,28 +209,31 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   // A shutdown already stored this run as interrupted.
   if (live.finalized) return;
   live.finalized = true;
-  // While another process locks the database the run still ends for its client: its last events go
-  // out live only, and its end is stored as soon as the database is free.
-  const emitEnd = <K extends RunEventName>(event: K, data: RunEventData<K>) => {
-    try {
-      live.emit(event, data);
-    } catch (error) {
-      if (!isDatabaseBusy(error)) throw error;
-      live.emit(event, data, { store: false });
-    }
-  };
+  // A write of the run that failed, other than for a busy database, fails the run: a reload would not show all of it.
+  const lost = (await live.writesSettled()).find((error) => !isDatabaseBusy(error));
+  if (lost && !failure) {
+    status = "error";
+    failure = new AppError(
+      "internal",
+      `Part of this answer could not be stored: ${lost instanceof Error ? lost.message : String(lost)}`,
+    );
+  }
   const errorEvent = (error: AppError): RunFailure => ({
     code: error.code,
     message: error.message,
     retryable: error.retryable,
     ...(error.details === undefined ? {} : { details: error.details }),
   });
-  if (answerStarted) emitEnd("answer", { status: "done" });
-  if (failure) emitEnd("error", errorEvent(failure));
+  // While another process locks the database the run still ends for its client: its last events go
+  // out live only, and its end is stored as soon as the database is free.
+  if (answerStarted) live.emit("answer", { status: "done" });
+  if (failure) live.emit("error", errorEvent(failure));
+  // The end is stored after every earlier write, so a reload after `done` replays all of it.
+  await live.writesSettled();
 
   const iterations = result?.iterations ?? 0;
   const messageId = live.messageId;
-  const stored = writeWhenFree(
+  const stored = await writeWhenFree(
     () =>
       finishRun(db, {
         runId: live.runId,
@@ -257,7 +250,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     `the end of run ${live.runId}`,
   );
   if (!stored && !failure) {
-    emitEnd(
+    live.emit(
       "error",
       errorEvent(
         new AppError(
@@ -270,7 +263,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const titlePending = Boolean(stored && options.onTitle && status === "complete" && text.trim());
   const pending = live.interrupts.close();
   options.onEnd?.({ status, pending });
-  emitEnd("done", {
+  live.emit("done", {
     messageId,
     iterations,
     usage,
@@ -281,12 +274,13 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
     ...(titlePending ? { titlePending: true } : {}),
   });
+  await live.writesSettled();
   if (!titlePending || !options.onTitle) return;
   // Off the turn's critical path: the answer is done and the conversation free; no thinking for a title.
   const suggested = await suggestTitle(options.titleLlm, { question: input.question, answer: text, language });
   let title: string | null = null;
   try {
-    if (suggested) title = options.onTitle(suggested);
+    if (suggested) title = await options.onTitle(suggested);
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error; // the placeholder title stays
   }

@@ -67,9 +67,9 @@ export function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, con
 
 /**
  * Stores the turn (its question, the run) in one transaction and runs the agent in the background.
- * Synchronous: a run that ends hands its follow-ups to the next turn before its `done` goes out.
+ * A run that ends hands its follow-ups to the next turn (its slot reserved) before its `done` goes out.
  */
-export function beginTurn(
+export async function beginTurn(
   db: Db,
   {
     live,
@@ -78,26 +78,29 @@ export function beginTurn(
     config,
     liveRuns,
   }: { live: LiveRun; input: ChatInput; turn: PreparedTurn; config: Config; liveRuns: LiveRuns },
-): void {
+): Promise<void> {
   const { runId } = live;
   const { question } = turn;
   // Read again after the awaits: the conversation may have been renamed, or removed with its account.
-  const conversation = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const conversation = await getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
   const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
-  const previous = messageTree(db, { conversationId: conversation.id }).path(question.parentId);
-  const questionId = db.transaction(() => {
+  const previous = (await messageTree(db, { conversationId: conversation.id })).path(question.parentId);
+  const files = await listFileSummaries(db, { conversationId: conversation.id });
+  const questionId = await db.transaction(async (tx) => {
     const userMessageId =
       question.stored?.id ??
-      insertMessage(db, {
-        conversationId: conversation.id,
-        parentId: question.parentId,
-        role: "user",
-        content: question.text,
-        attachmentIds: turn.attachments.map((file) => file.id),
-      }).id;
-    releaseInterrupts(db, { ids: input.interruptIds ?? [] });
+      (
+        await insertMessage(tx, {
+          conversationId: conversation.id,
+          parentId: question.parentId,
+          role: "user",
+          content: question.text,
+          attachmentIds: turn.attachments.map((file) => file.id),
+        })
+      ).id;
+    await releaseInterrupts(tx, { ids: input.interruptIds ?? [] });
     // The branch shown ends at the question until its answer is stored.
-    setActiveLeaf(db, { id: conversation.id, messageId: userMessageId });
+    await setActiveLeaf(tx, { id: conversation.id, messageId: userMessageId });
     const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
     // A turn brings an archived conversation back: it is in use again.
     if (
@@ -106,7 +109,7 @@ export function beginTurn(
       conversation.planFirst !== planFirst ||
       conversation.archived
     ) {
-      updateConversation(db, {
+      await updateConversation(tx, {
         id: conversation.id,
         ownerId: input.ownerId,
         title: autoTitle ?? undefined,
@@ -115,22 +118,22 @@ export function beginTurn(
         archived: false,
       });
     }
-    createRun(db, {
+    await createRun(tx, {
       id: runId,
       conversationId: conversation.id,
       questionId: userMessageId,
       mode: turn.mode,
       model: turn.llm.model,
     });
-    live.markStarted();
-    live.emit("run", {
-      runId,
-      conversationId: conversation.id,
-      userMessageId,
-      model: turn.llm.model,
-      mode: turn.mode,
-    });
     return userMessageId;
+  });
+  live.markStarted();
+  live.emit("run", {
+    runId,
+    conversationId: conversation.id,
+    userMessageId: questionId,
+    model: turn.llm.model,
+    mode: turn.mode,
   });
 
   const questionText = turn.question.text;
@@ -159,11 +162,11 @@ export function beginTurn(
     toolCalling: turn.mode,
     // Each step's model comes from its role, read when the step starts; none set → the conversation's.
     resolveRoleModel: async (hint) => {
-      const name = hint ? roleModel(db, hint) : undefined;
+      const name = hint ? await roleModel(db, hint) : undefined;
       return hint && name && name !== turn.model ? getLLM(name, turn.settings, hint) : turn.llm;
     },
     input: {
-      system: systemPrompt(language, listFileSummaries(db, { conversationId: conversation.id })),
+      system: systemPrompt(language, files),
       instructions: turn.settings.instructions,
       history,
       question: questionText,
@@ -172,11 +175,11 @@ export function beginTurn(
     // Only a title the user has not changed meanwhile is replaced; a run ended from outside (its
     // account removed) has no conversation left to title.
     onTitle: autoTitle
-      ? (title) => {
+      ? async (title) => {
           if (live.isEnded) return null;
-          const current = getConversation(db, { id: conversation.id, ownerId: input.ownerId });
+          const current = await getConversation(db, { id: conversation.id, ownerId: input.ownerId });
           if (current.title !== autoTitle) return null;
-          updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
+          await updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
           return title;
         }
       : undefined,
@@ -189,13 +192,20 @@ export function beginTurn(
       }
     },
     onInterrupt: (interrupt) =>
-      takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),
+      live.queueWrite(
+        () => takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),
+        `follow-up ${interrupt.id}`,
+      ),
     onCompact: (event) => {
       // Keep the summary for later turns when it replaced earlier turns of the conversation.
       const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
       const through = covered.at(-1);
-      if (event.summary && through) {
-        saveConversationSummary(db, { id: conversation.id, summary: event.summary, throughMessageId: through });
+      const summary = event.summary;
+      if (summary && through) {
+        live.queueWrite(
+          () => saveConversationSummary(db, { id: conversation.id, summary, throughMessageId: through }),
+          "the compaction summary",
+        );
       }
     },
   })
@@ -228,10 +238,10 @@ function continueWithInterrupts(
     console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
     return;
   }
-  try {
-    beginTurn(db, { live, ...followUpTurn(db, pending, { answerId, input, turn }), config, liveRuns });
-  } catch (error) {
-    liveRuns.release(live);
-    console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
-  }
+  followUpTurn(db, pending, { answerId, input, turn })
+    .then((next) => beginTurn(db, { live, ...next, config, liveRuns }))
+    .catch((error: unknown) => {
+      liveRuns.release(live);
+      console.warn("[chat] follow-ups kept unsent:", error instanceof Error ? error.message : error);
+    });
 }

@@ -29,7 +29,7 @@ export function getLiveRuns(): LiveRuns {
  * the HTTP request.
  */
 export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns()): Promise<LiveRun> {
-  const found = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const found = await getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
   const config = getConfig();
   const live = newLiveRun(db, found.id, input.ownerId, config);
   reserveSlot(liveRuns, live, config);
@@ -37,7 +37,7 @@ export async function startChat(db: Db, input: ChatInput, liveRuns = getLiveRuns
     await liveRuns.starts.turn();
     const turn = await prepareTurn(db, input, found, config);
     await liveRuns.starts.turn();
-    beginTurn(db, { live, input, turn, config, liveRuns });
+    await beginTurn(db, { live, input, turn, config, liveRuns });
   } catch (error) {
     liveRuns.release(live);
     throw error;

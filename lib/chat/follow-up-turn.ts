@@ -9,15 +9,15 @@ import type { ChatInput, PreparedTurn, TurnQuestion } from "./prepare-turn";
  * user message after the run's answer, their texts in the order they were sent, answered by the
  * same models, with no attachments.
  */
-export function followUpTurn(
+export async function followUpTurn(
   db: Db,
   pending: Interrupt[],
   { answerId, input, turn }: { answerId: string; input: ChatInput; turn: PreparedTurn },
-): { input: ChatInput; turn: PreparedTurn } {
+): Promise<{ input: ChatInput; turn: PreparedTurn }> {
   const text = pending.map((interrupt) => interrupt.text).join("\n\n");
   const question: TurnQuestion = { stored: null, parentId: answerId, text, attachmentIds: [] };
   // The next turn runs as the conversation remembers "Plan first", whatever mode the ended run had.
-  const { planFirst } = getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
+  const { planFirst } = await getConversation(db, { id: input.conversationId, ownerId: input.ownerId });
   return {
     input: {
       ownerId: input.ownerId,

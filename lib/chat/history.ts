@@ -5,7 +5,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 
 /** What the model is given from the conversation: the system prompt and the earlier turns. */
 
-type FileSummary = ReturnType<typeof listFileSummaries>[number];
+type FileSummary = Awaited<ReturnType<typeof listFileSummaries>>[number];
 
 /**
  * Earlier turns as plain text — final answers, not old tool traces, never a failed run's partial

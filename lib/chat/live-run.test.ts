@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RunDone, RunStarted, SentRunEvent } from "@/lib/protocol/run-events";
 import { LiveRun, LiveRuns } from "./live-run";
 
@@ -24,7 +24,9 @@ function newRun({ runId = "run-1", conversationId = "conv-1", ownerId = null as 
     runId,
     conversationId,
     ownerId,
-    persist: ({ event, data }, seq) => persisted.push({ event, data, seq }),
+    persist: async ({ event, data }, seq) => {
+      persisted.push({ event, data, seq });
+    },
     interruptLimits,
   });
   return { run, persisted };
@@ -33,15 +35,61 @@ function newRun({ runId = "run-1", conversationId = "conv-1", ownerId = null as 
 const roomy = { perUser: 10, total: 10 };
 
 describe("LiveRun", () => {
-  it("numbers and persists stored events, and never persists answer deltas", () => {
+  it("numbers and persists stored events, and never persists answer deltas", async () => {
     const { run, persisted } = newRun();
     run.emit("run", started);
     run.emit("answer", { status: "delta", content: "x" }, { store: false });
     run.emit("done", done);
+    await run.writesSettled();
     expect(persisted).toEqual([
       { event: "run", data: started, seq: 1 },
       { event: "done", data: done, seq: 2 },
     ]);
+  });
+
+  it("stores events in seq order, one write after the other, without the emitter waiting", async () => {
+    const written: number[] = [];
+    let writing = 0;
+    const run = new LiveRun({
+      runId: "run-1",
+      conversationId: "conv-1",
+      interruptLimits,
+      // The first write is the slowest: started together, they would finish in reverse.
+      persist: async (_event, seq) => {
+        writing++;
+        expect(writing).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 30 - seq * 10));
+        written.push(seq);
+        writing--;
+      },
+    });
+    run.emit("run", started);
+    run.emitStep({ type: "notice", iteration: 1, text: "t" }, 7);
+    run.emit("done", done);
+    expect(written).toEqual([]);
+    await run.writesSettled();
+    expect(written).toEqual([1, 2, 3]);
+  });
+
+  it("a write that fails is logged and reported, and the writes after it still go", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const written: number[] = [];
+    const run = new LiveRun({
+      runId: "run-1",
+      conversationId: "conv-1",
+      interruptLimits,
+      persist: async (_event, seq) => {
+        if (seq === 1) throw new Error("disk full");
+        written.push(seq);
+      },
+    });
+    run.emit("run", started);
+    run.emit("done", done);
+    const failures = await run.writesSettled();
+    expect(failures).toEqual([new Error("disk full")]);
+    expect(written).toEqual([2]);
+    expect(error).toHaveBeenCalledWith("[run] could not store event 1 of run run-1", new Error("disk full"));
+    error.mockRestore();
   });
 
   it("a subscriber joining late gets the whole stream so far, then live events", () => {
@@ -79,10 +127,11 @@ describe("LiveRun", () => {
     expect(ids("3")).toEqual([]);
   });
 
-  it("puts the sequence number into step data", () => {
+  it("puts the sequence number into step data", async () => {
     const { run, persisted } = newRun();
     run.emit("run", started);
     run.emitStep({ type: "notice", iteration: 1, text: "t" }, 7);
+    await run.writesSettled();
     expect(persisted[1]).toEqual({
       event: "step",
       data: { seq: 2, at: 7, type: "notice", iteration: 1, text: "t" },

@@ -5,8 +5,8 @@ import { StartTurns } from "./start-turns";
 export interface LiveRunOptions {
   runId: string;
   conversationId: string;
-  /** Stores an event of the run (not answer deltas); called only once the run has started. */
-  persist: (event: SentRunEvent, seq: number) => void;
+  /** Stores an event of the run (not answer deltas); called only once the run has started, one at a time, in order. */
+  persist: (event: SentRunEvent, seq: number) => Promise<void>;
   /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
   ownerId?: string | null;
   interruptLimits: InterruptLimits;
@@ -31,6 +31,9 @@ export class LiveRun {
   private readonly listeners = new Set<(event: SentRunEvent) => void>();
   private readonly endListeners = new Set<() => void>();
   private seq = 0;
+  /** The run's writes, one after the other; the engine does not wait for them. */
+  private writes: Promise<void> = Promise.resolve();
+  private readonly writeFailures: unknown[] = [];
   private deltasSinceSeq = 0;
   private started = false;
   private ended = false;
@@ -75,12 +78,33 @@ export class LiveRun {
       const seq = ++this.seq;
       this.deltasSinceSeq = 0;
       entry = { event, data, id: String(seq) } as SentRunEvent;
-      this.persist(entry, seq);
+      const stored = entry;
+      this.queueWrite(() => this.persist(stored, seq), `event ${seq}`);
     } else {
       entry = { event, data, id: `${this.seq}.${++this.deltasSinceSeq}` } as SentRunEvent;
     }
     this.log.push(entry);
     for (const listener of this.listeners) listener(entry);
+  }
+
+  /**
+   * Queues a write of the run after its earlier ones (its events, the interrupts it takes): they
+   * reach the database in the order they happened. A failure is logged and kept for `writesSettled`.
+   */
+  queueWrite(write: () => Promise<unknown>, what: string): void {
+    this.writes = this.writes.then(write).then(
+      () => undefined,
+      (error: unknown) => {
+        console.error(`[run] could not store ${what} of run ${this.runId}`, error);
+        this.writeFailures.push(error);
+      },
+    );
+  }
+
+  /** Once every write queued so far has settled: the failures among them, oldest first. */
+  async writesSettled(): Promise<unknown[]> {
+    await this.writes;
+    return [...this.writeFailures];
   }
 
   /** Emits a `step` event: the step numbered with its place among the stored events. */

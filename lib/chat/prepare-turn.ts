@@ -69,8 +69,13 @@ export type TurnQuestion =
   | { stored: Message; parentId: string | null; text: string; attachmentIds: string[] };
 
 /** Checks the ids of `place` against the conversation's messages; 400 with what is wrong. */
-function questionOf(db: Db, conversation: Conversation, place: TurnPlace, attachmentIds: string[]): TurnQuestion {
-  const tree = messageTree(db, { conversationId: conversation.id });
+async function questionOf(
+  db: Db,
+  conversation: Conversation,
+  place: TurnPlace,
+  attachmentIds: string[],
+): Promise<TurnQuestion> {
+  const tree = await messageTree(db, { conversationId: conversation.id });
   if (place.regenerate !== undefined) {
     const answer = tree.get(place.regenerate);
     const question = answer?.parentId ? tree.get(answer.parentId) : undefined;
@@ -122,14 +127,15 @@ export async function prepareTurn(
   conversation: Conversation,
   config: Config,
 ): Promise<PreparedTurn> {
-  const question = questionOf(db, conversation, input, input.attachmentIds ?? []);
+  const question = await questionOf(db, conversation, input, input.attachmentIds ?? []);
   const { settings } = conversation;
-  unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
-  const attachments = question.attachmentIds.map((fileId) => {
-    const file = findFile(db, { conversationId: conversation.id, fileId });
+  await unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
+  const attachments: StoredFile[] = [];
+  for (const fileId of question.attachmentIds) {
+    const file = await findFile(db, { conversationId: conversation.id, fileId });
     if (!file) throw new AppError("bad_request:attachment", `Attachment ${fileId} is not a file of this conversation.`);
-    return file;
-  });
+    attachments.push(file);
+  }
   const { conversationModel: model, llm } = await chooseTurnModel(db, {
     requested: input.model,
     conversationModel: conversation.model,
@@ -137,7 +143,7 @@ export async function prepareTurn(
     settings,
   });
   // The tool loop may use the fast model; the answer is written by the turn's model.
-  const fast = roleModel(db, "fast");
+  const fast = await roleModel(db, "fast");
   const loopLlm = fast && fast !== llm.model ? await getLLM(fast, settings, "fast") : llm;
   // The title is written without the chat's settings, with the keep-alive of the model's role.
   const titleRole = loopLlm !== llm ? "fast" : llm.model !== model ? "vision" : "general";

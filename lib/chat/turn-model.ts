@@ -28,7 +28,7 @@ export async function chooseTurnModel(
     settings,
   }: { requested?: string; conversationModel: string | null; withImages: boolean; settings: ChatSettings },
 ): Promise<TurnModel> {
-  const general = roleModel(db, "general");
+  const general = await roleModel(db, "general");
   const model = await resolveModelName(requested, conversationModel, general);
   const installed = await getOllamaPool().installedNames();
   if (!installed.some((name) => sameModel(name, model))) {
@@ -44,7 +44,7 @@ export async function chooseTurnModel(
   const llm = await getLLM(model, settings);
   if (!withImages || llm.abilities.vision) return { conversationModel: model, llm };
 
-  const vision = roleModel(db, "vision");
+  const vision = await roleModel(db, "vision");
   const cannotSee = `Model '${model}' can't see images.`;
   if (!vision) {
     throw new AppError(

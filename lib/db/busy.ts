@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import type { Db } from "./client";
+import { type Db, sqliteConnection } from "./client";
 
 /**
  * Another connection (a second process, an sqlite3 shell, a backup tool) holding the write lock:
@@ -34,16 +34,16 @@ export function databaseBusyError(cause?: unknown): AppError {
 }
 
 /** Runs `write` now; while the database is busy, again every retry interval until it goes through. */
-export function writeWhenFree(write: () => void, what: string): boolean {
+export async function writeWhenFree(write: () => Promise<unknown>, what: string): Promise<boolean> {
   try {
-    write();
+    await write();
     return true;
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error;
   }
-  const retry = () => {
+  const retry = async () => {
     try {
-      write();
+      await write();
       console.log(`[db] stored ${what} once the database was free`);
     } catch (error) {
       if (isDatabaseBusy(error)) setTimeout(retry, busyRetryAfterSeconds() * 1000).unref();
@@ -60,8 +60,8 @@ export type DatabaseStatus = "ok" | "busy" | "unavailable";
  * Whether a write could start now. Readers are never blocked in WAL mode, so this takes and drops
  * the write lock without waiting (busy_timeout 0): a health check must not block the server.
  */
-export function databaseStatus(db: Db): DatabaseStatus {
-  const sqlite = db.$client;
+export async function databaseStatus(db: Db): Promise<DatabaseStatus> {
+  const sqlite = sqliteConnection(db);
   try {
     if (sqlite.inTransaction) return "ok";
     const timeout = sqlite.pragma("busy_timeout", { simple: true });

@@ -3,45 +3,110 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { eq } from "drizzle-orm";
-import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { getConfig } from "@/lib/config";
 import { storeAnswer } from "./runs";
 import * as schema from "./schema";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * The store's handle, the same for every dialect (docs/architecture.md, "Persistence"): queries are
+ * awaited builders, typed from the SQLite schema; the result of a write without `returning` is
+ * left opaque. Its `transaction` is ours, so one signature serves SQLite and PostgreSQL.
+ */
+export type Db = Omit<
+  BaseSQLiteDatabase<"async", unknown, typeof schema>,
+  "transaction" | "run" | "all" | "get" | "values"
+> & {
+  transaction<T>(body: (tx: Db) => Promise<T>): Promise<T>;
+};
 
 export const DB_FILENAME = "ollama-web.sqlite";
+
+/** The SQLite adapter: the one place that knows the connection behind a `Db`. */
+const connections = new WeakMap<Db, Database.Database>();
+
+/**
+ * SQLite's transactions: one connection, so one transaction at a time, queued (better-sqlite3's own
+ * `transaction()` refuses async bodies). A transaction begun inside a body is part of it. Caveat: a
+ * statement another request issues while a body awaits runs inside that transaction; bodies
+ * therefore await nothing but the database, whose statements run at once.
+ */
+function serialTransactions(sqlite: Database.Database, db: Db): Db["transaction"] {
+  const tx: Db = Object.create(db);
+  tx.transaction = (body) => body(tx);
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(body: (tx: Db) => Promise<T>): Promise<T> => {
+    const turn = queue.then(async () => {
+      sqlite.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await body(tx);
+        sqlite.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    });
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+}
 
 /**
  * Opens (creating if needed) the database, applies pending migrations and recovers runs a crash
  * left "running". Called once per process through `getDb()`, or directly by tests.
  */
-export function openDb(
+export async function openDb(
   file: string,
   {
     migrationsFolder = path.join(process.cwd(), "drizzle"),
     busyTimeoutMs = getConfig().DB_BUSY_TIMEOUT_MS,
   }: { migrationsFolder?: string; busyTimeoutMs?: number } = {},
-): Db {
+): Promise<Db> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  // Short: better-sqlite3 is synchronous, so a write waiting for a lock stalls every request (lib/db/busy.ts).
-  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  sqlite.pragma("synchronous = NORMAL");
-  const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder });
-  recoverInterruptedRuns(db);
-  return db;
+  try {
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    // Short: better-sqlite3 is synchronous, so a write waiting for a lock stalls every request (lib/db/busy.ts).
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    sqlite.pragma("synchronous = NORMAL");
+    const driver = drizzle(sqlite, { schema });
+    migrate(driver, { migrationsFolder });
+    // The builders are thenables that run at once on this synchronous driver: typed as the async dialect they are used as.
+    const db = driver as unknown as Db;
+    Object.assign(db, { transaction: serialTransactions(sqlite, db) });
+    connections.set(db, sqlite);
+    await recoverInterruptedRuns(db);
+    return db;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+/** The SQLite connection behind `db` (the adapter and SQLite-only tests). */
+export function sqliteConnection(db: Db): Database.Database {
+  const sqlite = connections.get(db);
+  if (!sqlite) throw new Error("Not a SQLite database handle.");
+  return sqlite;
+}
+
+/** Writes the WAL back into the file and closes the connection; closing twice does nothing. */
+export function closeDb(db: Db): void {
+  const sqlite = sqliteConnection(db);
+  if (!sqlite.open) return;
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.close();
 }
 
 /** A run still "running" when the process starts was cut off by a crash or restart. */
-export function recoverInterruptedRuns(db: Db): number {
+export async function recoverInterruptedRuns(db: Db): Promise<number> {
   // Only the columns it needs. It runs after every migration (upgrade tests open an older schema
   // without it: `openOld` in lib/db/upgrade.test.ts).
-  const stale = db
+  const stale = await db
     .select({
       id: schema.runs.id,
       conversationId: schema.runs.conversationId,
@@ -50,16 +115,15 @@ export function recoverInterruptedRuns(db: Db): number {
       questionId: schema.runs.questionId,
     })
     .from(schema.runs)
-    .where(eq(schema.runs.status, "running"))
-    .all();
+    .where(eq(schema.runs.status, "running"));
   const now = Date.now();
-  db.transaction((tx) => {
+  await db.transaction(async (tx) => {
     for (const run of stale) {
-      tx.update(schema.runs)
+      await tx
+        .update(schema.runs)
         .set({ status: "interrupted", finishedAt: now, elapsedMs: now - run.startedAt })
-        .where(eq(schema.runs.id, run.id))
-        .run();
-      storeAnswer(tx, {
+        .where(eq(schema.runs.id, run.id));
+      await storeAnswer(tx, {
         id: crypto.randomUUID(),
         conversationId: run.conversationId,
         parentId: run.questionId,
@@ -75,19 +139,28 @@ export function recoverInterruptedRuns(db: Db): number {
   return stale.length;
 }
 
-const globalForDb = globalThis as unknown as { __ollamaWebDb?: Db };
+const globalForDb = globalThis as unknown as { __ollamaWebDb?: Promise<Db> };
 
-/** Lazily opened: `next build` evaluates route modules and must not touch the database. */
-export function getDb(): Db {
+/**
+ * Lazily opened, once (`next build` evaluates route modules and must not touch the database). A
+ * failed open is forgotten, so the next call tries again and reports its own error.
+ */
+export function getDb(): Promise<Db> {
   if (!globalForDb.__ollamaWebDb) {
     const file = path.resolve(getConfig().DATA_DIR, DB_FILENAME);
-    globalForDb.__ollamaWebDb = openDb(file);
+    const opening = openDb(file);
+    globalForDb.__ollamaWebDb = opening;
+    opening.catch(() => {
+      if (globalForDb.__ollamaWebDb === opening) globalForDb.__ollamaWebDb = undefined;
+    });
   }
   return globalForDb.__ollamaWebDb;
 }
 
 /** Tests point DATA_DIR elsewhere between files. */
-export function closeDbForTests(): void {
-  globalForDb.__ollamaWebDb?.$client.close();
+export async function closeDbForTests(): Promise<void> {
+  const opening = globalForDb.__ollamaWebDb;
   globalForDb.__ollamaWebDb = undefined;
+  const db = await opening?.catch(() => undefined);
+  if (db) sqliteConnection(db).close();
 }

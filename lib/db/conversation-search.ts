@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, exists, or, type SQL, sql } from "drizzle-orm";
 import { findMatch, snippetAround, type TextMatch } from "@/lib/text/search-snippet";
 import type { Db } from "./client";
+import { insertionOrder, likeIgnoringCase } from "./portable-sql";
 import { type Conversation, conversations, messages } from "./schema";
 
 /** Why a conversation is in the results of a sidebar search (docs/api.md, "Conversations"). */
@@ -18,13 +19,13 @@ function escapeLike(text: string): string {
 
 const likePattern = (query: string) => `%${escapeLike(query)}%`;
 
-const contentMatches = (pattern: string) => sql`${messages.content} LIKE ${pattern} ESCAPE '\\'`;
+const contentMatches = (pattern: string) => likeIgnoringCase(messages.content, pattern);
 
-/** Conversations whose title or any message contains `query` (SQLite LIKE: ASCII case folded). */
+/** Conversations whose title or any message contains `query`, in any case. */
 export function matchesQuery(db: Db, query: string): SQL | undefined {
   const pattern = likePattern(query);
   return or(
-    sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`,
+    likeIgnoringCase(conversations.title, pattern),
     exists(
       db
         .select({ one: sql`1` })
@@ -35,14 +36,13 @@ export function matchesQuery(db: Db, query: string): SQL | undefined {
 }
 
 /** Where `query` matched in each found conversation: one small query per conversation of the page. */
-export function describeMatch(db: Db, conversation: Conversation, query: string): SearchMatch {
-  const first = db
+export async function describeMatch(db: Db, conversation: Conversation, query: string): Promise<SearchMatch> {
+  const [first] = await db
     .select({ id: messages.id, content: messages.content })
     .from(messages)
     .where(and(eq(messages.conversationId, conversation.id), contentMatches(likePattern(query))))
-    .orderBy(asc(messages.createdAt), asc(sql`rowid`))
-    .limit(1)
-    .get();
+    .orderBy(asc(messages.createdAt), asc(insertionOrder(messages)))
+    .limit(1);
   const snippet = first ? snippetAround(first.content, query) : null;
   return {
     title: findMatch(conversation.title, query),

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
-import { type Db, openDb } from "./client";
+import { type Db, openDb, sqliteConnection } from "./client";
 import { listHeldInterrupts, storeInterrupt } from "./interrupts";
 import {
   createConversation,
@@ -21,46 +21,44 @@ import {
 import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
 import { files, messages, runEvents, runs } from "./schema";
 
-let ctx: ReturnType<typeof tempDb>;
+let ctx: Awaited<ReturnType<typeof tempDb>>;
 let db: Db;
 
-beforeEach(() => {
-  ctx = tempDb();
+beforeEach(async () => {
+  ctx = await tempDb();
   db = ctx.db;
 });
 afterEach(() => ctx.cleanup());
 
-function addFile(conversationId: string) {
-  db.insert(files)
-    .values({
-      id: crypto.randomUUID(),
-      conversationId,
-      origin: "upload",
-      filename: "a.pdf",
-      mime: "application/pdf",
-      size: 3,
-      sha256: "x",
-      bytes: Buffer.from("pdf"),
-      createdAt: Date.now(),
-    })
-    .run();
+async function addFile(conversationId: string) {
+  await db.insert(files).values({
+    id: crypto.randomUUID(),
+    conversationId,
+    origin: "upload",
+    filename: "a.pdf",
+    mime: "application/pdf",
+    size: 3,
+    sha256: "x",
+    bytes: Buffer.from("pdf"),
+    createdAt: Date.now(),
+  });
 }
 
 describe("database setup", () => {
   it("opens in WAL mode with foreign keys on and a busy timeout", () => {
-    expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
-    expect(Number(db.$client.pragma("busy_timeout", { simple: true }))).toBeGreaterThan(0);
+    expect(sqliteConnection(db).pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(sqliteConnection(db).pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(Number(sqliteConnection(db).pragma("busy_timeout", { simple: true }))).toBeGreaterThan(0);
   });
 
-  it("waits for another connection's lock only DB_BUSY_TIMEOUT_MS, short by default (a waiting write blocks the server)", () => {
-    expect(Number(db.$client.pragma("busy_timeout", { simple: true }))).toBe(300);
+  it("waits for another connection's lock only DB_BUSY_TIMEOUT_MS, short by default (a waiting write blocks the server)", async () => {
+    expect(Number(sqliteConnection(db).pragma("busy_timeout", { simple: true }))).toBe(300);
     vi.stubEnv("DB_BUSY_TIMEOUT_MS", "120");
     resetConfigForTests();
     try {
-      const other = openDb(ctx.file);
-      expect(Number(other.$client.pragma("busy_timeout", { simple: true }))).toBe(120);
-      other.$client.close();
+      const other = await openDb(ctx.file);
+      expect(Number(sqliteConnection(other).pragma("busy_timeout", { simple: true }))).toBe(120);
+      sqliteConnection(other).close();
     } finally {
       vi.unstubAllEnvs();
       resetConfigForTests();
@@ -68,7 +66,7 @@ describe("database setup", () => {
   });
 
   it("applies the drizzle migrations, creating every table", () => {
-    const tables = db.$client
+    const tables = sqliteConnection(db)
       .prepare("select name from sqlite_master where type = 'table' order by name")
       .all()
       .map((row) => (row as { name: string }).name);
@@ -77,28 +75,28 @@ describe("database setup", () => {
     );
   });
 
-  it("reopening an existing database applies nothing twice", () => {
-    createConversation(db, { ownerId: null, title: "kept" });
-    db.$client.close();
-    const again = openDb(ctx.file);
-    expect(listConversations(again, { ownerId: null }).conversations.map((c) => c.title)).toEqual(["kept"]);
+  it("reopening an existing database applies nothing twice", async () => {
+    await createConversation(db, { ownerId: null, title: "kept" });
+    sqliteConnection(db).close();
+    const again = await openDb(ctx.file);
+    expect((await listConversations(again, { ownerId: null })).conversations.map((c) => c.title)).toEqual(["kept"]);
     ctx.db = again;
   });
 });
 
 describe("crash recovery", () => {
-  it("marks a run left running as interrupted at the next start, keeping its partial answer", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
-    savePartialAnswer(db, { runId: run.id, text: "half an answ" });
-    db.$client.close();
+  it("marks a run left running as interrupted at the next start, keeping its partial answer", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    await savePartialAnswer(db, { runId: run.id, text: "half an answ" });
+    sqliteConnection(db).close();
 
-    const reopened = openDb(ctx.file);
+    const reopened = await openDb(ctx.file);
     ctx.db = reopened;
-    const stored = reopened.select().from(runs).where(eq(runs.id, run.id)).get();
+    const [stored] = await reopened.select().from(runs).where(eq(runs.id, run.id));
     expect(stored?.status).toBe("interrupted");
     expect(stored?.finishedAt).not.toBeNull();
-    const detail = getConversationDetail(reopened, { ownerId: null, id: conversation.id });
+    const detail = await getConversationDetail(reopened, { ownerId: null, id: conversation.id });
     expect(detail.activeRunId).toBeNull();
     expect(detail.messages).toHaveLength(1);
     expect(detail.messages[0]).toMatchObject({ role: "assistant", status: "interrupted", content: "half an answ" });
@@ -107,58 +105,67 @@ describe("crash recovery", () => {
 });
 
 describe("held interrupts at a restart", () => {
-  it("pending follow-ups of a run recovered at startup are kept as unsent", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const run = createRun(db, { conversationId: conversation.id, mode: "native", model: "m" });
+  it("pending follow-ups of a run recovered at startup are kept as unsent", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "native", model: "m" });
     const interrupt = { id: "i1", text: "and the prices too" };
-    storeInterrupt(db, { interrupt, conversationId: conversation.id, runId: run.id });
-    expect(listHeldInterrupts(db, { conversationId: conversation.id })).toMatchObject([{ id: "i1", unsent: false }]);
-    db.$client.close();
+    await storeInterrupt(db, { interrupt, conversationId: conversation.id, runId: run.id });
+    expect(await listHeldInterrupts(db, { conversationId: conversation.id })).toMatchObject([
+      { id: "i1", unsent: false },
+    ]);
+    sqliteConnection(db).close();
 
-    const reopened = openDb(ctx.file);
+    const reopened = await openDb(ctx.file);
     ctx.db = reopened;
-    expect(listHeldInterrupts(reopened, { conversationId: conversation.id })).toEqual([
+    expect(await listHeldInterrupts(reopened, { conversationId: conversation.id })).toEqual([
       { id: "i1", runId: run.id, text: "and the prices too", createdAt: expect.any(Number), unsent: true },
     ]);
   });
 });
 
 describe("deleting a conversation", () => {
-  it("cascades to its messages, runs, run events and files", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const other = createConversation(db, { ownerId: null });
+  it("cascades to its messages, runs, run events and files", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const other = await createConversation(db, { ownerId: null });
     for (const id of [conversation.id, other.id]) {
-      insertMessage(db, { conversationId: id, role: "user", content: "hi" });
-      const run = createRun(db, { conversationId: id, mode: "plain", model: "m" });
-      appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
-      finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
-      addFile(id);
+      await insertMessage(db, { conversationId: id, role: "user", content: "hi" });
+      const run = await createRun(db, { conversationId: id, mode: "plain", model: "m" });
+      await appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
+      await finishRun(db, {
+        runId: run.id,
+        status: "complete",
+        iterations: 1,
+        inputTokens: 1,
+        outputTokens: 1,
+        answer: "a",
+      });
+      await addFile(id);
     }
-    deleteConversation(db, { ownerId: null, id: conversation.id });
+    await deleteConversation(db, { ownerId: null, id: conversation.id });
     for (const table of [messages, runs, files] as const) {
-      const rows = db.select().from(table).all() as { conversationId: string }[];
+      const rows = (await db.select().from(table)) as { conversationId: string }[];
       expect(rows.every((row) => row.conversationId === other.id)).toBe(true);
       expect(rows.length).toBeGreaterThan(0);
     }
-    expect(db.select().from(runEvents).all()).toHaveLength(1);
+    expect(await db.select().from(runEvents)).toHaveLength(1);
   });
 
-  it("an unknown id is a not_found error", () => {
-    expect(() => deleteConversation(db, { ownerId: null, id: "nope" })).toThrowError(
+  it("an unknown id is a not_found error", async () => {
+    await expect(deleteConversation(db, { ownerId: null, id: "nope" })).rejects.toThrowError(
       expect.objectContaining({ code: "not_found:conversation" }),
     );
   });
 });
 
 describe("conversations", () => {
-  it("lists newest first and pages with a cursor without gaps or repeats", () => {
+  it("lists newest first and pages with a cursor without gaps or repeats", async () => {
     const created = Array.from({ length: 7 }, (_, i) => createConversation(db, { ownerId: null, title: `c${i}` }));
     // Same timestamp for several rows: the cursor must still order them totally.
-    db.$client.prepare("update conversations set updated_at = 1000").run();
+    sqliteConnection(db).prepare("update conversations set updated_at = 1000").run();
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = listConversations(db, { ownerId: null, cursor, limit: 3 });
+      const page = await listConversations(db, { ownerId: null, cursor, limit: 3 });
       seen.push(...page.conversations.map((c) => c.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -166,40 +173,40 @@ describe("conversations", () => {
     expect(seen).toHaveLength(created.length);
   });
 
-  it("orders by last activity: a new message moves a conversation to the top", () => {
-    const older = createConversation(db, { ownerId: null, title: "older" });
-    const newer = createConversation(db, { ownerId: null, title: "newer" });
-    db.$client.prepare("update conversations set updated_at = updated_at - 10000 where id = ?").run(older.id);
-    db.$client.prepare("update conversations set updated_at = updated_at - 5000 where id = ?").run(newer.id);
-    expect(listConversations(db, { ownerId: null }).conversations[0]?.id).toBe(newer.id);
-    insertMessage(db, { conversationId: older.id, role: "user", content: "bump" });
-    expect(listConversations(db, { ownerId: null }).conversations[0]?.id).toBe(older.id);
+  it("orders by last activity: a new message moves a conversation to the top", async () => {
+    const older = await createConversation(db, { ownerId: null, title: "older" });
+    const newer = await createConversation(db, { ownerId: null, title: "newer" });
+    sqliteConnection(db).prepare("update conversations set updated_at = updated_at - 10000 where id = ?").run(older.id);
+    sqliteConnection(db).prepare("update conversations set updated_at = updated_at - 5000 where id = ?").run(newer.id);
+    expect((await listConversations(db, { ownerId: null })).conversations[0]?.id).toBe(newer.id);
+    await insertMessage(db, { conversationId: older.id, role: "user", content: "bump" });
+    expect((await listConversations(db, { ownerId: null })).conversations[0]?.id).toBe(older.id);
   });
 
-  it("searches titles and message contents, treating % and _ literally", () => {
-    const byTitle = createConversation(db, { ownerId: null, title: "Tokyo trip" });
-    const byContent = createConversation(db, { ownerId: null, title: "misc" });
-    insertMessage(db, { conversationId: byContent.id, role: "assistant", content: "The tokyo tower is 333 m" });
-    const percent = createConversation(db, { ownerId: null, title: "100% done" });
-    createConversation(db, { ownerId: null, title: "100 done" });
-    expect(
-      listConversations(db, { ownerId: null, q: "tokyo" })
-        .conversations.map((c) => c.id)
-        .sort(),
-    ).toEqual([byTitle.id, byContent.id].sort());
-    expect(listConversations(db, { ownerId: null, q: "100%" }).conversations.map((c) => c.id)).toEqual([percent.id]);
-    expect(listConversations(db, { ownerId: null, q: "_" }).conversations).toEqual([]);
+  it("searches titles and message contents, treating % and _ literally", async () => {
+    const byTitle = await createConversation(db, { ownerId: null, title: "Tokyo trip" });
+    const byContent = await createConversation(db, { ownerId: null, title: "misc" });
+    await insertMessage(db, { conversationId: byContent.id, role: "assistant", content: "The tokyo tower is 333 m" });
+    const percent = await createConversation(db, { ownerId: null, title: "100% done" });
+    await createConversation(db, { ownerId: null, title: "100 done" });
+    expect((await listConversations(db, { ownerId: null, q: "tokyo" })).conversations.map((c) => c.id).sort()).toEqual(
+      [byTitle.id, byContent.id].sort(),
+    );
+    expect((await listConversations(db, { ownerId: null, q: "100%" })).conversations.map((c) => c.id)).toEqual([
+      percent.id,
+    ]);
+    expect((await listConversations(db, { ownerId: null, q: "_" })).conversations).toEqual([]);
   });
 
-  it("rejects a malformed cursor as a bad request", () => {
-    expect(() => listConversations(db, { ownerId: null, cursor: "garbage" })).toThrow(AppError);
+  it("rejects a malformed cursor as a bad request", async () => {
+    await expect(listConversations(db, { ownerId: null, cursor: "garbage" })).rejects.toThrow(AppError);
   });
 
-  it("renames, changes the model, and falls back to the default title for a blank one", () => {
-    const conversation = createConversation(db, { ownerId: null, title: "  " });
+  it("renames, changes the model, and falls back to the default title for a blank one", async () => {
+    const conversation = await createConversation(db, { ownerId: null, title: "  " });
     expect(conversation.title).toBe(DEFAULT_TITLE);
-    updateConversation(db, { ownerId: null, id: conversation.id, title: "Renamed", model: "qwen3:8b" });
-    expect(getConversation(db, { ownerId: null, id: conversation.id })).toMatchObject({
+    await updateConversation(db, { ownerId: null, id: conversation.id, title: "Renamed", model: "qwen3:8b" });
+    expect(await getConversation(db, { ownerId: null, id: conversation.id })).toMatchObject({
       title: "Renamed",
       model: "qwen3:8b",
     });
@@ -214,13 +221,13 @@ describe("conversations", () => {
 });
 
 describe("runs", () => {
-  it("finishing a run stores the assistant message and its usage, and clears the partial answer", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
-    savePartialAnswer(db, { runId: run.id, text: "part" });
-    appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
-    appendRunEvent(db, { runId: run.id, seq: 2, event: { event: "answer", data: { status: "done" } } });
-    const message = finishRun(db, {
+  it("finishing a run stores the assistant message and its usage, and clears the partial answer", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    await savePartialAnswer(db, { runId: run.id, text: "part" });
+    await appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "answer", data: { status: "start" } } });
+    await appendRunEvent(db, { runId: run.id, seq: 2, event: { event: "answer", data: { status: "done" } } });
+    const message = await finishRun(db, {
       runId: run.id,
       status: "stopped",
       iterations: 1,
@@ -229,13 +236,13 @@ describe("runs", () => {
       answer: "partial",
     });
     expect(message).toMatchObject({ role: "assistant", status: "stopped", content: "partial", runId: run.id });
-    const detail = getConversationDetail(db, { ownerId: null, id: conversation.id });
+    const detail = await getConversationDetail(db, { ownerId: null, id: conversation.id });
     expect(detail.messages[0]?.run).toMatchObject({
       status: "stopped",
       usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
     });
-    expect(db.select().from(runs).where(eq(runs.id, run.id)).get()?.partialAnswer).toBeNull();
-    expect(listRunEvents(db, { runId: run.id, after: 1 })).toEqual([
+    expect((await db.select().from(runs).where(eq(runs.id, run.id)).limit(1))[0]?.partialAnswer).toBeNull();
+    expect(await listRunEvents(db, { runId: run.id, after: 1 })).toEqual([
       { event: "answer", data: { status: "done" }, id: "2" },
     ]);
   });
@@ -245,52 +252,51 @@ describe("the branch shown", () => {
   const finish = (runId: string) =>
     finishRun(db, { runId, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
 
-  it("a question and an answer each become the end of the branch shown; an interrupt does not", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const question = insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
-    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+  it("a question and an answer each become the end of the branch shown; an interrupt does not", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     expect(run.questionId).toBe(question.id);
-    const interrupt = insertMessage(db, {
+    const interrupt = await insertMessage(db, {
       conversationId: conversation.id,
       parentId: question.id,
       role: "user",
       content: "also",
       runId: run.id,
     });
-    expect(getConversation(db, { id: conversation.id, ownerId: null }).activeLeafId).toBe(question.id);
-    const answer = finish(run.id);
+    expect((await getConversation(db, { id: conversation.id, ownerId: null })).activeLeafId).toBe(question.id);
+    const answer = await finish(run.id);
     expect(answer.parentId).toBe(question.id);
-    const detail = getConversationDetail(db, { id: conversation.id, ownerId: null });
+    const detail = await getConversationDetail(db, { id: conversation.id, ownerId: null });
     expect(detail.messages.map((m) => m.id)).toEqual([question.id, interrupt.id, answer.id]);
   });
 
-  it("a run's answer ends the branch shown only when its question still does", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    insertMessage(db, { conversationId: conversation.id, role: "user", content: "q1" });
-    const first = finish(createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" }).id);
-    insertMessage(db, { conversationId: conversation.id, role: "user", content: "q2" });
-    const run = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+  it("a run's answer ends the branch shown only when its question still does", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q1" });
+    const first = await finish(
+      (await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" })).id,
+    );
+    await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q2" });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     // Another branch is shown by the time the answer is stored (e.g. stored late, the database busy).
-    setActiveLeaf(db, { id: conversation.id, messageId: first.id });
-    const late = finish(run.id);
-    expect(getConversation(db, { id: conversation.id, ownerId: null }).activeLeafId).toBe(first.id);
-    selectBranch(db, { id: conversation.id, ownerId: null, messageId: late.id });
-    expect(getConversationDetail(db, { id: conversation.id, ownerId: null }).messages.map((m) => m.content)).toEqual([
-      "q1",
-      "a",
-      "q2",
-      "a",
-    ]);
+    await setActiveLeaf(db, { id: conversation.id, messageId: first.id });
+    const late = await finish(run.id);
+    expect((await getConversation(db, { id: conversation.id, ownerId: null })).activeLeafId).toBe(first.id);
+    await selectBranch(db, { id: conversation.id, ownerId: null, messageId: late.id });
+    expect(
+      (await getConversationDetail(db, { id: conversation.id, ownerId: null })).messages.map((m) => m.content),
+    ).toEqual(["q1", "a", "q2", "a"]);
   });
 
-  it("selecting a message of another conversation is not_found and changes nothing", () => {
-    const mine = createConversation(db, { ownerId: null });
-    const other = createConversation(db, { ownerId: null });
-    const kept = insertMessage(db, { conversationId: mine.id, role: "user", content: "mine" });
-    const foreign = insertMessage(db, { conversationId: other.id, role: "user", content: "theirs" });
-    expect(() => selectBranch(db, { id: mine.id, ownerId: null, messageId: foreign.id })).toThrowError(
+  it("selecting a message of another conversation is not_found and changes nothing", async () => {
+    const mine = await createConversation(db, { ownerId: null });
+    const other = await createConversation(db, { ownerId: null });
+    const kept = await insertMessage(db, { conversationId: mine.id, role: "user", content: "mine" });
+    const foreign = await insertMessage(db, { conversationId: other.id, role: "user", content: "theirs" });
+    await expect(selectBranch(db, { id: mine.id, ownerId: null, messageId: foreign.id })).rejects.toThrowError(
       expect.objectContaining({ code: "not_found:message" }),
     );
-    expect(getConversation(db, { id: mine.id, ownerId: null }).activeLeafId).toBe(kept.id);
+    expect((await getConversation(db, { id: mine.id, ownerId: null })).activeLeafId).toBe(kept.id);
   });
 });

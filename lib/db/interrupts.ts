@@ -12,17 +12,17 @@ import { type HeldInterrupt, interrupts, runs } from "./schema";
  * turn of their own — or discarded.
  */
 
-export function storeInterrupt(
+export async function storeInterrupt(
   db: Db,
   { interrupt, conversationId, runId }: { interrupt: Interrupt; conversationId: string; runId: string },
-): void {
-  db.insert(interrupts)
-    .values({ id: interrupt.id, conversationId, runId, text: interrupt.text, createdAt: Date.now() })
-    .run();
+): Promise<void> {
+  await db
+    .insert(interrupts)
+    .values({ id: interrupt.id, conversationId, runId, text: interrupt.text, createdAt: Date.now() });
 }
 
 /** The run took it: it becomes a user message of that run (under its question), under its id. */
-export function takeInterrupt(
+export async function takeInterrupt(
   db: Db,
   {
     interrupt,
@@ -30,10 +30,10 @@ export function takeInterrupt(
     runId,
     parentId,
   }: { interrupt: Interrupt; conversationId: string; runId: string; parentId: string },
-): void {
-  db.transaction(() => {
-    db.delete(interrupts).where(eq(interrupts.id, interrupt.id)).run();
-    insertMessage(db, {
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(interrupts).where(eq(interrupts.id, interrupt.id));
+    await insertMessage(tx, {
       id: interrupt.id,
       conversationId,
       parentId,
@@ -48,8 +48,11 @@ export function takeInterrupt(
 export type HeldInterruptView = Pick<HeldInterrupt, "id" | "runId" | "text" | "createdAt"> & { unsent: boolean };
 
 /** The conversation's held interrupts, oldest first. */
-export function listHeldInterrupts(db: Db, { conversationId }: { conversationId: string }): HeldInterruptView[] {
-  return db
+export async function listHeldInterrupts(
+  db: Db,
+  { conversationId }: { conversationId: string },
+): Promise<HeldInterruptView[]> {
+  const rows = await db
     .select({
       id: interrupts.id,
       runId: interrupts.runId,
@@ -60,17 +63,18 @@ export function listHeldInterrupts(db: Db, { conversationId }: { conversationId:
     .from(interrupts)
     .leftJoin(runs, eq(runs.id, interrupts.runId))
     .where(eq(interrupts.conversationId, conversationId))
-    .orderBy(asc(interrupts.createdAt))
-    .all()
-    .map(({ runStatus, ...held }) => ({ ...held, unsent: runStatus !== "running" }));
+    .orderBy(asc(interrupts.createdAt));
+  return rows.map(({ runStatus, ...held }) => ({ ...held, unsent: runStatus !== "running" }));
 }
 
 /**
  * The unsent interrupts `ids` of the conversation, in the order given, for a turn that sends them;
  * any other id (unknown, queued, another conversation's) is refused before anything changes.
  */
-export function unsentInterrupts(db: Db, { conversationId, ids }: { conversationId: string; ids: string[] }) {
-  const held = new Map(listHeldInterrupts(db, { conversationId }).map((interrupt) => [interrupt.id, interrupt]));
+export async function unsentInterrupts(db: Db, { conversationId, ids }: { conversationId: string; ids: string[] }) {
+  const held = new Map(
+    (await listHeldInterrupts(db, { conversationId })).map((interrupt) => [interrupt.id, interrupt]),
+  );
   return ids.map((id) => {
     const interrupt = held.get(id);
     if (!interrupt?.unsent) {
@@ -81,18 +85,19 @@ export function unsentInterrupts(db: Db, { conversationId, ids }: { conversation
 }
 
 /** They are part of the conversation now (sent as a turn): no longer held. */
-export function releaseInterrupts(db: Db, { ids }: { ids: string[] }): void {
-  if (ids.length > 0) db.delete(interrupts).where(inArray(interrupts.id, ids)).run();
+export async function releaseInterrupts(db: Db, { ids }: { ids: string[] }): Promise<void> {
+  if (ids.length > 0) await db.delete(interrupts).where(inArray(interrupts.id, ids));
 }
 
 /** The user discards an unsent interrupt; a queued one (its run still going) or an unknown one is refused. */
-export function discardInterrupt(db: Db, { conversationId, id }: { conversationId: string; id: string }): void {
-  const held = listHeldInterrupts(db, { conversationId }).find((interrupt) => interrupt.id === id);
+export async function discardInterrupt(
+  db: Db,
+  { conversationId, id }: { conversationId: string; id: string },
+): Promise<void> {
+  const held = (await listHeldInterrupts(db, { conversationId })).find((interrupt) => interrupt.id === id);
   if (!held) throw new AppError("not_found:interrupt", `Follow-up ${id} not found.`);
   if (!held.unsent) {
     throw new AppError("conflict:interrupt_queued", "The running answer may still read this follow-up; stop it first.");
   }
-  db.delete(interrupts)
-    .where(and(eq(interrupts.id, id), eq(interrupts.conversationId, conversationId)))
-    .run();
+  await db.delete(interrupts).where(and(eq(interrupts.id, id), eq(interrupts.conversationId, conversationId)));
 }

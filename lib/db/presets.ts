@@ -14,16 +14,16 @@ import { type Preset, presets } from "./schema";
 
 const ownedBy = (ownerId: OwnerId) => (ownerId === null ? isNull(presets.userId) : eq(presets.userId, ownerId));
 
-export function listPresets(db: Db, { ownerId }: { ownerId: OwnerId }): Preset[] {
-  return db.select().from(presets).where(ownedBy(ownerId)).orderBy(asc(presets.createdAt), asc(presets.id)).all();
+export function listPresets(db: Db, { ownerId }: { ownerId: OwnerId }): Promise<Preset[]> {
+  return db.select().from(presets).where(ownedBy(ownerId)).orderBy(asc(presets.createdAt), asc(presets.id));
 }
 
-export function getPreset(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Preset {
-  const row = db
+export async function getPreset(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<Preset> {
+  const [row] = await db
     .select()
     .from(presets)
     .where(and(eq(presets.id, id), ownedBy(ownerId)))
-    .get();
+    .limit(1);
   if (!row) throw new AppError("not_found:preset", `Preset ${id} not found.`);
   return row;
 }
@@ -36,59 +36,67 @@ export interface PresetFields {
 }
 
 /** Marking a preset the default unmarks the owner's other one, in the same transaction. */
-function clearDefault(db: Db, ownerId: OwnerId): void {
-  db.update(presets)
+async function clearDefault(db: Db, ownerId: OwnerId): Promise<void> {
+  await db
+    .update(presets)
     .set({ isDefault: false })
-    .where(and(ownedBy(ownerId), eq(presets.isDefault, true)))
-    .run();
+    .where(and(ownedBy(ownerId), eq(presets.isDefault, true)));
 }
 
-export function createPreset(db: Db, { ownerId, ...fields }: PresetFields & { ownerId: OwnerId }): Preset {
+export async function createPreset(
+  db: Db,
+  { ownerId, ...fields }: PresetFields & { ownerId: OwnerId },
+): Promise<Preset> {
   const row: Preset = { id: crypto.randomUUID(), userId: ownerId, ...fields, createdAt: Date.now() };
-  db.transaction(() => {
-    if (row.isDefault) clearDefault(db, ownerId);
-    db.insert(presets).values(row).run();
+  await db.transaction(async (tx) => {
+    if (row.isDefault) await clearDefault(tx, ownerId);
+    await tx.insert(presets).values(row);
   });
   return row;
 }
 
-export function updatePreset(
+export async function updatePreset(
   db: Db,
   { id, ownerId, ...changes }: Partial<PresetFields> & { id: string; ownerId: OwnerId },
-): Preset {
-  db.transaction(() => {
-    getPreset(db, { id, ownerId });
-    if (changes.isDefault) clearDefault(db, ownerId);
-    db.update(presets).set(changes).where(eq(presets.id, id)).run();
+): Promise<Preset> {
+  await db.transaction(async (tx) => {
+    await getPreset(tx, { id, ownerId });
+    if (changes.isDefault) await clearDefault(tx, ownerId);
+    await tx.update(presets).set(changes).where(eq(presets.id, id));
   });
   return getPreset(db, { id, ownerId });
 }
 
-export function deletePreset(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): void {
-  const result = db
+export async function deletePreset(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
+  const deleted = await db
     .delete(presets)
     .where(and(eq(presets.id, id), ownedBy(ownerId)))
-    .run();
-  if (result.changes === 0) throw new AppError("not_found:preset", `Preset ${id} not found.`);
+    .returning({ id: presets.id });
+  if (deleted.length === 0) throw new AppError("not_found:preset", `Preset ${id} not found.`);
+}
+
+async function defaultPreset(db: Db, ownerId: OwnerId): Promise<Preset | undefined> {
+  const [preset] = await db
+    .select()
+    .from(presets)
+    .where(and(ownedBy(ownerId), eq(presets.isDefault, true)))
+    .limit(1);
+  return preset;
 }
 
 /**
  * What a new chat starts with: the chosen preset, or with none chosen (`undefined`) the owner's
  * default one; `null` chooses none. Its model applies unless the request names one.
  */
-export function newChatPreset(
+export async function newChatPreset(
   db: Db,
   { ownerId, presetId }: { ownerId: OwnerId; presetId: string | null | undefined },
-): { model: string | null; settings: ChatSettings } {
+): Promise<{ model: string | null; settings: ChatSettings }> {
   const preset =
     presetId === undefined
-      ? db
-          .select()
-          .from(presets)
-          .where(and(ownedBy(ownerId), eq(presets.isDefault, true)))
-          .get()
+      ? await defaultPreset(db, ownerId)
       : presetId === null
         ? undefined
-        : getPreset(db, { id: presetId, ownerId });
+        : await getPreset(db, { id: presetId, ownerId });
   return { model: preset?.model ?? null, settings: preset?.settings ?? {} };
 }

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
 import { isInterrupt, MessageTree } from "./message-tree";
+import { insertionOrder } from "./portable-sql";
 import { listRuns, type RunSummary, sentRunEvent, summarizeRun } from "./runs";
 import {
   type Conversation,
@@ -38,7 +39,7 @@ export type OwnerId = string | null;
 export const ownedBy = (ownerId: OwnerId) =>
   ownerId === null ? isNull(conversations.userId) : eq(conversations.userId, ownerId);
 
-export function createConversation(
+export async function createConversation(
   db: Db,
   {
     title,
@@ -53,7 +54,7 @@ export function createConversation(
     disabledToolGroups?: string[];
     ownerId: OwnerId;
   },
-): Conversation {
+): Promise<Conversation> {
   const now = Date.now();
   const row: Conversation = {
     id: crypto.randomUUID(),
@@ -71,17 +72,20 @@ export function createConversation(
     createdAt: now,
     updatedAt: now,
   };
-  db.insert(conversations).values(row).run();
+  await db.insert(conversations).values(row);
   return row;
 }
 
 /** One of the owner's conversations; anyone else's is "not found", exactly like a missing one. */
-export function getConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Conversation {
-  const row = db
+export async function getConversation(
+  db: Db,
+  { id, ownerId }: { id: string; ownerId: OwnerId },
+): Promise<Conversation> {
+  const [row] = await db
     .select()
     .from(conversations)
     .where(and(eq(conversations.id, id), ownedBy(ownerId)))
-    .get();
+    .limit(1);
   if (!row) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
   return row;
 }
@@ -135,19 +139,20 @@ const started = or(hasMessages, not(hasFiles));
  * Removes new chats left before their first message (a file attached, then the tab closed): no
  * message, and no file added since `before`. Returns how many went.
  */
-export function removeAbandonedConversations(db: Db, { before }: { before: number }): number {
+export async function removeAbandonedConversations(db: Db, { before }: { before: number }): Promise<number> {
   const lastFile = sql`(select max(${files.createdAt}) from ${files} where ${files.conversationId} = ${conversations.id})`;
-  return db
+  const removed = await db
     .delete(conversations)
     .where(and(not(hasMessages), hasFiles, lt(lastFile, before)))
-    .run().changes;
+    .returning({ id: conversations.id });
+  return removed.length;
 }
 
 /**
  * Pinned first, then newest activity first; `q` matches titles and message contents. Archived
  * conversations are listed (and searched) only with `archived`, and then only they are.
  */
-export function listConversations(
+export async function listConversations(
   db: Db,
   {
     q,
@@ -156,27 +161,28 @@ export function listConversations(
     archived = false,
     ownerId,
   }: { q?: string; cursor?: string; limit?: number; archived?: boolean; ownerId: OwnerId },
-): { conversations: ConversationListItem[]; nextCursor: string | null } {
+): Promise<{ conversations: ConversationListItem[]; nextCursor: string | null }> {
   const query = q?.trim();
   const filters: (SQL | undefined)[] = [ownedBy(ownerId), eq(conversations.archived, archived), started];
   if (query) filters.push(matchesQuery(db, query));
   if (cursor) filters.push(after(decodeCursor(cursor)));
-  const rows = db
+  const rows = await db
     .select()
     .from(conversations)
     .where(and(...filters))
     .orderBy(desc(conversations.pinned), desc(conversations.updatedAt), desc(conversations.id))
-    .limit(limit + 1)
-    .all();
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    conversations: query ? page.map((row) => ({ ...row, match: describeMatch(db, row, query) })) : page,
+    conversations: query
+      ? await Promise.all(page.map(async (row) => ({ ...row, match: await describeMatch(db, row, query) })))
+      : page,
     nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
   };
 }
 
-export function updateConversation(
+export async function updateConversation(
   db: Db,
   {
     id,
@@ -199,8 +205,8 @@ export function updateConversation(
     archived?: boolean;
     ownerId: OwnerId;
   },
-): Conversation {
-  getConversation(db, { id, ownerId });
+): Promise<Conversation> {
+  await getConversation(db, { id, ownerId });
   // Not `updatedAt`: the list is ordered by activity, and naming, pinning or archiving is not activity.
   const changes: Partial<Conversation> = {};
   if (title !== undefined) changes.title = title.trim() || DEFAULT_TITLE;
@@ -210,23 +216,23 @@ export function updateConversation(
   if (disabledToolGroups !== undefined) changes.disabledToolGroups = disabledToolGroups;
   if (pinned !== undefined) changes.pinned = pinned;
   if (archived !== undefined) changes.archived = archived;
-  db.update(conversations).set(changes).where(eq(conversations.id, id)).run();
+  await db.update(conversations).set(changes).where(eq(conversations.id, id));
   return getConversation(db, { id, ownerId });
 }
 
-export function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): void {
-  const result = db
+export async function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
+  const deleted = await db
     .delete(conversations)
     .where(and(eq(conversations.id, id), ownedBy(ownerId)))
-    .run();
-  if (result.changes === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+    .returning({ id: conversations.id });
+  if (deleted.length === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
 }
 
 /**
  * Stores a message under `parentId` (by default the end of the branch shown). A question or an
  * answer becomes the end of the branch shown; an interrupt does not.
  */
-export function insertMessage(
+export async function insertMessage(
   db: Db,
   values: {
     /** Given when the message was announced before it is stored (an interrupt's id). */
@@ -240,7 +246,7 @@ export function insertMessage(
     runId?: string | null;
     attachmentIds?: string[];
   },
-): Message {
+): Promise<Message> {
   const row: Message = {
     id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
@@ -252,31 +258,33 @@ export function insertMessage(
     attachmentIds: values.attachmentIds?.length ? values.attachmentIds : null,
     createdAt: Date.now(),
   };
-  db.transaction((tx) => {
-    row.parentId =
-      values.parentId !== undefined
-        ? values.parentId
-        : (tx
-            .select({ leaf: conversations.activeLeafId })
-            .from(conversations)
-            .where(eq(conversations.id, row.conversationId))
-            .get()?.leaf ?? null);
-    tx.insert(messages).values(row).run();
-    tx.update(conversations)
+  await db.transaction(async (tx) => {
+    row.parentId = values.parentId !== undefined ? values.parentId : await activeLeaf(tx, row.conversationId);
+    await tx.insert(messages).values(row);
+    await tx
+      .update(conversations)
       .set(isInterrupt(row) ? { updatedAt: row.createdAt } : { updatedAt: row.createdAt, activeLeafId: row.id })
-      .where(eq(conversations.id, row.conversationId))
-      .run();
+      .where(eq(conversations.id, row.conversationId));
   });
   return row;
 }
 
-export function listMessages(db: Db, { conversationId }: { conversationId: string }): Message[] {
+/** The end of the conversation's branch shown, if any. */
+export async function activeLeaf(db: Db, conversationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ leaf: conversations.activeLeafId })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .limit(1);
+  return row?.leaf ?? null;
+}
+
+export function listMessages(db: Db, { conversationId }: { conversationId: string }): Promise<Message[]> {
   return db
     .select()
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
-    .orderBy(asc(messages.createdAt), asc(sql`rowid`))
-    .all();
+    .orderBy(asc(messages.createdAt), asc(insertionOrder(messages)));
 }
 
 export function listFileSummaries(db: Db, { conversationId }: { conversationId: string }) {
@@ -293,18 +301,17 @@ export function listFileSummaries(db: Db, { conversationId }: { conversationId: 
     })
     .from(files)
     .where(eq(files.conversationId, conversationId))
-    .orderBy(asc(files.createdAt))
-    .all();
+    .orderBy(asc(files.createdAt));
 }
 
 /** The conversation's messages as a tree. */
-export function messageTree(db: Db, { conversationId }: { conversationId: string }): MessageTree {
-  return new MessageTree(listMessages(db, { conversationId }));
+export async function messageTree(db: Db, { conversationId }: { conversationId: string }): Promise<MessageTree> {
+  return new MessageTree(await listMessages(db, { conversationId }));
 }
 
 /** The branch shown, first question first, with the interrupts each run took (lib/db/message-tree.ts). */
-export function activePath(db: Db, conversation: Pick<Conversation, "id" | "activeLeafId">): Message[] {
-  return messageTree(db, { conversationId: conversation.id }).path(conversation.activeLeafId);
+export async function activePath(db: Db, conversation: Pick<Conversation, "id" | "activeLeafId">): Promise<Message[]> {
+  return (await messageTree(db, { conversationId: conversation.id })).path(conversation.activeLeafId);
 }
 
 /**
@@ -313,20 +320,20 @@ export function activePath(db: Db, conversation: Pick<Conversation, "id" | "acti
  * conversation at a message (a search hit on another branch) selects that message. 404 for a
  * message of another conversation.
  */
-export function selectBranch(
+export async function selectBranch(
   db: Db,
   { id, ownerId, messageId }: { id: string; ownerId: OwnerId; messageId: string },
-): void {
-  getConversation(db, { id, ownerId });
-  const tree = messageTree(db, { conversationId: id });
+): Promise<void> {
+  await getConversation(db, { id, ownerId });
+  const tree = await messageTree(db, { conversationId: id });
   if (!tree.get(messageId))
     throw new AppError("not_found:message", `Message ${messageId} not found in this conversation.`);
-  setActiveLeaf(db, { id, messageId: tree.leafThrough(messageId) });
+  await setActiveLeaf(db, { id, messageId: tree.leafThrough(messageId) });
 }
 
 /** Makes `messageId` the end of the branch shown, exactly (callers check it belongs to the conversation). */
-export function setActiveLeaf(db: Db, { id, messageId }: { id: string; messageId: string }): void {
-  db.update(conversations).set({ activeLeafId: messageId }).where(eq(conversations.id, id)).run();
+export async function setActiveLeaf(db: Db, { id, messageId }: { id: string; messageId: string }): Promise<void> {
+  await db.update(conversations).set({ activeLeafId: messageId }).where(eq(conversations.id, id));
 }
 
 /**
@@ -336,20 +343,19 @@ export function setActiveLeaf(db: Db, { id, messageId }: { id: string; messageId
 export type MessageWithRun = Message & { run: RunSummary | null; versions: string[] };
 
 /** A conversation with the messages of the branch shown, its files, and each assistant message's run. */
-export function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
-  const conversation = getConversation(db, { id, ownerId });
-  const tree = messageTree(db, { conversationId: id });
-  const runRows = listRuns(db, { conversationId: id });
+export async function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
+  const conversation = await getConversation(db, { id, ownerId });
+  const tree = await messageTree(db, { conversationId: id });
+  const runRows = await listRuns(db, { conversationId: id });
   // Steps, compactions and errors, so a reload shows the same turn.
-  const stepEvents = db
+  const stepEvents = await db
     .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
     .where(
       and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error"])),
     )
-    .orderBy(asc(runEvents.runId), asc(runEvents.seq))
-    .all();
+    .orderBy(asc(runEvents.runId), asc(runEvents.seq));
   const runsById = new Map(
     runRows.map((run) => [
       run.id,
@@ -365,15 +371,15 @@ export function getConversationDetail(db: Db, { id, ownerId }: { id: string; own
         versions: tree.versions(message),
       }),
     ),
-    files: listFileSummaries(db, { conversationId: id }),
+    files: await listFileSummaries(db, { conversationId: id }),
     activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
   };
 }
 
 /** Keeps a compaction summary of the conversation's turns up to `throughMessageId`. */
-export function saveConversationSummary(
+export async function saveConversationSummary(
   db: Db,
   { id, summary, throughMessageId }: { id: string; summary: string; throughMessageId: string },
-): void {
-  db.update(conversations).set({ summary, summaryThrough: throughMessageId }).where(eq(conversations.id, id)).run();
+): Promise<void> {
+  await db.update(conversations).set({ summary, summaryThrough: throughMessageId }).where(eq(conversations.id, id));
 }

@@ -3,6 +3,8 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { RunEvent, RunFailure, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
+import { sameOrBothNull } from "./portable-sql";
+import { activeLeaf } from "./queries";
 import {
   conversations,
   type Message,
@@ -21,18 +23,11 @@ import {
  * `id` is given when the run's live slot was reserved before the run was stored; `questionId` is
  * the message the run answers, by default the end of the branch shown.
  */
-export function createRun(
+export async function createRun(
   db: Db,
   values: { id?: string; conversationId: string; questionId?: string | null; mode: RunMode; model: string },
-): Run {
-  const questionId =
-    values.questionId !== undefined
-      ? values.questionId
-      : (db
-          .select({ leaf: conversations.activeLeafId })
-          .from(conversations)
-          .where(eq(conversations.id, values.conversationId))
-          .get()?.leaf ?? null);
+): Promise<Run> {
+  const questionId = values.questionId !== undefined ? values.questionId : await activeLeaf(db, values.conversationId);
   const row: Run = {
     id: values.id ?? crypto.randomUUID(),
     conversationId: values.conversationId,
@@ -51,22 +46,22 @@ export function createRun(
     startedAt: Date.now(),
     finishedAt: null,
   };
-  db.insert(runs).values(row).run();
+  await db.insert(runs).values(row);
   return row;
 }
 
-export function getRun(db: Db, { id }: { id: string }): Run {
-  const row = db.select().from(runs).where(eq(runs.id, id)).get();
+export async function getRun(db: Db, { id }: { id: string }): Promise<Run> {
+  const [row] = await db.select().from(runs).where(eq(runs.id, id)).limit(1);
   if (!row) throw new AppError("not_found:run", `Run ${id} not found.`);
   return row;
 }
 
-export function savePartialAnswer(db: Db, { runId, text }: { runId: string; text: string }): void {
-  db.update(runs).set({ partialAnswer: text }).where(eq(runs.id, runId)).run();
+export async function savePartialAnswer(db: Db, { runId, text }: { runId: string; text: string }): Promise<void> {
+  await db.update(runs).set({ partialAnswer: text }).where(eq(runs.id, runId));
 }
 
 /** Ends a run and stores its assistant message in one transaction. */
-export function finishRun(
+export async function finishRun(
   db: Db,
   values: {
     runId: string;
@@ -82,8 +77,8 @@ export function finishRun(
     /** Chosen by the caller when it announces the message before it is stored. */
     messageId?: string;
   },
-): Message {
-  const run = getRun(db, { id: values.runId });
+): Promise<Message> {
+  const run = await getRun(db, { id: values.runId });
   const now = Date.now();
   const message: Message = {
     id: values.messageId ?? crypto.randomUUID(),
@@ -96,8 +91,9 @@ export function finishRun(
     attachmentIds: null,
     createdAt: now,
   };
-  db.transaction((tx) => {
-    tx.update(runs)
+  await db.transaction(async (tx) => {
+    await tx
+      .update(runs)
       .set({
         status: values.status,
         iterations: values.iterations,
@@ -110,9 +106,8 @@ export function finishRun(
         elapsedMs: now - run.startedAt,
         finishedAt: now,
       })
-      .where(eq(runs.id, run.id))
-      .run();
-    storeAnswer(tx, message);
+      .where(eq(runs.id, run.id));
+    await storeAnswer(tx, message);
   });
   return message;
 }
@@ -121,17 +116,20 @@ export function finishRun(
  * Stores a run's answer under its question. The answer ends the branch shown when its question
  * does (the branch the run was started on), and the conversation's activity moves to now.
  */
-export function storeAnswer(db: Pick<Db, "insert" | "update">, message: Message): void {
-  db.insert(messages).values(message).run();
-  const leaf = sql`CASE WHEN ${conversations.activeLeafId} IS ${message.parentId} THEN ${message.id} ELSE ${conversations.activeLeafId} END`;
-  db.update(conversations)
+export async function storeAnswer(db: Db, message: Message): Promise<void> {
+  await db.insert(messages).values(message);
+  const leaf = sql`CASE WHEN ${sameOrBothNull(conversations.activeLeafId, message.parentId)} THEN ${message.id} ELSE ${conversations.activeLeafId} END`;
+  await db
+    .update(conversations)
     .set({ updatedAt: message.createdAt, activeLeafId: leaf })
-    .where(eq(conversations.id, message.conversationId))
-    .run();
+    .where(eq(conversations.id, message.conversationId));
 }
 
-export function appendRunEvent(db: Db, { runId, seq, event }: { runId: string; seq: number; event: RunEvent }): void {
-  db.insert(runEvents).values({ runId, seq, type: event.event, data: event.data, createdAt: Date.now() }).run();
+export async function appendRunEvent(
+  db: Db,
+  { runId, seq, event }: { runId: string; seq: number; event: RunEvent },
+): Promise<void> {
+  await db.insert(runEvents).values({ runId, seq, type: event.event, data: event.data, createdAt: Date.now() });
 }
 
 /** A stored event as it was sent: only `LiveRun.emit` writes them, so name and data belong together. */
@@ -140,14 +138,16 @@ export function sentRunEvent(row: Pick<StoredRunEvent, "type" | "data" | "seq">)
 }
 
 /** The run's stored events after `after`, in order. */
-export function listRunEvents(db: Db, { runId, after = 0 }: { runId: string; after?: number }): SentRunEvent[] {
-  return db
+export async function listRunEvents(
+  db: Db,
+  { runId, after = 0 }: { runId: string; after?: number },
+): Promise<SentRunEvent[]> {
+  const rows = await db
     .select()
     .from(runEvents)
     .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, after)))
-    .orderBy(asc(runEvents.seq))
-    .all()
-    .map(sentRunEvent);
+    .orderBy(asc(runEvents.seq));
+  return rows.map(sentRunEvent);
 }
 
 /** What a stored run shows again: its steps, compactions and DAG plans with their progress, as they were sent. */
@@ -159,8 +159,8 @@ export function storedStep(event: SentRunEvent): StoredStep | null {
   return null;
 }
 
-export function listRuns(db: Db, { conversationId }: { conversationId: string }): Run[] {
-  return db.select().from(runs).where(eq(runs.conversationId, conversationId)).orderBy(asc(runs.startedAt)).all();
+export function listRuns(db: Db, { conversationId }: { conversationId: string }): Promise<Run[]> {
+  return db.select().from(runs).where(eq(runs.conversationId, conversationId)).orderBy(asc(runs.startedAt));
 }
 /** A run as the API shows it with its assistant message: how it went, why it failed, what it did. */
 export interface RunSummary {
@@ -207,10 +207,11 @@ export function summarizeRun(run: Run, events: SentRunEvent[]): RunSummary {
   };
 }
 /** The assistant message a run ended with, if it has ended. */
-export function runMessage(db: Db, { runId }: { runId: string }): Message | undefined {
-  return db
+export async function runMessage(db: Db, { runId }: { runId: string }): Promise<Message | undefined> {
+  const [row] = await db
     .select()
     .from(messages)
     .where(and(eq(messages.runId, runId), eq(messages.role, "assistant")))
-    .get();
+    .limit(1);
+  return row;
 }

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDb } from "./client";
+import { openDb, sqliteConnection } from "./client";
 import { getConversation, getConversationDetail } from "./queries";
 import { listRunEvents } from "./runs";
 
@@ -38,7 +38,7 @@ function openOld(file: string, lastTag: string): Database.Database {
 }
 
 describe("upgrading a database of an earlier release", () => {
-  it("cuts the error line earlier releases appended to failed answers, and nothing else", () => {
+  it("cuts the error line earlier releases appended to failed answers, and nothing else", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0003_message_attachments");
@@ -59,18 +59,20 @@ describe("upgrading a database of an earlier release", () => {
     message.run("m4", "Text\n\n**Error:** Ollama error: boom", "error", "r4", 4);
     sql.close();
 
-    const upgraded = openDb(file);
-    const contents = getConversationDetail(upgraded, { id: "c1", ownerId: null }).messages.map((m) => m.content);
+    const upgraded = await openDb(file);
+    const contents = (await getConversationDetail(upgraded, { id: "c1", ownerId: null })).messages.map(
+      (m) => m.content,
+    );
     expect(contents).toEqual([
       "Partial answer",
       "",
       "How to write **Error:** Ollama error: boom in Markdown",
       "Text\n\n**Error:** Ollama error: boom",
     ]);
-    upgraded.$client.close();
+    sqliteConnection(upgraded).close();
   });
 
-  it("gives stored interrupts ids, in order, and stored steps their time", () => {
+  it("gives stored interrupts ids, in order, and stored steps their time", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0003_message_attachments");
@@ -87,8 +89,8 @@ describe("upgrading a database of an earlier release", () => {
     event.run(2, "done", JSON.stringify(done), 600);
     sql.close();
 
-    const upgraded = openDb(file);
-    const [step, end] = listRunEvents(upgraded, { runId: "r1" });
+    const upgraded = await openDb(file);
+    const [step, end] = await listRunEvents(upgraded, { runId: "r1" });
     expect(step).toMatchObject({
       event: "step",
       data: { type: "interrupt", at: 500, interrupts: [{ text: "yes" }, { text: "yes" }] },
@@ -100,10 +102,10 @@ describe("upgrading a database of an earlier release", () => {
       event: "done",
       data: { pendingInterrupts: [{ id: expect.any(String), text: "later" }] },
     });
-    upgraded.$client.close();
+    sqliteConnection(upgraded).close();
   });
 
-  it("reads the runs of an earlier release as answers, none as the tool loop's draft", () => {
+  it("reads the runs of an earlier release as answers, none as the tool loop's draft", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0004_clean_answers_and_interrupt_ids");
@@ -120,13 +122,13 @@ describe("upgrading a database of an earlier release", () => {
       .run();
     sql.close();
 
-    const upgraded = openDb(file);
-    const [message] = getConversationDetail(upgraded, { id: "c1", ownerId: null }).messages;
+    const upgraded = await openDb(file);
+    const [message] = (await getConversationDetail(upgraded, { id: "c1", ownerId: null })).messages;
     expect(message?.run).toMatchObject({ status: "complete", fallback: false, error: null });
-    upgraded.$client.close();
+    sqliteConnection(upgraded).close();
   });
 
-  it("turns each earlier conversation into one branch: questions, interrupts and answers in their order", () => {
+  it("turns each earlier conversation into one branch: questions, interrupts and answers in their order", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0004_clean_answers_and_interrupt_ids");
@@ -149,8 +151,8 @@ describe("upgrading a database of an earlier release", () => {
     run.run("r3", "running", 50, "half");
     sql.close();
 
-    const upgraded = openDb(file);
-    const { messages } = getConversationDetail(upgraded, { id: "c1", ownerId: null });
+    const upgraded = await openDb(file);
+    const { messages } = await getConversationDetail(upgraded, { id: "c1", ownerId: null });
     expect(messages.map((m) => [m.id, m.parentId])).toEqual([
       ["q1", null],
       ["a1", "q1"],
@@ -162,50 +164,50 @@ describe("upgrading a database of an earlier release", () => {
     ]);
     expect(messages.at(-1)).toMatchObject({ role: "assistant", content: "half", status: "interrupted" });
     expect(messages.every((m) => m.versions.length === 1)).toBe(true);
-    const questions = upgraded.$client.prepare("SELECT id, question_id FROM runs ORDER BY id").all();
+    const questions = sqliteConnection(upgraded).prepare("SELECT id, question_id FROM runs ORDER BY id").all();
     expect(questions).toEqual([
       { id: "r1", question_id: "q1" },
       { id: "r2", question_id: "q2" },
       { id: "r3", question_id: "q3" },
     ]);
-    upgraded.$client.close();
+    sqliteConnection(upgraded).close();
   });
 
-  it("gives earlier conversations empty settings: they keep answering with the model's defaults", () => {
+  it("gives earlier conversations empty settings: they keep answering with the model's defaults", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0009_held_interrupts");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     sql.close();
 
-    const upgraded = openDb(file);
-    expect(getConversationDetail(upgraded, { id: "c1", ownerId: null }).conversation.settings).toEqual({});
-    upgraded.$client.close();
+    const upgraded = await openDb(file);
+    expect((await getConversationDetail(upgraded, { id: "c1", ownerId: null })).conversation.settings).toEqual({});
+    sqliteConnection(upgraded).close();
   });
 
-  it("an earlier conversation has every tool group on, and no MCP server is configured", () => {
+  it("an earlier conversation has every tool group on, and no MCP server is configured", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0010_chat_settings");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     sql.close();
 
-    const upgraded = openDb(file);
-    expect(getConversation(upgraded, { id: "c1", ownerId: null }).disabledToolGroups).toEqual([]);
-    expect(upgraded.$client.prepare("SELECT count(*) AS n FROM mcp_servers").get()).toEqual({ n: 0 });
-    upgraded.$client.close();
+    const upgraded = await openDb(file);
+    expect((await getConversation(upgraded, { id: "c1", ownerId: null })).disabledToolGroups).toEqual([]);
+    expect(sqliteConnection(upgraded).prepare("SELECT count(*) AS n FROM mcp_servers").get()).toEqual({ n: 0 });
+    sqliteConnection(upgraded).close();
   });
 
-  it("an earlier conversation is neither pinned nor archived", () => {
+  it("an earlier conversation is neither pinned nor archived", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0011_mcp_servers");
     sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
     sql.close();
 
-    const upgraded = openDb(file);
-    const conversation = getConversation(upgraded, { id: "c1", ownerId: null });
+    const upgraded = await openDb(file);
+    const conversation = await getConversation(upgraded, { id: "c1", ownerId: null });
     expect([conversation.pinned, conversation.archived]).toEqual([false, false]);
-    upgraded.$client.close();
+    sqliteConnection(upgraded).close();
   });
 });

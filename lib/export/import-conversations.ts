@@ -142,7 +142,7 @@ async function importDocument(
     skip(stored);
     return;
   }
-  const id = storeConversation(db, { document: checked, files: stored, ownerId });
+  const id = await storeConversation(db, { document: checked, files: stored, ownerId });
   report.imported.push({ title: checked.conversation.title, id });
   if (checked.files.length > stored.length) {
     const count = checked.files.length - stored.length;
@@ -282,10 +282,10 @@ async function checkFiles(document: ConversationExport, config: Config): Promise
 }
 
 /** Stores the conversation under new ids, in one transaction; returns its id. */
-function storeConversation(
+async function storeConversation(
   db: Db,
   { document, files: fileRows, ownerId }: { document: ConversationExport; files: CheckedFile[]; ownerId: OwnerId },
-): string {
+): Promise<string> {
   const kept = new Set(fileRows.map((file) => file.id));
   const remap = remapIds([
     document.conversation.id,
@@ -297,53 +297,45 @@ function storeConversation(
   const { conversation } = document;
   const conversationId = remap.id(conversation.id);
   const now = Date.now();
-  db.transaction((tx) => {
-    tx.insert(conversations)
-      .values({
-        ...conversation,
-        id: conversationId,
-        userId: ownerId,
-        summaryThrough: remap.nullable(conversation.summaryThrough),
-        activeLeafId: remap.nullable(conversation.activeLeafId),
-        // Never later than now: a time from the future would keep it atop the list for good.
-        createdAt: Math.min(conversation.createdAt, now),
-        updatedAt: Math.min(conversation.updatedAt, now),
-      })
-      .run();
+  await db.transaction(async (tx) => {
+    await tx.insert(conversations).values({
+      ...conversation,
+      id: conversationId,
+      userId: ownerId,
+      summaryThrough: remap.nullable(conversation.summaryThrough),
+      activeLeafId: remap.nullable(conversation.activeLeafId),
+      // Never later than now: a time from the future would keep it atop the list for good.
+      createdAt: Math.min(conversation.createdAt, now),
+      updatedAt: Math.min(conversation.updatedAt, now),
+    });
     for (const file of fileRows) {
-      tx.insert(files)
-        .values({ ...file, id: remap.id(file.id), conversationId })
-        .run();
+      await tx.insert(files).values({ ...file, id: remap.id(file.id), conversationId });
     }
     for (const { events, ...run } of document.runs) {
       const runId = remap.id(run.id);
-      tx.insert(runs)
-        .values({ ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) })
-        .run();
+      await tx.insert(runs).values({ ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) });
       for (const event of events) {
-        tx.insert(runEvents)
-          .values({ ...event, runId, type: event.type as never, data: remap.inValue(event.data) as never })
-          .run();
+        await tx
+          .insert(runEvents)
+          .values({ ...event, runId, type: event.type as never, data: remap.inValue(event.data) as never });
       }
     }
     for (const message of document.messages) {
       const attachments = (message.attachmentIds ?? []).filter((fileId) => kept.has(fileId)).map(remap.id);
-      tx.insert(messages)
-        .values({
-          ...message,
-          id: remap.id(message.id),
-          conversationId,
-          parentId: remap.nullable(message.parentId),
-          runId: remap.nullable(message.runId),
-          content: remap.inText(message.content),
-          attachmentIds: attachments.length ? attachments : null,
-        })
-        .run();
+      await tx.insert(messages).values({
+        ...message,
+        id: remap.id(message.id),
+        conversationId,
+        parentId: remap.nullable(message.parentId),
+        runId: remap.nullable(message.runId),
+        content: remap.inText(message.content),
+        attachmentIds: attachments.length ? attachments : null,
+      });
     }
     for (const held of document.interrupts) {
-      tx.insert(interrupts)
-        .values({ ...held, id: remap.id(held.id), conversationId, runId: remap.id(held.runId) })
-        .run();
+      await tx
+        .insert(interrupts)
+        .values({ ...held, id: remap.id(held.id), conversationId, runId: remap.id(held.runId) });
     }
   });
   return conversationId;

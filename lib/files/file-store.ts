@@ -25,7 +25,7 @@ export function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export function insertFile(
+export async function insertFile(
   db: Db,
   values: {
     conversationId: string;
@@ -36,7 +36,7 @@ export function insertFile(
     pageCount: number | null;
     sourceUrl: string | null;
   },
-): StoredFileInfo {
+): Promise<StoredFileInfo> {
   const row: StoredFile = {
     id: crypto.randomUUID(),
     conversationId: values.conversationId,
@@ -50,45 +50,49 @@ export function insertFile(
     bytes: values.bytes,
     createdAt: Date.now(),
   };
-  db.insert(files).values(row).run();
+  await db.insert(files).values(row);
   return toInfo(row);
 }
 
 /** One conversation's file, or undefined — whether it is missing or another conversation's. */
-export function findFile(db: Db, { conversationId, fileId }: { conversationId: string; fileId: string }) {
-  return db
+export async function findFile(
+  db: Db,
+  { conversationId, fileId }: { conversationId: string; fileId: string },
+): Promise<StoredFile | undefined> {
+  const [row] = await db
     .select()
     .from(files)
     .where(and(eq(files.id, fileId), eq(files.conversationId, conversationId)))
-    .get();
+    .limit(1);
+  return row;
 }
 
 /** A file of a conversation its owner asks for; another user's conversation or an unknown file is a 404. */
-export function findOwnedFile(
+export async function findOwnedFile(
   db: Db,
   { conversationId, ownerId, fileId }: { conversationId: string; ownerId: OwnerId; fileId: string },
-): StoredFile {
-  getConversation(db, { id: conversationId, ownerId });
-  const file = findFile(db, { conversationId, fileId });
+): Promise<StoredFile> {
+  await getConversation(db, { id: conversationId, ownerId });
+  const file = await findFile(db, { conversationId, fileId });
   if (!file) throw new AppError("not_found:file", `File ${fileId} not found in this conversation.`);
   return file;
 }
 
 export function createFileStore(db: Db): FileStore {
   return {
-    get(conversationId, fileId) {
-      const row = findFile(db, { conversationId, fileId });
+    async get(conversationId, fileId) {
+      const row = await findFile(db, { conversationId, fileId });
       return row ? { ...toInfo(row), bytes: row.bytes } : null;
     },
-    saveFetched(conversationId, file) {
+    async saveFetched(conversationId, file) {
       const hash = sha256(file.bytes);
-      const existing = db
+      const [existing] = await db
         .select()
         .from(files)
         .where(
           and(eq(files.conversationId, conversationId), eq(files.sha256, hash), eq(files.sourceUrl, file.sourceUrl)),
         )
-        .get();
+        .limit(1);
       if (existing) return toInfo(existing);
       return insertFile(db, { conversationId, origin: "fetch", ...file });
     },

@@ -47,9 +47,9 @@ export async function storeUpload(
     imageLimits: ImageLimits;
   },
 ): Promise<UploadResult> {
-  getConversation(db, { id: conversationId, ownerId });
+  await getConversation(db, { id: conversationId, ownerId });
   const checked = await checkUpload({ filename, bytes, maxBytes, imageLimits });
-  const stored = insertFile(db, { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null });
+  const stored = await insertFile(db, { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null });
   return { ...stored, pageCount: checked.pageCount, ref: `attachment:${stored.id}` };
 }
 

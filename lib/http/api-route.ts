@@ -13,7 +13,7 @@ export function apiRoute<Context>(
 ): (request: Request, context?: Context) => Promise<Response> {
   return route(async (request: Request, context?: Context) => {
     guardRequest(request);
-    const viewer = requireViewer(getDb(), request, { admin });
+    const viewer = await requireViewer(await getDb(), request, { admin });
     return handler(request, context as Context, viewer);
   });
 }

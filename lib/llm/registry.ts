@@ -61,7 +61,7 @@ export async function getLLM(model: string, settings: ChatSettings = {}, role: M
     numCtx: Math.min(config.NUM_CTX, settings.numCtx ?? config.NUM_CTX),
     think: settings.think,
     sampling: samplingOptions(settings),
-    keepAlive: keepAliveFor(getDb(), role),
+    keepAlive: await keepAliveFor(await getDb(), role),
     timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
     failoverTimeoutMs: config.OLLAMA_FAILOVER_TIMEOUT_S * 1000,
     maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,

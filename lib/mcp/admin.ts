@@ -52,8 +52,8 @@ export function serverView(
 }
 
 /** Every server, file and stored (those the file replaces included, marked), with its state. */
-export function listServerViews(db: Db, stored: McpServerConfig[]): McpServersView {
-  const mcp = getServerMcp(db);
+export async function listServerViews(db: Db, stored: McpServerConfig[]): Promise<McpServersView> {
+  const mcp = await getServerMcp(db);
   const states = new Map(mcp.hub.states().map((state) => [state.name, state]));
   const shadowed = new Set(mcp.shadowed);
   const views = [
@@ -64,8 +64,8 @@ export function listServerViews(db: Db, stored: McpServerConfig[]): McpServersVi
 }
 
 /** A new server may not take a name the `MCP_CONFIG` file uses. */
-export function refuseFileName(db: Db, name: string): void {
-  if (getServerMcp(db).fileServers.some((server) => server.name === name)) {
+export async function refuseFileName(db: Db, name: string): Promise<void> {
+  if ((await getServerMcp(db)).fileServers.some((server) => server.name === name)) {
     throw new AppError("conflict:mcp_file_server", `The MCP_CONFIG file already has a server named ${name}.`, {
       details: { name },
     });
@@ -73,10 +73,10 @@ export function refuseFileName(db: Db, name: string): void {
 }
 
 /** A stored server to edit or remove; one only the `MCP_CONFIG` file names is edited in the file. */
-export function editableServer(db: Db, name: string): McpServerConfig {
-  const stored = findStoredServer(db, { name });
+export async function editableServer(db: Db, name: string): Promise<McpServerConfig> {
+  const stored = await findStoredServer(db, { name });
   if (stored) return stored;
-  if (getServerMcp(db).fileServers.some((server) => server.name === name)) {
+  if ((await getServerMcp(db)).fileServers.some((server) => server.name === name)) {
     throw new AppError(
       "conflict:mcp_file_server",
       `The MCP server ${name} is set in the MCP_CONFIG file: change it there and restart the app.`,
@@ -90,9 +90,9 @@ export function editableServer(db: Db, name: string): McpServerConfig {
  * The servers of a pasted `{"mcpServers": {...}}` document, each checked: 400 with every server's
  * problem (`details.problems`: `[{server, message}]`) when any has one, so nothing half-imports.
  */
-export function parseImport(db: Db, text: string): McpServerConfig[] {
+export async function parseImport(db: Db, text: string): Promise<McpServerConfig[]> {
   const { servers, problems } = parseMcpConfig(text, "settings");
-  const fileNames = new Set(getServerMcp(db).fileServers.map((server) => server.name));
+  const fileNames = new Set((await getServerMcp(db)).fileServers.map((server) => server.name));
   const all: McpConfigProblem[] = [
     ...problems,
     ...servers

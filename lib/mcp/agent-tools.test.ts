@@ -23,8 +23,8 @@ const services: ToolServices = {
     throw new Error("no web in this test");
   },
   files: {
-    get: () => null,
-    saveFetched: () => {
+    get: async () => null,
+    saveFetched: async () => {
       throw new Error("no files in this test");
     },
   },

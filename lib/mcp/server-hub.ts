@@ -66,7 +66,10 @@ function newHub(): McpHub {
 }
 
 /** The hub and the servers it runs, made (and the file read) on first use. */
-export function getServerMcp(db: Db): ServerMcp {
+export async function getServerMcp(db: Db): Promise<ServerMcp> {
+  if (globalForMcp.__mcp) return globalForMcp.__mcp;
+  const stored = await listStoredServers(db);
+  // Another call may have made it meanwhile: there is one hub.
   if (!globalForMcp.__mcp) {
     const path = getConfig().MCP_CONFIG;
     const file = path ? readMcpFile(path) : null;
@@ -76,7 +79,7 @@ export function getServerMcp(db: Db): ServerMcp {
       hub: newHub(),
       file: file?.status ?? null,
       fileServers,
-      ...merge(listStoredServers(db), fileServers),
+      ...merge(stored, fileServers),
     };
     mcp.hub.configure(mcp.servers);
     globalForMcp.__mcp = mcp;
@@ -85,9 +88,9 @@ export function getServerMcp(db: Db): ServerMcp {
 }
 
 /** After an admin changed the stored servers: the hub closes removed or changed ones, starts new ones lazily. */
-export function reconfigureServerMcp(db: Db): ServerMcp {
-  const mcp = getServerMcp(db);
-  Object.assign(mcp, merge(listStoredServers(db), mcp.fileServers));
+export async function reconfigureServerMcp(db: Db): Promise<ServerMcp> {
+  const mcp = await getServerMcp(db);
+  Object.assign(mcp, merge(await listStoredServers(db), mcp.fileServers));
   mcp.hub.configure(mcp.servers);
   return mcp;
 }
@@ -98,8 +101,8 @@ export type ToolGroup =
   | { id: string; kind: "mcp"; name: string; status: McpConnectionStatus; toolCount: number };
 
 /** The built-in web tools, then each enabled MCP server. */
-export function listToolGroups(db: Db): ToolGroup[] {
-  const mcp = getServerMcp(db);
+export async function listToolGroups(db: Db): Promise<ToolGroup[]> {
+  const mcp = await getServerMcp(db);
   const states = new Map(mcp.hub.states().map((state) => [state.name, state]));
   const servers = mcp.servers.filter((server) => server.enabled);
   return [

@@ -24,17 +24,17 @@ const toConfig = (row: StoredMcpServer): McpServerConfig => ({
   origin: "settings",
 });
 
-export function listStoredServers(db: Db): McpServerConfig[] {
-  return db.select().from(mcpServers).orderBy(asc(mcpServers.name)).all().map(toConfig);
+export async function listStoredServers(db: Db): Promise<McpServerConfig[]> {
+  return (await db.select().from(mcpServers).orderBy(asc(mcpServers.name))).map(toConfig);
 }
 
-export function findStoredServer(db: Db, { name }: { name: string }): McpServerConfig | undefined {
-  const row = db.select().from(mcpServers).where(eq(mcpServers.name, name)).get();
+export async function findStoredServer(db: Db, { name }: { name: string }): Promise<McpServerConfig | undefined> {
+  const [row] = await db.select().from(mcpServers).where(eq(mcpServers.name, name)).limit(1);
   return row ? toConfig(row) : undefined;
 }
 
-function getStoredServer(db: Db, { name }: { name: string }): McpServerConfig {
-  const server = findStoredServer(db, { name });
+async function getStoredServer(db: Db, { name }: { name: string }): Promise<McpServerConfig> {
+  const server = await findStoredServer(db, { name });
   if (!server) throw serverNotFound(name);
   return server;
 }
@@ -44,32 +44,28 @@ export function serverNotFound(name: string): AppError {
   return new AppError("not_found:mcp_server", `No MCP server named ${name} is configured.`, { details: { name } });
 }
 
-export function addServer(
+export async function addServer(
   db: Db,
   { name, enabled, transport }: { name: string; enabled: boolean; transport: McpTransportConfig },
-): McpServerConfig {
+): Promise<McpServerConfig> {
   const now = Date.now();
-  db.transaction(() => {
-    const taken = sameNames(db, [name]);
+  await db.transaction(async (tx) => {
+    const taken = await sameNames(tx, [name]);
     if (taken.length > 0) {
       throw new AppError("conflict:mcp_server_exists", `An MCP server named ${taken[0]} already exists.`, {
         details: { existing: taken },
       });
     }
-    db.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now }).run();
+    await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now });
   });
   return getStoredServer(db, { name });
 }
 
 /** Stored names equal to one of `names` but for case: a model would read them as one namespace. */
-function sameNames(db: Db, names: readonly string[]): string[] {
+async function sameNames(db: Db, names: readonly string[]): Promise<string[]> {
   const wanted = new Set(names.map((name) => name.toLowerCase()));
-  return db
-    .select({ name: mcpServers.name })
-    .from(mcpServers)
-    .all()
-    .map((row) => row.name)
-    .filter((name) => wanted.has(name.toLowerCase()));
+  const rows = await db.select({ name: mcpServers.name }).from(mcpServers);
+  return rows.map((row) => row.name).filter((name) => wanted.has(name.toLowerCase()));
 }
 
 /** Fills the `null` (kept) values of an edited transport from the saved one; a value never saved is refused. */
@@ -93,7 +89,7 @@ export function resolveTransport(saved: McpTransportConfig, patch: McpTransportP
   return { ...patch, headers: keep(patch.headers, saved.type === "http" ? saved.headers : {}, "header") };
 }
 
-export function updateServer(
+export async function updateServer(
   db: Db,
   {
     name,
@@ -101,19 +97,19 @@ export function updateServer(
     transport,
     disabledTools,
   }: { name: string; enabled?: boolean; transport?: McpTransportPatch; disabledTools?: string[] },
-): McpServerConfig {
-  const saved = getStoredServer(db, { name });
+): Promise<McpServerConfig> {
+  const saved = await getStoredServer(db, { name });
   const changes: Partial<StoredMcpServer> = { updatedAt: Date.now() };
   if (enabled !== undefined) changes.enabled = enabled;
   if (transport !== undefined) changes.transport = resolveTransport(saved.transport, transport);
   if (disabledTools !== undefined) changes.disabledTools = [...new Set(disabledTools)];
-  db.update(mcpServers).set(changes).where(eq(mcpServers.name, name)).run();
+  await db.update(mcpServers).set(changes).where(eq(mcpServers.name, name));
   return getStoredServer(db, { name });
 }
 
-export function removeServer(db: Db, { name }: { name: string }): void {
-  const removed = db.delete(mcpServers).where(eq(mcpServers.name, name)).run();
-  if (removed.changes === 0) {
+export async function removeServer(db: Db, { name }: { name: string }): Promise<void> {
+  const removed = await db.delete(mcpServers).where(eq(mcpServers.name, name)).returning({ name: mcpServers.name });
+  if (removed.length === 0) {
     throw serverNotFound(name);
   }
 }
@@ -123,13 +119,13 @@ export function removeServer(db: Db, { name }: { name: string }): void {
  * unless `replace` names it (the whole import then stores nothing); a replaced server keeps nothing
  * of the old one.
  */
-export function importServers(
+export async function importServers(
   db: Db,
   { servers, replace }: { servers: McpServerConfig[]; replace: readonly string[] },
-): { added: string[]; replaced: string[] } {
+): Promise<{ added: string[]; replaced: string[] }> {
   const names = servers.map((server) => server.name);
-  return db.transaction(() => {
-    const existing = sameNames(db, names);
+  return db.transaction(async (tx) => {
+    const existing = await sameNames(tx, names);
     const unconfirmed = existing.filter((name) => !replace.includes(name));
     if (unconfirmed.length > 0) {
       throw new AppError(
@@ -138,10 +134,10 @@ export function importServers(
         { details: { existing: unconfirmed } },
       );
     }
-    if (existing.length > 0) db.delete(mcpServers).where(inArray(mcpServers.name, existing)).run();
+    if (existing.length > 0) await tx.delete(mcpServers).where(inArray(mcpServers.name, existing));
     const now = Date.now();
     for (const { name, enabled, transport, disabledTools } of servers) {
-      db.insert(mcpServers).values({ name, enabled, transport, disabledTools, createdAt: now, updatedAt: now }).run();
+      await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools, createdAt: now, updatedAt: now });
     }
     const replaced = new Set(existing.map((name) => name.toLowerCase()));
     return {

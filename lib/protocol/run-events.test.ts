@@ -50,7 +50,7 @@ describe("the run protocol", () => {
     const live = new LiveRun({
       runId: "r1",
       conversationId: "c1",
-      persist: () => {},
+      persist: async () => {},
       interruptLimits: { maxCount: 1, maxBytes: 1 },
     });
     // @ts-expect-error pending interrupts carry ids, not bare texts

@@ -19,12 +19,12 @@ export const ATTACHMENT_PREFIX = "attachment:";
 export const isPdfFile = (file: StoredFileInfo) => file.mime.split(";")[0]?.trim() === "application/pdf";
 
 /** A file of this conversation, or the error naming what to use instead. */
-export function findAttachment(
+export async function findAttachment(
   services: ToolServices,
   conversationId: string,
   fileId: string,
-): { file: StoredFile } | { error: ToolError } {
-  const file = services.files.get(conversationId, fileId);
+): Promise<{ file: StoredFile } | { error: ToolError }> {
+  const file = await services.files.get(conversationId, fileId);
   if (file) return { file };
   const message = `Attachment not found: ${fileId}. Use an attachment:<id> listed for this conversation.`;
   return { error: { kind: "not_found", message } };
@@ -74,13 +74,13 @@ export async function readTextAttachment(
 }
 
 /** scrape_url given `attachment:<id>`: any type but PDF, read as text; a PDF is pdf_to_text's. */
-export function readAttachmentForScrape(
+export async function readAttachmentForScrape(
   ref: string,
   { offset, maxChars, conversationId }: { offset: number; maxChars: number; conversationId: string },
   services: ToolServices,
-): Promise<ToolOutcome> | ToolOutcome {
+): Promise<ToolOutcome> {
   const fileId = ref.slice(ATTACHMENT_PREFIX.length).trim();
-  const found = findAttachment(services, conversationId, fileId);
+  const found = await findAttachment(services, conversationId, fileId);
   if ("error" in found) return { ok: false, error: found.error };
   if (isPdfFile(found.file)) {
     const message = `${ATTACHMENT_PREFIX}${fileId} is a PDF: read it with pdf_to_text (url_or_path "${ATTACHMENT_PREFIX}${fileId}").`;

@@ -15,14 +15,15 @@ import type { ToolServices } from "./services";
 let pageCache: PageTextCache | undefined;
 
 /** The built-in tools wired to this server's configuration, database and secret. */
-export function createServerToolServices(db: Db): ToolServices {
+export async function createServerToolServices(db: Db): Promise<ToolServices> {
   const config = getConfig();
+  const settings = await getSettings(db);
   const maxBytes = config.MAX_FETCH_MB * 1024 * 1024;
   // One for the process: continuations come in later runs too.
   pageCache ??= pageTextCacheFor(config);
   return {
     // The search backend may be chosen on the settings page.
-    limits: { ...config, SEARCH_BACKEND: getSettings(db).searchBackend.value },
+    limits: { ...config, SEARCH_BACKEND: settings.searchBackend.value },
     secret: getServerSecret(),
     fetch: (url, options) =>
       fetchPublic(url, {
@@ -35,8 +36,8 @@ export function createServerToolServices(db: Db): ToolServices {
   };
 }
 
-export function createServerToolRegistry(db: Db): ToolRegistry {
-  return createBuiltinRegistry(createServerToolServices(db));
+export async function createServerToolRegistry(db: Db): Promise<ToolRegistry> {
+  return createBuiltinRegistry(await createServerToolServices(db));
 }
 
 /**
@@ -48,10 +49,10 @@ export async function createRunToolRegistry(
   db: Db,
   { disabledToolGroups, signal }: { disabledToolGroups: readonly string[]; signal: AbortSignal },
 ): Promise<{ registry: ToolRegistry; unavailable: string[] }> {
-  const mcp = getServerMcp(db);
+  const mcp = await getServerMcp(db);
   const enabled = mcp.servers.filter((server) => server.enabled).map((server) => server.name);
   const groups = activeToolGroups(disabledToolGroups, enabled);
-  const registry = groups.web ? createServerToolRegistry(db) : new ToolRegistry();
+  const registry = groups.web ? await createServerToolRegistry(db) : new ToolRegistry();
   if (groups.servers.length === 0) return { registry, unavailable: [] };
   for (const tool of await mcp.hub.tools(groups.servers, signal)) registry.register(tool);
   const wanted = new Set(groups.servers);

@@ -16,12 +16,12 @@ export interface StoredFileInfo {
 
 export interface FileStore {
   /** A file of this conversation, or null — another conversation's file is indistinguishable from a missing one. */
-  get(conversationId: string, fileId: string): (StoredFileInfo & { bytes: Buffer }) | null;
+  get(conversationId: string, fileId: string): Promise<(StoredFileInfo & { bytes: Buffer }) | null>;
   /** Stores a file fetched by a tool (origin `fetch`) and returns it; the same bytes from the same URL are stored once. */
   saveFetched(
     conversationId: string,
     file: { filename: string; mime: string; bytes: Buffer; sourceUrl: string; pageCount: number | null },
-  ): StoredFileInfo;
+  ): Promise<StoredFileInfo>;
 }
 
 export type ToolLimits = Pick<

@@ -58,14 +58,14 @@ function benchHtml() {
 /** Attachments of one conversation, by id. */
 function memoryFileStore(files: Record<string, Buffer>): FileStore {
   return {
-    get: (_conversation, fileId) => {
+    get: async (_conversation, fileId) => {
       const bytes = files[fileId];
       if (!bytes) return null;
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       const info = { id: fileId, filename: `${fileId}.pdf`, mime: "application/pdf", size: bytes.length, sha256 };
       return { ...info, pageCount: null, sourceUrl: null, bytes };
     },
-    saveFetched: () => {
+    saveFetched: async () => {
       throw new Error("not used");
     },
   };

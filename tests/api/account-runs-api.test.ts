@@ -43,7 +43,7 @@ async function newAccount(username: string): Promise<{ client: TestClient; id: s
     admin.request("/api/admin/users", "POST", { username, password: "correct horse battery" }),
   );
   expect(added.status).toBe(201);
-  const id = getDb().select().from(users).where(eq(users.username, username)).get()?.id ?? "";
+  const id = (await (await (await getDb()).select().from(users).where(eq(users.username, username)).get())?.id) ?? "";
   return { client: await signIn(username), id };
 }
 
@@ -63,7 +63,8 @@ function follow(response: Response): { events: ParsedEvent[]; closed: Promise<Pa
 }
 
 const remove = (userId: string) => removeUser(admin.request("", "DELETE"), params({ userId }));
-const conversationRows = (id: string) => getDb().select().from(conversations).where(eq(conversations.id, id)).all();
+const conversationRows = async (id: string) =>
+  (await getDb()).select().from(conversations).where(eq(conversations.id, id));
 
 describe("removing an account stops its runs first", () => {
   it("a streaming answer ends cleanly: every subscriber gets error and done, the stream closes, other accounts' runs go on", async () => {
@@ -104,8 +105,8 @@ describe("removing an account stops its runs first", () => {
           .some((r) => r.body.stream !== false && r.aborted),
       )
       .toBe(true);
-    expect(conversationRows(aliceConversation)).toEqual([]);
-    expect(getDb().select().from(runs).where(eq(runs.id, runId)).all()).toEqual([]);
+    expect(await conversationRows(aliceConversation)).toEqual([]);
+    expect(await (await getDb()).select().from(runs).where(eq(runs.id, runId)).all()).toEqual([]);
 
     // Bob's answer was not touched: it is still going, and ends by his own Stop.
     expect(getLiveRuns().forConversation(bobConversation)).toBeDefined();
@@ -145,7 +146,7 @@ describe("removing an account stops its runs first", () => {
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found:conversation");
     expect(getLiveRuns().size).toBe(0);
-    expect(conversationRows(id)).toEqual([]);
+    expect(await conversationRows(id)).toEqual([]);
     expect(fake().chatRequests()).toEqual([]);
   });
 });

@@ -29,16 +29,18 @@ async function closedLoopbackUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-function signedIn(userId: string): TestClient {
-  return client(`ow_session=${createSession(getDb(), userId, 1).token}`);
+async function signedIn(userId: string): Promise<TestClient> {
+  return client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
 }
 
 beforeAll(async () => {
   process.env.AUTH_MODE = "required";
   resetConfigForTests();
-  const db = getDb();
-  admin = signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-  user = signedIn((await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id);
+  const db = await getDb();
+  admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
+  user = await signedIn(
+    (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
+  );
   downUrl = await closedLoopbackUrl();
 });
 afterAll(() => {

@@ -43,13 +43,13 @@ beforeAll(async () => {
   process.env.LOGIN_FAILURES_PER_ACCOUNT = String(ACCOUNT_LIMIT);
   process.env.LOGIN_FAILURES_PER_ADDRESS = String(ADDRESS_LIMIT);
   resetConfigForTests();
-  closeDbForTests();
+  await closeDbForTests();
   for (const username of ["admin", "alice", "bob", "carol", "dave", "erin"]) {
-    await createUser(getDb(), { username, password: PASSWORD, byAdmin: true });
+    await createUser(await getDb(), { username, password: PASSWORD, byAdmin: true });
   }
 });
-afterAll(() => {
-  closeDbForTests();
+afterAll(async () => {
+  await closeDbForTests();
   fs.rmSync(dir, { recursive: true, force: true });
   delete process.env.AUTH_MODE;
   delete process.env.LOGIN_FAILURES_PER_ACCOUNT;

@@ -87,7 +87,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     // Stored events carry their sequence number as the SSE id; deltas are not stored.
     const isDelta = (e: ParsedEvent) => e.event === "answer" && e.data.status === "delta";
     expect(events.filter((e) => !isDelta(e) && e.event !== "title").map((e) => e.id)).toEqual(["1", "2", "3", "4"]);
-    const stored = listRunEvents(getDb(), { runId: String(events[0]?.data.runId) }).map((e) => e.event);
+    const stored = (await listRunEvents(await getDb(), { runId: String(events[0]?.data.runId) })).map((e) => e.event);
     expect(stored).toEqual(["run", "answer", "answer", "done"]);
 
     const after = await detail(id);
@@ -121,7 +121,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect(seen).toContain('"content":"Paris "');
     expect(fake().chatRequests()[0]?.finished).toBe(false);
     await reader?.cancel();
-    await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Capitals");
+    await expect.poll(async () => (await getConversation(await getDb(), { id, ownerId: null })).title).toBe("Capitals");
     const requests = fake()
       .chatRequests()
       .map((r) => r.body);
@@ -148,7 +148,9 @@ describe("POST /api/chat streams a run over SSE", () => {
     const second = await send({ conversationId: id, message: "two" });
     expect(second.status).toBe(200);
     expect(answerText(await readEvents(second))).toBe("Second answer.");
-    await expect.poll(() => getConversation(getDb(), { id, ownerId: null }).title).toBe("Slow title");
+    await expect
+      .poll(async () => (await getConversation(await getDb(), { id, ownerId: null })).title)
+      .toBe("Slow title");
   });
 
   it("thinking streams live as thinking events, in the loop and in synthesis alike, then is stored whole with its duration", async () => {
@@ -203,7 +205,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     fake().script({ hang: true });
     const response = await send({ conversationId: id, message: "remember me" });
     await fake().waitForRequests(1);
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["remember me"]);
+    expect((await listMessages(await getDb(), { conversationId: id })).map((m) => m.content)).toEqual(["remember me"]);
     await stop(jsonRequest("", "POST"), params({ id }));
     await readEvents(response);
     await idle(id);
@@ -245,7 +247,7 @@ describe("POST /api/chat streams a run over SSE", () => {
     const second = await send({ conversationId: id, message: "two" });
     expect(second.status).toBe(409);
     expect(((await second.json()) as { error: { code: string } }).error.code).toBe("conflict:run_active");
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.content)).toEqual(["one"]);
+    expect((await listMessages(await getDb(), { conversationId: id })).map((m) => m.content)).toEqual(["one"]);
     await stop(jsonRequest("", "POST"), params({ id }));
     await readEvents(first);
     await idle(id);
@@ -335,7 +337,7 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(error.code).toBe("conflict:model_missing");
     expect(error.message).toContain("ghost:7b");
     expect(error.details).toEqual({ model: "ghost:7b", replacement: "llama3.2:latest" });
-    expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
+    expect(await listMessages(await getDb(), { conversationId: id })).toEqual([]);
   });
 
   it("Ollama down before the stream is a 502 saying what to do, and nothing is stored", async () => {
@@ -349,7 +351,7 @@ describe("bad input gets a clear error and loses nothing", () => {
       const error = ((await response.json()) as { error: { code: string; message: string } }).error;
       expect(error.code).toBe("upstream:ollama_unreachable");
       expect(error.message).toContain("ollama serve");
-      expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
+      expect(await listMessages(await getDb(), { conversationId: id })).toEqual([]);
     } finally {
       process.env.OLLAMA_BASE_URL = saved;
       resetConfigForTests();

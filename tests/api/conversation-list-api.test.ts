@@ -53,8 +53,8 @@ async function listAs(who: TestClient, q?: string): Promise<Listed[]> {
   return ((await response.json()) as { conversations: Listed[] }).conversations;
 }
 
-function say(conversationId: string, content: string, role: "user" | "assistant" = "user") {
-  return insertMessage(getDb(), { conversationId, role, content });
+async function say(conversationId: string, content: string, role: "user" | "assistant" = "user") {
+  return insertMessage(await getDb(), { conversationId, role, content });
 }
 
 async function attachAs(who: TestClient, id: string): Promise<void> {
@@ -77,8 +77,8 @@ const highlighted = (match: { text: string; start: number; length: number }) =>
 describe("search results say where they matched", () => {
   it("a message match comes with a one-line snippet around it and the message's id", async () => {
     const id = await createAs(alice, "Trip planning");
-    say(id, "Where should we go?");
-    const answer = say(
+    await say(id, "Where should we go?");
+    const answer = await say(
       id,
       `${"Some long preamble about many places. ".repeat(4)}The Zephyrine\n\nglacier is worth the walk. ${"More text follows here. ".repeat(6)}`,
       "assistant",
@@ -98,8 +98,8 @@ describe("search results say where they matched", () => {
 
   it("a title match gives where it is in the title; the first matching message, if any, too", async () => {
     const id = await createAs(alice, "Notes on Quokkas");
-    say(id, "no match here");
-    const second = say(id, "quokkas again, lower case");
+    await say(id, "no match here");
+    const second = await say(id, "quokkas again, lower case");
     const [found] = await listAs(alice, "QUOKKA");
     expect(found?.id).toBe(id);
     expect(found?.match?.title).toEqual({ start: 9, length: 6 });
@@ -109,7 +109,7 @@ describe("search results say where they matched", () => {
 
   it("markup in a message is returned as text to show, never interpreted (the browser escapes it)", async () => {
     const id = await createAs(alice);
-    say(id, 'look: <img src=x onerror="alert(1)"> mallowfen');
+    await say(id, 'look: <img src=x onerror="alert(1)"> mallowfen');
     const [found] = await listAs(alice, "mallowfen");
     expect(found?.id).toBe(id);
     expect(found?.match?.message?.text).toBe('look: <img src=x onerror="alert(1)"> mallowfen');
@@ -117,7 +117,7 @@ describe("search results say where they matched", () => {
 
   it("LIKE wildcards in the query are literal, and a snippet never splits an emoji", async () => {
     const id = await createAs(alice);
-    say(id, `${"😀".repeat(30)} 100%_sure ${"😀".repeat(40)}`);
+    await say(id, `${"😀".repeat(30)} 100%_sure ${"😀".repeat(40)}`);
     expect(await listAs(alice, "100%_s")).toHaveLength(1);
     expect(await listAs(alice, "100__s")).toHaveLength(0);
     const [found] = await listAs(alice, "100%_s");
@@ -127,9 +127,9 @@ describe("search results say where they matched", () => {
 
   it("a search finds only the signed-in user's conversations and messages", async () => {
     const mine = await createAs(bob, "Bob's private quillwort");
-    say(mine, "quillwort details");
+    await say(mine, "quillwort details");
     const theirs = await createAs(alice, "Alice's");
-    say(theirs, "alice also wrote quillwort");
+    await say(theirs, "alice also wrote quillwort");
     expect((await listAs(bob, "quillwort")).map((c) => c.id)).toEqual([mine]);
     expect((await listAs(alice, "quillwort")).map((c) => c.id)).toEqual([theirs]);
   });
@@ -140,13 +140,12 @@ describe("list order", () => {
     const ids: string[] = [];
     for (const [index, text] of ["oldest", "middle", "newest"].entries()) {
       const id = await createAs(bob);
-      say(id, `order ${text}`);
+      await say(id, `order ${text}`);
       // Distinct activity times, however fast the machine.
-      getDb()
+      await (await getDb())
         .update(conversations)
         .set({ updatedAt: Date.now() - 10_000 + index })
-        .where(eq(conversations.id, id))
-        .run();
+        .where(eq(conversations.id, id));
       ids.unshift(id);
     }
     const before = (await listAs(bob, "order")).map((c) => c.id);
@@ -164,34 +163,26 @@ describe("new chats left before their first message", () => {
     await attachAs(alice, id);
     expect((await listAs(alice)).map((c) => c.id)).not.toContain(id);
     expect((await listAs(alice, "Draft with a file")).map((c) => c.id)).not.toContain(id);
-    say(id, "now it starts");
+    await say(id, "now it starts");
     expect((await listAs(alice)).map((c) => c.id)).toContain(id);
   });
 
   it("is removed with its files once its last file is older than the limit; others stay", async () => {
-    const db = getDb();
+    const db = await getDb();
     const abandoned = await createAs(alice);
     await attachAs(alice, abandoned);
     const started = await createAs(alice);
     await attachAs(alice, started);
-    say(started, "a real chat");
+    await say(started, "a real chat");
     const empty = await createAs(alice, "empty, made through the API");
     const recent = await createAs(alice);
     await attachAs(alice, recent);
 
     const cutoff = Date.now();
-    db.update(files)
-      .set({ createdAt: cutoff - 1 })
-      .run();
-    db.update(files).set({ createdAt: cutoff }).where(eq(files.conversationId, recent)).run();
-    expect(removeAbandonedConversations(db, { before: cutoff })).toBe(1);
-    const left = new Set(
-      db
-        .select()
-        .from(files)
-        .all()
-        .map((row) => row.conversationId),
-    );
+    await db.update(files).set({ createdAt: cutoff - 1 });
+    await db.update(files).set({ createdAt: cutoff }).where(eq(files.conversationId, recent));
+    expect(await removeAbandonedConversations(db, { before: cutoff })).toBe(1);
+    const left = new Set((await db.select().from(files)).map((row) => row.conversationId));
     expect(left.has(abandoned)).toBe(false);
     expect(left.has(started)).toBe(true);
     expect(left.has(recent)).toBe(true);

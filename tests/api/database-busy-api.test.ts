@@ -91,11 +91,16 @@ describe("a database locked by another process", () => {
     expect(error?.data).toMatchObject({ code: "unavailable:answer_save_pending" });
     const runId = events.find((event) => event.event === "run")?.data.runId as string;
     const messageId = events.at(-1)?.data.messageId as string;
-    expect(getRun(getDb(), { id: runId }).status).toBe("running");
+    expect((await getRun(await getDb(), { id: runId })).status).toBe("running");
 
     releaseWriteLock();
-    await expect.poll(() => getRun(getDb(), { id: runId }).status, { timeout: 5000 }).toBe("complete");
-    expect(runMessage(getDb(), { runId })).toMatchObject({ id: messageId, content: "A slow answer streams here" });
+    await expect
+      .poll(async () => (await getRun(await getDb(), { id: runId })).status, { timeout: 5000 })
+      .toBe("complete");
+    expect(await runMessage(await getDb(), { runId })).toMatchObject({
+      id: messageId,
+      content: "A slow answer streams here",
+    });
     expect(getLiveRuns().forConversation(conversationId)).toBeUndefined();
   });
 });

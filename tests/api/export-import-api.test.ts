@@ -65,18 +65,18 @@ function withoutIds(document: ConversationExport): unknown {
   return JSON.parse(text);
 }
 
-const counts = () => {
-  const db = getDb();
+const counts = async () => {
+  const db = await getDb();
   return {
-    conversations: db.select().from(conversations).all().length,
-    messages: db.select().from(messages).all().length,
-    files: db.select().from(files).all().length,
+    conversations: (await db.select().from(conversations)).length,
+    messages: (await db.select().from(messages)).length,
+    files: (await db.select().from(files)).length,
   };
 };
 
 describe("export and import", () => {
   it("round trip: a conversation exported with its files and imported exports identically, under new ids", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const original = await exportJson(conversationId);
     expect(original.messages.length).toBe(6);
     expect(original.files.map((file) => file.mime)).toEqual(["application/pdf", "image/png"]);
@@ -105,7 +105,7 @@ describe("export and import", () => {
   });
 
   it("never overwrites: importing the same export twice makes two new conversations, the original untouched", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const original = await exportJson(conversationId);
     const first = await importReport(original);
     const second = await importReport(original);
@@ -115,20 +115,20 @@ describe("export and import", () => {
   });
 
   it("names the download after the title: an ASCII fallback and the UTF-8 name in filename*", async () => {
-    const { conversationId } = await seedConversation(getDb(), { title: "会議メモ: 予算/計画" });
+    const { conversationId } = await seedConversation(await getDb(), { title: "会議メモ: 予算/計画" });
     const json = await exportRequest(conversationId);
     expect(json.headers.get("content-disposition")).toBe(
       `attachment; filename="conversation.json"; filename*=UTF-8''${encodeURIComponent("会議メモ 予算 計画.json")}`,
     );
     expect(json.headers.get("content-type")).toContain("application/json");
-    const { conversationId: mixed } = await seedConversation(getDb(), { title: 'Plan "Q3" 計画' });
+    const { conversationId: mixed } = await seedConversation(await getDb(), { title: 'Plan "Q3" 計画' });
     expect((await exportRequest(mixed, "?format=md")).headers.get("content-disposition")).toBe(
       `attachment; filename="Plan Q3.md"; filename*=UTF-8''${encodeURIComponent("Plan Q3 計画.md")}`,
     );
   });
 
   it("writes Markdown of the thread shown: headings, steps folded, sources as links, attachments listed", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const response = await exportRequest(conversationId, "?format=md");
     expect(response.headers.get("content-type")).toContain("text/markdown");
     const markdown = await response.text();
@@ -147,7 +147,7 @@ describe("export and import", () => {
   });
 
   it("exports without files: the import says the files were left out and the messages no longer name them", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const original = await exportJson(conversationId, false);
     expect(original.files.every((file) => file.bytes === undefined)).toBe(true);
     const report = await importReport(original);
@@ -166,15 +166,15 @@ describe("export and import", () => {
   });
 
   it("refuses a body that is neither JSON nor a ZIP with 400, storing nothing", async () => {
-    const before = counts();
+    const before = await counts();
     await expectApiError(await importRequest('{"format": "ollama-web.conversation", '), 400, "bad_request:import_file");
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it("skips an export of another version, with the reason", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const document = { ...(await exportJson(conversationId)), version: 2 };
-    const before = counts();
+    const before = await counts();
     expect(await importReport(document)).toEqual({
       imported: [],
       skipped: [
@@ -186,7 +186,7 @@ describe("export and import", () => {
         },
       ],
     });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it.each([
@@ -237,21 +237,21 @@ describe("export and import", () => {
   ])(
     "skips a conversation with %s, with the reason and its code, storing nothing of it",
     async (_what, damage, reason, code) => {
-      const { conversationId } = await seedConversation(getDb());
+      const { conversationId } = await seedConversation(await getDb());
       const document = await exportJson(conversationId);
       damage(document);
-      const before = counts();
+      const before = await counts();
       const report = await importReport(document);
       expect(report.imported).toEqual([]);
       expect(report.skipped).toEqual([
         expect.objectContaining({ title: "Research 調査", code, reason: expect.stringContaining(reason) }),
       ]);
-      expect(counts()).toEqual(before);
+      expect(await counts()).toEqual(before);
     },
   );
 
   it("imports a file through the upload checks: one that fails sniffing skips its conversation, the others import", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const good = await exportJson(conversationId);
     const bad = structuredClone(good);
     const fake = Buffer.from("MZ\x90\x00 not a PDF at all");
@@ -293,15 +293,15 @@ describe("export and import", () => {
     process.env.IMPORT_MAX_INFLATED_MB = "1";
     resetConfigForTests();
     try {
-      const { conversationId } = await seedConversation(getDb());
+      const { conversationId } = await seedConversation(await getDb());
       const good = Buffer.from(JSON.stringify(await exportJson(conversationId)));
       const bomb = makeZip([
         { name: "0001 good.json", data: good },
         { name: "0002 bomb.json", data: Buffer.alloc(4 * 1024 * 1024, 0x20), claimedSize: 10 },
       ]);
-      const before = counts();
+      const before = await counts();
       await expectApiError(await importRequest(bomb), 413, "payload_too_large:import_archive");
-      expect(counts()).toEqual(before);
+      expect(await counts()).toEqual(before);
     } finally {
       delete process.env.IMPORT_MAX_INFLATED_MB;
       resetConfigForTests();
@@ -309,7 +309,7 @@ describe("export and import", () => {
   });
 
   it("refuses a damaged archive with 400, even when its first conversation is good", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const good = Buffer.from(JSON.stringify(await exportJson(conversationId)));
     const archive = makeZip([
       { name: "0001 good.json", data: good },
@@ -319,9 +319,9 @@ describe("export and import", () => {
     const entries = zipEntries(archive, MAX_ENTRIES) ?? [];
     const second = entries[1]?.localOffset ?? 0;
     archive.fill(0xff, second + 60, second + 80);
-    const before = counts();
+    const before = await counts();
     await expectApiError(await importRequest(archive), 400, "bad_request:import_archive");
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it("imports a 5000-message conversation within the limits, in order, with its timestamps", async () => {
@@ -371,7 +371,7 @@ describe("export and import", () => {
     process.env.IMPORT_MAX_MESSAGES = "5";
     resetConfigForTests();
     try {
-      const { conversationId } = await seedConversation(getDb());
+      const { conversationId } = await seedConversation(await getDb());
       const report = await importReport(await exportJson(conversationId));
       expect(report.skipped[0]?.reason).toContain("more than 5 messages (IMPORT_MAX_MESSAGES)");
     } finally {
@@ -400,7 +400,7 @@ describe("export and import", () => {
     );
     const archive = Buffer.from(await response.arrayBuffer());
     const names = (zipEntries(archive, MAX_ENTRIES) ?? []).map((entry) => entry.name);
-    const listed = counts().conversations;
+    const listed = (await counts()).conversations;
     expect(names.filter((name) => name.endsWith(".json"))).toHaveLength(names.length / 2);
     expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^\d{4} Long one\.json$/)]));
     expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^\d{4} Long one\.md$/)]));
@@ -411,22 +411,22 @@ describe("export and import", () => {
   });
 
   it("the archive goes on past conversations deleted while it is written", async () => {
-    const db = getDb();
+    const db = await getDb();
     const seeded = [];
     for (const offset of [1000, 2000, 3000]) {
       const { conversationId } = await seedConversation(db);
-      db.update(conversations)
+      await db
+        .update(conversations)
         .set({ updatedAt: Date.now() + offset })
-        .where(eq(conversations.id, conversationId))
-        .run();
+        .where(eq(conversations.id, conversationId));
       seeded.push(conversationId);
     }
     const response = await exportAll(jsonRequest("/api/conversations/export", "GET"));
     // The newest is being written; the two after it go before the archive reaches them.
-    for (const id of seeded.slice(0, 2)) db.delete(conversations).where(eq(conversations.id, id)).run();
+    for (const id of seeded.slice(0, 2)) await db.delete(conversations).where(eq(conversations.id, id));
     const archive = Buffer.from(await response.arrayBuffer());
     const names = (zipEntries(archive, MAX_ENTRIES) ?? []).map((entry) => entry.name);
-    expect(names.length).toBe(2 * counts().conversations);
+    expect(names.length).toBe(2 * (await counts()).conversations);
   });
 
   it("imports the archive of an account without conversations: nothing imported, nothing skipped", async () => {
@@ -434,16 +434,15 @@ describe("export and import", () => {
   });
 
   it("imports a conversation dated in the future as dated now, so it cannot stay atop the list", async () => {
-    const { conversationId } = await seedConversation(getDb());
+    const { conversationId } = await seedConversation(await getDb());
     const document = await exportJson(conversationId);
     const future = Date.now() + 10 * 365 * 24 * 3600 * 1000;
     Object.assign(document.conversation, { createdAt: future, updatedAt: future });
     const report = await importReport(document);
-    const [stored] = getDb()
+    const [stored] = await (await getDb())
       .select()
       .from(conversations)
-      .where(eq(conversations.id, report.imported[0]?.id ?? ""))
-      .all();
+      .where(eq(conversations.id, report.imported[0]?.id ?? ""));
     expect(stored?.updatedAt).toBeLessThanOrEqual(Date.now());
     expect(stored?.createdAt).toBeLessThanOrEqual(Date.now());
   });

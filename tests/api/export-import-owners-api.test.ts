@@ -36,7 +36,7 @@ afterAll(() => {
 async function conversationOf(user: TestClient, title: string): Promise<string> {
   const response = await create(user.request("/api/conversations", "POST", { title }));
   const { conversation } = (await response.json()) as { conversation: { id: string } };
-  insertMessage(getDb(), { conversationId: conversation.id, role: "user", content: `${title} question` });
+  await insertMessage(await getDb(), { conversationId: conversation.id, role: "user", content: `${title} question` });
   return conversation.id;
 }
 

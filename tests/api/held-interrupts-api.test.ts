@@ -49,7 +49,8 @@ async function detail(id: string) {
     activeRunId: string | null;
   };
 }
-const contents = (id: string) => listMessages(getDb(), { conversationId: id }).map((m) => `${m.role}:${m.content}`);
+const contents = async (id: string) =>
+  (await listMessages(await getDb(), { conversationId: id })).map((m) => `${m.role}:${m.content}`);
 
 /** Everything is over: no run, and every model request answered (titles included). */
 const idle = (conversationId: string) => waitIdle(fake(), conversationId);
@@ -96,7 +97,12 @@ describe("follow-ups held on the server", () => {
       { text: "二つ目" },
     ]);
     await expect.poll(() => contents(id), { timeout: 10_000 }).toContain("assistant:Both answered.");
-    expect(contents(id)).toEqual(["user:q", "assistant:a b c", "user:first\n\n二つ目", "assistant:Both answered."]);
+    expect(await contents(id)).toEqual([
+      "user:q",
+      "assistant:a b c",
+      "user:first\n\n二つ目",
+      "assistant:Both answered.",
+    ]);
     await idle(id);
   });
 
@@ -126,7 +132,7 @@ describe("follow-ups held on the server", () => {
     await idle(id);
     const sent = await detail(id);
     expect(sent.interrupts).toEqual([]);
-    expect(contents(id).slice(-2)).toEqual(["user:and the prices", "assistant:Prices."]);
+    expect((await contents(id)).slice(-2)).toEqual(["user:and the prices", "assistant:Prices."]);
   });
 
   it("a failed run's follow-ups stay unsent", async () => {
@@ -138,7 +144,7 @@ describe("follow-ups held on the server", () => {
     await readEvents(response);
     await idle(id);
     expect((await detail(id)).interrupts).toMatchObject([{ id: interruptId, unsent: true }]);
-    expect(contents(id)).toEqual(["user:q", "assistant:"]);
+    expect(await contents(id)).toEqual(["user:q", "assistant:"]);
   });
 
   it("discarding an unsent follow-up removes it; a queued one (its run still going) is a 409, an unknown one a 404", async () => {
@@ -174,7 +180,7 @@ describe("follow-ups held on the server", () => {
       const refused = await start({ conversationId: other, message: "held", interruptIds: ids });
       await expectApiError(refused, 400, "bad_request:interrupt");
     }
-    expect(contents(other)).toEqual([]);
+    expect(await contents(other)).toEqual([]);
     expect((await detail(id)).interrupts).toMatchObject([{ id: interruptId, unsent: true }]);
   });
 });

@@ -56,7 +56,7 @@ describe("an attached image that cannot be prepared for a vision model", () => {
   it("refuses the message with the image's 4xx before anything is stored, and the server answers the next one", async () => {
     const id = await newConversation("llava:7b");
     // A file stored before uploads were checked: it goes into the table directly.
-    const bomb = insertFile(getDb(), {
+    const bomb = await insertFile(await getDb(), {
       conversationId: id,
       origin: "upload",
       filename: "old.gif",

@@ -71,13 +71,13 @@ describe("POST /api/conversations/:id/interrupt", () => {
     expect(events.find((e) => e.event === "step" && e.data.type === "interrupt")?.data).toMatchObject({
       interrupts: [{ id: interruptId, text: "only the first line" }],
     });
-    const stored = listMessages(getDb(), { conversationId: id }).map((m) => [m.role, m.content]);
+    const stored = (await listMessages(await getDb(), { conversationId: id })).map((m) => [m.role, m.content]);
     expect(stored).toEqual([
       ["user", "read a"],
       ["user", "only the first line"],
       ["assistant", expect.any(String)],
     ]);
-    expect(listMessages(getDb(), { conversationId: id })[1]?.id).toBe(interruptId);
+    expect((await listMessages(await getDb(), { conversationId: id }))[1]?.id).toBe(interruptId);
   });
 
   it("JSON mode: after a tool, suppresses a pending final answer and merges several interrupts into a numbered list, each with its own id", async () => {
@@ -130,9 +130,9 @@ describe("POST /api/conversations/:id/interrupt", () => {
       { id: interruptId, text: "too late" },
     ]);
     expect(answerOf(events)).toBe("a b c");
-    await expect.poll(() => listMessages(getDb(), { conversationId: id }).length).toBe(4);
+    await expect.poll(async () => (await listMessages(await getDb(), { conversationId: id })).length).toBe(4);
     await idle(id);
-    const [question, answer, next] = listMessages(getDb(), { conversationId: id });
+    const [question, answer, next] = await listMessages(await getDb(), { conversationId: id });
     expect([question?.content, answer?.content, next?.content]).toEqual(["q", "a b c", "too late"]);
     expect(next?.runId).toBeNull();
   });
@@ -149,7 +149,7 @@ describe("stop", () => {
     expect(events.findLast((e) => e.event === "done")).toMatchObject({ event: "done", data: { stopped: true } });
     await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
     await idle(id);
-    expect(listMessages(getDb(), { conversationId: id }).at(-1)?.status).toBe("stopped");
+    expect((await listMessages(await getDb(), { conversationId: id })).at(-1)?.status).toBe("stopped");
   });
 
   it("during a tool: cancels the fetch and keeps the partial trace", async () => {
@@ -169,7 +169,7 @@ describe("stop", () => {
     // Only the first model call was made: the run ended while the tool was still waiting.
     expect(fake().chatRequests()).toHaveLength(1);
     await idle(id);
-    expect(listMessages(getDb(), { conversationId: id }).at(-1)?.status).toBe("stopped");
+    expect((await listMessages(await getDb(), { conversationId: id })).at(-1)?.status).toBe("stopped");
   });
 });
 
@@ -195,8 +195,8 @@ describe("GET /api/runs/:runId/events", () => {
 
   it("replays a run finished in an earlier process from the database, its answer as one delta", async () => {
     const id = await newConversation();
-    const db = getDb();
-    const run = createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
+    const db = await getDb();
+    const run = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
     const stored: RunEvent[] = [
       {
@@ -207,8 +207,8 @@ describe("GET /api/runs/:runId/events", () => {
       { event: "answer", data: { status: "done" } },
       { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
     ];
-    for (const [index, event] of stored.entries()) appendRunEvent(db, { runId: run.id, seq: index + 1, event });
-    finishRun(db, {
+    for (const [index, event] of stored.entries()) await appendRunEvent(db, { runId: run.id, seq: index + 1, event });
+    await finishRun(db, {
       runId: run.id,
       status: "complete",
       iterations: 1,
@@ -309,7 +309,7 @@ describe("compaction through the API", () => {
         .filter((step) => step.type === "tool_call")
         .every((step) => typeof (step as { at?: number }).at === "number"),
     ).toBe(true);
-    const conversation = getConversation(getDb(), { id, ownerId: null });
+    const conversation = await getConversation(await getDb(), { id, ownerId: null });
     expect(conversation.summary).toBe("Summary: first answer was long.");
     // Turn 3 starts from the stored summary instead of the turns it covers.
     fake().setDefaultResponder(() => ({ content: "ok" }));
@@ -331,15 +331,17 @@ describe("graceful shutdown (issue 7)", () => {
     fake().script({ when: { stream: true }, chunks: Array.from({ length: 30 }, (_, i) => `s${i} `), chunkDelayMs: 30 });
     const events = await readEvents(await start({ conversationId: id, message: "q" }), (e) => e.data.content === "s3 ");
     const runId = String(events[0]?.data.runId);
-    expect(interruptLiveRuns(getDb(), getLiveRuns())).toBe(1);
+    expect(await interruptLiveRuns(await getDb(), getLiveRuns())).toBe(1);
     await idle(id);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const assistants = listMessages(getDb(), { conversationId: id }).filter((m) => m.role === "assistant");
+    const assistants = (await listMessages(await getDb(), { conversationId: id })).filter(
+      (m) => m.role === "assistant",
+    );
     expect(assistants).toHaveLength(1);
     expect(assistants[0]?.status).toBe("interrupted");
     expect(assistants[0]?.content.startsWith("s0 s1 s2 s3")).toBe(true);
-    expect(getRun(getDb(), { id: runId }).status).toBe("interrupted");
-    const stored = listRunEvents(getDb(), { runId });
+    expect((await getRun(await getDb(), { id: runId })).status).toBe("interrupted");
+    const stored = await listRunEvents(await getDb(), { runId });
     expect(stored.map((e) => e.event)).toEqual(["run", "answer", "error"]);
     expect(stored.at(-1)?.data).toMatchObject({ code: "unavailable:server_shutdown" });
   });

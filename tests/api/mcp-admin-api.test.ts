@@ -36,8 +36,8 @@ const httpServer = {
   transport: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${SECRET}` } },
 };
 
-function signedIn(userId: string): TestClient {
-  return client(`ow_session=${createSession(getDb(), userId, 1).token}`);
+async function signedIn(userId: string): Promise<TestClient> {
+  return client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
 }
 
 const named = (name: string) => params({ name });
@@ -51,9 +51,11 @@ const serverOf = async (response: Response) => ((await response.json()) as { ser
 beforeAll(async () => {
   process.env.AUTH_MODE = "required";
   resetConfigForTests();
-  const db = getDb();
-  admin = signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-  user = signedIn((await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id);
+  const db = await getDb();
+  admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
+  user = await signedIn(
+    (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
+  );
 });
 beforeEach(async () => {
   hub = fakeMcpHub();

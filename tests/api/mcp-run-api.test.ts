@@ -57,7 +57,7 @@ beforeEach(async () => {
   // The test server's own tools and the built-ins are over the selection threshold: these runs skip it.
   process.env.TOOL_SELECTION_THRESHOLD = "100";
   resetConfigForTests();
-  getDb().delete(mcpServers).run();
+  await (await getDb()).delete(mcpServers).run();
   await resetServerMcpForTests();
 });
 afterEach(() => {
@@ -133,7 +133,7 @@ describe("MCP tools in chat runs", () => {
     fake().script({ when: { hasTools: true }, toolCalls: [{ name: "files__slow", arguments: { ms: 60_000 } }] });
     const response = await chat(jsonRequest("/api/chat", "POST", { conversationId: id, message: "wait" }));
     await readEvents(response, (e) => e.event === "step" && e.data.type === "tool_call");
-    const tools = await getServerMcp(getDb()).hub.tools(["files"]);
+    const tools = await (await getServerMcp(await getDb())).hub.tools(["files"]);
     await expect.poll(async () => (await callTool(tools, "files__in_flight", {})).observation).toBe("1");
     expect((await stop(jsonRequest("", "POST"), params({ id }))).status).toBe(202);
     await waitIdle(fake(), id);

@@ -183,14 +183,17 @@ describe("delete, details, loaded, unload", () => {
 describe("with accounts, only admins manage models", () => {
   let admin: TestClient;
   let user: TestClient;
-  const signedIn = (userId: string) => client(`ow_session=${createSession(getDb(), userId, 1).token}`);
+  const signedIn = async (userId: string) =>
+    client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
 
   beforeAll(async () => {
     process.env.AUTH_MODE = "required";
     resetConfigForTests();
-    const db = getDb();
-    admin = signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-    user = signedIn((await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id);
+    const db = await getDb();
+    admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
+    user = await signedIn(
+      (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
+    );
   });
   afterAll(() => {
     delete process.env.AUTH_MODE;

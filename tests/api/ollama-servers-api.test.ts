@@ -170,14 +170,17 @@ describe("a run with several servers", () => {
 describe("with accounts, the servers are for admins", () => {
   let admin: TestClient;
   let user: TestClient;
-  const signedIn = (userId: string) => client(`ow_session=${createSession(getDb(), userId, 1).token}`);
+  const signedIn = async (userId: string) =>
+    client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
 
   beforeAll(async () => {
     process.env.AUTH_MODE = "required";
     resetConfigForTests();
-    const db = getDb();
-    admin = signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-    user = signedIn((await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id);
+    const db = await getDb();
+    admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
+    user = await signedIn(
+      (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
+    );
   });
   afterAll(() => {
     delete process.env.AUTH_MODE;

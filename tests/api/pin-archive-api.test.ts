@@ -41,14 +41,14 @@ interface Listed {
 async function started(who: TestClient, title: string, at: number): Promise<string> {
   const response = await create(who.request("/api/conversations", "POST", { title }));
   const { id } = ((await response.json()) as { conversation: { id: string } }).conversation;
-  insertMessage(getDb(), { conversationId: id, role: "user", content: `about ${title}` });
-  getDb().update(conversations).set({ updatedAt: at }).where(eq(conversations.id, id)).run();
+  await insertMessage(await getDb(), { conversationId: id, role: "user", content: `about ${title}` });
+  await (await getDb()).update(conversations).set({ updatedAt: at }).where(eq(conversations.id, id));
   return id;
 }
 
 /** The conversation as stored, whoever owns it. */
-function stored(id: string) {
-  const row = getDb().select().from(conversations).where(eq(conversations.id, id)).get();
+async function stored(id: string) {
+  const [row] = await (await getDb()).select().from(conversations).where(eq(conversations.id, id));
   if (!row) throw new Error(`no conversation ${id}`);
   return row;
 }
@@ -86,7 +86,7 @@ describe("pinned conversations are listed first", () => {
     await patchAs(who, middle, { pinned: true });
 
     expect((await page(who, "")).conversations.map((c) => c.title)).toEqual(["middle", "old", "new"]);
-    expect(stored(old).updatedAt).toBe(1000);
+    expect((await stored(old)).updatedAt).toBe(1000);
   });
 
   it("the cursor pages across the pinned/unpinned boundary without gaps or repeats", async () => {
@@ -124,7 +124,7 @@ describe("archived conversations are listed only by the archive filter", () => {
     await patchAs(who, put, { archived: false });
     expect((await page(who, "")).conversations.map((c) => c.title)).toEqual(["put away", "kept"]);
     expect((await page(who, "archived=1")).conversations).toEqual([]);
-    expect(stored(kept).updatedAt).toBe(1000);
+    expect((await stored(kept)).updatedAt).toBe(1000);
   });
 
   it("search finds an archived conversation only in the archive filter", async () => {
@@ -158,7 +158,7 @@ describe("PATCH pinned/archived is validated and owner-scoped", () => {
     for (const body of [{ pinned: "true" }, { archived: 1 }, { pinned: null }, { title: "new name", archived: "x" }]) {
       await expectApiError(await patchAs(alice, id, body), 400, "bad_request:validation");
     }
-    const row = stored(id);
+    const row = await stored(id);
     expect([row.title, row.pinned, row.archived]).toEqual(["strict", false, false]);
   });
 
@@ -166,7 +166,7 @@ describe("PATCH pinned/archived is validated and owner-scoped", () => {
     const id = await started(alice, "alice's", 1000);
     await expectApiError(await patchAs(bob, id, { pinned: true }), 404, "not_found:conversation");
     await expectApiError(await patchAs(bob, id, { archived: true }), 404, "not_found:conversation");
-    const row = stored(id);
+    const row = await stored(id);
     expect([row.pinned, row.archived]).toEqual([false, false]);
   });
 });
@@ -184,7 +184,7 @@ describe("a turn sent to an archived conversation brings it back from the archiv
     expect(response.status).toBe(200);
     await readEvents(response);
     await waitIdle(fake(), id);
-    expect(stored(id).archived).toBe(false);
+    expect((await stored(id)).archived).toBe(false);
     expect((await page(who, "")).conversations.map((c) => c.title)).toEqual(["resumed"]);
   });
 });

@@ -109,18 +109,18 @@ describe("run slots are reserved before any await", () => {
     for (const refused of responses.filter((r) => r !== started)) {
       expect(await codeOf(refused)).toBe("conflict:run_active");
     }
-    expect(listMessages(getDb(), { conversationId: id })).toHaveLength(1);
+    expect(await listMessages(await getDb(), { conversationId: id })).toHaveLength(1);
 
     expect((await stopRun(id)).status).toBe(202);
     const events = await readEvents(started);
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
     await idle(id);
     expect(getLiveRuns().size).toBe(0);
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => [m.role, m.status])).toEqual([
+    expect((await listMessages(await getDb(), { conversationId: id })).map((m) => [m.role, m.status])).toEqual([
       ["user", "complete"],
       ["assistant", "stopped"],
     ]);
-    expect(listRuns(getDb(), { conversationId: id })).toHaveLength(1);
+    expect(await listRuns(await getDb(), { conversationId: id })).toHaveLength(1);
   });
 
   it("of 12 parallel chats of one user across conversations exactly MAX_RUNS_PER_USER start, the others are 429", async () => {
@@ -135,7 +135,10 @@ describe("run slots are reserved before any await", () => {
       expect(await codeOf(refused)).toBe("rate_limited:runs_per_user");
     }
     expect(getLiveRuns().size).toBe(2);
-    const stored = conversations.map(({ id }) => listMessages(getDb(), { conversationId: id }).length);
+    const db = await getDb();
+    const stored = await Promise.all(
+      conversations.map(async ({ id }) => (await listMessages(db, { conversationId: id })).length),
+    );
     expect(stored.filter((n) => n > 0)).toHaveLength(2);
   });
 
@@ -171,8 +174,8 @@ describe("run slots are reserved before any await", () => {
     }
     restoreEnv();
     expect(getLiveRuns().size).toBe(0);
-    expect(listMessages(getDb(), { conversationId: id })).toEqual([]);
-    expect(listRuns(getDb(), { conversationId: id })).toEqual([]);
+    expect(await listMessages(await getDb(), { conversationId: id })).toEqual([]);
+    expect(await listRuns(await getDb(), { conversationId: id })).toEqual([]);
     const events = await readEvents(await send({ conversationId: id, message: "now it works" }));
     // A first turn's title follows `done`.
     expect(events.map((e) => e.event).slice(-2)).toEqual(["done", "title"]);
@@ -196,7 +199,7 @@ describe("run slots are reserved before any await", () => {
         .chatRequests()
         .filter((r) => !r.aborted),
     ).toEqual([]);
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => [m.role, m.status])).toEqual([
+    expect((await listMessages(await getDb(), { conversationId: id })).map((m) => [m.role, m.status])).toEqual([
       ["user", "complete"],
       ["assistant", "stopped"],
     ]);
@@ -214,7 +217,10 @@ describe("run slots are reserved before any await", () => {
     expect(response.status).toBe(200);
     expect((await readEvents(response)).map((e) => e.event).slice(-2)).toEqual(["done", "title"]);
     await idle(id);
-    expect(listMessages(getDb(), { conversationId: id }).map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect((await listMessages(await getDb(), { conversationId: id })).map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
   });
 
   it("a shutdown while a chat is starting stores nothing for it and stops it", async () => {
@@ -222,8 +228,8 @@ describe("run slots are reserved before any await", () => {
     imageGate.close();
     const starting = send({ conversationId: id, message: "describe it", attachmentIds: [fileId] });
     await expect.poll(() => imageGate.waiting).toBe(1);
-    expect(interruptLiveRuns(getDb(), getLiveRuns())).toBe(0);
-    expect(listRuns(getDb(), { conversationId: id })).toEqual([]);
+    expect(await interruptLiveRuns(await getDb(), getLiveRuns())).toBe(0);
+    expect(await listRuns(await getDb(), { conversationId: id })).toEqual([]);
     imageGate.open();
     const events = await readEvents(await starting);
     expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
@@ -268,8 +274,8 @@ describe("a refused edit leaves the conversation exactly as before", () => {
     await readEvents(await send({ conversationId: id, message: "first question" }));
     await idle(id);
     const before = {
-      messages: listMessages(getDb(), { conversationId: id }),
-      runs: listRuns(getDb(), { conversationId: id }),
+      messages: await listMessages(await getDb(), { conversationId: id }),
+      runs: await listRuns(await getDb(), { conversationId: id }),
     };
     expect(before.messages).toHaveLength(2);
     const extra: Record<string, unknown> = {
@@ -278,13 +284,13 @@ describe("a refused edit leaves the conversation exactly as before", () => {
       model: { model: "ghost:7b" },
       mode: { mode: "native" },
     }[input] as Record<string, unknown>;
-    const editOf = before.messages[0]?.id;
+    const editOf = (await before.messages)[0]?.id;
     const response = await send({ conversationId: id, message: "again, differently", editOf, ...extra });
     expect(response.status).toBe(status);
     expect(await codeOf(response)).toBe(code);
     expect({
-      messages: listMessages(getDb(), { conversationId: id }),
-      runs: listRuns(getDb(), { conversationId: id }),
+      messages: await listMessages(await getDb(), { conversationId: id }),
+      runs: await listRuns(await getDb(), { conversationId: id }),
     }).toEqual(before);
   });
 });

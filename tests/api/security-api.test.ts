@@ -65,7 +65,7 @@ describe("accounts (issue 7)", () => {
   it("the first account becomes the admin and takes over the single-user conversations", async () => {
     // Data created before accounts were turned on belongs to nobody.
     const { createConversation } = await import("@/lib/db/queries");
-    const legacy = createConversation(getDb(), { title: "from single-user days", ownerId: null });
+    const legacy = await createConversation(await getDb(), { title: "from single-user days", ownerId: null });
     const meBefore = (await (await me(client().request("/api/auth/me", "GET"))).json()) as Record<string, unknown>;
     expect(meBefore).toMatchObject({ accountsRequired: true, user: null, firstUser: true, signupOpen: true });
     admin = await signUp("Admin", PASSWORD);
@@ -79,8 +79,8 @@ describe("accounts (issue 7)", () => {
     expect(mine.conversations.map((c) => c.id)).toEqual([legacy.id]);
   });
 
-  it("stores passwords as scrypt hashes, never in clear", () => {
-    const row = getDb().select().from(users).all()[0];
+  it("stores passwords as scrypt hashes, never in clear", async () => {
+    const row = await (await (await getDb()).select().from(users).all())[0];
     expect(row?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row?.passwordHash).not.toContain(PASSWORD);
   });
@@ -129,7 +129,7 @@ describe("accounts (issue 7)", () => {
   });
 
   it("the last admin cannot be disabled, demoted or removed", async () => {
-    const adminId = getDb().select().from(users).all()[0]?.id ?? "";
+    const adminId = (await (await (await getDb()).select().from(users).all())[0]?.id) ?? "";
     expect((await removeUser(admin.request("", "DELETE"), params({ userId: adminId }))).status).toBe(409);
     expect((await patchUser(admin.request("", "PATCH", { role: "user" }), params({ userId: adminId }))).status).toBe(
       409,
@@ -296,11 +296,7 @@ describe("sessions", () => {
       return signIn("carol");
     })();
     const carolId =
-      getDb()
-        .select()
-        .from(users)
-        .all()
-        .find((u) => u.username === "carol")?.id ?? "";
+      (await (await (await getDb()).select().from(users).all()).find((u) => u.username === "carol")?.id) ?? "";
     expect((await patchUser(admin.request("", "PATCH", { disabled: true }), params({ userId: carolId }))).status).toBe(
       200,
     );

@@ -18,8 +18,8 @@ import { encodedImage } from "@/tests/support/image-fixtures";
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-afterEach(() => {
-  updateSettings(getDb(), { roles: { general: null, vision: null } });
+afterEach(async () => {
+  await updateSettings(await getDb(), { roles: { general: null, vision: null } });
 });
 
 async function uploadImage(conversationId: string): Promise<string> {
@@ -42,9 +42,9 @@ function deleteModel(model: string): Promise<Response> {
   });
 }
 
-const stored = (id: string) => ({
-  messages: listMessages(getDb(), { conversationId: id }),
-  runs: listRuns(getDb(), { conversationId: id }),
+const stored = async (id: string) => ({
+  messages: await listMessages(await getDb(), { conversationId: id }),
+  runs: await listRuns(await getDb(), { conversationId: id }),
 });
 
 async function errorBody(response: Response) {
@@ -66,12 +66,12 @@ describe("a model that disappears", () => {
     expect(error.code).toBe("conflict:model_missing");
     expect(error.message).toContain("qwen3:8b");
     expect(error.details).toEqual({ model: "qwen3:8b", replacement: "qwen3:4b" });
-    expect(stored(id)).toEqual({ messages: [], runs: [] });
+    expect(await stored(id)).toEqual({ messages: [], runs: [] });
     expect(fake().chatRequests()).toHaveLength(0);
   });
 
   it("without the same model under another tag, the replacement is the general role's model", async () => {
-    updateSettings(getDb(), { roles: { general: "gemma:2b" } });
+    await updateSettings(await getDb(), { roles: { general: "gemma:2b" } });
     const id = await newConversation("qwen3:8b");
     await deleteModel("qwen3:8b");
     const error = await errorBody(await send({ conversationId: id, message: "hi" }));
@@ -91,7 +91,7 @@ describe("a model that disappears", () => {
 
 describe("an image for a model without vision", () => {
   it("runs on the vision role's model, with the image, recorded on the run; the conversation keeps its model", async () => {
-    updateSettings(getDb(), { roles: { vision: "llava:7b" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" } });
     const id = await newConversation("llama3.2:latest");
     const fileId = await uploadImage(id);
     const response = await send({ conversationId: id, message: "what is this?", attachmentIds: [fileId] });
@@ -111,7 +111,7 @@ describe("an image for a model without vision", () => {
   });
 
   it("sends the vision role's keep-alive with the requests its model answers", async () => {
-    updateSettings(getDb(), { roles: { vision: "llava:7b" }, keepAlive: { vision: "-1", general: "1m" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" }, keepAlive: { vision: "-1", general: "1m" } });
     const id = await newConversation("llama3.2:latest");
     const fileId = await uploadImage(id);
     await readEvents(await send({ conversationId: id, message: "what is this?", attachmentIds: [fileId] }));
@@ -121,7 +121,7 @@ describe("an image for a model without vision", () => {
       .filter((request) => request.body.model === "llava:7b");
     expect(answers.length).toBeGreaterThan(0);
     expect(answers.every((request) => request.body.keep_alive === -1)).toBe(true);
-    updateSettings(getDb(), { keepAlive: { vision: null, general: null } });
+    await updateSettings(await getDb(), { keepAlive: { vision: null, general: null } });
   });
 
   it("is refused with 409 and nothing stored when no vision model is set", async () => {
@@ -131,18 +131,18 @@ describe("an image for a model without vision", () => {
     const message = await expectApiError(response, 409, "conflict:no_vision_model");
     expect(message).toContain("llama3.2:latest");
     expect(message).toContain("Settings");
-    expect(stored(id)).toEqual({ messages: [], runs: [] });
+    expect(await stored(id)).toEqual({ messages: [], runs: [] });
     expect(fake().chatRequests()).toHaveLength(0);
   });
 
   it("is refused with 409 when the vision model is no longer installed", async () => {
-    updateSettings(getDb(), { roles: { vision: "llava:7b" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" } });
     const id = await newConversation("llama3.2:latest");
     const fileId = await uploadImage(id);
     await deleteModel("llava:7b");
     const response = await send({ conversationId: id, message: "what is this?", attachmentIds: [fileId] });
     expect(await expectApiError(response, 409, "conflict:no_vision_model")).toContain("llava:7b");
-    expect(stored(id)).toEqual({ messages: [], runs: [] });
+    expect(await stored(id)).toEqual({ messages: [], runs: [] });
   });
 
   it("the model list names the vision model only while it is set, installed and can see", async () => {
@@ -150,17 +150,17 @@ describe("an image for a model without vision", () => {
       ((await (await listModels(jsonRequest("/api/models", "GET"))).json()) as { visionModel: string | null })
         .visionModel;
     expect(await visionModel()).toBeNull();
-    updateSettings(getDb(), { roles: { vision: "llava:7b" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" } });
     expect(await visionModel()).toBe("llava:7b");
-    updateSettings(getDb(), { roles: { vision: "gemma:2b" } });
+    await updateSettings(await getDb(), { roles: { vision: "gemma:2b" } });
     expect(await visionModel()).toBeNull();
-    updateSettings(getDb(), { roles: { vision: "llava:7b" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" } });
     await deleteModel("llava:7b");
     expect(await visionModel()).toBeNull();
   });
 
   it("a model with vision answers the image itself, whatever the vision role", async () => {
-    updateSettings(getDb(), { roles: { vision: "llava:7b" } });
+    await updateSettings(await getDb(), { roles: { vision: "llava:7b" } });
     fake().setModels([
       ...DEFAULT_MODELS,
       { ...DEFAULT_MODELS[3], name: "gemma3:4b" } as (typeof DEFAULT_MODELS)[number],

@@ -77,7 +77,7 @@ describe("regenerate keeps the earlier answer as a version", () => {
     expect(after[3]?.parentId).toBe(question?.id);
     expect(after[3]?.versions).toEqual([old?.id, after[3]?.id]);
     // Nothing is deleted, and the question is not stored twice.
-    const stored = listMessages(getDb(), { conversationId: id });
+    const stored = await listMessages(await getDb(), { conversationId: id });
     expect(stored.filter((m) => m.role === "user").map((m) => m.content)).toEqual([
       "first question",
       "second question",
@@ -207,13 +207,13 @@ describe("a refused branch leaves no trace", () => {
   ])("%s is a 400", async (_label, body, code) => {
     const { id, messages } = await twoTurns();
     const before = {
-      messages: listMessages(getDb(), { conversationId: id }),
-      runs: listRuns(getDb(), { conversationId: id }),
+      messages: await listMessages(await getDb(), { conversationId: id }),
+      runs: await listRuns(await getDb(), { conversationId: id }),
     };
     await expectApiError(await send({ conversationId: id, ...body(messages) }), 400, code);
     expect({
-      messages: listMessages(getDb(), { conversationId: id }),
-      runs: listRuns(getDb(), { conversationId: id }),
+      messages: await listMessages(await getDb(), { conversationId: id }),
+      runs: await listRuns(await getDb(), { conversationId: id }),
     }).toEqual(before);
   });
 
@@ -239,7 +239,7 @@ describe("the model's context is the branch shown", () => {
   it("uses a compaction summary only on the branch it was made on", async () => {
     const { id, messages } = await twoTurns();
     // A summary made on this branch, covering its first turn.
-    saveConversationSummary(getDb(), {
+    await saveConversationSummary(await getDb(), {
       id,
       summary: "SUMMARY-OF-TURN-ONE",
       throughMessageId: messages[1]?.id as string,

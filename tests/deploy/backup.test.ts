@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { DB_FILENAME, type Db, openDb } from "@/lib/db/client";
+import { DB_FILENAME, type Db, openDb, sqliteConnection } from "@/lib/db/client";
 import { createConversation, insertMessage, listMessages } from "@/lib/db/queries";
 import { appendRunEvent, createRun, finishRun } from "@/lib/db/runs";
 import { findFile, insertFile } from "@/lib/files/file-store";
@@ -22,14 +22,14 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-function openData(dir: string): Db {
-  const db = openDb(path.join(dir, DB_FILENAME));
+async function openData(dir: string): Promise<Db> {
+  const db = await openDb(path.join(dir, DB_FILENAME));
   open.push(db);
   return db;
 }
 
 afterEach(() => {
-  for (const db of open.splice(0)) if (db.$client.open) db.$client.close();
+  for (const db of open.splice(0)) if (sqliteConnection(db).open) sqliteConnection(db).close();
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -79,13 +79,13 @@ interface Seeded {
 }
 
 /** Conversations with messages (one from a finished run with events) and binary files. */
-function seed(db: Db): Seeded {
+async function seed(db: Db): Promise<Seeded> {
   const seeded: Seeded = { conversations: [] };
   for (let c = 0; c < 3; c++) {
-    const conversation = createConversation(db, { title: `Backup test ${c} — ünïcødé 🚀`, ownerId: null });
+    const conversation = await createConversation(db, { title: `Backup test ${c} — ünïcødé 🚀`, ownerId: null });
     const messages = [`Question ${c}: what is in \u0000 a NUL?`, `Follow-up ${c}\nwith\nlines`];
-    for (const content of messages) insertMessage(db, { conversationId: conversation.id, role: "user", content });
-    const run = createRun(db, { conversationId: conversation.id, mode: "native", model: "llama3.2:latest" });
+    for (const content of messages) await insertMessage(db, { conversationId: conversation.id, role: "user", content });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "native", model: "llama3.2:latest" });
     const call = {
       type: "tool_call",
       iteration: 1,
@@ -95,8 +95,8 @@ function seed(db: Db): Seeded {
       seq: 1,
       at: 0,
     } as const;
-    appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "step", data: call } });
-    const answer = finishRun(db, {
+    await appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "step", data: call } });
+    const answer = await finishRun(db, {
       runId: run.id,
       status: "complete",
       iterations: 2,
@@ -104,10 +104,11 @@ function seed(db: Db): Seeded {
       outputTokens: 45,
       answer: `**Answer ${c}**`,
     });
-    const files = [0, 1].map((f) => {
+    const files: { id: string; bytes: Buffer }[] = [];
+    for (const f of [0, 1]) {
       // Random bytes, so neither SQLite nor anything else can make them equal by accident.
       const bytes = randomBytes(256 * 1024 + c * 1000 + f);
-      const info = insertFile(db, {
+      const info = await insertFile(db, {
         conversationId: conversation.id,
         origin: f === 0 ? "upload" : "fetch",
         filename: `paper-${c}-${f}.pdf`,
@@ -116,8 +117,8 @@ function seed(db: Db): Seeded {
         pageCount: 3,
         sourceUrl: f === 0 ? null : `https://example.org/${c}.pdf`,
       });
-      return { id: info.id, bytes };
-    });
+      files.push({ id: info.id, bytes });
+    }
     seeded.conversations.push({ id: conversation.id, messages: [...messages, answer.content], files });
   }
   return seeded;
@@ -128,12 +129,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("npm run backup and npm run restore", () => {
   it("backs up a database the app is writing to as one consistent snapshot, and restores every conversation, message and file byte for byte", async () => {
     const liveDir = tempDir("live");
-    const db = openData(liveDir);
+    const db = await openData(liveDir);
     // Like a busy server between checkpoints: everything so far is only in the -wal, so a plain
     // copy of ollama-web.sqlite would miss it; the backup has to read through SQLite.
-    db.$client.pragma("wal_autocheckpoint = 0");
-    const seeded = seed(db);
-    const live = createConversation(db, { title: "Written during the backup", ownerId: null });
+    sqliteConnection(db).pragma("wal_autocheckpoint = 0");
+    const seeded = await seed(db);
+    const live = await createConversation(db, { title: "Written during the backup", ownerId: null });
     expect(fs.statSync(path.join(liveDir, `${DB_FILENAME}-wal`)).size).toBeGreaterThan(1024 * 1024);
     const before = dumpTables(path.join(liveDir, DB_FILENAME));
 
@@ -147,7 +148,7 @@ describe("npm run backup and npm run restore", () => {
     const written: string[] = [];
     while (!finished) {
       const content = `written during the backup #${written.length}`;
-      insertMessage(db, { conversationId: live.id, role: "user", content });
+      await insertMessage(db, { conversationId: live.id, role: "user", content });
       written.push(content);
       await sleep(1);
     }
@@ -180,13 +181,13 @@ describe("npm run backup and npm run restore", () => {
     expect(dumpTables(restoredFile)).toEqual(backedUp);
 
     // And the app opens it (migrations have nothing to do) and finds everything through its queries.
-    const restored = openData(restoredDir);
+    const restored = await openData(restoredDir);
     for (const conversation of seeded.conversations) {
-      expect(listMessages(restored, { conversationId: conversation.id }).map((m) => m.content)).toEqual(
+      expect((await listMessages(restored, { conversationId: conversation.id })).map((m) => m.content)).toEqual(
         conversation.messages,
       );
       for (const file of conversation.files) {
-        const row = findFile(restored, { conversationId: conversation.id, fileId: file.id });
+        const row = await findFile(restored, { conversationId: conversation.id, fileId: file.id });
         expect(row?.bytes.equals(file.bytes)).toBe(true);
       }
     }
@@ -194,7 +195,7 @@ describe("npm run backup and npm run restore", () => {
 
   it("writes into a directory under a time-stamped name, and refuses to overwrite a file without --force", async () => {
     const liveDir = tempDir("live");
-    seed(openData(liveDir));
+    await seed(await openData(liveDir));
     const backupDir = tempDir("backups");
 
     const intoDir = await runNodeScript("backup.mjs", [backupDir], { DATA_DIR: liveDir });
@@ -226,9 +227,9 @@ describe("npm run backup and npm run restore", () => {
 
   it("restore refuses a file that is not an ollama-web database and leaves the data untouched", async () => {
     const dataDir = tempDir("data");
-    const db = openData(dataDir);
-    seed(db);
-    db.$client.close();
+    const db = await openData(dataDir);
+    await seed(db);
+    sqliteConnection(db).close();
     const original = dumpTables(path.join(dataDir, DB_FILENAME));
     const listing = fs.readdirSync(dataDir).sort();
     const inputs = tempDir("inputs");
@@ -257,10 +258,12 @@ describe("npm run backup and npm run restore", () => {
 
   it("restore refuses a backup from a newer version of the app unless --force", async () => {
     const source = tempDir("source");
-    const db = openData(source);
-    seed(db);
-    db.$client.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', ?)").run(Date.now() * 2);
-    db.$client.close();
+    const db = await openData(source);
+    await seed(db);
+    sqliteConnection(db)
+      .prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', ?)")
+      .run(Date.now() * 2);
+    sqliteConnection(db).close();
 
     const target = tempDir("target");
     const refused = await runNodeScript("restore.mjs", [path.join(source, DB_FILENAME)], { DATA_DIR: target });
@@ -271,20 +274,23 @@ describe("npm run backup and npm run restore", () => {
 
   it("restore refuses to replace the data of a running server without --force; with it, keeps the replaced database and its WAL beside the new one", async () => {
     const backupSource = tempDir("source");
-    const sourceDb = openData(backupSource);
-    seed(sourceDb);
-    sourceDb.$client.close();
+    const sourceDb = await openData(backupSource);
+    await seed(sourceDb);
+    sqliteConnection(sourceDb).close();
     const backupFile = path.join(tempDir("backups"), "b.sqlite");
     expect((await runNodeScript("backup.mjs", [backupFile], { DATA_DIR: backupSource })).code).toBe(0);
 
     // The data directory of a server that crashed mid-write: its last writes live only in the -wal.
     const dataDir = tempDir("data");
-    const running = openData(tempDir("running"));
-    running.$client.pragma("wal_autocheckpoint = 0");
-    const oldConversation = createConversation(running, { title: "Only in the replaced database", ownerId: null });
-    insertMessage(running, { conversationId: oldConversation.id, role: "user", content: "kept in the WAL" });
+    const running = await openData(tempDir("running"));
+    sqliteConnection(running).pragma("wal_autocheckpoint = 0");
+    const oldConversation = await createConversation(running, {
+      title: "Only in the replaced database",
+      ownerId: null,
+    });
+    await insertMessage(running, { conversationId: oldConversation.id, role: "user", content: "kept in the WAL" });
     for (const suffix of ["", "-wal", "-shm"]) {
-      fs.copyFileSync(running.$client.name + suffix, path.join(dataDir, DB_FILENAME + suffix));
+      fs.copyFileSync(sqliteConnection(running).name + suffix, path.join(dataDir, DB_FILENAME + suffix));
     }
     const target = path.join(dataDir, DB_FILENAME);
     const untouched = fs.readFileSync(target);
@@ -315,7 +321,7 @@ describe("npm run backup and npm run restore", () => {
 
   it("restore goes ahead when the pid file is left over from a server that is gone", async () => {
     const source = tempDir("source");
-    seed(openData(source));
+    await seed(await openData(source));
     const dataDir = tempDir("data");
     const exited = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
     fs.writeFileSync(path.join(dataDir, "server.pid"), exited.stdout);

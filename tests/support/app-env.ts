@@ -26,11 +26,11 @@ export function setupAppEnv(fake: () => FakeOllama): { dataDir: () => string; we
     process.env.DUCKDUCKGO_URL = `${web.url}/html/`;
     process.env.SEARCH_BACKEND = "duckduckgo";
     resetConfigForTests();
-    closeDbForTests();
-    getDb();
+    await closeDbForTests();
+    await getDb();
   });
   afterAll(async () => {
-    closeDbForTests();
+    await closeDbForTests();
     fs.rmSync(dir, { recursive: true, force: true });
     await web?.close();
   });

@@ -18,7 +18,7 @@ const IMAGE_LIMITS = { maxPixels: 16_000_000, maxFrames: 1000 };
  * unsent, a summary, its own settings and tool groups, pinned.
  */
 export async function seedConversation(db: Db, { title = "Research 調査" }: { title?: string } = {}) {
-  const conversation = createConversation(db, {
+  const conversation = await createConversation(db, {
     title,
     model: "qwen3:8b",
     settings: { instructions: "Be brief.", temperature: 0.3, seed: 7 },
@@ -37,7 +37,7 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
     });
   const pdf = await upload("report.pdf", makeTextPdf([["one"], ["two"]]));
   const png = await upload("chart.png", makePng({ width: 2, height: 2 }));
-  const question = insertMessage(db, {
+  const question = await insertMessage(db, {
     conversationId,
     role: "user",
     content: "Summarise the report",
@@ -45,12 +45,12 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
   });
 
   const answered = (runId: string, seq: number, events: RunEvent[]) => {
-    events.forEach((event, index) => {
-      appendRunEvent(db, { runId, seq: seq + index, event });
+    events.forEach(async (event, index) => {
+      await appendRunEvent(db, { runId, seq: seq + index, event });
     });
   };
-  const first = createRun(db, { conversationId, questionId: question.id, mode: "native", model: "qwen3:8b" });
-  const taken = insertMessage(db, {
+  const first = await createRun(db, { conversationId, questionId: question.id, mode: "native", model: "qwen3:8b" });
+  const taken = await insertMessage(db, {
     conversationId,
     parentId: question.id,
     role: "user",
@@ -136,7 +136,7 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
       },
     },
   ]);
-  finishRun(db, {
+  await finishRun(db, {
     runId: first.id,
     status: "complete",
     iterations: 2,
@@ -147,8 +147,8 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
     messageId: firstAnswerId,
   });
 
-  const regenerated = createRun(db, { conversationId, questionId: question.id, mode: "dag", model: "qwen3:8b" });
-  finishRun(db, {
+  const regenerated = await createRun(db, { conversationId, questionId: question.id, mode: "dag", model: "qwen3:8b" });
+  await finishRun(db, {
     runId: regenerated.id,
     status: "complete",
     iterations: 1,
@@ -158,21 +158,25 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
     error: "synthesis failed",
     answer: "A second version.",
   });
-  saveConversationSummary(db, { id: conversationId, summary: "Earlier: a report.", throughMessageId: question.id });
+  await saveConversationSummary(db, {
+    id: conversationId,
+    summary: "Earlier: a report.",
+    throughMessageId: question.id,
+  });
 
-  const edited = insertMessage(db, {
+  const edited = await insertMessage(db, {
     conversationId,
     parentId: null,
     role: "user",
     content: "Summarise it in Japanese",
   });
-  const failed = createRun(db, { conversationId, questionId: edited.id, mode: "json", model: "qwen3:8b" });
-  storeInterrupt(db, {
+  const failed = await createRun(db, { conversationId, questionId: edited.id, mode: "json", model: "qwen3:8b" });
+  await storeInterrupt(db, {
     interrupt: { id: crypto.randomUUID(), text: "unsent follow-up" },
     conversationId,
     runId: failed.id,
   });
-  finishRun(db, {
+  await finishRun(db, {
     runId: failed.id,
     status: "error",
     iterations: 0,
@@ -181,8 +185,8 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
     error: "Ollama went away",
     answer: "",
   });
-  db.update(conversations).set({ pinned: true }).where(eq(conversations.id, conversationId)).run();
+  await db.update(conversations).set({ pinned: true }).where(eq(conversations.id, conversationId));
   // Shows the first branch again: the choice of branch is part of what is exported.
-  selectBranch(db, { id: conversationId, ownerId: null, messageId: firstAnswerId });
+  await selectBranch(db, { id: conversationId, ownerId: null, messageId: firstAnswerId });
   return { conversationId, pdfId: pdf.id, pngId: png.id };
 }

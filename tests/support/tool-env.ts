@@ -18,7 +18,7 @@ import { tempDb } from "./temp-db";
  */
 export function setupToolEnv(env: Record<string, string> = {}) {
   let web: FakeWeb;
-  let db: ReturnType<typeof tempDb>;
+  let db: Awaited<ReturnType<typeof tempDb>>;
   const ctx = {
     web: () => web,
     db: () => db.db,
@@ -54,8 +54,8 @@ export function setupToolEnv(env: Record<string, string> = {}) {
     web = await startFakeWeb();
   });
   afterAll(() => web.close());
-  beforeEach(() => {
-    db = tempDb();
+  beforeEach(async () => {
+    db = await tempDb();
     const config = parseConfig({
       FETCH_ALLOW_PRIVATE: web.hostPort,
       DUCKDUCKGO_URL: `${web.url}/html/`,
@@ -76,8 +76,8 @@ export function setupToolEnv(env: Record<string, string> = {}) {
       pageCache: pageTextCacheFor(config),
     };
     ctx.registry = createBuiltinRegistry(ctx.services);
-    ctx.conversationId = createConversation(db.db, { ownerId: null, title: "mine" }).id;
-    ctx.otherConversationId = createConversation(db.db, { ownerId: null, title: "theirs" }).id;
+    ctx.conversationId = (await createConversation(db.db, { ownerId: null, title: "mine" })).id;
+    ctx.otherConversationId = (await createConversation(db.db, { ownerId: null, title: "theirs" })).id;
     web.routes.clear();
     web.requests.length = 0;
   });

@@ -95,7 +95,7 @@ describe("pdf_to_text", () => {
 
   it("reads an attachment of the current conversation, and resumes it from continue_from alone", async () => {
     const bytes = bookPdf(6);
-    const file = attach(bytes);
+    const file = await attach(bytes);
     const pages = await followPages(
       (args) => env.outcome("pdf_to_text", args),
       { url_or_path: `attachment:${file.id}`, max_chars: 700 },
@@ -106,7 +106,7 @@ describe("pdf_to_text", () => {
   });
 
   it("refuses another conversation's attachment exactly like an unknown id", async () => {
-    const theirs = attach(bookPdf(1), env.otherConversationId);
+    const theirs = await attach(bookPdf(1), env.otherConversationId);
     const other = await env.run("pdf_to_text", { url_or_path: `attachment:${theirs.id}` });
     const unknown = await env.run("pdf_to_text", { url_or_path: "attachment:no-such-id" });
     expect(other).toBe(`Attachment not found: ${theirs.id}. Use an attachment:<id> listed for this conversation.`);
@@ -114,7 +114,7 @@ describe("pdf_to_text", () => {
   });
 
   it("refuses a token naming another conversation's attachment", async () => {
-    const theirs = attach(bookPdf(3), env.otherConversationId);
+    const theirs = await attach(bookPdf(3), env.otherConversationId);
     const token = makeToken(
       { tool: "pdf_to_text", attachment: theirs.id, page_index: 1, page_char_offset: 0 },
       env.services.secret,

@@ -19,7 +19,7 @@ async function storedNameOf(path: string, fileType: string, contentType: string,
   web.routes.set(result, { status: 302, headers: { location: `${web.url}${path}` }, body: "" });
   web.routes.set(path, { headers: { "content-type": contentType }, body });
   await env.run("search_and_fetch", { query: "anything", file_type: fileType });
-  const stored = env.db().select().from(files).all();
+  const stored = await await env.db().select().from(files);
   expect(stored).toHaveLength(1);
   return stored[0]?.filename;
 }

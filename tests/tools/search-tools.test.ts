@@ -100,7 +100,7 @@ describe("search_and_fetch", () => {
     env.web().routes.set("/data.csv", { headers: { "content-type": "text/csv" }, body: "a,b\n1,2\n" });
     const result = await env.run("search_and_fetch", { query: "numbers", file_type: "csv" });
     expect(env.web().requests[0]?.body).toBe("q=numbers+filetype%3Acsv");
-    const [row] = env.db().select().from(files).all();
+    const [row] = await env.db().select().from(files);
     expect(result).toBe(
       `=== Candidate 1 ===\nURL: ${env.web().url}/data.csv\nTitle: Data\nFormat: text/csv\nSize: 8 bytes\nCharacters: 8\nSaved as: attachment:${row?.id}\n---\na,b\n1,2\n`,
     );
@@ -155,7 +155,7 @@ describe("search_and_fetch", () => {
     const result = await env.run("search_and_fetch", { query: "report", file_type: "pdf" });
     expect(result).toContain("Pages: 2");
     expect(result).toContain("Report page one\n\nReport page two");
-    const stored = env.db().select().from(files).all();
+    const stored = await env.db().select().from(files);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
       conversationId: env.conversationId,

@@ -33,7 +33,7 @@ const csvRows = (count: number) =>
 
 describe("attachments that are not PDFs", () => {
   it.each(["pdf_to_text", "scrape_url"])("%s reads a DOCX attachment as text: headings, lists, table", async (tool) => {
-    const file = attach(realDocx(), "report.docx", DOCX);
+    const file = await attach(realDocx(), "report.docx", DOCX);
     const args = tool === "pdf_to_text" ? { url_or_path: `attachment:${file.id}` } : { url: `attachment:${file.id}` };
     const outcome = await env.outcome(tool, args);
     expect(outcome.ok).toBe(true);
@@ -52,7 +52,7 @@ describe("attachments that are not PDFs", () => {
   });
 
   it("reads a CSV attachment as a Markdown table", async () => {
-    const file = attach(Buffer.from("city,sales\n東京,120\n大阪,95\n"), "sales.csv", "text/csv");
+    const file = await attach(Buffer.from("city,sales\n東京,120\n大阪,95\n"), "sales.csv", "text/csv");
     expect(await env.run("pdf_to_text", { url_or_path: `attachment:${file.id}` })).toBe(
       "| city | sales |\n| --- | --- |\n| 東京 | 120 |\n| 大阪 | 95 |\n",
     );
@@ -60,7 +60,7 @@ describe("attachments that are not PDFs", () => {
 
   it("pages a long CSV by rows, losslessly, each later page starting with the header row", async () => {
     const csv = csvRows(400);
-    const file = attach(Buffer.from(csv), "big.csv", "text/csv");
+    const file = await attach(Buffer.from(csv), "big.csv", "text/csv");
     const { head, body } = csvToMarkdown(csv);
     const pages = await followPages(
       (args) => env.outcome("pdf_to_text", args),
@@ -79,7 +79,7 @@ describe("attachments that are not PDFs", () => {
 
   it("pages a huge single-line CSV losslessly, not repeating a header wider than the page", async () => {
     const wide = Array.from({ length: 60_000 }, (_, i) => `v${i}`).join(",");
-    const file = attach(Buffer.from(wide), "wide.csv", "text/csv");
+    const file = await attach(Buffer.from(wide), "wide.csv", "text/csv");
     const { head } = csvToMarkdown(wide);
     const pages = await followPages(
       (args) => env.outcome("scrape_url", args),
@@ -91,16 +91,16 @@ describe("attachments that are not PDFs", () => {
   });
 
   it("reads JSON indented, and JSON that does not parse as it is", async () => {
-    const good = attach(Buffer.from('{"名前":"東京","id":12345678901234567890}'), "a.json", "application/json");
+    const good = await attach(Buffer.from('{"名前":"東京","id":12345678901234567890}'), "a.json", "application/json");
     expect(await env.run("scrape_url", { url: `attachment:${good.id}` })).toBe(
       '{\n  "名前": "東京",\n  "id": 12345678901234567890\n}',
     );
-    const lines = attach(Buffer.from('{"a":1}\n{"a":2}\n'), "b.json", "application/json");
+    const lines = await attach(Buffer.from('{"a":1}\n{"a":2}\n'), "b.json", "application/json");
     expect(await env.run("scrape_url", { url: `attachment:${lines.id}` })).toBe('{"a":1}\n{"a":2}\n');
   });
 
   it("reads an HTML attachment through the page extractor, and Markdown and text as they are", async () => {
-    const html = attach(
+    const html = await attach(
       Buffer.from(
         "<html><head><title>T</title><script>evil()</script></head><body><nav>menu</nav><p>本文です。</p></body></html>",
       ),
@@ -110,21 +110,21 @@ describe("attachments that are not PDFs", () => {
     const read = await env.run("pdf_to_text", { url_or_path: `attachment:${html.id}` });
     expect(read).toContain("本文です。");
     expect(read).not.toContain("evil()");
-    const markdown = attach(Buffer.from("\ufeff# 見出し\r\n\r\n- 項目\r\n"), "notes.md", "text/markdown");
+    const markdown = await attach(Buffer.from("\ufeff# 見出し\r\n\r\n- 項目\r\n"), "notes.md", "text/markdown");
     expect(await env.run("scrape_url", { url: `attachment:${markdown.id}` })).toBe("# 見出し\n\n- 項目\n");
   });
 
   it("reads an undeclared Shift_JIS .txt by detecting its charset, and a declared one by its type", async () => {
     const text = "羅生門\n或日の暮方の事である。一人の下人が、羅生門の下で雨やみを待っていた。";
     const sjis = iconv.encode(text, "Shift_JIS");
-    const file = attach(sjis, "rashomon.txt", "text/plain");
+    const file = await attach(sjis, "rashomon.txt", "text/plain");
     expect(await env.run("pdf_to_text", { url_or_path: `attachment:${file.id}` })).toBe(text);
-    const fetched = attach(iconv.encode("東京,120", "Shift_JIS"), "f.csv", "text/csv; charset=Shift_JIS");
+    const fetched = await attach(iconv.encode("東京,120", "Shift_JIS"), "f.csv", "text/csv; charset=Shift_JIS");
     expect(await env.run("scrape_url", { url: `attachment:${fetched.id}` })).toBe("| 東京 | 120 |\n| --- | --- |\n");
   });
 
   it("continues a text attachment with the tool that issued the token, never another's", async () => {
-    const file = attach(Buffer.from("word ".repeat(3000)), "long.txt", "text/plain");
+    const file = await attach(Buffer.from("word ".repeat(3000)), "long.txt", "text/plain");
     const first = await env.outcome("scrape_url", { url: `attachment:${file.id}`, max_chars: 1000 });
     const token = first.ok ? (first.paging?.nextToken ?? "") : "";
     expect(token).not.toBe("");
@@ -134,17 +134,17 @@ describe("attachments that are not PDFs", () => {
   });
 
   it("refuses another conversation's attachment, also through a forged-looking token", async () => {
-    const theirs = attach(Buffer.from("secret"), "theirs.txt", "text/plain", env.otherConversationId);
+    const theirs = await attach(Buffer.from("secret"), "theirs.txt", "text/plain", env.otherConversationId);
     expect(await env.run("scrape_url", { url: `attachment:${theirs.id}` })).toContain("Attachment not found");
     const token = makeToken({ tool: "pdf_to_text", attachment: theirs.id, offset: 0 }, env.services.secret);
     expect(await env.run("pdf_to_text", { continue_from: token })).toContain("Attachment not found");
   });
 
   it("scrape_url sends a PDF attachment to pdf_to_text, and neither reads text from an image", async () => {
-    const pdf = attach(makeTextPdf([["PDF text"]]), "doc.pdf", "application/pdf");
+    const pdf = await attach(makeTextPdf([["PDF text"]]), "doc.pdf", "application/pdf");
     expect(await env.run("scrape_url", { url: `attachment:${pdf.id}` })).toContain("read it with pdf_to_text");
     expect(await env.run("pdf_to_text", { url_or_path: `attachment:${pdf.id}` })).toBe("PDF text");
-    const png = attach(makePng({ width: 1, height: 1 }), "pic.png", "image/png");
+    const png = await attach(makePng({ width: 1, height: 1 }), "pic.png", "image/png");
     expect(await env.run("pdf_to_text", { url_or_path: `attachment:${png.id}` })).toContain("is an image");
   });
 });

@@ -202,7 +202,7 @@ describe("tool failures are outcomes with a kind, read by the model as before", 
   });
 
   it("an attachment over MAX_FETCH_MB is too_large like a fetched one", async () => {
-    const file = insertFile(env.db(), {
+    const file = await insertFile(env.db(), {
       conversationId: env.conversationId,
       origin: "upload",
       filename: "big.pdf",

@@ -42,7 +42,7 @@ describe("what a tool read, as data", () => {
     env.web().routes.set("/a.pdf", { headers: { "content-type": "application/pdf" }, body: bytes });
     const url = `${env.web().url}/a.pdf`;
     expect(await env.outcome("pdf_to_text", { url_or_path: url })).toMatchObject({ source: { url, title: url } });
-    const file = insertFile(env.db(), {
+    const file = await insertFile(env.db(), {
       conversationId: env.conversationId,
       origin: "upload",
       filename: "report.pdf",

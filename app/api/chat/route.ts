@@ -14,6 +14,6 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const body = await parseJsonBody(request, chatBody, { maxBytes: 512 * 1024 });
-  const live = await startChat(getDb(), { ...body, ownerId: ownerOf(viewer) });
+  const live = await startChat(await getDb(), { ...body, ownerId: ownerOf(viewer) });
   return sseResponse((send, close) => live.subscribe(send, close));
 });

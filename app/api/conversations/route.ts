@@ -11,17 +11,17 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = parseWith(listConversationsQuery, params);
-  return Response.json(listConversations(getDb(), { ...query, ownerId: ownerOf(viewer) }));
+  return Response.json(await listConversations(await getDb(), { ...query, ownerId: ownerOf(viewer) }));
 });
 
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const { presetId, ...body } = await parseJsonBody(request, createConversationBody);
-  const db = getDb();
+  const db = await getDb();
   const ownerId = ownerOf(viewer);
-  const preset = newChatPreset(db, { ownerId, presetId });
+  const preset = await newChatPreset(db, { ownerId, presetId });
   return Response.json(
     {
-      conversation: createConversation(db, {
+      conversation: await createConversation(db, {
         ...body,
         model: body.model ?? preset.model,
         settings: preset.settings,

@@ -18,13 +18,13 @@ export const GET = publicRoute(async (request: Request) => {
   // "busy": another process holds the write lock, so writes get a 503 with Retry-After meanwhile.
   let dbStatus: DatabaseStatus = "unavailable";
   try {
-    dbStatus = databaseStatus(getDb());
+    dbStatus = await databaseStatus(await getDb());
   } catch (error) {
     console.error("[health] database check failed", error);
   }
   const db = dbStatus === "ok";
   // Anyone may ask; why Ollama is unreachable, and its address, only an admin is told.
-  const ollama = await checkOllama({ detailed: viewsAsAdmin(getDb, request) });
+  const ollama = await checkOllama({ detailed: await viewsAsAdmin(getDb, request) });
   return Response.json(
     { ok: db && ollama.reachable, db, dbStatus, ollama, runs: { active: getLiveRuns().size } },
     {

@@ -15,16 +15,16 @@ export const dynamic = "force-dynamic";
  */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const config = getConfig();
-  const db = getDb();
+  const db = await getDb();
   const models = await getOllamaPool().listModels();
-  const vision = roleModel(db, "vision");
+  const vision = await roleModel(db, "vision");
   return Response.json({
     models: models.map(({ servers, ...model }) => ({
       ...model,
       ...(isAdmin(viewer) ? { servers } : {}),
       usableContext: Math.min(config.NUM_CTX, model.contextLength ?? config.NUM_CTX),
     })),
-    defaultModel: roleModel(db, "general") ?? models[0]?.name ?? null,
+    defaultModel: (await roleModel(db, "general")) ?? models[0]?.name ?? null,
     visionModel:
       models.find((model) => vision && sameModel(model.name, vision) && model.abilities.vision)?.name ?? null,
   });

@@ -10,10 +10,13 @@ import { presetBody } from "./schema";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) =>
-  Response.json({ presets: listPresets(getDb(), { ownerId: ownerOf(viewer) }) }),
+  Response.json({ presets: await listPresets(await getDb(), { ownerId: ownerOf(viewer) }) }),
 );
 
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const body = await parseJsonBody(request, presetBody(settingsLimits(getConfig())));
-  return Response.json({ preset: createPreset(getDb(), { ...body, ownerId: ownerOf(viewer) }) }, { status: 201 });
+  return Response.json(
+    { preset: await createPreset(await getDb(), { ...body, ownerId: ownerOf(viewer) }) },
+    { status: 201 },
+  );
 });

@@ -26,7 +26,7 @@ const settingsBody = z.object({
  */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const admin = isAdmin(viewer);
-  const { ollamaUrl, ollamaUrlEnv, ...settings } = getSettings(getDb());
+  const { ollamaUrl, ollamaUrlEnv, ...settings } = await getSettings(await getDb());
   const ollama = await checkOllama({ detailed: admin });
   return Response.json({ ...settings, ...(admin ? { ollamaUrl, ollamaUrlEnv } : {}), ollama, editable: admin });
 });
@@ -35,7 +35,7 @@ export const GET = apiRoute(async (_request: Request, _context: unknown, viewer)
 export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer) => {
   if (!isAdmin(viewer)) throw new AppError("forbidden:admin", "Only an admin can change settings.");
   const body = await parseJsonBody(request, settingsBody);
-  const db = getDb();
+  const db = await getDb();
   if (body.roles) {
     const installed = new Set((await getOllamaPool().listModels()).map((m) => m.name));
     for (const [role, name] of Object.entries(body.roles)) {
@@ -48,5 +48,5 @@ export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer
       }
     }
   }
-  return Response.json(updateSettings(db, body as Parameters<typeof updateSettings>[1]));
+  return Response.json(await updateSettings(db, body as Parameters<typeof updateSettings>[1]));
 });

@@ -69,7 +69,7 @@ export function createPdfToText(services: ToolServices) {
 
       let loaded: Awaited<ReturnType<typeof fetchPdf>>;
       if (source.kind === "attachment") {
-        const found = findAttachment(services, context.conversationId, source.fileId);
+        const found = await findAttachment(services, context.conversationId, source.fileId);
         if ("error" in found) return { ok: false, error: found.error };
         if (!isPdfFile(found.file)) {
           return readTextAttachment(found.file, { tool: "pdf_to_text", offset: textOffset, maxChars }, services);

@@ -121,14 +121,14 @@ async function loadCandidate(
 ): Promise<{ file: StoredFileInfo & { bytes: Buffer } } | { error: string }> {
   const candidate = cursor.matched[cursor.fileIdx] as Candidate;
   if (cursor.fileId) {
-    const stored = services.files.get(context.conversationId, cursor.fileId);
+    const stored = await services.files.get(context.conversationId, cursor.fileId);
     if (stored) return { file: stored };
   }
   try {
     const resource = await services.fetch(candidate.href, { signal: context.signal });
     if (isMediaType(resource.mime)) return { error: `unsupported content type ${resource.mime}` };
     const pdf = isPdf(resource.mime, resource.bytes);
-    const saved = services.files.saveFetched(context.conversationId, {
+    const saved = await services.files.saveFetched(context.conversationId, {
       filename: fetchedFilename(resource.url, cursor.fileType, pdf),
       // Text keeps its Content-Type with the charset, so the stored copy decodes the same way later.
       mime: pdf ? "application/pdf" : resource.contentType || "text/plain",

@@ -82,8 +82,8 @@ export default async function html(): Promise<string[]> {
       bytes: Buffer.from(page),
     }),
     files: {
-      get: () => null,
-      saveFetched: () => {
+      get: async () => null,
+      saveFetched: async () => {
         throw new Error("no files here");
       },
     },

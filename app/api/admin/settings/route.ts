@@ -6,12 +6,14 @@ import { adminSettingsBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async () => Response.json({ signupOpen: isSignupOpen(getDb()) }), { admin: true });
+export const GET = apiRoute(async () => Response.json({ signupOpen: await isSignupOpen(await getDb()) }), {
+  admin: true,
+});
 
 export const PATCH = apiRoute(
   async (request: Request) => {
     const body = await parseJsonBody(request, adminSettingsBody);
-    setSignupOpen(getDb(), body.signupOpen);
+    await setSignupOpen(await getDb(), body.signupOpen);
     return Response.json({ signupOpen: body.signupOpen });
   },
   { admin: true },

@@ -6,13 +6,13 @@ import { createUserBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async () => Response.json({ users: listUsers(getDb()) }), { admin: true });
+export const GET = apiRoute(async () => Response.json({ users: await listUsers(await getDb()) }), { admin: true });
 
 /** The admin adds an account, sign-up open or not. */
 export const POST = apiRoute(
   async (request: Request) => {
     const body = await parseJsonBody(request, createUserBody);
-    const user = await createUser(getDb(), { ...body, byAdmin: true });
+    const user = await createUser(await getDb(), { ...body, byAdmin: true });
     return Response.json({ user: toPublicUser(user) }, { status: 201 });
   },
   { admin: true },

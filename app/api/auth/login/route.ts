@@ -21,13 +21,13 @@ export const POST = publicRoute(async (request: Request) => {
     account: normaliseUsername(body.username),
     address: clientKey(request),
   });
-  const db = getDb();
+  const db = await getDb();
   const user = await authenticate(db, body.username, body.password);
   if (!user) {
     throw new AppError("unauthorized:credentials", "Wrong username or password, or the account is disabled.");
   }
   attempt.succeeded();
-  const session = createSession(db, user.id, getConfig().SESSION_TTL_DAYS);
+  const session = await createSession(db, user.id, getConfig().SESSION_TTL_DAYS);
   return Response.json(
     { user: toPublicUser(user) },
     { headers: { "Set-Cookie": sessionCookie(request, session.token, session.expiresAt) } },

@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute(async (request: Request) => {
   const token = readCookie(request, SESSION_COOKIE);
-  if (token) revokeSession(getDb(), token);
+  if (token) await revokeSession(await getDb(), token);
   return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
 });

@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 /** What the UI needs to decide between the app, the sign-in page and the first-admin sign-up. */
 export const GET = publicRoute(async (request: Request) => {
-  const db = getDb();
+  const db = await getDb();
   const required = accountsRequired(getConfig());
-  const viewer = resolveViewer(db, request);
+  const viewer = await resolveViewer(db, request);
   return Response.json({
     accountsRequired: required,
     user: viewer?.kind === "user" ? toPublicUser(viewer.user) : null,
-    signupOpen: required ? isSignupOpen(db) || countUsers(db) === 0 : false,
-    firstUser: required && countUsers(db) === 0,
+    signupOpen: required ? (await isSignupOpen(db)) || (await countUsers(db)) === 0 : false,
+    firstUser: required && (await countUsers(db)) === 0,
   });
 });

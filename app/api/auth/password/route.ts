@@ -25,12 +25,12 @@ export const POST = apiRoute(async (request: Request, _context: unknown, viewer)
   }
   const body = await parseJsonBody(request, passwordChangeBody);
   const attempt = reserveLogin(getLoginThrottle(), { account: viewer.user.username, address: clientKey(request) });
-  const db = getDb();
+  const db = await getDb();
   if (!(await changePassword(db, viewer.user, body))) {
     throw new AppError("forbidden:current_password", "The current password is wrong.");
   }
   attempt.succeeded();
-  const session = createSession(db, viewer.user.id, getConfig().SESSION_TTL_DAYS);
+  const session = await createSession(db, viewer.user.id, getConfig().SESSION_TTL_DAYS);
   return Response.json(
     { user: toPublicUser(viewer.user) },
     { headers: { "Set-Cookie": sessionCookie(request, session.token, session.expiresAt) } },

@@ -16,9 +16,9 @@ export const POST = publicRoute(async (request: Request) => {
     throw new AppError("bad_request:accounts_off", "Accounts are off: this server runs single-user on loopback.");
   }
   const body = await parseJsonBody(request, credentials);
-  const db = getDb();
+  const db = await getDb();
   const user = await createUser(db, body);
-  const session = createSession(db, user.id, config.SESSION_TTL_DAYS);
+  const session = await createSession(db, user.id, config.SESSION_TTL_DAYS);
   return Response.json(
     { user: toPublicUser(user) },
     { status: 201, headers: { "Set-Cookie": sessionCookie(request, session.token, session.expiresAt) } },

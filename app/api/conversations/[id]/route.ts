@@ -15,24 +15,26 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  const db = getDb();
-  const detail = getConversationDetail(db, { id, ownerId: ownerOf(viewer) });
-  return Response.json({ ...detail, interrupts: listHeldInterrupts(db, { conversationId: id }) });
+  const db = await getDb();
+  const detail = await getConversationDetail(db, { id, ownerId: ownerOf(viewer) });
+  return Response.json({ ...detail, interrupts: await listHeldInterrupts(db, { conversationId: id }) });
 });
 
 export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, updateConversationBody(settingsLimits(getConfig())));
-  return Response.json({ conversation: updateConversation(getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
+  return Response.json({
+    conversation: await updateConversation(await getDb(), { id, ...body, ownerId: ownerOf(viewer) }),
+  });
 });
 
 export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  const db = getDb();
-  getConversation(db, { id, ownerId: ownerOf(viewer) });
+  const db = await getDb();
+  await getConversation(db, { id, ownerId: ownerOf(viewer) });
   if (getLiveRuns().forConversation(id)) {
     throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
   }
-  deleteConversation(db, { id, ownerId: ownerOf(viewer) });
+  await deleteConversation(db, { id, ownerId: ownerOf(viewer) });
   return new Response(null, { status: 204 });
 });

@@ -21,9 +21,9 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
   if (query.format !== "json") {
     throw new AppError("bad_request:export_format", "The archive always holds JSON and Markdown; leave format out.");
   }
-  const db = getDb();
+  const db = await getDb();
   const ownerId = ownerOf(viewer);
-  const ids = exportableConversationIds(db, { ownerId });
+  const ids = await exportableConversationIds(db, { ownerId });
   const zip = new ZipWriter();
   let next = 0;
   const stream = new ReadableStream<Uint8Array>({
@@ -31,9 +31,9 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
       try {
         // Until something is enqueued: a pull that enqueues nothing is never called again.
         for (let id = ids[next++]; id !== undefined; id = ids[next++]) {
-          let document: ReturnType<typeof exportConversation>;
+          let document: Awaited<ReturnType<typeof exportConversation>>;
           try {
-            document = exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
+            document = await exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
           } catch (error) {
             // Deleted since the list was read: it is simply not in the archive.
             if (error instanceof AppError && error.kind === "not_found") continue;

@@ -11,6 +11,6 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const config = getConfig();
   const bytes = await readBodyLimited(request, config.IMPORT_MAX_MB * 1024 * 1024, "The import");
-  const report = await importConversations(getDb(), { bytes, ownerId: ownerOf(viewer), config });
+  const report = await importConversations(await getDb(), { bytes, ownerId: ownerOf(viewer), config });
   return Response.json(report);
 });

@@ -14,11 +14,11 @@ type Context = { params: Promise<{ id: string }> };
 export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, presetPatch(settingsLimits(getConfig())));
-  return Response.json({ preset: updatePreset(getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
+  return Response.json({ preset: await updatePreset(await getDb(), { id, ...body, ownerId: ownerOf(viewer) }) });
 });
 
 export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id } = await params;
-  deletePreset(getDb(), { id, ownerId: ownerOf(viewer) });
+  await deletePreset(await getDb(), { id, ownerId: ownerOf(viewer) });
   return new Response(null, { status: 204 });
 });

@@ -15,10 +15,10 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute(
   async (request: Request) => {
     const body = await parseJsonBody(request, importBody);
-    const db = getDb();
-    const servers = parseImport(db, body.config);
-    const result = importServers(db, { servers, replace: body.replace });
-    reconfigureServerMcp(db);
+    const db = await getDb();
+    const servers = await parseImport(db, body.config);
+    const result = await importServers(db, { servers, replace: body.replace });
+    await reconfigureServerMcp(db);
     return Response.json(result, { status: 201 });
   },
   { admin: true },

@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 /** Admin: every MCP server (the file's and the stored ones) with its connection state. */
 export const GET = apiRoute(
   async () => {
-    const db = getDb();
-    return Response.json(listServerViews(db, listStoredServers(db)));
+    const db = await getDb();
+    return Response.json(await listServerViews(db, await listStoredServers(db)));
   },
   { admin: true },
 );
@@ -21,12 +21,10 @@ export const GET = apiRoute(
 export const POST = apiRoute(
   async (request: Request) => {
     const body = await parseJsonBody(request, addServerBody);
-    const db = getDb();
-    refuseFileName(db, body.name);
-    const server = addServer(db, body);
-    const state = reconfigureServerMcp(db)
-      .hub.states()
-      .find((s) => s.name === server.name);
+    const db = await getDb();
+    await refuseFileName(db, body.name);
+    const server = await addServer(db, body);
+    const state = (await reconfigureServerMcp(db)).hub.states().find((s) => s.name === server.name);
     return Response.json({ server: serverView(server, state) }, { status: 201 });
   },
   { admin: true },

@@ -13,10 +13,10 @@ export const dynamic = "force-dynamic";
 type Context = { params: Promise<{ userId: string }> };
 
 /** The last active admin cannot lock everyone out. */
-function guardLastAdmin(viewer: Viewer, userId: string, removesAdmin: boolean) {
-  const db = getDb();
-  const target = getUser(db, userId);
-  if (removesAdmin && target.role === "admin" && !target.disabled && adminCount(db) <= 1) {
+async function guardLastAdmin(viewer: Viewer, userId: string, removesAdmin: boolean) {
+  const db = await getDb();
+  const target = await getUser(db, userId);
+  if (removesAdmin && target.role === "admin" && !target.disabled && (await adminCount(db)) <= 1) {
     throw new AppError("conflict:last_admin", "This is the last admin; make another admin first.");
   }
   if (removesAdmin && viewer.kind === "user" && viewer.user.id === userId) {
@@ -28,8 +28,8 @@ export const PATCH = apiRoute(
   async (request: Request, { params }: Context, viewer) => {
     const { userId } = await params;
     const body = await parseJsonBody(request, updateUserBody);
-    guardLastAdmin(viewer, userId, body.disabled === true || body.role === "user");
-    const user = updateUser(getDb(), userId, {
+    await guardLastAdmin(viewer, userId, body.disabled === true || body.role === "user");
+    const user = await updateUser(await getDb(), userId, {
       disabled: body.disabled,
       role: body.role,
       passwordHash: body.password ? await hashPassword(body.password) : undefined,
@@ -41,15 +41,15 @@ export const PATCH = apiRoute(
 
 /**
  * Removes the account with its conversations, files and runs. Its running answers are ended first
- * (stored as stopped, their streams told and closed), in the same synchronous step as the removal.
+ * (stored as stopped, their streams told and closed), then the account goes.
  */
 export const DELETE = apiRoute(
   async (_request: Request, { params }: Context, viewer) => {
     const { userId } = await params;
-    guardLastAdmin(viewer, userId, true);
-    const db = getDb();
-    stopRunsOf(db, userId);
-    deleteUser(db, userId);
+    await guardLastAdmin(viewer, userId, true);
+    const db = await getDb();
+    await stopRunsOf(db, userId);
+    await deleteUser(db, userId);
     return new Response(null, { status: 204 });
   },
   { admin: true },

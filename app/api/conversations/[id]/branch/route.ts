@@ -18,11 +18,11 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
   const { id } = await params;
   const ownerId = ownerOf(viewer);
   const { messageId } = await parseJsonBody(request, selectBranchBody);
-  const db = getDb();
-  getConversation(db, { id, ownerId });
+  const db = await getDb();
+  await getConversation(db, { id, ownerId });
   if (getLiveRuns().forConversation(id)) {
     throw new AppError("conflict:run_active", "Wait for the answer to finish, or stop it, before switching versions.");
   }
-  selectBranch(db, { id, ownerId, messageId });
-  return Response.json(getConversationDetail(db, { id, ownerId }));
+  await selectBranch(db, { id, ownerId, messageId });
+  return Response.json(await getConversationDetail(db, { id, ownerId }));
 });

@@ -17,13 +17,13 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const query = parseWith(exportQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const db = getDb();
+  const db = await getDb();
   const ownerId = ownerOf(viewer);
-  getConversation(db, { id, ownerId });
+  await getConversation(db, { id, ownerId });
   if (getLiveRuns().forConversation(id)) {
     throw new AppError("conflict:run_active", "An answer is being written: export the conversation once it is done.");
   }
-  const document = exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
+  const document = await exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
   const { name, ascii } = exportFilename(document.conversation.title, query.format);
   const body = query.format === "md" ? conversationMarkdown(document) : JSON.stringify(document, null, 2);
   return new Response(body, {

@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
 /** Multipart upload of one `file`. The multipart envelope gets a little room over the file limit. */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
-  const db = getDb();
-  getConversation(db, { id, ownerId: ownerOf(viewer) });
+  const db = await getDb();
+  await getConversation(db, { id, ownerId: ownerOf(viewer) });
   const config = getConfig();
   const maxBytes = config.MAX_FETCH_MB * 1024 * 1024;
   const contentType = request.headers.get("content-type") ?? "";

@@ -27,8 +27,8 @@ const interruptBody = z.object({
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
-  const db = getDb();
-  getConversation(db, { id, ownerId: ownerOf(viewer) });
+  const db = await getDb();
+  await getConversation(db, { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
   // Held on the server from the moment it is accepted: a closed tab loses nothing.
   const result = live?.interrupts.enqueue(body.message, (interrupt) =>

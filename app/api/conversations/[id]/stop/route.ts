@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 /** Stops the active run: the Ollama request and running tools are aborted, the partial answer kept. */
 export const POST = apiRoute(async (_request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
-  getConversation(getDb(), { id, ownerId: ownerOf(viewer) });
+  await getConversation(await getDb(), { id, ownerId: ownerOf(viewer) });
   return Response.json({ stopping: true, ...stopChat(id) }, { status: 202 });
 });

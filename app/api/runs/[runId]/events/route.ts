@@ -21,15 +21,15 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
   if (!/^\d+(\.\d+)?$/.test(after)) {
     throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
   }
-  const db = getDb();
+  const db = await getDb();
   // Someone else's run is "not found", like a missing one.
-  getConversation(db, { id: getRun(db, { id: runId }).conversationId, ownerId: ownerOf(viewer) });
+  await getConversation(db, { id: (await getRun(db, { id: runId })).conversationId, ownerId: ownerOf(viewer) });
 
   const live = getLiveRuns().get(runId);
   if (live) return sseResponse((send, close) => live.subscribe(send, close, after));
 
-  const events = listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
-  const answer = runMessage(db, { runId })?.content ?? "";
+  const events = await listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
+  const answer = (await runMessage(db, { runId }))?.content ?? "";
   const replay: SentRunEvent[] = [];
   let answerStarted = false;
   for (const event of events) {

@@ -14,11 +14,11 @@ type Context = { params: Promise<{ name: string }> };
 export const PATCH = apiRoute(
   async (request: Request, { params }: Context) => {
     const { name } = await params;
-    const db = getDb();
+    const db = await getDb();
     const body = await parseJsonBody(request, updateServerBody);
-    editableServer(db, name);
-    const server = updateServer(db, { name, ...body });
-    const mcp = reconfigureServerMcp(db);
+    await editableServer(db, name);
+    const server = await updateServer(db, { name, ...body });
+    const mcp = await reconfigureServerMcp(db);
     const state = mcp.hub.states().find((s) => s.name === name);
     return Response.json({ server: serverView(server, state, mcp.shadowed.includes(name)) });
   },
@@ -29,10 +29,10 @@ export const PATCH = apiRoute(
 export const DELETE = apiRoute(
   async (_request: Request, { params }: Context) => {
     const { name } = await params;
-    const db = getDb();
-    editableServer(db, name);
-    removeServer(db, { name });
-    reconfigureServerMcp(db);
+    const db = await getDb();
+    await editableServer(db, name);
+    await removeServer(db, { name });
+    await reconfigureServerMcp(db);
     return new Response(null, { status: 204 });
   },
   { admin: true },

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(
   async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }, viewer) => {
     const { id, fileId } = await params;
-    const file = findOwnedFile(getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
+    const file = await findOwnedFile(await getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
     return new Response(new Uint8Array(file.bytes), {
       headers: {
         "Content-Type": file.mime.split(";")[0] || "application/octet-stream",

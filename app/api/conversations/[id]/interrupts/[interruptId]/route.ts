@@ -11,8 +11,8 @@ type Context = { params: Promise<{ id: string; interruptId: string }> };
 /** Discards an unsent follow-up: 204; 404 for one that is not this user's, 409 while its run may still read it. */
 export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
   const { id, interruptId } = await params;
-  const db = getDb();
-  getConversation(db, { id, ownerId: ownerOf(viewer) });
-  discardInterrupt(db, { conversationId: id, id: interruptId });
+  const db = await getDb();
+  await getConversation(db, { id, ownerId: ownerOf(viewer) });
+  await discardInterrupt(db, { conversationId: id, id: interruptId });
   return new Response(null, { status: 204 });
 });

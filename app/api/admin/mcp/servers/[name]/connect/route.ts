@@ -13,7 +13,7 @@ type Context = { params: Promise<{ name: string }> };
 export const POST = apiRoute(
   async (_request: Request, { params }: Context) => {
     const { name } = await params;
-    const mcp = getServerMcp(getDb());
+    const mcp = await getServerMcp(await getDb());
     const server = mcp.servers.find((s) => s.name === name);
     if (!server) throw serverNotFound(name);
     if (!server.enabled) {

@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(
   async (_request: Request, { params }: { params: Promise<{ id: string; fileId: string }> }, viewer) => {
     const { id, fileId } = await params;
-    const file = findOwnedFile(getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
+    const file = await findOwnedFile(await getDb(), { conversationId: id, ownerId: ownerOf(viewer), fileId });
     const format = textFormatOf(file.mime);
     if (!format) throw new AppError("unsupported_media_type:preview", "This file has no text preview.");
     const config = getConfig();

@@ -1,0 +1,33 @@
+import "server-only";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+
+/**
+ * The few SQL fragments whose spelling differs between the dialects the store runs on, so the
+ * query modules stay portable (docs/architecture.md, "Persistence").
+ */
+
+/**
+ * The order rows were inserted in, a tiebreak for rows stored in the same millisecond. SQLite: the
+ * table's implicit `rowid`. PostgreSQL: the tables ordered by it (`messages`, `interrupts`, `files`)
+ * have an explicit `rowid bigserial` column, so the same SQL reads it.
+ */
+export function insertionOrder(table: SQLiteTable): SQL {
+  return sql`${table}.rowid`;
+}
+
+/**
+ * `value` contains `pattern`, a LIKE pattern whose `%`, `_` and `\` are escaped with `\`, in any
+ * case. SQLite: LIKE folds ASCII case by itself. PostgreSQL: LIKE is case-sensitive, ILIKE is needed.
+ */
+export function likeIgnoringCase(value: SQLWrapper, pattern: string): SQL {
+  return sql`${value} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/**
+ * `a` equals `b`, two nulls included. Both dialects spell it `IS NOT DISTINCT FROM` (SQLite since
+ * 3.39; `IS` alone is SQLite's only).
+ */
+export function sameOrBothNull(a: SQLWrapper, b: SQLWrapper | string | null): SQL {
+  return sql`${a} IS NOT DISTINCT FROM ${b}`;
+}
