@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { createConversation, insertMessage } from "@/lib/db/queries";
+import { appendRunEvent, createRun, getRun, listRunEvents, runMessage } from "@/lib/db/runs";
+import type { SentRunEvent } from "@/lib/protocol/run-events";
+import { ToolRegistry } from "@/lib/tools/registry";
+import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { tempDb } from "@/tests/support/temp-db";
+import { runAgentTurn } from "./agent-run";
+import { LiveRun } from "./live-run";
+
+/**
+ * A run's writes go through its live run, which the engine does not wait for: its end is stored
+ * after all of them, and one that fails makes the run fail clearly.
+ */
+
+let ctx: Awaited<ReturnType<typeof tempDb>>;
+let db: Db;
+
+beforeEach(async () => {
+  ctx = await tempDb();
+  db = ctx.db;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  ctx.cleanup();
+});
+
+/** A direct answer's run, whose events are stored through `persist`. */
+async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>) {
+  const conversation = await createConversation(db, { ownerId: null });
+  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "hi" });
+  const run = await createRun(db, {
+    conversationId: conversation.id,
+    questionId: question.id,
+    mode: "native",
+    model: "scripted",
+  });
+  const live = new LiveRun({
+    runId: run.id,
+    conversationId: conversation.id,
+    interruptLimits: { maxCount: 5, maxBytes: 10_000 },
+    persist: (event, seq) => persist(db, run.id, event, seq),
+  });
+  live.markStarted();
+  const llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] });
+  const received: SentRunEvent[] = [];
+  live.subscribe(
+    (event) => received.push(event),
+    () => {},
+  );
+  const finished = runAgentTurn({
+    db,
+    live,
+    llm,
+    synthesisLlm: llm,
+    titleLlm: llm,
+    registry: async () => new ToolRegistry(),
+    config: parseConfig({ NODE_ENV: "test" }),
+    language: "en",
+    toolCalling: "native",
+    resolveRoleModel: async () => llm,
+    input: { system: "s", history: [], question: "hi" },
+    onInterrupt: () => {},
+    onCompact: () => {},
+  });
+  return { run, live, received, finished };
+}
+
+const slowly = async (db: Db, runId: string, event: SentRunEvent, seq: number) => {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await appendRunEvent(db, { runId, seq, event });
+};
+
+describe("a run's writes", () => {
+  it("the run's end is stored after every earlier event: at done, the database has all of them", async () => {
+    const { run, live, received, finished } = await answerRun(slowly);
+    const atDone = new Promise<{ events: string[]; status: string }>((resolve) => {
+      live.subscribe(
+        (event) => {
+          if (event.event !== "done") return;
+          // What a page reloaded right now would replay from the database.
+          void Promise.all([listRunEvents(db, { runId: run.id }), getRun(db, { id: run.id })]).then(
+            ([events, stored]) => resolve({ events: events.map((e) => e.id), status: stored.status }),
+          );
+        },
+        () => {},
+      );
+    });
+    await finished;
+    const { events, status } = await atDone;
+    const sentBeforeDone = received.filter((event) => !event.id.includes(".") && event.event !== "done");
+    expect(status).toBe("complete");
+    expect(events).toEqual(sentBeforeDone.map((event) => event.id));
+    expect((await runMessage(db, { runId: run.id }))?.content).toBe("Hello there, how are you?");
+  });
+
+  it("a run whose event could not be stored ends as an error that says so", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { run, received, finished } = await answerRun(async (db, runId, event, seq) => {
+      if (event.event === "answer") throw new Error("disk I/O error");
+      await appendRunEvent(db, { runId, seq, event });
+    });
+    await finished;
+    const stored = await getRun(db, { id: run.id });
+    expect(stored.status).toBe("error");
+    expect(stored.error).toMatch(/could not be stored: disk I\/O error/);
+    expect(received.find((event) => event.event === "error")?.data).toMatchObject({ code: "internal" });
+    expect(received.at(-1)?.event).toBe("done");
+  });
+});

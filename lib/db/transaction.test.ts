@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/tests/support/temp-db";
+import type { Db } from "./client";
+import { createConversation } from "./queries";
+import { conversations } from "./schema";
+
+let ctx: Awaited<ReturnType<typeof tempDb>>;
+let db: Db;
+
+beforeEach(async () => {
+  ctx = await tempDb();
+  db = ctx.db;
+});
+afterEach(() => ctx.cleanup());
+
+const titles = async () =>
+  (await db.select({ title: conversations.title }).from(conversations)).map((row) => row.title);
+
+describe("transactions take async bodies", () => {
+  it("commits what the body wrote and returns what it returned", async () => {
+    const id = await db.transaction(async (tx) => (await createConversation(tx, { ownerId: null, title: "one" })).id);
+    expect(await titles()).toEqual(["one"]);
+    expect(id).toEqual(expect.any(String));
+  });
+
+  it("rolls back everything the body wrote when it throws, and rethrows", async () => {
+    const failing = db.transaction(async (tx) => {
+      const created = await createConversation(tx, { ownerId: null, title: "gone" });
+      await tx.update(conversations).set({ title: "also gone" }).where(eq(conversations.id, created.id));
+      throw new Error("refused");
+    });
+    await expect(failing).rejects.toThrow("refused");
+    expect(await titles()).toEqual([]);
+  });
+
+  it("runs concurrent transactions one after the other, each whole", async () => {
+    const order: string[] = [];
+    const write = (name: string) =>
+      db.transaction(async (tx) => {
+        order.push(`${name} begins`);
+        await createConversation(tx, { ownerId: null, title: name });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push(`${name} ends`);
+      });
+    await Promise.all([write("a"), write("b"), write("c")]);
+    expect(order).toEqual(["a begins", "a ends", "b begins", "b ends", "c begins", "c ends"]);
+    expect((await titles()).sort()).toEqual(["a", "b", "c"]);
+  });
+
+  it("a transaction that failed does not stop the next one", async () => {
+    const failed = db.transaction(async () => {
+      throw new Error("first");
+    });
+    const next = db.transaction(async (tx) => createConversation(tx, { ownerId: null, title: "next" }));
+    await expect(failed).rejects.toThrow("first");
+    await next;
+    expect(await titles()).toEqual(["next"]);
+  });
+
+  it("a transaction begun inside a body is part of it: rolled back with it", async () => {
+    const failing = db.transaction(async (tx) => {
+      await tx.transaction(async (inner) => createConversation(inner, { ownerId: null, title: "inner" }));
+      throw new Error("outer fails");
+    });
+    await expect(failing).rejects.toThrow("outer fails");
+    expect(await titles()).toEqual([]);
+  });
+});
