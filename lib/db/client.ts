@@ -24,9 +24,6 @@ export type Db = Omit<
 
 export const DB_FILENAME = "ollama-web.sqlite";
 
-/** The SQLite adapter: the one place that knows the connection behind a `Db`. */
-const connections = new WeakMap<Db, Database.Database>();
-
 /**
  * SQLite's transactions: one connection, so one transaction at a time, queued (better-sqlite3's own
  * `transaction()` refuses async bodies). A transaction begun inside a body is part of it. Caveat: a
@@ -78,7 +75,6 @@ export async function openDb(
     // The builders are thenables that run at once on this synchronous driver: typed as the async dialect they are used as.
     const db = driver as unknown as Db;
     Object.assign(db, { transaction: serialTransactions(sqlite, db) });
-    connections.set(db, sqlite);
     await recoverInterruptedRuns(db);
     return db;
   } catch (error) {
@@ -87,10 +83,13 @@ export async function openDb(
   }
 }
 
-/** The SQLite connection behind `db` (the adapter and SQLite-only tests). */
+/**
+ * The SQLite connection behind `db` (the adapter and SQLite-only tests): the driver's own handle,
+ * which travels with `db` (Next.js may load this module more than once; `db` is shared).
+ */
 export function sqliteConnection(db: Db): Database.Database {
-  const sqlite = connections.get(db);
-  if (!sqlite) throw new Error("Not a SQLite database handle.");
+  const sqlite = (db as { $client?: unknown }).$client;
+  if (!(sqlite instanceof Database)) throw new Error("Not a SQLite database handle.");
   return sqlite;
 }
 
