@@ -104,6 +104,22 @@ describe("crash recovery", () => {
   });
 });
 
+describe("one running run per conversation", () => {
+  it("the database refuses a second running run in a conversation until the first ends", () => {
+    const conversation = createConversation(db, { ownerId: null });
+    const other = createConversation(db, { ownerId: null });
+    const first = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    expect(() => createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" })).toThrow(/UNIQUE/);
+    // Another conversation runs meanwhile; the refused run left nothing behind.
+    createRun(db, { conversationId: other.id, mode: "plain", model: "m" });
+    expect(db.select().from(runs).where(eq(runs.conversationId, conversation.id)).all()).toHaveLength(1);
+
+    finishRun(db, { runId: first.id, status: "complete", iterations: 1, inputTokens: 0, outputTokens: 0, answer: "a" });
+    const next = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    expect(next.status).toBe("running");
+  });
+});
+
 describe("held interrupts at a restart", () => {
   it("pending follow-ups of a run recovered at startup are kept as unsent", async () => {
     const conversation = await createConversation(db, { ownerId: null });

@@ -45,6 +45,7 @@ export async function createRun(
     partialAnswer: null,
     startedAt: Date.now(),
     finishedAt: null,
+    instanceId: null,
   };
   await db.insert(runs).values(row);
   return row;

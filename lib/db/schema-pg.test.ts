@@ -116,6 +116,36 @@ describe("PostgreSQL migrations", () => {
     expect(event?.data).toEqual({ type: "observation", text: "pagetext", list: [""] });
   });
 
+  it("PostgreSQL keeps one running run per conversation, even when two connections insert one at once", async () => {
+    const db = drizzle(pool, { schema: pgSchema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    const now = Date.now();
+    await db.insert(pgSchema.conversations).values({ id: "race", title: "t", createdAt: now, updatedAt: now });
+    const start = (id: string, instanceId: string) =>
+      db.insert(pgSchema.runs).values({
+        id,
+        conversationId: "race",
+        status: "running",
+        mode: "native",
+        model: "m",
+        startedAt: now,
+        instanceId,
+      });
+    // Two instances start a run in the same conversation at the same moment (the pool has two connections).
+    const results = await Promise.allSettled([start("r-a", "instance-a"), start("r-b", "instance-b")]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected");
+    expect(
+      (refused as PromiseRejectedResult).reason.cause?.code ?? (refused as PromiseRejectedResult).reason.code,
+    ).toBe("23505");
+
+    // Once the running one ends, the conversation may run again.
+    await db.update(pgSchema.runs).set({ status: "complete" }).where(eq(pgSchema.runs.conversationId, "race"));
+    await start("r-c", "instance-b");
+    const { rows } = await pool.query("SELECT id FROM runs WHERE conversation_id = 'race' AND status = 'running'");
+    expect(rows).toEqual([{ id: "r-c" }]);
+  });
+
   it("PostgreSQL's migrations are up to date with the PostgreSQL schema", () => {
     // drizzle-kit diffs the schema against the last snapshot in a copy of drizzle-pg/: nothing new to write.
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-drizzle-pg-"));

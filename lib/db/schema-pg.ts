@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
@@ -8,6 +9,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { ChatSettings } from "../chat-settings";
 import type { McpTransportConfig } from "../mcp/types";
@@ -158,9 +160,20 @@ export const runs = pgTable(
     partialAnswer: freeText("partial_answer"),
     startedAt: ms("started_at").notNull(),
     finishedAt: ms("finished_at"),
+    instanceId: text("instance_id"),
   },
-  (table) => [index("runs_conversation_idx").on(table.conversationId), index("runs_status_idx").on(table.status)],
+  (table) => [
+    index("runs_conversation_idx").on(table.conversationId),
+    index("runs_status_idx").on(table.status),
+    uniqueIndex("runs_running_conversation_idx").on(table.conversationId).where(sql`status = 'running'`),
+  ],
 );
+
+export const instances = pgTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: ms("started_at").notNull(),
+  seenAt: ms("seen_at").notNull(),
+});
 
 export const runEvents = pgTable(
   "run_events",

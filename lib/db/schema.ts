@@ -1,4 +1,14 @@
-import { type AnySQLiteColumn, blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  blob,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import type { ChatSettings } from "../chat-settings";
 import type { McpTransportConfig } from "../mcp/types";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
@@ -145,9 +155,27 @@ export const runs = sqliteTable(
     partialAnswer: text("partial_answer"),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
+    /** The app instance whose memory holds the running run (`instances`); null with a single instance. */
+    instanceId: text("instance_id"),
   },
-  (table) => [index("runs_conversation_idx").on(table.conversationId), index("runs_status_idx").on(table.status)],
+  (table) => [
+    index("runs_conversation_idx").on(table.conversationId),
+    index("runs_status_idx").on(table.status),
+    // One running run per conversation, held by the database, so it holds across app instances too.
+    uniqueIndex("runs_running_conversation_idx").on(table.conversationId).where(sql`status = 'running'`),
+  ],
 );
+
+/**
+ * App instances sharing one PostgreSQL (docs/architecture.md, "Several app instances"): each
+ * stamps `seenAt` on every heartbeat; a survivor interrupts the running runs of one unseen for
+ * three heartbeats. Unused with SQLite (one instance).
+ */
+export const instances = sqliteTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: integer("started_at").notNull(),
+  seenAt: integer("seen_at").notNull(),
+});
 
 export const runEvents = sqliteTable(
   "run_events",

@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb, sqliteConnection } from "./client";
 import { getConversation, getConversationDetail } from "./queries";
-import { listRunEvents } from "./runs";
+import { createRun, listRunEvents } from "./runs";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
 let dir: string;
@@ -209,5 +209,27 @@ describe("upgrading a database of an earlier release", () => {
     const conversation = await getConversation(upgraded, { id: "c1", ownerId: null });
     expect([conversation.pinned, conversation.archived]).toEqual([false, false]);
     sqliteConnection(upgraded).close();
+  });
+
+  it("a run an earlier release left running is recovered after the upgrade, owned by no instance, and its conversation runs again", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0012_conversation_pin_archive");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql
+      .prepare(
+        "INSERT INTO runs (id, conversation_id, status, mode, model, started_at, partial_answer) VALUES ('r1', 'c1', 'running', 'native', 'm', 1, 'half')",
+      )
+      .run();
+    sql.close();
+
+    const upgraded = openDb(file);
+    expect(upgraded.$client.prepare("SELECT status, instance_id FROM runs WHERE id = 'r1'").get()).toEqual({
+      status: "interrupted",
+      instance_id: null,
+    });
+    expect(upgraded.$client.prepare("SELECT count(*) AS n FROM instances").get()).toEqual({ n: 0 });
+    expect(createRun(upgraded, { conversationId: "c1", mode: "native", model: "m" }).status).toBe("running");
+    upgraded.$client.close();
   });
 });

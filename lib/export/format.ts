@@ -79,6 +79,7 @@ export const runColumns: ColumnRules<Run> = {
   partialAnswer: "exported",
   startedAt: "exported",
   finishedAt: "exported",
+  instanceId: { omitted: "the app instance that ran it belongs to the deployment that exported it" },
 };
 
 export const runEventColumns: ColumnRules<StoredRunEvent> = {
