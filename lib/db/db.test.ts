@@ -105,17 +105,26 @@ describe("crash recovery", () => {
 });
 
 describe("one running run per conversation", () => {
-  it("the database refuses a second running run in a conversation until the first ends", () => {
-    const conversation = createConversation(db, { ownerId: null });
-    const other = createConversation(db, { ownerId: null });
-    const first = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
-    expect(() => createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" })).toThrow(/UNIQUE/);
+  it("the database refuses a second running run in a conversation until the first ends", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    const other = await createConversation(db, { ownerId: null });
+    const first = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    await expect(createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" })).rejects.toMatchObject({
+      code: "conflict:run_active",
+    });
     // Another conversation runs meanwhile; the refused run left nothing behind.
-    createRun(db, { conversationId: other.id, mode: "plain", model: "m" });
-    expect(db.select().from(runs).where(eq(runs.conversationId, conversation.id)).all()).toHaveLength(1);
+    await createRun(db, { conversationId: other.id, mode: "plain", model: "m" });
+    expect(await db.select().from(runs).where(eq(runs.conversationId, conversation.id))).toHaveLength(1);
 
-    finishRun(db, { runId: first.id, status: "complete", iterations: 1, inputTokens: 0, outputTokens: 0, answer: "a" });
-    const next = createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    await finishRun(db, {
+      runId: first.id,
+      status: "complete",
+      iterations: 1,
+      inputTokens: 0,
+      outputTokens: 0,
+      answer: "a",
+    });
+    const next = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     expect(next.status).toBe("running");
   });
 });

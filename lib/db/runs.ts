@@ -47,8 +47,30 @@ export async function createRun(
     finishedAt: null,
     instanceId: null,
   };
-  await db.insert(runs).values(row);
+  try {
+    await db.insert(runs).values(row);
+  } catch (error) {
+    if (!isRunningRunConflict(error)) throw error;
+    throw new AppError("conflict:run_active", "This conversation already has a running answer. Stop it or wait.", {
+      cause: error,
+    });
+  }
   return row;
+}
+
+/**
+ * The database refused a second running run in a conversation (`runs_running_conversation_idx`):
+ * one another app instance runs, or one whose end is not stored yet (the database was busy).
+ */
+function isRunningRunConflict(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, message, constraint } = current as { code?: unknown; message?: unknown; constraint?: unknown };
+    if (code === "SQLITE_CONSTRAINT_UNIQUE" && String(message).includes("runs.conversation_id")) return true;
+    if (code === "23505" && constraint === "runs_running_conversation_idx") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 export async function getRun(db: Db, { id }: { id: string }): Promise<Run> {

@@ -211,7 +211,7 @@ describe("upgrading a database of an earlier release", () => {
     sqliteConnection(upgraded).close();
   });
 
-  it("a run an earlier release left running is recovered after the upgrade, owned by no instance, and its conversation runs again", () => {
+  it("a run an earlier release left running is recovered after the upgrade, owned by no instance, and its conversation runs again", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
     const file = path.join(dir, "old.sqlite");
     const sql = openOld(file, "0012_conversation_pin_archive");
@@ -223,13 +223,14 @@ describe("upgrading a database of an earlier release", () => {
       .run();
     sql.close();
 
-    const upgraded = openDb(file);
-    expect(upgraded.$client.prepare("SELECT status, instance_id FROM runs WHERE id = 'r1'").get()).toEqual({
+    const upgraded = await openDb(file);
+    const sqlite = sqliteConnection(upgraded);
+    expect(sqlite.prepare("SELECT status, instance_id FROM runs WHERE id = 'r1'").get()).toEqual({
       status: "interrupted",
       instance_id: null,
     });
-    expect(upgraded.$client.prepare("SELECT count(*) AS n FROM instances").get()).toEqual({ n: 0 });
-    expect(createRun(upgraded, { conversationId: "c1", mode: "native", model: "m" }).status).toBe("running");
-    upgraded.$client.close();
+    expect(sqlite.prepare("SELECT count(*) AS n FROM instances").get()).toEqual({ n: 0 });
+    expect((await createRun(upgraded, { conversationId: "c1", mode: "native", model: "m" })).status).toBe("running");
+    sqlite.close();
   });
 });

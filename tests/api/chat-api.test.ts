@@ -5,7 +5,7 @@ import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";
-import { listRunEvents } from "@/lib/db/runs";
+import { createRun, finishRun, listRunEvents } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   jsonRequest,
@@ -250,6 +250,31 @@ describe("POST /api/chat streams a run over SSE", () => {
     expect((await listMessages(await getDb(), { conversationId: id })).map((m) => m.content)).toEqual(["one"]);
     await stop(jsonRequest("", "POST"), params({ id }));
     await readEvents(first);
+    await idle(id);
+  });
+
+  it("answers 409 to a chat while the database still holds a running run of the conversation, and stores nothing for it", async () => {
+    // Not in this process's live runs: another app instance's run, or one whose end waits for a busy database.
+    const id = await newConversation();
+    const db = await getDb();
+    const elsewhere = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
+    const refused = await send({ conversationId: id, message: "two" });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("conflict:run_active");
+    expect(await listMessages(db, { conversationId: id })).toEqual([]);
+    expect(fake().requests.filter((request) => request.path === "/api/chat")).toEqual([]);
+
+    // Once that run has ended, the conversation answers again.
+    await finishRun(db, {
+      runId: elsewhere.id,
+      status: "complete",
+      iterations: 1,
+      inputTokens: 0,
+      outputTokens: 0,
+      answer: "",
+    });
+    fake().script({ when: { hasTools: true }, chunks: ["ok"] });
+    expect((await send({ conversationId: id, message: "three" })).status).toBe(200);
     await idle(id);
   });
 
