@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -24,30 +25,55 @@ export type Db = Omit<
 
 export const DB_FILENAME = "ollama-web.sqlite";
 
+/** A drizzle statement ready to run on better-sqlite3; each method runs it at once. */
+type SyncStatement = Record<"run" | "all" | "get" | "values", (...args: unknown[]) => unknown>;
+
 /**
- * SQLite's transactions: one connection, so one transaction at a time, queued (better-sqlite3's own
- * `transaction()` refuses async bodies). A transaction begun inside a body is part of it. Caveat: a
- * statement another request issues while a body awaits runs inside that transaction; bodies
- * therefore await nothing but the database, whose statements run at once.
+ * SQLite's transactions: one connection, so one transaction at a time, in a queue (better-sqlite3's
+ * own `transaction()` refuses async bodies). While one is open, every statement from outside its
+ * body waits its turn in the same queue: on the one connection it would otherwise join the
+ * transaction, and a rollback would undo a write its caller had seen succeed. Statements of the
+ * body, and a transaction begun inside it, are part of it (the body's async context says which).
  */
 function serialTransactions(sqlite: Database.Database, db: Db): Db["transaction"] {
-  const tx: Db = Object.create(db);
-  tx.transaction = (body) => body(tx);
+  const body = new AsyncLocalStorage<true>();
   let queue: Promise<unknown> = Promise.resolve();
-  return <T>(body: (tx: Db) => Promise<T>): Promise<T> => {
-    const turn = queue.then(async () => {
-      sqlite.exec("BEGIN IMMEDIATE");
-      try {
-        const result = await body(tx);
-        sqlite.exec("COMMIT");
-        return result;
-      } catch (error) {
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-        throw error;
-      }
-    });
+  let waiting = 0;
+  const inTurn = <T>(work: () => T | Promise<T>): Promise<T> => {
+    waiting++;
+    const turn = queue.then(work).finally(() => waiting--);
     queue = turn.catch(() => undefined);
     return turn;
+  };
+
+  const session = (db as unknown as { session: { prepareQuery: (...args: unknown[]) => SyncStatement } }).session;
+  const prepare = session.prepareQuery.bind(session);
+  session.prepareQuery = (...args) => {
+    const statement = prepare(...args);
+    for (const method of ["run", "all", "get", "values"] as const) {
+      const direct = statement[method].bind(statement);
+      // Builders only ever await these, so a statement that must wait can return a promise.
+      statement[method] = (...params) =>
+        waiting === 0 || body.getStore() ? direct(...params) : inTurn(() => direct(...params));
+    }
+    return statement;
+  };
+
+  return <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
+    if (body.getStore()) return work(db);
+    return inTurn(() =>
+      body.run(true, async () => {
+        sqlite.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(db);
+          sqlite.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    );
   };
 }
 

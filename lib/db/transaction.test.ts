@@ -66,4 +66,27 @@ describe("transactions take async bodies", () => {
     await expect(failing).rejects.toThrow("outer fails");
     expect(await titles()).toEqual([]);
   });
+
+  it("a statement from outside the body waits for the transaction: a rollback never takes another request's write with it", async () => {
+    // Another request's writes, one after the other, while a transaction's body is going.
+    let elsewhere: Promise<unknown> = Promise.resolve();
+    for (const title of ["e1", "e2", "e3"]) {
+      elsewhere = elsewhere.then(() => createConversation(db, { ownerId: null, title }));
+    }
+    const failing = db.transaction(async (tx) => {
+      await createConversation(tx, { ownerId: null, title: "inside" });
+      await tx.select().from(conversations);
+      await tx.select().from(conversations);
+      throw new Error("refused");
+    });
+    await Promise.all([elsewhere, expect(failing).rejects.toThrow("refused")]);
+    expect((await titles()).sort()).toEqual(["e1", "e2", "e3"]);
+  });
+
+  it("a transaction asked for with the plain handle inside a body is part of it, not queued behind it", async () => {
+    await db.transaction(async () => {
+      await db.transaction(async (inner) => createConversation(inner, { ownerId: null, title: "nested" }));
+    });
+    expect(await titles()).toEqual(["nested"]);
+  });
 });
