@@ -2,7 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { interruptLiveRuns } from "@/lib/chat/shutdown";
+import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/queries";
@@ -82,8 +82,18 @@ export async function startServer(): Promise<void> {
     }
     fs.rmSync(pidFile, { force: true });
   };
-  // On `exit` only what needs no I/O still runs: SQLite's statements do (lib/chat/shutdown.ts).
-  process.once("exit", () => void stop());
+  // On `exit` nothing can be awaited: what is stored then is stored at once (lib/chat/shutdown.ts).
+  process.once("exit", () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      const interrupted = interruptLiveRunsAtExit(db, getLiveRuns());
+      if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted at exit`);
+    } catch (error) {
+      console.error("[shutdown] storing the running answers at exit failed", error);
+    }
+    fs.rmSync(pidFile, { force: true });
+  });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       const waited = new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_WAIT_MS).unref());

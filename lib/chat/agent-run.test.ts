@@ -43,7 +43,7 @@ async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, s
     interruptLimits: { maxCount: 5, maxBytes: 10_000 },
     persist: (event, seq) => persist(db, run.id, event, seq),
   });
-  live.markStarted();
+  live.markStarted(run);
   const llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] });
   const received: SentRunEvent[] = [];
   live.subscribe(

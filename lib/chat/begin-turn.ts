@@ -86,7 +86,7 @@ export async function beginTurn(
   const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
   const previous = (await messageTree(db, { conversationId: conversation.id })).path(question.parentId);
   const files = await listFileSummaries(db, { conversationId: conversation.id });
-  const questionId = await db.transaction(async (tx) => {
+  const run = await db.transaction(async (tx) => {
     const userMessageId =
       question.stored?.id ??
       (
@@ -118,16 +118,16 @@ export async function beginTurn(
         archived: false,
       });
     }
-    await createRun(tx, {
+    return createRun(tx, {
       id: runId,
       conversationId: conversation.id,
       questionId: userMessageId,
       mode: turn.mode,
       model: turn.llm.model,
     });
-    return userMessageId;
   });
-  live.markStarted();
+  const questionId = run.questionId!;
+  live.markStarted(run);
   live.emit("run", {
     runId,
     conversationId: conversation.id,

@@ -1,3 +1,4 @@
+import type { RunStart } from "@/lib/db/runs";
 import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
 import { StartTurns } from "./start-turns";
@@ -36,6 +37,7 @@ export class LiveRun {
   private readonly writeFailures: unknown[] = [];
   private deltasSinceSeq = 0;
   private started = false;
+  private startedRun: RunStart | undefined;
   private ended = false;
   /** The answer streamed so far, kept for a shutdown that must store it. */
   answerText = "";
@@ -65,13 +67,23 @@ export class LiveRun {
     return this.started;
   }
 
-  markStarted(): void {
-    this.started = true;
+  /** The run's row, once stored: what ending it needs, without reading it (a shutdown at exit cannot). */
+  get run(): RunStart | undefined {
+    return this.startedRun;
   }
 
-  /** Emits an event; `store: false` is for answer deltas. */
-  emit<K extends RunEventName>(event: K, data: RunEventData<K>, { store = true }: { store?: boolean } = {}): void {
-    if (this.ended) return;
+  markStarted(run: RunStart): void {
+    this.started = true;
+    this.startedRun = run;
+  }
+
+  /** Emits an event; `store: false` is for answer deltas. Returns it as sent, or undefined once ended. */
+  emit<K extends RunEventName>(
+    event: K,
+    data: RunEventData<K>,
+    { store = true }: { store?: boolean } = {},
+  ): SentRunEvent | undefined {
+    if (this.ended) return undefined;
     let entry: SentRunEvent;
     // The union cannot follow a generic K; `event` and `data` belong together by the signature.
     if (store) {
@@ -85,6 +97,7 @@ export class LiveRun {
     }
     this.log.push(entry);
     for (const listener of this.listeners) listener(entry);
+    return entry;
   }
 
   /**

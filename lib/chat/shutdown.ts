@@ -1,44 +1,64 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
-import { finishRun } from "@/lib/db/runs";
-import type { LiveRuns } from "./live-run";
+import { type Db, writeAtExit } from "@/lib/db/client";
+import { endMessage, finishRun, type RunEnd, runEndStatements, runEventStatement } from "@/lib/db/runs";
+import type { SentRunEvent } from "@/lib/protocol/run-events";
+import type { LiveRun, LiveRuns } from "./live-run";
 
 const SHUT_DOWN = "The server shut down while this answer was being written.";
 
 /**
- * Graceful shutdown (issue 7): every running run is stored as `interrupted` with the answer it had
- * streamed, and why as an `error` event (so a reload words it in the user's language), then
- * aborted. What it stores is decided before its first await; it also runs from the process's
- * `exit` event, where only promises that settle without I/O still run (enough for SQLite, whose
- * queries do).
+ * Ends every running run for a shutdown: each gets an `error` event saying why (so a reload words it
+ * in the user's language) and is aborted and closed; a start still being prepared, which has stored
+ * nothing, is only aborted. Returns the runs to store as `interrupted`, with the answer each had
+ * streamed and its `error` event.
  */
-export async function interruptLiveRuns(db: Db, liveRuns: LiveRuns): Promise<number> {
-  const ending: Promise<unknown>[] = [];
+function endForShutdown(liveRuns: LiveRuns): { live: LiveRun; end: RunEnd; error: SentRunEvent | undefined }[] {
+  const ended = [];
   for (const live of liveRuns.active()) {
-    // A start still being prepared has stored nothing: aborting it is enough.
     if (!live.isStarted) live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
     if (live.finalized || !live.isStarted) continue;
     live.finalized = true;
-    const answer = live.answerText;
-    live.emit("error", { code: "unavailable:server_shutdown", message: SHUT_DOWN, retryable: true });
+    const end: RunEnd = {
+      messageId: live.messageId,
+      status: "interrupted",
+      iterations: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      error: SHUT_DOWN,
+      answer: live.answerText,
+    };
+    const error = live.emit("error", { code: "unavailable:server_shutdown", message: SHUT_DOWN, retryable: true });
     live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
     live.end();
-    // After the run's earlier writes: its stored events come before its end.
-    ending.push(
-      live.writesSettled().then(() =>
-        finishRun(db, {
-          runId: live.runId,
-          messageId: live.messageId,
-          status: "interrupted",
-          iterations: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          error: SHUT_DOWN,
-          answer,
-        }),
-      ),
-    );
+    ended.push({ live, end, error });
   }
-  await Promise.all(ending);
-  return ending.length;
+  return ended;
+}
+
+/** Graceful shutdown (issue 7): every running run is stored as `interrupted` (`endForShutdown`). */
+export async function interruptLiveRuns(db: Db, liveRuns: LiveRuns): Promise<number> {
+  const ended = endForShutdown(liveRuns);
+  // After each run's earlier writes (its `error` event among them): its stored events come before its end.
+  await Promise.all(
+    ended.map(({ live, end }) => live.writesSettled().then(() => finishRun(db, { runId: live.runId, ...end }))),
+  );
+  return ended.length;
+}
+
+/**
+ * The same from the process's `exit` event, where nothing can be awaited: on SQLite each run's end
+ * and its `error` event are stored at once (`writeAtExit`); events still in its write queue are
+ * lost. On PostgreSQL nothing can be stored now, and the next start marks the runs interrupted.
+ * Returns how many runs were stored.
+ */
+export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
+  const ended = endForShutdown(liveRuns).filter(({ live }) => live.run);
+  const now = Date.now();
+  const stored = writeAtExit(db, (db) =>
+    ended.flatMap(({ live, end, error }) => [
+      ...(error ? [runEventStatement(db, { runId: live.runId, seq: Number(error.id), event: error })] : []),
+      ...runEndStatements(db, live.run!, end, endMessage(live.run!, end, now)),
+    ]),
+  );
+  return stored ? ended.length : 0;
 }

@@ -54,7 +54,7 @@ function serialTransactions(sqlite: Database.Database, db: Db): Db["transaction"
       const direct = statement[method].bind(statement);
       // Builders only ever await these, so a statement that must wait can return a promise.
       statement[method] = (...params) =>
-        waiting === 0 || body.getStore() ? direct(...params) : inTurn(() => direct(...params));
+        waiting === 0 || body.getStore() || atExit(db) ? direct(...params) : inTurn(() => direct(...params));
     }
     return statement;
   };
@@ -75,6 +75,26 @@ function serialTransactions(sqlite: Database.Database, db: Db): Db["transaction"
       }),
     );
   };
+}
+
+const AT_EXIT = Symbol.for("ollama-web.db.atExit");
+const atExit = (db: Db) => (db as unknown as Record<symbol, boolean | undefined>)[AT_EXIT] === true;
+
+/**
+ * At process exit only synchronous code runs: no promise settles after the `exit` event. SQLite can
+ * still take the last writes, at once and in one transaction, ahead of the queue (a transaction
+ * whose body was awaiting is rolled back first: it will never finish). PostgreSQL cannot: false,
+ * and the next start's recovery ends the runs (`recoverInterruptedRuns`).
+ */
+export function writeAtExit(db: Db, statements: (db: Db) => PromiseLike<unknown>[]): boolean {
+  const sqlite = (db as { $client?: unknown }).$client;
+  if (!(sqlite instanceof Database) || !sqlite.open) return false;
+  (db as unknown as Record<symbol, boolean>)[AT_EXIT] = true;
+  if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+  // On this synchronous driver a builder's `run()` executes it before returning.
+  const run = (statement: PromiseLike<unknown>) => (statement as unknown as { run(): unknown }).run();
+  sqlite.transaction(() => statements(db).forEach(run))();
+  return true;
 }
 
 /**

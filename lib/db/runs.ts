@@ -83,27 +83,27 @@ export async function savePartialAnswer(db: Db, { runId, text }: { runId: string
   await db.update(runs).set({ partialAnswer: text }).where(eq(runs.id, runId));
 }
 
-/** Ends a run and stores its assistant message in one transaction. */
-export async function finishRun(
-  db: Db,
-  values: {
-    runId: string;
-    status: Exclude<RunStatus, "running">;
-    iterations: number;
-    inputTokens: number;
-    outputTokens: number;
-    generationMs?: number;
-    error?: string | null;
-    /** The answer is the tool loop's draft: synthesis failed before any of it streamed. */
-    fallback?: boolean;
-    answer: string;
-    /** Chosen by the caller when it announces the message before it is stored. */
-    messageId?: string;
-  },
-): Promise<Message> {
-  const run = await getRun(db, { id: values.runId });
-  const now = Date.now();
-  const message: Message = {
+/** What ending a run needs to know of it; its `LiveRun` keeps it, so a shutdown at exit reads nothing. */
+export type RunStart = Pick<Run, "id" | "conversationId" | "questionId" | "startedAt">;
+
+/** How a run ended. */
+export interface RunEnd {
+  status: Exclude<RunStatus, "running">;
+  iterations: number;
+  inputTokens: number;
+  outputTokens: number;
+  generationMs?: number;
+  error?: string | null;
+  /** The answer is the tool loop's draft: synthesis failed before any of it streamed. */
+  fallback?: boolean;
+  answer: string;
+  /** Chosen by the caller when it announces the message before it is stored. */
+  messageId?: string;
+}
+
+/** The assistant message a run ends with, stored by `runEndStatements`. */
+export function endMessage(run: RunStart, values: RunEnd, now: number): Message {
+  return {
     id: values.messageId ?? crypto.randomUUID(),
     conversationId: run.conversationId,
     parentId: run.questionId,
@@ -114,8 +114,13 @@ export async function finishRun(
     attachmentIds: null,
     createdAt: now,
   };
-  await db.transaction(async (tx) => {
-    await tx
+}
+
+/** The statements, not yet run, that end a run: its row, its assistant message, the branch shown. */
+export function runEndStatements(db: Db, run: RunStart, values: RunEnd, message: Message): PromiseLike<unknown>[] {
+  const now = message.createdAt;
+  return [
+    db
       .update(runs)
       .set({
         status: values.status,
@@ -129,8 +134,17 @@ export async function finishRun(
         elapsedMs: now - run.startedAt,
         finishedAt: now,
       })
-      .where(eq(runs.id, run.id));
-    await storeAnswer(tx, message);
+      .where(eq(runs.id, run.id)),
+    ...answerStatements(db, message),
+  ];
+}
+
+/** Ends a run and stores its assistant message in one transaction. */
+export async function finishRun(db: Db, values: RunEnd & { runId: string }): Promise<Message> {
+  const run = await getRun(db, { id: values.runId });
+  const message = endMessage(run, values, Date.now());
+  await db.transaction(async (tx) => {
+    for (const statement of runEndStatements(tx, run, values, message)) await statement;
   });
   return message;
 }
@@ -140,19 +154,30 @@ export async function finishRun(
  * does (the branch the run was started on), and the conversation's activity moves to now.
  */
 export async function storeAnswer(db: Db, message: Message): Promise<void> {
-  await db.insert(messages).values(message);
-  const leaf = sql`CASE WHEN ${sameOrBothNull(conversations.activeLeafId, message.parentId)} THEN ${message.id} ELSE ${conversations.activeLeafId} END`;
-  await db
-    .update(conversations)
-    .set({ updatedAt: message.createdAt, activeLeafId: leaf })
-    .where(eq(conversations.id, message.conversationId));
+  for (const statement of answerStatements(db, message)) await statement;
 }
 
-export async function appendRunEvent(
+function answerStatements(db: Db, message: Message): PromiseLike<unknown>[] {
+  const leaf = sql`CASE WHEN ${sameOrBothNull(conversations.activeLeafId, message.parentId)} THEN ${message.id} ELSE ${conversations.activeLeafId} END`;
+  return [
+    db.insert(messages).values(message),
+    db
+      .update(conversations)
+      .set({ updatedAt: message.createdAt, activeLeafId: leaf })
+      .where(eq(conversations.id, message.conversationId)),
+  ];
+}
+
+export async function appendRunEvent(db: Db, values: { runId: string; seq: number; event: RunEvent }): Promise<void> {
+  await runEventStatement(db, values);
+}
+
+/** The statement, not yet run, that stores one event of a run. */
+export function runEventStatement(
   db: Db,
   { runId, seq, event }: { runId: string; seq: number; event: RunEvent },
-): Promise<void> {
-  await db.insert(runEvents).values({ runId, seq, type: event.event, data: event.data, createdAt: Date.now() });
+): PromiseLike<unknown> {
+  return db.insert(runEvents).values({ runId, seq, type: event.event, data: event.data, createdAt: Date.now() });
 }
 
 /** A stored event as it was sent: only `LiveRun.emit` writes them, so name and data belong together. */

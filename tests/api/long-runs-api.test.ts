@@ -5,8 +5,8 @@ import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { interruptLiveRuns } from "@/lib/chat/shutdown";
-import { getDb } from "@/lib/db/client";
+import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
+import { getDb, sqliteConnection } from "@/lib/db/client";
 import { getConversation, listMessages } from "@/lib/db/queries";
 import { appendRunEvent, createRun, finishRun, getRun, listRunEvents } from "@/lib/db/runs";
 import type { InterruptAccepted, RunEvent } from "@/lib/protocol/run-events";
@@ -345,4 +345,38 @@ describe("graceful shutdown (issue 7)", () => {
     expect(stored.map((e) => e.event)).toEqual(["run", "answer", "error"]);
     expect(stored.at(-1)?.data).toMatchObject({ code: "unavailable:server_shutdown" });
   });
+
+  // On PostgreSQL nothing can be written without awaiting: the next start's recovery ends such runs.
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    "at process exit, where nothing can be awaited, a running run is stored at once with the answer so far and why",
+    async () => {
+      const id = await newConversation();
+      fake().script({
+        when: { stream: true },
+        chunks: Array.from({ length: 30 }, (_, i) => `x${i} `),
+        chunkDelayMs: 30,
+      });
+      const events = await readEvents(
+        await start({ conversationId: id, message: "q" }),
+        (e) => e.data.content === "x3 ",
+      );
+      const runId = String(events[0]?.data.runId);
+      const db = await getDb();
+      expect(interruptLiveRunsAtExit(db, getLiveRuns())).toBe(1);
+      // Read synchronously, as nothing else runs after an `exit` listener.
+      const sqlite = sqliteConnection(db);
+      expect(sqlite.prepare("SELECT status FROM runs WHERE id = ?").get(runId)).toEqual({ status: "interrupted" });
+      const answer = sqlite.prepare("SELECT status, content FROM messages WHERE run_id = ?").get(runId) as {
+        status: string;
+        content: string;
+      };
+      expect(answer.status).toBe("interrupted");
+      expect(answer.content.startsWith("x0 x1 x2 x3")).toBe(true);
+      const types = sqlite.prepare("SELECT type FROM run_events WHERE run_id = ? ORDER BY seq").all(runId);
+      expect(types.at(-1)).toEqual({ type: "error" });
+      await idle(id);
+      // Stored once: the run's own end, aborted meanwhile, adds nothing.
+      expect((await listMessages(db, { conversationId: id })).filter((m) => m.role === "assistant")).toHaveLength(1);
+    },
+  );
 });
