@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, ollamaUrls, parseConfig } from "./config";
+import { ConfigError, chosenStore, ollamaUrls, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("uses the seed's defaults when nothing is set", () => {
@@ -75,6 +75,46 @@ describe("configuration", () => {
     expect(message.split("\n")).toHaveLength(1);
     expect(message).toContain(name);
     expect(message).toContain(`"${value}"`);
+  });
+
+  describe("the store", () => {
+    it("DATABASE_URL unset is SQLite in DATA_DIR; a postgres:// or postgresql:// URL is PostgreSQL", () => {
+      expect(chosenStore({})).toBe("sqlite");
+      expect(chosenStore({ DATABASE_URL: "" })).toBe("sqlite");
+      expect(chosenStore({ DATABASE_URL: "postgres://app@127.0.0.1/ollama_web" })).toBe("postgres");
+      expect(chosenStore({ DATABASE_URL: "postgresql://app:pw@db.internal:5433/ollama_web?sslmode=require" })).toBe(
+        "postgres",
+      );
+      expect(parseConfig({}).DATABASE_POOL_SIZE).toBe(10);
+      expect(parseConfig({ DATABASE_POOL_SIZE: "25" }).DATABASE_POOL_SIZE).toBe(25);
+    });
+
+    it.each([
+      "mysql://app:s3cret@127.0.0.1/ollama_web",
+      "sqlite:///var/lib/ollama-web/db.sqlite",
+      "./data/ollama-web.sqlite",
+      "postgres://",
+      "postgres://app:s3cret@[::1/x",
+    ])(
+      "a DATABASE_URL that is not PostgreSQL's (%s) stops the start with one line naming it, without its password",
+      (value) => {
+        let error: unknown;
+        try {
+          chosenStore({ DATABASE_URL: value });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toBeInstanceOf(ConfigError);
+        const message = (error as Error).message;
+        expect(message.split("\n")).toHaveLength(1);
+        expect(message).toContain("DATABASE_URL");
+        expect(message).not.toContain("s3cret");
+      },
+    );
+
+    it("a bad DATABASE_POOL_SIZE stops the start", () => {
+      expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+    });
   });
 
   describe("several Ollama servers", () => {

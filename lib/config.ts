@@ -55,6 +55,19 @@ const hostPortList = z
     "must be a comma-separated list of host:port",
   );
 
+/** The store: a PostgreSQL URL, or unset for SQLite in DATA_DIR (docs/deploy.md, "PostgreSQL"). */
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => /^postgres(ql)?:\/\/./i.test(value) && URL.canParse(value),
+    "must be a postgres:// or postgresql:// URL, or unset for SQLite in DATA_DIR",
+  )
+  .optional();
+
+/** Variables whose value an error must not repeat (a URL's password ends up in the logs). */
+const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
+
 /** Addresses (IPv4/IPv6) or CIDR ranges; "none" trusts no proxy. */
 const addressRangeList = z
   .string()
@@ -207,6 +220,10 @@ export const configSchema = z
     IMPORT_MAX_MESSAGES: positiveInt(20_000),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
+    /** PostgreSQL instead of SQLite (lib/db/schema.ts hands out the chosen store's tables). */
+    DATABASE_URL: databaseUrl,
+    /** Connections the app keeps open to PostgreSQL at most; a query waits for a free one. */
+    DATABASE_POOL_SIZE: positiveInt(10),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {
@@ -264,10 +281,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? "configuration");
-  const got = env[name];
+  const got = SECRET_VARIABLES.has(name) ? undefined : env[name];
   throw new ConfigError(
     `Invalid configuration: ${name} ${issue?.message ?? "is invalid"}${got === undefined ? "" : ` (got "${got}")`}`,
   );
+}
+
+export type Store = "sqlite" | "postgres";
+
+/**
+ * The store this process uses, chosen once from its environment at start: PostgreSQL when
+ * DATABASE_URL is set. Reads that variable only, so modules may ask at import time (`next build` too).
+ */
+export function chosenStore(env: Record<string, string | undefined> = process.env): Store {
+  return parseConfig({ DATABASE_URL: env.DATABASE_URL }).DATABASE_URL ? "postgres" : "sqlite";
 }
 
 let cached: Config | undefined;
