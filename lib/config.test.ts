@@ -98,9 +98,10 @@ describe("configuration", () => {
     ])(
       "a DATABASE_URL that is not PostgreSQL's (%s) stops the start with one line naming it, without its password",
       (value) => {
+        expect(chosenStore({ DATABASE_URL: value })).toBe("sqlite");
         let error: unknown;
         try {
-          chosenStore({ DATABASE_URL: value });
+          parseConfig({ DATABASE_URL: value });
         } catch (caught) {
           error = caught;
         }
@@ -112,8 +113,9 @@ describe("configuration", () => {
       },
     );
 
-    it("a bad DATABASE_POOL_SIZE stops the start", () => {
+    it("a bad DATABASE_POOL_SIZE or DATABASE_CONNECT_TIMEOUT_MS stops the start", () => {
       expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+      expect(() => parseConfig({ DATABASE_CONNECT_TIMEOUT_MS: "soon" })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
     });
   });
 

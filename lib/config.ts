@@ -224,6 +224,8 @@ export const configSchema = z
     DATABASE_URL: databaseUrl,
     /** Connections the app keeps open to PostgreSQL at most; a query waits for a free one. */
     DATABASE_POOL_SIZE: positiveInt(10),
+    /** How long a query waits for a PostgreSQL connection before the request gets a 503 with Retry-After. */
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {
@@ -291,10 +293,11 @@ export type Store = "sqlite" | "postgres";
 
 /**
  * The store this process uses, chosen once from its environment at start: PostgreSQL when
- * DATABASE_URL is set. Reads that variable only, so modules may ask at import time (`next build` too).
+ * DATABASE_URL is a postgres:// or postgresql:// URL. Reads that variable only and never throws, so
+ * modules may ask when they load (`next build` too); a bad value stops the start in `getConfig`.
  */
 export function chosenStore(env: Record<string, string | undefined> = process.env): Store {
-  return parseConfig({ DATABASE_URL: env.DATABASE_URL }).DATABASE_URL ? "postgres" : "sqlite";
+  return databaseUrl.safeParse(env.DATABASE_URL || undefined).data ? "postgres" : "sqlite";
 }
 
 let cached: Config | undefined;
