@@ -33,6 +33,13 @@ async function removeAbandonedChats(db: Db, hours: number): Promise<void> {
  * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
  * MCP servers' connections.
  */
+/** A database URL fit for the log. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = "";
+  return parsed.toString();
+}
+
 export async function startServer(): Promise<void> {
   let config: ReturnType<typeof getConfig>;
   try {
@@ -48,6 +55,9 @@ export async function startServer(): Promise<void> {
     console.warn(`[config] FETCH_ALLOW_PRIVATE lets fetches reach: ${config.FETCH_ALLOW_PRIVATE.join(", ")}`);
   }
   console.log(`[config] accounts ${accountsRequired(config) ? "required" : "off (single user on loopback)"}`);
+  console.log(
+    `[config] store ${config.DATABASE_URL ? `PostgreSQL (${withoutPassword(config.DATABASE_URL)})` : "SQLite in DATA_DIR"}`,
+  );
   const dataDir = path.resolve(config.DATA_DIR);
   const unusable = dataDirError(process.env.DATA_DIR, dataDir);
   if (unusable) {
@@ -58,7 +68,10 @@ export async function startServer(): Promise<void> {
   try {
     db = await getDb();
   } catch (error) {
-    console.error(`Cannot open the database in DATA_DIR ${dataDir}: ${error instanceof Error ? error.message : error}`);
+    const where = config.DATABASE_URL
+      ? `PostgreSQL at DATABASE_URL ${withoutPassword(config.DATABASE_URL)}`
+      : `the database in DATA_DIR ${dataDir}`;
+    console.error(`Cannot open ${where}: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
   }
 
@@ -76,7 +89,7 @@ export async function startServer(): Promise<void> {
     try {
       const interrupted = await interruptLiveRuns(db, getLiveRuns());
       if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted`);
-      closeDb(db);
+      await closeDb(db);
     } catch (error) {
       console.error("[shutdown] storing the running answers failed", error);
     }

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { type Db, sqliteConnection } from "./client";
+import { isPostgresUnreachable, postgresPool } from "./postgres";
 
 /**
  * Another connection (a second process, an sqlite3 shell, a backup tool) holding the write lock:
@@ -9,8 +10,12 @@ import { type Db, sqliteConnection } from "./client";
  * SQLITE_LOCKED. That is a temporary state the client can retry, not a server bug.
  */
 
-/** Whether the error, or one it wraps (drizzle wraps driver errors), is SQLite's busy/locked. */
+/**
+ * Whether the error, or one it wraps (drizzle wraps driver errors), is SQLite's busy/locked or
+ * PostgreSQL out of reach (down, restarting, no free connection in time): temporary either way.
+ */
 export function isDatabaseBusy(error: unknown): boolean {
+  if (isPostgresUnreachable(error)) return true;
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -26,6 +31,13 @@ export function busyRetryAfterSeconds(): number {
 }
 
 export function databaseBusyError(cause?: unknown): AppError {
+  if (isPostgresUnreachable(cause)) {
+    return new AppError("unavailable:database_unreachable", "The database cannot be reached. Retry in a moment.", {
+      retryable: true,
+      details: { retryAfterSeconds: busyRetryAfterSeconds() },
+      cause,
+    });
+  }
   return new AppError(
     "unavailable:database_busy",
     "The database is busy (locked by another process). Retry in a moment.",
@@ -61,6 +73,8 @@ export type DatabaseStatus = "ok" | "busy" | "unavailable";
  * the write lock without waiting (busy_timeout 0): a health check must not block the server.
  */
 export async function databaseStatus(db: Db): Promise<DatabaseStatus> {
+  const pool = postgresPool(db);
+  if (pool) return postgresStatus(pool);
   const sqlite = sqliteConnection(db);
   try {
     if (sqlite.inTransaction) return "ok";
@@ -76,6 +90,17 @@ export async function databaseStatus(db: Db): Promise<DatabaseStatus> {
   } catch (error) {
     if (isDatabaseBusy(error)) return "busy";
     console.error("[db] health check failed", error);
+    return "unavailable";
+  }
+}
+
+/** PostgreSQL answers a query (within DATABASE_CONNECT_TIMEOUT_MS when the pool is full or the server away). */
+async function postgresStatus(pool: NonNullable<ReturnType<typeof postgresPool>>): Promise<DatabaseStatus> {
+  try {
+    await pool.query("SELECT 1");
+    return "ok";
+  } catch (error) {
+    if (!isPostgresUnreachable(error)) console.error("[db] health check failed", error);
     return "unavailable";
   }
 }

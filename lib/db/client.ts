@@ -8,6 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { getConfig } from "@/lib/config";
+import { connectPostgres, postgresPool } from "./postgres";
 import { storeAnswer } from "./runs";
 import * as schema from "./schema";
 
@@ -139,8 +140,38 @@ export function sqliteConnection(db: Db): Database.Database {
   return sqlite;
 }
 
-/** Writes the WAL back into the file and closes the connection; closing twice does nothing. */
-export function closeDb(db: Db): void {
+/**
+ * Connects to PostgreSQL at `url`, applies pending migrations and recovers runs a crash left
+ * "running", as `openDb` does for SQLite.
+ */
+export async function openPostgresDb(
+  url: string,
+  {
+    migrationsFolder = path.join(process.cwd(), "drizzle-pg"),
+    poolSize = getConfig().DATABASE_POOL_SIZE,
+    connectTimeoutMs = getConfig().DATABASE_CONNECT_TIMEOUT_MS,
+  }: { migrationsFolder?: string; poolSize?: number; connectTimeoutMs?: number } = {},
+): Promise<Db> {
+  const db = await connectPostgres(url, { poolSize, connectTimeoutMs, migrationsFolder });
+  try {
+    await recoverInterruptedRuns(db);
+    return db;
+  } catch (error) {
+    await closeDb(db);
+    throw error;
+  }
+}
+
+/**
+ * SQLite: writes the WAL back into the file and closes the connection. PostgreSQL: closes the pool
+ * once its queries are done. Closing twice does nothing.
+ */
+export async function closeDb(db: Db): Promise<void> {
+  const pool = postgresPool(db);
+  if (pool) {
+    if (!pool.ended) await pool.end();
+    return;
+  }
   const sqlite = sqliteConnection(db);
   if (!sqlite.open) return;
   sqlite.pragma("wal_checkpoint(TRUNCATE)");
@@ -192,8 +223,8 @@ const globalForDb = globalThis as unknown as { __ollamaWebDb?: Promise<Db> };
  */
 export function getDb(): Promise<Db> {
   if (!globalForDb.__ollamaWebDb) {
-    const file = path.resolve(getConfig().DATA_DIR, DB_FILENAME);
-    const opening = openDb(file);
+    const { DATABASE_URL, DATA_DIR } = getConfig();
+    const opening = DATABASE_URL ? openPostgresDb(DATABASE_URL) : openDb(path.resolve(DATA_DIR, DB_FILENAME));
     globalForDb.__ollamaWebDb = opening;
     opening.catch(() => {
       if (globalForDb.__ollamaWebDb === opening) globalForDb.__ollamaWebDb = undefined;
@@ -207,5 +238,5 @@ export async function closeDbForTests(): Promise<void> {
   const opening = globalForDb.__ollamaWebDb;
   globalForDb.__ollamaWebDb = undefined;
   const db = await opening?.catch(() => undefined);
-  if (db) sqliteConnection(db).close();
+  if (db) await closeDb(db);
 }

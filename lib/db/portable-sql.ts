@@ -1,11 +1,15 @@
 import "server-only";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { chosenStore } from "@/lib/config";
 
 /**
  * The few SQL fragments whose spelling differs between the dialects the store runs on, so the
  * query modules stay portable (docs/architecture.md, "Persistence").
  */
+
+/** The store's dialect, chosen once at start, as lib/db/schema.ts's tables are. */
+const store = chosenStore();
 
 /**
  * The order rows were inserted in, a tiebreak for rows stored in the same millisecond. SQLite: the
@@ -21,6 +25,7 @@ export function insertionOrder(table: SQLiteTable): SQL {
  * case. SQLite: LIKE folds ASCII case by itself. PostgreSQL: LIKE is case-sensitive, ILIKE is needed.
  */
 export function likeIgnoringCase(value: SQLWrapper, pattern: string): SQL {
+  if (store === "postgres") return sql`${value} ILIKE ${pattern} ESCAPE '\\'`;
   return sql`${value} LIKE ${pattern} ESCAPE '\\'`;
 }
 

@@ -2,8 +2,8 @@ import { getTableName, type InferInsertModel, type InferSelectModel, is, type Ta
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema-pg";
+import * as sqliteSchema from "./schema-sqlite";
 
 /**
  * `lib/db/schema-pg.ts` is the PostgreSQL twin of `lib/db/schema.ts`: the store's queries are typed

@@ -14,7 +14,7 @@ import {
 import type { ChatSettings } from "../chat-settings";
 import type { McpTransportConfig } from "../mcp/types";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
-import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, userRoles } from "./schema";
+import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, userRoles } from "./schema-sqlite";
 
 /**
  * The PostgreSQL twin of `lib/db/schema.ts` (docs/architecture.md, "Persistence"): the same tables,

@@ -26,12 +26,13 @@ async function expectError(response: Response, status: number, code: string) {
 }
 
 describe("GET /api/health", () => {
-  it("reports the database and Ollama's version", async () => {
+  it("reports the database, which store it is, and Ollama's version", async () => {
     const response = await health(jsonRequest("/api/health", "GET"));
     expect(await response.json()).toEqual({
       ok: true,
       db: true,
       dbStatus: "ok",
+      store: process.env.DATABASE_URL ? "postgres" : "sqlite",
       ollama: { reachable: true, version: "0.12.10" },
       runs: { active: 0 },
     });

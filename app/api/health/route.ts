@@ -1,5 +1,6 @@
 import { viewsAsAdmin } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
+import { chosenStore } from "@/lib/config";
 import { busyRetryAfterSeconds, type DatabaseStatus, databaseStatus } from "@/lib/db/busy";
 import { getDb } from "@/lib/db/client";
 import { publicRoute } from "@/lib/http/api-route";
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 const HEALTH_CACHE_CONTROL = "no-store, no-transform";
 
-/** `{ok, db, ollama: {reachable, version}}` (docs/api.md), and how many runs are active. Reveals no paths or secrets. */
+/** `{ok, db, store, ollama: {reachable, version}}` (docs/api.md), and how many runs are active. Reveals no paths or secrets. */
 export const GET = publicRoute(async (request: Request) => {
   // "busy": another process holds the write lock, so writes get a 503 with Retry-After meanwhile.
   let dbStatus: DatabaseStatus = "unavailable";
@@ -26,7 +27,7 @@ export const GET = publicRoute(async (request: Request) => {
   // Anyone may ask; why Ollama is unreachable, and its address, only an admin is told.
   const ollama = await checkOllama({ detailed: await viewsAsAdmin(getDb, request) });
   return Response.json(
-    { ok: db && ollama.reachable, db, dbStatus, ollama, runs: { active: getLiveRuns().size } },
+    { ok: db && ollama.reachable, db, dbStatus, store: chosenStore(), ollama, runs: { active: getLiveRuns().size } },
     {
       status: db ? 200 : 503,
       headers: {

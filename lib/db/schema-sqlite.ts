@@ -1,0 +1,263 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  blob,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import type { ChatSettings } from "../chat-settings";
+import type { McpTransportConfig } from "../mcp/types";
+import type { RunEventData, RunEventName } from "../protocol/run-events";
+
+/** The SQLite store's tables (docs/architecture.md, "Persistence"); the app reads them through lib/db/schema.ts. Times are Unix milliseconds. */
+
+export const userRoles = ["admin", "user"] as const;
+
+/** Accounts, required when the app is reachable beyond loopback. */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: userRoles }).notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Login sessions; the cookie holds a random token, the table only its SHA-256. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/** Settings changed from the UI (sign-up open, default model, model roles). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).notNull(),
+});
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin when accounts are enabled). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    model: text("model"),
+    /** The latest compaction summary of earlier turns, standing in for them in later turns. */
+    summary: text("summary"),
+    /** The last message the summary covers; later turns start after it. */
+    summaryThrough: text("summary_through"),
+    /** "Plan first": the composer sends this conversation's turns in DAG mode. */
+    planFirst: integer("plan_first", { mode: "boolean" }).notNull().default(false),
+    /** Tool groups switched off for this conversation: `web` (the built-in tools) and `mcp:<server>`. */
+    disabledToolGroups: text("disabled_tool_groups", { mode: "json" }).$type<string[]>().notNull().default([]),
+    /** The last message of the branch shown (docs/architecture.md, "Persistence"); null before the first message. */
+    activeLeafId: text("active_leaf_id"),
+    /** Its own instructions and model options (lib/chat-settings.ts); `{}` = the model's defaults. */
+    settings: text("settings", { mode: "json" }).$type<ChatSettings>().notNull().default({}),
+    /** Listed before the others (docs/api.md, "Conversations"). */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /** Out of the list until the archive filter asks for it; still opens by its URL. */
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [
+    index("conversations_updated_idx").on(table.updatedAt, table.id),
+    index("conversations_user_idx").on(table.userId),
+  ],
+);
+
+/**
+ * A user's saved model + instructions + options, chosen when starting a chat. The one marked
+ * `isDefault` (at most one per user) is the personal default applied to new chats.
+ */
+export const presets = sqliteTable(
+  "presets",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin, like conversations). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The model a chat started with it uses; null = the usual choice. */
+    model: text("model"),
+    settings: text("settings", { mode: "json" }).$type<ChatSettings>().notNull(),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("presets_user_idx").on(table.userId)],
+);
+
+export const messageRoles = ["user", "assistant"] as const;
+export const messageStatuses = ["complete", "interrupted", "error", "stopped"] as const;
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /**
+     * The message this one follows on its branch; null for a first question. A question follows an
+     * answer, an answer and the interrupts of its run follow the run's question. Versions of a
+     * message (an edited question, a regenerated answer) share its parent.
+     */
+    parentId: text("parent_id").references((): AnySQLiteColumn => messages.id, { onDelete: "cascade" }),
+    role: text("role", { enum: messageRoles }).notNull(),
+    content: text("content").notNull(),
+    status: text("status", { enum: messageStatuses }).notNull().default("complete"),
+    runId: text("run_id"),
+    /** Files sent with this user message (ids of the conversation's files). */
+    attachmentIds: text("attachment_ids", { mode: "json" }).$type<string[]>(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("messages_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export const runStatuses = ["running", "complete", "stopped", "error", "interrupted"] as const;
+export const runModes = ["native", "json", "dag", "plain"] as const;
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    status: text("status", { enum: runStatuses }).notNull(),
+    mode: text("mode", { enum: runModes }).notNull(),
+    model: text("model").notNull(),
+    /** The user message this run answers: its answer becomes that message's child. */
+    questionId: text("question_id"),
+    iterations: integer("iterations").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    /** How long the model took to write the output tokens (Ollama's eval_duration); null when it did not say. */
+    generationMs: integer("generation_ms"),
+    elapsedMs: integer("elapsed_ms"),
+    error: text("error"),
+    /** Synthesis failed before any of it streamed: the stored answer is the tool loop's draft, `error` says why. */
+    fallback: integer("fallback", { mode: "boolean" }).notNull().default(false),
+    /** The answer streamed so far, saved now and then so a crash keeps what the user saw. */
+    partialAnswer: text("partial_answer"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+    /** The app instance whose memory holds the running run (`instances`); null with a single instance. */
+    instanceId: text("instance_id"),
+  },
+  (table) => [
+    index("runs_conversation_idx").on(table.conversationId),
+    index("runs_status_idx").on(table.status),
+    // One running run per conversation, held by the database, so it holds across app instances too.
+    uniqueIndex("runs_running_conversation_idx").on(table.conversationId).where(sql`status = 'running'`),
+  ],
+);
+
+/**
+ * App instances sharing one PostgreSQL (docs/architecture.md, "Several app instances"): each
+ * stamps `seenAt` on every heartbeat; a survivor interrupts the running runs of one unseen for
+ * three heartbeats. Unused with SQLite (one instance).
+ */
+export const instances = sqliteTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: integer("started_at").notNull(),
+  seenAt: integer("seen_at").notNull(),
+});
+
+export const runEvents = sqliteTable(
+  "run_events",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").$type<RunEventName>().notNull(),
+    data: text("data", { mode: "json" }).$type<RunEventData<RunEventName>>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] })],
+);
+
+/**
+ * Interrupts (follow-ups sent while a run works) not yet part of the conversation: stored when
+ * accepted, so the server, not the browser, holds them. Queued while their run is running; taken
+ * by the run, they become user messages under the same id; after their run they are the next turn
+ * or, when the run was stopped or failed, unsent messages the user sends or discards.
+ */
+export const interrupts = sqliteTable(
+  "interrupts",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The run it was sent to (a run still starting has no row yet, so no foreign key). */
+    runId: text("run_id").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("interrupts_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+/**
+ * MCP servers an admin configured on the settings page (those of the `MCP_CONFIG` file are read
+ * from it, never stored). `transport` holds the command or URL with its env and header values.
+ */
+export const mcpServers = sqliteTable("mcp_servers", {
+  name: text("name").primaryKey(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  transport: text("transport", { mode: "json" }).$type<McpTransportConfig>().notNull(),
+  /** Tools an admin switched off, by their name on the server. */
+  disabledTools: text("disabled_tools", { mode: "json" }).$type<string[]>().notNull().default([]),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const fileOrigins = ["upload", "fetch"] as const;
+
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    origin: text("origin", { enum: fileOrigins }).notNull(),
+    filename: text("filename").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    pageCount: integer("page_count"),
+    sourceUrl: text("source_url"),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("files_conversation_idx").on(table.conversationId)],
+);
+
+export type Conversation = typeof conversations.$inferSelect;
+export type Preset = typeof presets.$inferSelect;
+export type Message = typeof messages.$inferSelect;
+export type Run = typeof runs.$inferSelect;
+export type StoredRunEvent = typeof runEvents.$inferSelect;
+export type StoredFile = typeof files.$inferSelect;
+export type HeldInterrupt = typeof interrupts.$inferSelect;
+export type MessageStatus = (typeof messageStatuses)[number];
+export type RunStatus = (typeof runStatuses)[number];
+export type RunMode = (typeof runModes)[number];
+export type User = typeof users.$inferSelect;
+export type StoredMcpServer = typeof mcpServers.$inferSelect;
+export type UserRole = (typeof userRoles)[number];
