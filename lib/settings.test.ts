@@ -1,27 +1,27 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Db, openDb, sqliteConnection } from "@/lib/db/client";
+import { type Db, sqliteConnection } from "@/lib/db/client";
+import { postgresPool } from "@/lib/db/postgres";
+import { type TempDb, tempDb } from "@/tests/support/temp-db";
 import { getSettings, updateSettings } from "./settings";
 
-let dir = "";
+let ctx: TempDb;
 let db: Db;
 const env: NodeJS.ProcessEnv = { NODE_ENV: "test" };
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "settings-"));
-  db = await openDb(path.join(dir, "test.sqlite"), { busyTimeoutMs: 100 });
+  ctx = await tempDb();
+  db = ctx.db;
 });
-afterEach(() => {
-  sqliteConnection(db).close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => ctx.cleanup());
 
-/** Statements run against the settings table from now on. */
+/** Statements run against the settings table from now on (SQLite prepares each; PostgreSQL's pool runs each). */
 function settingsQueries(): () => string[] {
-  const prepare = vi.spyOn(sqliteConnection(db), "prepare");
-  return () => prepare.mock.calls.map(([sql]) => String(sql)).filter((sql) => sql.includes('"settings"'));
+  const pool = postgresPool(db);
+  const calls = pool ? vi.spyOn(pool, "query").mock.calls : vi.spyOn(sqliteConnection(db), "prepare").mock.calls;
+  return () =>
+    calls
+      .map(([query]) => (typeof query === "string" ? query : String((query as { text?: unknown }).text)))
+      .filter((sql) => sql.includes('"settings"'));
 }
 
 describe("settings are read from the database once until one changes", () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { chosenStore, resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
 import { type Db, openDb, sqliteConnection } from "./client";
@@ -19,7 +19,7 @@ import {
   updateConversation,
 } from "./queries";
 import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
-import { files, messages, runEvents, runs } from "./schema";
+import { conversations, files, messages, runEvents, runs } from "./schema";
 
 let ctx: Awaited<ReturnType<typeof tempDb>>;
 let db: Db;
@@ -44,7 +44,8 @@ async function addFile(conversationId: string) {
   });
 }
 
-describe("database setup", () => {
+/** SQLite's connection settings (PostgreSQL's setup: lib/db/schema-pg.test.ts, lib/db/postgres.ts). */
+describe.runIf(chosenStore() === "sqlite")("SQLite's setup", () => {
   it("opens in WAL mode with foreign keys on and a busy timeout", () => {
     expect(sqliteConnection(db).pragma("journal_mode", { simple: true })).toBe("wal");
     expect(sqliteConnection(db).pragma("foreign_keys", { simple: true })).toBe(1);
@@ -74,13 +75,13 @@ describe("database setup", () => {
       expect.arrayContaining(["conversations", "messages", "runs", "run_events", "files", "__drizzle_migrations"]),
     );
   });
+});
 
+describe("database setup", () => {
   it("reopening an existing database applies nothing twice", async () => {
     await createConversation(db, { ownerId: null, title: "kept" });
-    sqliteConnection(db).close();
-    const again = await openDb(ctx.file);
+    const again = await ctx.reopen();
     expect((await listConversations(again, { ownerId: null })).conversations.map((c) => c.title)).toEqual(["kept"]);
-    ctx.db = again;
   });
 });
 
@@ -89,10 +90,8 @@ describe("crash recovery", () => {
     const conversation = await createConversation(db, { ownerId: null });
     const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
     await savePartialAnswer(db, { runId: run.id, text: "half an answ" });
-    sqliteConnection(db).close();
 
-    const reopened = await openDb(ctx.file);
-    ctx.db = reopened;
+    const reopened = await ctx.reopen();
     const [stored] = await reopened.select().from(runs).where(eq(runs.id, run.id));
     expect(stored?.status).toBe("interrupted");
     expect(stored?.finishedAt).not.toBeNull();
@@ -138,10 +137,8 @@ describe("held interrupts at a restart", () => {
     expect(await listHeldInterrupts(db, { conversationId: conversation.id })).toMatchObject([
       { id: "i1", unsent: false },
     ]);
-    sqliteConnection(db).close();
 
-    const reopened = await openDb(ctx.file);
-    ctx.db = reopened;
+    const reopened = await ctx.reopen();
     expect(await listHeldInterrupts(reopened, { conversationId: conversation.id })).toEqual([
       { id: "i1", runId: run.id, text: "and the prices too", createdAt: expect.any(Number), unsent: true },
     ]);
@@ -184,9 +181,11 @@ describe("deleting a conversation", () => {
 
 describe("conversations", () => {
   it("lists newest first and pages with a cursor without gaps or repeats", async () => {
-    const created = Array.from({ length: 7 }, (_, i) => createConversation(db, { ownerId: null, title: `c${i}` }));
+    const created = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => createConversation(db, { ownerId: null, title: `c${i}` })),
+    );
     // Same timestamp for several rows: the cursor must still order them totally.
-    sqliteConnection(db).prepare("update conversations set updated_at = 1000").run();
+    await db.update(conversations).set({ updatedAt: 1000 });
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -201,8 +200,14 @@ describe("conversations", () => {
   it("orders by last activity: a new message moves a conversation to the top", async () => {
     const older = await createConversation(db, { ownerId: null, title: "older" });
     const newer = await createConversation(db, { ownerId: null, title: "newer" });
-    sqliteConnection(db).prepare("update conversations set updated_at = updated_at - 10000 where id = ?").run(older.id);
-    sqliteConnection(db).prepare("update conversations set updated_at = updated_at - 5000 where id = ?").run(newer.id);
+    await db
+      .update(conversations)
+      .set({ updatedAt: older.updatedAt - 10_000 })
+      .where(eq(conversations.id, older.id));
+    await db
+      .update(conversations)
+      .set({ updatedAt: newer.updatedAt - 5000 })
+      .where(eq(conversations.id, newer.id));
     expect((await listConversations(db, { ownerId: null })).conversations[0]?.id).toBe(newer.id);
     await insertMessage(db, { conversationId: older.id, role: "user", content: "bump" });
     expect((await listConversations(db, { ownerId: null })).conversations[0]?.id).toBe(older.id);

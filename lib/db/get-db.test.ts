@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { chosenStore, resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "./client";
 
 let scratch = "";
@@ -28,7 +28,7 @@ describe("the process's database", () => {
     expect(await getDb()).toBe(first);
   });
 
-  it("a failed open is not kept: the next call opens it again", async () => {
+  it.runIf(chosenStore() === "sqlite")("a failed open is not kept: the next call opens it again", async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-getdb-"));
     const file = path.join(scratch, "a-file");
     fs.writeFileSync(file, "");
@@ -38,6 +38,19 @@ describe("the process's database", () => {
     useDataDir(path.join(scratch, "data"));
     const db = await getDb();
     expect(fs.existsSync(path.join(scratch, "data"))).toBe(true);
+    expect(await getDb()).toBe(db);
+  });
+
+  it.runIf(chosenStore() === "postgres")("a failed connection is not kept: the next call connects again", async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-getdb-"));
+    useDataDir(scratch);
+    // Nothing listens on port 1: the connection is refused.
+    vi.stubEnv("DATABASE_URL", "postgres://nobody@127.0.0.1:1/nothing");
+    resetConfigForTests();
+    await expect(getDb()).rejects.toThrow();
+    vi.unstubAllEnvs();
+    useDataDir(scratch);
+    const db = await getDb();
     expect(await getDb()).toBe(db);
   });
 });

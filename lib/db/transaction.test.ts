@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chosenStore } from "@/lib/config";
 import { tempDb } from "@/tests/support/temp-db";
 import type { Db } from "./client";
 import { createConversation } from "./queries";
@@ -34,8 +35,7 @@ describe("transactions take async bodies", () => {
     expect(await titles()).toEqual([]);
   });
 
-  it("runs concurrent transactions one after the other, each whole", async () => {
-    const order: string[] = [];
+  const concurrentWrites = async (order: string[]) => {
     const write = (name: string) =>
       db.transaction(async (tx) => {
         order.push(`${name} begins`);
@@ -44,8 +44,18 @@ describe("transactions take async bodies", () => {
         order.push(`${name} ends`);
       });
     await Promise.all([write("a"), write("b"), write("c")]);
-    expect(order).toEqual(["a begins", "a ends", "b begins", "b ends", "c begins", "c ends"]);
+  };
+
+  it("concurrent transactions each commit whole", async () => {
+    await concurrentWrites([]);
     expect((await titles()).sort()).toEqual(["a", "b", "c"]);
+  });
+
+  // One connection, so one transaction at a time; PostgreSQL's run side by side, each on a connection of its own.
+  it.runIf(chosenStore() === "sqlite")("SQLite runs concurrent transactions one after the other", async () => {
+    const order: string[] = [];
+    await concurrentWrites(order);
+    expect(order).toEqual(["a begins", "a ends", "b begins", "b ends", "c begins", "c ends"]);
   });
 
   it("a transaction that failed does not stop the next one", async () => {

@@ -43,7 +43,8 @@ async function newAccount(username: string): Promise<{ client: TestClient; id: s
     admin.request("/api/admin/users", "POST", { username, password: "correct horse battery" }),
   );
   expect(added.status).toBe(201);
-  const id = (await (await (await getDb()).select().from(users).where(eq(users.username, username)).get())?.id) ?? "";
+  const [user] = await (await getDb()).select().from(users).where(eq(users.username, username)).limit(1);
+  const id = user?.id ?? "";
   return { client: await signIn(username), id };
 }
 
@@ -106,7 +107,7 @@ describe("removing an account stops its runs first", () => {
       )
       .toBe(true);
     expect(await conversationRows(aliceConversation)).toEqual([]);
-    expect(await (await getDb()).select().from(runs).where(eq(runs.id, runId)).all()).toEqual([]);
+    expect(await (await getDb()).select().from(runs).where(eq(runs.id, runId))).toEqual([]);
 
     // Bob's answer was not touched: it is still going, and ends by his own Stop.
     expect(getLiveRuns().forConversation(bobConversation)).toBeDefined();

@@ -57,7 +57,7 @@ beforeEach(async () => {
   // The test server's own tools and the built-ins are over the selection threshold: these runs skip it.
   process.env.TOOL_SELECTION_THRESHOLD = "100";
   resetConfigForTests();
-  await (await getDb()).delete(mcpServers).run();
+  await (await getDb()).delete(mcpServers);
   await resetServerMcpForTests();
 });
 afterEach(() => {

@@ -26,7 +26,7 @@ let hub: FakeMcpHub;
 const BUILTIN = ["web_search", "scrape_url", "pdf_to_text", "search_and_fetch"];
 
 beforeEach(async () => {
-  await (await getDb()).delete(mcpServers).run();
+  await (await getDb()).delete(mcpServers);
   hub = fakeMcpHub({ failing: ["broken"] });
   await resetServerMcpForTests(() => hub);
 });

@@ -80,7 +80,7 @@ describe("accounts (issue 7)", () => {
   });
 
   it("stores passwords as scrypt hashes, never in clear", async () => {
-    const row = await (await (await getDb()).select().from(users).all())[0];
+    const [row] = await (await getDb()).select().from(users);
     expect(row?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row?.passwordHash).not.toContain(PASSWORD);
   });
@@ -129,7 +129,7 @@ describe("accounts (issue 7)", () => {
   });
 
   it("the last admin cannot be disabled, demoted or removed", async () => {
-    const adminId = (await (await (await getDb()).select().from(users).all())[0]?.id) ?? "";
+    const adminId = (await (await getDb()).select().from(users))[0]?.id ?? "";
     expect((await removeUser(admin.request("", "DELETE"), params({ userId: adminId }))).status).toBe(409);
     expect((await patchUser(admin.request("", "PATCH", { role: "user" }), params({ userId: adminId }))).status).toBe(
       409,
@@ -295,8 +295,7 @@ describe("sessions", () => {
       await addUser(admin.request("/api/admin/users", "POST", { username: "carol", password: PASSWORD }));
       return signIn("carol");
     })();
-    const carolId =
-      (await (await (await getDb()).select().from(users).all()).find((u) => u.username === "carol")?.id) ?? "";
+    const carolId = (await (await getDb()).select().from(users)).find((u) => u.username === "carol")?.id ?? "";
     expect((await patchUser(admin.request("", "PATCH", { disabled: true }), params({ userId: carolId }))).status).toBe(
       200,
     );

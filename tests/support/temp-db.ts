@@ -1,20 +1,43 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Db, openDb, sqliteConnection } from "@/lib/db/client";
+import { inject } from "vitest";
+import { chosenStore } from "@/lib/config";
+import { closeDb, type Db, openDb, openPostgresDb } from "@/lib/db/client";
+import { createDatabase } from "./throwaway-postgres";
 
-/** A fresh, migrated database in its own temp directory. */
-export async function tempDb(): Promise<{ db: Db; file: string; dir: string; cleanup: () => void }> {
+export interface TempDb {
+  db: Db;
+  file: string;
+  dir: string;
+  /** Closes the database and opens it again, as a restart of the server does; `db` is then the new handle. */
+  reopen: () => Promise<Db>;
+  /** Closes whichever database `db` holds now and removes it. */
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * A fresh, migrated database of the store under test: a SQLite file in its own temp directory, or,
+ * in the PostgreSQL test project, a new database in its cluster (`file` and `dir` then hold nothing).
+ */
+export async function tempDb(): Promise<TempDb> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-test-"));
   const file = path.join(dir, "test.sqlite");
-  const ctx = {
-    db: await openDb(file),
+  const adminUrl = inject("postgresAdminUrl");
+  const postgres = chosenStore() === "postgres" && adminUrl ? await createDatabase(adminUrl, "temp") : undefined;
+  const open = () => (postgres ? openPostgresDb(postgres.url) : openDb(file));
+  const ctx: TempDb = {
+    db: await open(),
     file,
     dir,
-    /** Closes whichever database `ctx.db` holds now (a test may reopen it) and removes the files. */
-    cleanup: () => {
-      const sqlite = sqliteConnection(ctx.db);
-      if (sqlite.open) sqlite.close();
+    reopen: async () => {
+      await closeDb(ctx.db);
+      ctx.db = await open();
+      return ctx.db;
+    },
+    cleanup: async () => {
+      await closeDb(ctx.db);
+      await postgres?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
