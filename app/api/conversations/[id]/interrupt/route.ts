@@ -30,10 +30,13 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
   const db = await getDb();
   await getConversation(db, { id, ownerId: ownerOf(viewer) });
   const live = getLiveRuns().forConversation(id);
-  // Held on the server from the moment it is accepted: a closed tab loses nothing.
-  const result = live?.interrupts.enqueue(body.message, (interrupt) =>
-    storeInterrupt(db, { interrupt, conversationId: id, runId: live.runId }),
-  );
+  // Held on the server from the moment it is accepted: a closed tab loses nothing. The 202 waits
+  // for the row (on PostgreSQL the insert is still on its way when enqueue returns).
+  let storing: Promise<void> = Promise.resolve();
+  const result = live?.interrupts.enqueue(body.message, (interrupt) => {
+    storing = storeInterrupt(db, { interrupt, conversationId: id, runId: live.runId });
+  });
+  await storing;
   if (live && result && "accepted" in result) {
     const accepted: InterruptAccepted = {
       interruptId: result.accepted.id,
