@@ -4,8 +4,7 @@
 import path from "node:path";
 import readline from "node:readline";
 import { createUser } from "@/lib/auth/accounts";
-import { getConfig } from "@/lib/config";
-import { closeDb, DB_FILENAME, openDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
 try {
@@ -26,7 +25,8 @@ if (process.stdin.isTTY) process.stdout.write("Password (at least 8 characters):
 const password = await new Promise<string>((resolve) => rl.once("line", resolve).once("close", () => resolve("")));
 rl.close();
 
-const db = await openDb(path.resolve(getConfig().DATA_DIR, DB_FILENAME));
+// The store the server uses: SQLite in DATA_DIR, or PostgreSQL when DATABASE_URL names it.
+const db = await getDb();
 try {
   const user = await createUser(db, {
     username,
@@ -40,5 +40,5 @@ try {
   // A name or password that breaks the account rules is a usage error, like a missing name.
   process.exitCode = error instanceof AppError && error.kind === "bad_request" ? 2 : 1;
 } finally {
-  closeDb(db);
+  await closeDb(db);
 }
