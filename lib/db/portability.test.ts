@@ -11,8 +11,11 @@ import { describe, expect, it } from "vitest";
  */
 
 const ROOT = path.resolve(__dirname, "../..");
-/** The SQLite adapter, and the backup tool that copies the SQLite file itself. */
-const ADAPTER = new Set(["lib/db/client.ts", "lib/db/busy.ts", "scripts/lib/database.mjs"]);
+/**
+ * The SQLite adapter, the backup tool that copies the SQLite file itself, and the PostgreSQL adapter
+ * (which reads its pool from `$client`).
+ */
+const ADAPTER = new Set(["lib/db/client.ts", "lib/db/busy.ts", "scripts/lib/database.mjs", "lib/db/postgres.ts"]);
 const SYNC_CALLS = new Set(["all", "get", "run", "values"]);
 /** A call chain that builds a query (Drizzle's builders, or a raw prepared statement). */
 const QUERY_CHAIN = /\.(select|selectDistinct|insert|update|delete|from|prepare)\(|\.query\./;

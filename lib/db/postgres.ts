@@ -18,8 +18,6 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /** Any number, the same for every instance: held while one of them migrates. */
 const MIGRATION_LOCK = 7_273_000_117;
 
-const pools = new WeakMap<Db, pg.Pool>();
-
 export interface PostgresOptions {
   poolSize: number;
   /** How long a query waits for a connection (a free one of the pool, or a new one). */
@@ -40,9 +38,7 @@ export async function connectPostgres(url: string, options: PostgresOptions): Pr
   try {
     const driver = drizzle(pool, { schema });
     await migrateExclusively(url, () => migrate(driver, { migrationsFolder: options.migrationsFolder }));
-    const db = driver as unknown as Db;
-    pools.set(db, pool);
-    return db;
+    return driver as unknown as Db;
   } catch (error) {
     await pool.end();
     throw error;
@@ -61,9 +57,13 @@ async function migrateExclusively(url: string, body: () => Promise<void>): Promi
   }
 }
 
-/** The pool behind `db`, or undefined for a SQLite handle. */
+/**
+ * The pool behind `db`, or undefined for a SQLite handle: the driver's own handle, which travels
+ * with `db` (Next.js may load this module more than once; `db` is shared).
+ */
 export function postgresPool(db: Db): pg.Pool | undefined {
-  return pools.get(db);
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
 }
 
 /** SQLSTATE classes and codes of a server that is down, starting, full or gone mid-query. */

@@ -2,6 +2,8 @@ import { getTableName, type InferInsertModel, type InferSelectModel, is, type Ta
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { chosenStore } from "../config";
+import * as storeSchema from "./schema";
 import * as pgSchema from "./schema-pg";
 import * as sqliteSchema from "./schema-sqlite";
 
@@ -87,5 +89,16 @@ describe("schema parity", () => {
     }
     expectTypeOf<Rows<typeof pgSchema, "select">>().toEqualTypeOf<Rows<typeof sqliteSchema, "select">>();
     expectTypeOf<Rows<typeof pgSchema, "insert">>().toEqualTypeOf<Rows<typeof sqliteSchema, "insert">>();
+  });
+
+  it("the store hands out every table, and only the chosen store's", () => {
+    const tables = Object.values(storeSchema).filter((value) => is(value, SQLiteTable) || is(value, PgTable));
+    expect(tables.map((table) => getTableName(table as Table)).sort()).toEqual(
+      sqliteTables()
+        .map((config) => config.name)
+        .sort(),
+    );
+    const dialect = chosenStore() === "postgres" ? PgTable : SQLiteTable;
+    expect(tables.filter((table) => !is(table, dialect)).map((table) => getTableName(table as Table))).toEqual([]);
   });
 });
