@@ -281,6 +281,15 @@ async function checkFiles(document: ConversationExport, config: Config): Promise
   return checked;
 }
 
+/** Rows a multi-row INSERT takes: well inside both dialects' limits on bound parameters. */
+const INSERT_BATCH_ROWS = 500;
+
+function batches<T>(rows: T[]): T[][] {
+  return Array.from({ length: Math.ceil(rows.length / INSERT_BATCH_ROWS) }, (_, i) =>
+    rows.slice(i * INSERT_BATCH_ROWS, (i + 1) * INSERT_BATCH_ROWS),
+  );
+}
+
 /** Stores the conversation under new ids, in one transaction; returns its id. */
 async function storeConversation(
   db: Db,
@@ -314,15 +323,17 @@ async function storeConversation(
     for (const { events, ...run } of document.runs) {
       const runId = remap.id(run.id);
       await tx.insert(runs).values({ ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) });
-      for (const event of events) {
-        await tx
-          .insert(runEvents)
-          .values({ ...event, runId, type: event.type as never, data: remap.inValue(event.data) as never });
-      }
+      const eventRows = events.map((event) => ({
+        ...event,
+        runId,
+        type: event.type as never,
+        data: remap.inValue(event.data) as never,
+      }));
+      for (const batch of batches(eventRows)) await tx.insert(runEvents).values(batch);
     }
-    for (const message of document.messages) {
+    const messageRows = document.messages.map((message) => {
       const attachments = (message.attachmentIds ?? []).filter((fileId) => kept.has(fileId)).map(remap.id);
-      await tx.insert(messages).values({
+      return {
         ...message,
         id: remap.id(message.id),
         conversationId,
@@ -330,8 +341,11 @@ async function storeConversation(
         runId: remap.nullable(message.runId),
         content: remap.inText(message.content),
         attachmentIds: attachments.length ? attachments : null,
-      });
-    }
+      };
+    });
+    // In order (a parent before its children, the insertion order kept), many rows a statement: one
+    // round trip per row made a long conversation slow to import on PostgreSQL.
+    for (const batch of batches(messageRows)) await tx.insert(messages).values(batch);
     for (const held of document.interrupts) {
       await tx
         .insert(interrupts)
