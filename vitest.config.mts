@@ -14,10 +14,15 @@ const STORE_TESTS = [
   "tests/api/**/*.test.ts",
 ];
 /**
- * SQLite's own: its migration history replayed on files of older versions, and another process
+ * Run on SQLite only: its migration history replayed on files of older versions, another process
  * holding its write lock (PostgreSQL's counterpart: tests/api/database-unreachable-api.test.ts).
  */
-const SQLITE_ONLY = ["lib/db/upgrade.test.ts", "tests/api/database-busy-api.test.ts"];
+const SQLITE_ONLY = [
+  "lib/db/upgrade.test.ts",
+  "tests/api/database-busy-api.test.ts",
+  // Reads the sources, not the store: once is enough.
+  "lib/db/portability.test.ts",
+];
 /** PostgreSQL's own: its migrations, backups with pg_dump / pg_restore, the server going away. */
 const POSTGRES_ONLY = [
   "lib/db/schema-pg.test.ts",
