@@ -42,6 +42,7 @@ async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, s
     conversationId: conversation.id,
     interruptLimits: { maxCount: 5, maxBytes: 10_000 },
     persist: (event, seq) => persist(db, run.id, event, seq),
+    busyRetries: { attempts: 2, delayMs: 1 },
   });
   live.markStarted(run);
   const llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] });
@@ -64,6 +65,7 @@ async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, s
     input: { system: "s", history: [], question: "hi" },
     onInterrupt: () => {},
     onCompact: () => {},
+    onEndNotStored: async () => {},
   });
   return { run, live, received, finished };
 }
@@ -109,4 +111,39 @@ describe("a run's writes", () => {
     expect(received.find((event) => event.event === "error")?.data).toMatchObject({ code: "internal" });
     expect(received.at(-1)?.event).toBe("done");
   });
+
+  it("a write that finds the database busy is tried again in its place: all events stored in order, the run complete", async () => {
+    let busy = 2;
+    const { run, received, finished } = await answerRun(async (db, runId, event, seq) => {
+      if (event.event === "answer" && busy > 0) {
+        busy--;
+        throw busyError();
+      }
+      await appendRunEvent(db, { runId, seq, event });
+    });
+    await finished;
+    expect((await getRun(db, { id: run.id })).status).toBe("complete");
+    const stored = (await listRunEvents(db, { runId: run.id })).map((event) => event.id);
+    const sent = received.filter((event) => !event.id.includes("."));
+    expect(stored).toEqual(sent.map((event) => event.id));
+    expect(sent.map((event) => event.event)).toEqual(["answer", "answer", "done"]);
+  });
+
+  it("a write the database stays too busy for is lost: the run ends as an error that says so", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { run, received, finished } = await answerRun(async (db, runId, event, seq) => {
+      if (event.event === "answer") throw busyError();
+      await appendRunEvent(db, { runId, seq, event });
+    });
+    await finished;
+    const stored = await getRun(db, { id: run.id });
+    expect(stored.status).toBe("error");
+    expect(stored.error).toMatch(/could not be stored: database is locked/);
+    expect(received.find((event) => event.event === "error")?.data).toMatchObject({ code: "internal" });
+  });
 });
+
+/** What better-sqlite3 throws while another connection holds the write lock. */
+function busyError(): Error {
+  return Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+}

@@ -71,6 +71,8 @@ export interface AgentRunOptions {
    * (the title may still be in the making), and the interrupts it never took are handed over.
    */
   onEnd?: (end: { status: Exclude<RunStatus, "running">; pending: Interrupt[] }) => void;
+  /** The run's end could not be stored (not for a busy database): its row must still be marked ended. */
+  onEndNotStored: (error: string) => Promise<void>;
 }
 
 function toAppError(error: unknown): AppError {
@@ -111,7 +113,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     if (Date.now() - lastSave > PARTIAL_SAVE_MS) {
       lastSave = Date.now();
       const partial = text;
-      // Only crash recovery reads it: a locked database skips one save, the next catches up.
+      // Only crash recovery reads it, but it is one of the run's writes: one that is lost fails the run.
       live.queueWrite(() => savePartialAnswer(db, { runId: live.runId, text: partial }), "the partial answer");
     }
   };
@@ -209,9 +211,9 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   // A shutdown already stored this run as interrupted.
   if (live.finalized) return;
   live.finalized = true;
-  // A write of the run that failed, other than for a busy database, fails the run: a reload would not show all of it.
-  const lost = (await live.writesSettled()).find((error) => !isDatabaseBusy(error));
-  if (lost && !failure) {
+  // A write of the run that failed (a busy database retried in vain, too) fails the run: a reload would not show all of it.
+  const [lost] = await live.writesSettled();
+  if (lost !== undefined && !failure) {
     status = "error";
     failure = new AppError(
       "internal",
@@ -226,6 +228,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   });
   // While another process locks the database the run still ends for its client: its last events go
   // out live only, and its end is stored as soon as the database is free.
+  live.stopBusyRetries();
   if (answerStarted) live.emit("answer", { status: "done" });
   if (failure) live.emit("error", errorEvent(failure));
   // The end is stored after every earlier write, so a reload after `done` replays all of it.
@@ -233,22 +236,35 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
 
   const iterations = result?.iterations ?? 0;
   const messageId = live.messageId;
-  const stored = await writeWhenFree(
-    () =>
-      finishRun(db, {
-        runId: live.runId,
-        messageId,
-        status,
-        iterations,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-        generationMs: usage.generationMs,
-        error: failure?.message,
-        fallback,
-        answer: text,
-      }),
-    `the end of run ${live.runId}`,
-  );
+  const end = () =>
+    writeWhenFree(
+      () =>
+        finishRun(db, {
+          runId: live.runId,
+          messageId,
+          status,
+          iterations,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          generationMs: usage.generationMs,
+          error: failure?.message,
+          fallback,
+          answer: text,
+        }),
+      `the end of run ${live.runId}`,
+    );
+  let stored: boolean;
+  try {
+    stored = await end();
+  } catch (error) {
+    // Its row would stay `running` and refuse the conversation's next turns: it is marked failed
+    // instead, and the client gets why (no `done`: there is no message to announce).
+    console.error(`[run] could not store the end of run ${live.runId}`, error);
+    const reason = `This answer could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+    live.emit("error", errorEvent(new AppError("internal", reason)));
+    await options.onEndNotStored(reason);
+    return;
+  }
   if (!stored && !failure) {
     live.emit(
       "error",

@@ -27,6 +27,11 @@ import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, type LiveRuns } from "./live-run";
 import type { ChatInput, PreparedTurn } from "./prepare-turn";
 
+/** How often a run's write that failed is tried again: a few of SQLite's own waits for a lock, growing. */
+function busyRetries(config: Config): { attempts: number; delayMs: number } {
+  return { attempts: 3, delayMs: config.DB_BUSY_TIMEOUT_MS };
+}
+
 /**
  * Running a prepared turn: its slot among the live runs, its question and run stored in one
  * transaction, the agent in the background, and the follow-up turn the server starts when a
@@ -62,6 +67,8 @@ export function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, con
     ownerId,
     persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
     interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
+    // A lock held for a few of SQLite's own waits in a row fails the write (and the run).
+    busyRetries: busyRetries(config),
   });
 }
 
@@ -86,6 +93,8 @@ export async function beginTurn(
   const autoTitle = conversation.title === DEFAULT_TITLE ? titleFromMessage(question.text) : null;
   const previous = (await messageTree(db, { conversationId: conversation.id })).path(question.parentId);
   const files = await listFileSummaries(db, { conversationId: conversation.id });
+  // This process's earlier run whose end was not stored would hold the conversation in the database.
+  await liveRuns.unended.endFor(db, conversation.id);
   const run = await db.transaction(async (tx) => {
     const userMessageId =
       question.stored?.id ??
@@ -191,6 +200,7 @@ export async function beginTurn(
         continueWithInterrupts(db, pending, { answerId: live.messageId, input, turn, config, liveRuns });
       }
     },
+    onEndNotStored: (error) => liveRuns.unended.add(db, conversation.id, { runId, error }, busyRetries(config)),
     onInterrupt: (interrupt) =>
       live.queueWrite(
         () => takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),

@@ -1,7 +1,9 @@
+import { isDatabaseBusy } from "@/lib/db/busy";
 import type { RunStart } from "@/lib/db/runs";
 import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
 import { StartTurns } from "./start-turns";
+import { UnendedRuns } from "./unended-runs";
 
 export interface LiveRunOptions {
   runId: string;
@@ -11,6 +13,11 @@ export interface LiveRunOptions {
   /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
   ownerId?: string | null;
   interruptLimits: InterruptLimits;
+  /**
+   * A write that finds the database busy (another process's lock) is tried again, in its place in
+   * the order, this many times, first after `delayMs` then twice as long each time (none by default).
+   */
+  busyRetries?: { attempts: number; delayMs: number };
 }
 
 /**
@@ -28,6 +35,9 @@ export class LiveRun {
   readonly conversationId: string;
   readonly ownerId: string | null;
   private readonly persist: LiveRunOptions["persist"];
+  private readonly busyRetries: NonNullable<LiveRunOptions["busyRetries"]>;
+  /** Off for the run's last events: its end does not wait for a lock (docs/api.md). */
+  private retryBusy = true;
   private readonly log: SentRunEvent[] = [];
   private readonly listeners = new Set<(event: SentRunEvent) => void>();
   private readonly endListeners = new Set<() => void>();
@@ -51,6 +61,7 @@ export class LiveRun {
     this.conversationId = options.conversationId;
     this.ownerId = options.ownerId ?? null;
     this.persist = options.persist;
+    this.busyRetries = options.busyRetries ?? { attempts: 0, delayMs: 0 };
     this.interrupts = new InterruptQueue(options.interruptLimits);
   }
 
@@ -105,13 +116,34 @@ export class LiveRun {
    * reach the database in the order they happened. A failure is logged and kept for `writesSettled`.
    */
   queueWrite(write: () => Promise<unknown>, what: string): void {
-    this.writes = this.writes.then(write).then(
-      () => undefined,
-      (error: unknown) => {
-        console.error(`[run] could not store ${what} of run ${this.runId}`, error);
-        this.writeFailures.push(error);
-      },
-    );
+    this.writes = this.writes
+      .then(() => this.writeRetryingBusy(write))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          console.error(`[run] could not store ${what} of run ${this.runId}`, error);
+          this.writeFailures.push(error);
+        },
+      );
+  }
+
+  /** A busy database is retried with a growing delay; still busy after the last attempt, the write is lost. */
+  private async writeRetryingBusy(write: () => Promise<unknown>): Promise<void> {
+    const { attempts, delayMs } = this.busyRetries;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (!isDatabaseBusy(error) || !this.retryBusy || attempt >= attempts) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delayMs * 2 ** attempt));
+    }
+  }
+
+  /** From now on a busy database fails a write at once: the run's end is stored when it is free. */
+  stopBusyRetries(): void {
+    this.retryBusy = false;
   }
 
   /** Once every write queued so far has settled: the failures among them, oldest first. */
@@ -171,6 +203,8 @@ export class LiveRuns {
   private readonly byRun = new Map<string, LiveRun>();
   /** Starts past their slot reservation take turns on the event loop here. */
   readonly starts = new StartTurns();
+  /** Runs whose end could not be stored, until their rows are marked failed. */
+  readonly unended = new UnendedRuns();
 
   constructor(private readonly graceMs = 60_000) {}
 
