@@ -24,7 +24,8 @@ test("a Plan first turn shows its plan card live, after a reload mid-run, and af
     { when: { lastUserIncludes: "Request:" }, toolCalls: [{ name: "make_plan", arguments: { steps } }] },
     {
       when: { lastUserIncludes: "Your step: read the slow page" },
-      toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/slow/quokka.html?ms=5000` } }],
+      // Slow enough that the reload below still finds the step running on a loaded machine.
+      toolCalls: [{ name: "scrape_url", arguments: { url: `${FAKE_WEB_URL}/slow/quokka.html?ms=12000` } }],
     },
     { when: { lastUserIncludes: "Your step: read the slow page" }, content: "The page is about quokkas." },
     { when: { lastUserIncludes: "Your step: count the words" }, content: "About forty words." },
@@ -52,7 +53,7 @@ test("a Plan first turn shows its plan card live, after a reload mid-run, and af
   // The step opens on its own tool cards.
   await step("s1").locator("summary").click();
   await expect(step("s1").locator('[data-testid="tool-card"][data-tool="scrape_url"]')).toBeVisible();
-  await expect(step("s2")).toHaveAttribute("data-status", "done");
+  await expect(step("s2")).toHaveAttribute("data-status", "done", { timeout: 20_000 });
   await chat.expectAnswerDone();
   await expect(chat.lastAnswer).toContainText("Quokkas, in about forty words.");
   await expect(step("s1").getByTestId("plan-step-model")).toHaveText("llama3.2:latest");
