@@ -13,7 +13,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { postgresProgram } from "./lib/postgres-bin.mjs";
+import { isExecutable, postgresProgram } from "./lib/postgres-bin.mjs";
 
 const REQUIREMENTS = [
   {
@@ -40,15 +40,6 @@ const REQUIREMENTS = [
 
 /** Keeps apt's maintainer scripts from starting services while it installs (see invoke-rc.d). */
 const POLICY_RC = "/usr/sbin/policy-rc.d";
-
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function hasCjkFont() {
   const dirs = ["/usr/share/fonts/opentype/noto", "/usr/share/fonts/truetype/noto"];

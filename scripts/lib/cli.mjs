@@ -1,4 +1,5 @@
 // Small helpers shared by the maintenance scripts (backup, restore).
+import fs from "node:fs";
 
 export class UsageError extends Error {}
 
@@ -44,4 +45,16 @@ export function fileTimestamp(date = new Date()) {
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z")
     .replaceAll(":", "-");
+}
+
+/** The size of `file`, which must exist and be a regular file (a UsageError says which it is not). */
+export function requireFile(file) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new UsageError(`${file} does not exist.`);
+  }
+  if (!stat.isFile()) throw new UsageError(`${file} is not a file.`);
+  return stat.size;
 }

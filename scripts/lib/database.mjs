@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { UsageError } from "./cli.mjs";
+import { requireFile, UsageError } from "./cli.mjs";
 import { projectRoot } from "./data-dir.mjs";
 
 /** What makes a SQLite file an ollama-web database. */
@@ -46,13 +46,7 @@ function lastMigrationInSources() {
  * @returns {{ size: number, conversations: number, messages: number, files: number, newerSchema: boolean }}
  */
 export function inspectDatabase(file) {
-  let stat;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    throw new UsageError(`${file} does not exist.`);
-  }
-  if (!stat.isFile()) throw new UsageError(`${file} is not a file.`);
+  const size = requireFile(file);
   let db;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -71,7 +65,7 @@ export function inspectDatabase(file) {
       : null;
     const lastKnown = lastMigrationInSources();
     return {
-      size: stat.size,
+      size,
       conversations: count("conversations"),
       messages: count("messages"),
       files: count("files"),

@@ -5,7 +5,8 @@ import path from "node:path";
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
 
-function isExecutable(file) {
+/** A regular file this process may run. */
+export function isExecutable(file) {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { UsageError } from "./cli.mjs";
+import { requireFile, UsageError } from "./cli.mjs";
 import { projectRoot } from "./data-dir.mjs";
 import { REQUIRED_TABLES } from "./database.mjs";
 import { postgresProgram } from "./postgres-bin.mjs";
@@ -147,13 +147,7 @@ function lastMigrationInSources() {
  * @returns {Promise<{ size: number, newerSchema: boolean }>}
  */
 export async function inspectDump(file) {
-  let stat;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    throw new UsageError(`${file} does not exist.`);
-  }
-  if (!stat.isFile()) throw new UsageError(`${file} is not a file.`);
+  const size = requireFile(file);
   let contents;
   try {
     contents = await runProgram("pg_restore", ["--list", file]);
@@ -174,7 +168,7 @@ export async function inspectDump(file) {
     file,
   ]);
   const applied = [...journal.matchAll(/^\d+\t\S+\t(\d+)$/gm)].map((match) => Number(match[1]));
-  return { size: stat.size, newerSchema: Math.max(0, ...applied) > lastMigrationInSources() };
+  return { size, newerSchema: Math.max(0, ...applied) > lastMigrationInSources() };
 }
 
 /**
