@@ -1,0 +1,140 @@
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freshPostgresDatabase } from "@/tests/support/postgres-database";
+import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
+import { encodeMessage, MAX_PAYLOAD_BYTES, MessageAssembler, NotifyChannel } from "./notify-channel";
+
+let database: ThrowawayDatabase;
+let admin: pg.Client;
+const opened: NotifyChannel[] = [];
+
+beforeAll(async () => {
+  database = await freshPostgresDatabase("notify_channel");
+  admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((channel) => channel.close()));
+});
+
+afterAll(async () => {
+  await admin?.end();
+  await database?.drop();
+});
+
+/** A channel whose received messages are kept, in order, with a way to wait for the n-th. */
+async function listen(channel: string, extra: { onReconnect?: () => void; reconnectDelayMs?: number } = {}) {
+  const received: unknown[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const opened_ = await NotifyChannel.open({
+    url: database.url,
+    channel,
+    onMessage: (message) => {
+      received.push(message);
+      for (const waiter of waiters.filter((waiter) => received.length >= waiter.count)) waiter.resolve();
+    },
+    ...extra,
+  });
+  opened.push(opened_);
+  const receivedCount = (count: number) =>
+    received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+  return { channel: opened_, received, receivedCount };
+}
+
+/** The backends listening on `channel`'s connections other than the admin's. */
+async function listenerPids(): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+  );
+  return rows.map((row) => row.pid);
+}
+
+describe("PostgreSQL notify channel", () => {
+  it("delivers a message to the channel it is addressed to, and to no other", async () => {
+    const a = await listen("instance_a");
+    const b = await listen("instance_b");
+    await a.channel.send("instance_b", { type: "stop", runId: "r1" });
+    await a.channel.send("instance_a", { type: "note", text: "to myself" });
+    await Promise.all([a.receivedCount(1), b.receivedCount(1)]);
+    expect(b.received).toEqual([{ type: "stop", runId: "r1" }]);
+    expect(a.received).toEqual([{ type: "note", text: "to myself" }]);
+  });
+
+  it("a message longer than a notification's 8000 bytes arrives whole, once, in chunks", async () => {
+    const sender = await listen("long_sender");
+    const receiver = await listen("long_receiver");
+    // Multi-byte characters, JSON escapes and a lone surrogate, cut wherever the chunks fall.
+    const text = `${'日本語の回答 😀 "quoted" \\ \n'.repeat(2000)}\ud800 end`;
+    const message = { type: "event", data: { content: text } };
+    expect(encodeMessage(message).length).toBeGreaterThan(1);
+    for (const payload of encodeMessage(message))
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+
+    await sender.channel.send("long_receiver", message);
+    await sender.channel.send("long_receiver", { type: "after" });
+    await receiver.receivedCount(2);
+    expect(receiver.received).toEqual([JSON.parse(JSON.stringify(message)), { type: "after" }]);
+  });
+
+  it("a message of exactly the largest payload goes as one notification, one byte more in chunks", () => {
+    const envelopeBytes = Buffer.byteLength(JSON.stringify({ m: "id", d: "" }));
+    const fits = "x".repeat(MAX_PAYLOAD_BYTES - envelopeBytes);
+    expect(encodeMessage(fits, "id")).toHaveLength(1);
+    expect(encodeMessage(`${fits}x`, "id").length).toBeGreaterThan(1);
+  });
+
+  it("puts chunks together whatever order they arrive in, and drops a malformed payload", async () => {
+    const assembler = new MessageAssembler();
+    const payloads = encodeMessage({ big: "ü".repeat(20_000) }, "m1");
+    const [first, ...rest] = payloads;
+    for (const payload of rest.reverse()) expect(assembler.accept(payload)).toBeUndefined();
+    expect(assembler.accept(first ?? "")).toEqual({ message: { big: "ü".repeat(20_000) } });
+    expect(assembler.pending).toBe(0);
+
+    const receiver = await listen("malformed");
+    await admin.query("SELECT pg_notify('malformed', 'not json')");
+    await admin.query(`SELECT pg_notify('malformed', $1)`, [encodeMessage("fine")[0]]);
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["fine"]);
+  });
+
+  it("reconnects after its connection is killed, listens again, and says so", async () => {
+    let reconnects = 0;
+    const receiver = await listen("survivor", { onReconnect: () => reconnects++, reconnectDelayMs: 20 });
+    const sender = await listen("survivor_sender");
+    const before = await listenerPids();
+    await admin.query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [before]);
+    await expect.poll(() => reconnects, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => receiver.channel.listening && sender.channel.listening, { timeout: 10_000 }).toBe(true);
+
+    await sender.channel.send("survivor", { type: "after reconnect" });
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual([{ type: "after reconnect" }]);
+  });
+
+  it("sending while its connection is down is refused with a clear error", async () => {
+    const sender = await listen("down_sender", { reconnectDelayMs: 60_000 });
+    await admin.query("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [await listenerPids()]);
+    await expect.poll(() => sender.channel.listening).toBe(false);
+    await expect(sender.channel.send("anyone", {})).rejects.toThrow(/reconnecting/);
+  });
+
+  it("closing ends its connection and no reconnect follows", async () => {
+    let reconnects = 0;
+    const { channel } = await listen("closing", { onReconnect: () => reconnects++, reconnectDelayMs: 10 });
+    expect(await listenerPids()).toHaveLength(1);
+    await channel.close();
+    await expect.poll(listenerPids).toEqual([]);
+    expect(channel.listening).toBe(false);
+    expect(reconnects).toBe(0);
+  });
+
+  it("refuses a channel name that is not a plain lowercase identifier", async () => {
+    await expect(NotifyChannel.open({ url: database.url, channel: 'x"; DROP', onMessage: () => {} })).rejects.toThrow(
+      /channel name/,
+    );
+    const { channel } = await listen("names");
+    await expect(channel.send("A".repeat(64), {})).rejects.toThrow(/channel name/);
+  });
+});

@@ -1,0 +1,173 @@
+import "server-only";
+import pg from "pg";
+
+/**
+ * An instance's PostgreSQL `LISTEN/NOTIFY` channel (docs/architecture.md, "Several app instances"):
+ * one dedicated connection, outside the pool, listening on the instance's own channel. Messages are
+ * JSON; one too long for a notification (payloads are under 8000 bytes) is sent as numbered chunks
+ * in one statement and put together again here. When the connection drops it reconnects with
+ * backoff, listens again and calls `onReconnect`: whatever was sent meanwhile is lost.
+ */
+
+/** PostgreSQL refuses a payload of 8000 bytes or more. */
+export const MAX_PAYLOAD_BYTES = 7999;
+/** Bytes of the message's JSON per chunk: base64 makes them 4/3 as long, and the envelope fits beside. */
+const CHUNK_BYTES = 5600;
+
+type Envelope = { m: string; d: unknown } | { m: string; i: number; n: number; p: string };
+
+export interface NotifyChannelOptions {
+  url: string;
+  /** The channel this instance listens on; a lowercase name of at most 63 bytes. */
+  channel: string;
+  onMessage: (message: unknown) => void;
+  /** Called after the connection was lost and is listening again. */
+  onReconnect?: () => void;
+  /** First reconnect delay; it doubles up to `maxReconnectDelayMs`. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The payloads that carry `message`: one envelope, or chunks when that would be too long. */
+export function encodeMessage(message: unknown, id: string = crypto.randomUUID()): string[] {
+  const whole = JSON.stringify({ m: id, d: message } satisfies Envelope);
+  if (Buffer.byteLength(whole) <= MAX_PAYLOAD_BYTES) return [whole];
+  const bytes = Buffer.from(JSON.stringify(message));
+  const count = Math.ceil(bytes.length / CHUNK_BYTES);
+  return Array.from({ length: count }, (_, index) =>
+    JSON.stringify({
+      m: id,
+      i: index,
+      n: count,
+      p: bytes.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES).toString("base64"),
+    } satisfies Envelope),
+  );
+}
+
+/** Puts chunked messages together; a message is delivered once all its chunks are in. */
+export class MessageAssembler {
+  private readonly partial = new Map<string, string[]>();
+
+  /** The message a payload completes, or undefined while chunks are missing. */
+  accept(payload: string): { message: unknown } | undefined {
+    const envelope = JSON.parse(payload) as Envelope;
+    if ("d" in envelope) return { message: envelope.d };
+    const parts = this.partial.get(envelope.m) ?? new Array<string>(envelope.n);
+    parts[envelope.i] = envelope.p;
+    if (parts.filter((part) => part !== undefined).length < envelope.n) {
+      this.partial.set(envelope.m, parts);
+      return undefined;
+    }
+    this.partial.delete(envelope.m);
+    const bytes = Buffer.concat(parts.map((part) => Buffer.from(part, "base64")));
+    return { message: JSON.parse(bytes.toString("utf8")) };
+  }
+
+  /** Chunks of a message that can no longer complete (the connection was lost) are dropped. */
+  clear(): void {
+    this.partial.clear();
+  }
+
+  get pending(): number {
+    return this.partial.size;
+  }
+}
+
+export class NotifyChannel {
+  private client: pg.Client | undefined;
+  private readonly assembler = new MessageAssembler();
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private closed = false;
+
+  private constructor(private readonly options: NotifyChannelOptions) {}
+
+  /** Connects and listens; rejects when the first connection fails. */
+  static async open(options: NotifyChannelOptions): Promise<NotifyChannel> {
+    if (!CHANNEL_NAME.test(options.channel)) throw new Error(`Not a channel name: ${options.channel}`);
+    const channel = new NotifyChannel(options);
+    await channel.connect();
+    return channel;
+  }
+
+  /** Whether the connection is up and listening. */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Sends `message` to whoever listens on `channel` now; rejects while this channel's connection is down. */
+  async send(channel: string, message: unknown): Promise<void> {
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+    const client = this.client;
+    if (!client) throw new Error("The instance's PostgreSQL channel is reconnecting.");
+    // One statement, so every chunk is committed (and delivered) together or not at all.
+    await client.query("SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", [
+      channel,
+      encodeMessage(message),
+    ]);
+  }
+
+  /** Stops listening and closes the connection; no reconnect follows. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.url });
+    // Without a listener an error would crash the process; a lost connection is handled by `end`.
+    client.on("error", () => {});
+    client.on("notification", (notification) => {
+      if (notification.channel !== this.options.channel || notification.payload === undefined) return;
+      let delivered: { message: unknown } | undefined;
+      try {
+        delivered = this.assembler.accept(notification.payload);
+      } catch {
+        return; // Not one of ours: anyone who may connect can notify, and a malformed payload is dropped.
+      }
+      if (delivered) this.options.onMessage(delivered.message);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(this.options.channel)}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end();
+      return;
+    }
+    client.once("end", () => this.lost(client));
+    this.client = client;
+    this.failures = 0;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.assembler.clear();
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    const { reconnectDelayMs = 250, maxReconnectDelayMs = 10_000 } = this.options;
+    const delay = Math.min(reconnectDelayMs * 2 ** this.failures, maxReconnectDelayMs);
+    this.reconnectTimer = setTimeout(async () => {
+      try {
+        await this.connect();
+        if (this.client) this.options.onReconnect?.();
+      } catch {
+        this.failures++;
+        this.scheduleReconnect();
+      }
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}
