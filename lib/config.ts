@@ -226,6 +226,8 @@ export const configSchema = z
     DATABASE_POOL_SIZE: positiveInt(10),
     /** How long a query waits for a PostgreSQL connection before the request gets a 503 with Retry-After. */
     DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000),
+    /** With PostgreSQL, how often an app instance says it is alive; one silent for 3 heartbeats is dead. */
+    INSTANCE_HEARTBEAT_S: positiveInt(5),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {
