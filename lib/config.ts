@@ -228,6 +228,8 @@ export const configSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000),
     /** With PostgreSQL, how often an app instance says it is alive; one silent for 3 heartbeats is dead. */
     INSTANCE_HEARTBEAT_S: positiveInt(5),
+    /** With PostgreSQL, how long a stop or follow-up sent to the instance running the answer waits for its verdict (then 503). */
+    INSTANCE_REQUEST_TIMEOUT_S: positiveInt(5),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {

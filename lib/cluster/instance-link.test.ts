@@ -1,0 +1,97 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { freshPostgresDatabase } from "@/tests/support/postgres-database";
+import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
+import { InstanceLink, type InstanceLinkOptions } from "./instance-link";
+
+let database: ThrowawayDatabase;
+const opened: InstanceLink[] = [];
+
+beforeAll(async () => {
+  database = await freshPostgresDatabase("instance_link");
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((link) => link.close()));
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+async function instance(id: string, handle: InstanceLinkOptions["handle"], timeoutMs = 5_000) {
+  const link = await InstanceLink.open({ url: database.url, instanceId: id, handle, timeoutMs });
+  opened.push(link);
+  return link;
+}
+
+const nothing = async () => null;
+
+describe("requests between app instances", () => {
+  it("the owner's answer is the sender's result", async () => {
+    const seen: unknown[] = [];
+    const sender = await instance("sender", nothing);
+    await instance("owner", async (body) => {
+      seen.push(body);
+      return { stopping: true, runId: "r1" };
+    });
+    expect(await sender.request("owner", { kind: "stop", conversationId: "c1" })).toEqual({
+      stopping: true,
+      runId: "r1",
+    });
+    expect(seen).toEqual([{ kind: "stop", conversationId: "c1" }]);
+  });
+
+  it("the owner's refusal is the sender's: the same code, message, retryability and details", async () => {
+    const sender = await instance("sender", nothing);
+    await instance("owner", async () => {
+      throw new AppError("rate_limited:interrupts", "Too many follow-ups.", { retryable: true, details: { max: 20 } });
+    });
+    const refusal = await sender.request("owner", { kind: "interrupt" }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({
+      code: "rate_limited:interrupts",
+      status: 429,
+      message: "Too many follow-ups.",
+      retryable: true,
+      details: { max: 20 },
+    });
+  });
+
+  it("an owner's failure that is not a user's error comes back as an internal error without its details", async () => {
+    const sender = await instance("sender", nothing);
+    await instance("owner", async () => {
+      throw new Error("secret stack detail");
+    });
+    const refusal = await sender.request("owner", {}).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "internal", status: 500 });
+    expect(String((refusal as Error).message)).not.toContain("secret");
+  });
+
+  it("no answer within the timeout is a retryable 503, and a late answer changes nothing", async () => {
+    const sender = await instance("sender", nothing, 200);
+    let answerLate: () => void = () => {};
+    await instance("slow_owner", () => new Promise((resolve) => (answerLate = () => resolve("too late"))));
+    const refusal = await sender.request("slow_owner", {}).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "unavailable:instance_unreachable", status: 503, retryable: true });
+    answerLate();
+    // A request to an instance nobody runs gets the same verdict.
+    await expect(sender.request("gone", {})).rejects.toMatchObject({ code: "unavailable:instance_unreachable" });
+  });
+
+  it("answers go to the instance that asked: parallel requests from two senders each get their own", async () => {
+    const [a, b] = [await instance("a", nothing), await instance("b", nothing)];
+    await instance("owner", async (body) => ({ echo: body }));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => (index % 2 ? a : b).request("owner", { index })),
+    );
+    expect(results).toEqual(Array.from({ length: 10 }, (_, index) => ({ echo: { index } })));
+  });
+
+  it("a follow-up longer than one notification reaches the owner whole", async () => {
+    const sender = await instance("sender", nothing);
+    await instance("owner", async (body) => (body as { message: string }).message.length);
+    const message = "追伸 ".repeat(10_000);
+    expect(await sender.request("owner", { kind: "interrupt", message })).toBe(message.length);
+  });
+});

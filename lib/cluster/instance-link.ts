@@ -1,0 +1,137 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { AppError, type ErrorCode } from "@/lib/errors";
+import { instanceChannel } from "./instance-registry";
+import { NotifyChannel } from "./notify-channel";
+
+/**
+ * Requests from one app instance to another over their `NotifyChannel`s (docs/architecture.md,
+ * "Several app instances"): the instance holding a run answers a stop or a follow-up sent to
+ * another instance. Each request has a reply: the handler's value, or the `AppError` it threw,
+ * which the sender throws in turn, so the HTTP request gets the owner's verdict. Notifications are
+ * delivered only to sessions listening at that moment, so no reply within the timeout is a
+ * retryable 503, never a silent success.
+ */
+
+type WireError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
+
+type Reply =
+  | { t: "reply"; id: string; ok: true; value: unknown }
+  | { t: "reply"; id: string; ok: false; error: WireError };
+type Request = { t: "request"; id: string; from: string; body: unknown };
+type Wire = Request | Reply;
+
+export interface InstanceLinkOptions {
+  url: string;
+  instanceId: string;
+  /** Answers a request another instance sent; an `AppError` it throws is the sender's verdict. */
+  handle: (body: unknown) => Promise<unknown>;
+  /** How long a request waits for its reply; INSTANCE_REQUEST_TIMEOUT_S by default. */
+  timeoutMs?: number;
+  reconnectDelayMs?: number;
+}
+
+export function unreachableOwner(cause?: unknown): AppError {
+  return new AppError(
+    "unavailable:instance_unreachable",
+    "The server running this answer did not respond. Try again in a moment.",
+    { retryable: true, cause },
+  );
+}
+
+export class InstanceLink {
+  private readonly waiting = new Map<string, { resolve: (reply: Reply) => void; timer: NodeJS.Timeout }>();
+
+  private constructor(
+    private readonly channel: NotifyChannel,
+    private readonly options: InstanceLinkOptions,
+  ) {}
+
+  static async open(options: InstanceLinkOptions): Promise<InstanceLink> {
+    let link: InstanceLink | undefined;
+    const channel = await NotifyChannel.open({
+      url: options.url,
+      channel: instanceChannel(options.instanceId),
+      reconnectDelayMs: options.reconnectDelayMs,
+      onMessage: (message) => link?.receive(message as Wire),
+    });
+    link = new InstanceLink(channel, options);
+    return link;
+  }
+
+  /** Sends `body` to the instance `instanceId` and resolves with its handler's value; throws its verdict. */
+  async request(instanceId: string, body: unknown): Promise<unknown> {
+    const id = crypto.randomUUID();
+    const reply = new Promise<Reply>((resolve) => {
+      const timer = setTimeout(
+        () => {
+          this.waiting.delete(id);
+          resolve({ t: "reply", id, ok: false, error: wireError(unreachableOwner()) });
+        },
+        this.options.timeoutMs ?? getConfig().INSTANCE_REQUEST_TIMEOUT_S * 1000,
+      );
+      this.waiting.set(id, { resolve, timer });
+    });
+    try {
+      await this.channel.send(instanceChannel(instanceId), {
+        t: "request",
+        id,
+        from: this.options.instanceId,
+        body,
+      } satisfies Wire);
+    } catch (error) {
+      this.settle(id);
+      throw unreachableOwner(error);
+    }
+    const answer = await reply;
+    if (answer.ok) return answer.value;
+    const { code, message, retryable, details } = answer.error;
+    throw new AppError(code, message, { retryable, details });
+  }
+
+  async close(): Promise<void> {
+    for (const id of [...this.waiting.keys()]) this.settle(id);
+    await this.channel.close();
+  }
+
+  private settle(id: string): { resolve: (reply: Reply) => void } | undefined {
+    const entry = this.waiting.get(id);
+    if (!entry) return undefined;
+    clearTimeout(entry.timer);
+    this.waiting.delete(id);
+    return entry;
+  }
+
+  private receive(message: Wire): void {
+    if (message.t === "reply") {
+      this.settle(message.id)?.resolve(message);
+      return;
+    }
+    void this.answer(message);
+  }
+
+  private async answer(request: Request): Promise<void> {
+    let reply: Reply;
+    try {
+      reply = { t: "reply", id: request.id, ok: true, value: await this.options.handle(request.body) };
+    } catch (error) {
+      if (!(error instanceof AppError)) console.error("[cluster] a request from another instance failed", error);
+      const verdict =
+        error instanceof AppError
+          ? error
+          : new AppError("internal", "The server running this answer could not handle the request.");
+      reply = { t: "reply", id: request.id, ok: false, error: wireError(verdict) };
+    }
+    // A reply that cannot be sent makes the sender time out: that is its verdict then.
+    await this.channel.send(instanceChannel(request.from), reply).catch(() => {});
+  }
+}
+
+function wireError(error: AppError): WireError {
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.details === undefined ? {} : { details: error.details }),
+  };
+}
