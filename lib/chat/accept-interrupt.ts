@@ -1,0 +1,50 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { storeInterrupt } from "@/lib/db/interrupts";
+import { AppError } from "@/lib/errors";
+import type { InterruptAccepted } from "@/lib/protocol/run-events";
+import type { LiveRuns } from "./live-run";
+
+/**
+ * Hands a follow-up to the conversation's running agent, by the instance that holds the run: its
+ * id while a run is active; 409 otherwise, 429 once the run has taken as many interrupts, or as many
+ * bytes of them, as it may. The caller has checked that the conversation is the user's.
+ */
+export async function acceptInterrupt(
+  db: Db,
+  { conversationId, message }: { conversationId: string; message: string },
+  liveRuns: LiveRuns,
+): Promise<InterruptAccepted> {
+  const live = liveRuns.forConversation(conversationId);
+  // Held on the server from the moment it is accepted: a closed tab loses nothing. The answer waits
+  // for the row (on PostgreSQL the insert is still on its way when enqueue returns).
+  let storing: Promise<void> = Promise.resolve();
+  const result = live?.interrupts.enqueue(message, (interrupt) => {
+    storing = storeInterrupt(db, { interrupt, conversationId, runId: live.runId });
+  });
+  await storing;
+  if (live && result && "accepted" in result) {
+    return { interruptId: result.accepted.id, runId: live.runId, pending: live.interrupts.size };
+  }
+  const refusal = result && "refused" in result ? result.refused : "closed";
+  const config = getConfig();
+  if (refusal === "too_many") {
+    throw new AppError(
+      "rate_limited:interrupts",
+      `This answer has already taken ${config.MAX_INTERRUPTS_PER_RUN} follow-ups, the most one answer takes. Send this one as a new message once the answer is done.`,
+      { retryable: true, details: { max: config.MAX_INTERRUPTS_PER_RUN } },
+    );
+  }
+  if (refusal === "too_large") {
+    throw new AppError(
+      "rate_limited:interrupt_bytes",
+      `Follow-ups to one answer are limited to ${config.MAX_INTERRUPT_BYTES_PER_RUN} bytes in total, and this one would go over. Send it as a new message once the answer is done.`,
+      { retryable: true, details: { maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN } },
+    );
+  }
+  throw new AppError(
+    "conflict:no_active_run",
+    "Nothing is running in this conversation; send the message as a new turn.",
+  );
+}
