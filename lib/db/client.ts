@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
@@ -178,10 +178,17 @@ export async function closeDb(db: Db): Promise<void> {
   sqlite.close();
 }
 
-/** A run still "running" when the process starts was cut off by a crash or restart. */
-export async function recoverInterruptedRuns(db: Db): Promise<number> {
+/**
+ * A run still "running" when the process starts was cut off by a crash or restart; with several
+ * app instances, `runIds` are the runs of a dead instance, recovered by a survivor. A run is
+ * stored as interrupted once: of two recoveries racing for it, only the one that ends it stores
+ * its answer.
+ */
+export async function recoverInterruptedRuns(db: Db, { runIds }: { runIds?: string[] } = {}): Promise<number> {
+  if (runIds?.length === 0) return 0;
   // Only the columns it needs. It runs after every migration (upgrade tests open an older schema
   // without it: `openOld` in lib/db/upgrade.test.ts).
+  const running = eq(schema.runs.status, "running");
   const stale = await db
     .select({
       id: schema.runs.id,
@@ -191,14 +198,17 @@ export async function recoverInterruptedRuns(db: Db): Promise<number> {
       questionId: schema.runs.questionId,
     })
     .from(schema.runs)
-    .where(eq(schema.runs.status, "running"));
+    .where(runIds ? and(running, inArray(schema.runs.id, runIds)) : running);
   const now = Date.now();
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    let recovered = 0;
     for (const run of stale) {
-      await tx
+      const ended = await tx
         .update(schema.runs)
         .set({ status: "interrupted", finishedAt: now, elapsedMs: now - run.startedAt })
-        .where(eq(schema.runs.id, run.id));
+        .where(and(eq(schema.runs.id, run.id), running))
+        .returning({ id: schema.runs.id });
+      if (ended.length === 0) continue;
       await storeAnswer(tx, {
         id: crypto.randomUUID(),
         conversationId: run.conversationId,
@@ -210,9 +220,10 @@ export async function recoverInterruptedRuns(db: Db): Promise<number> {
         attachmentIds: null,
         createdAt: now,
       });
+      recovered++;
     }
+    return recovered;
   });
-  return stale.length;
 }
 
 const globalForDb = globalThis as unknown as { __ollamaWebDb?: Promise<Db> };

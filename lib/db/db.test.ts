@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chosenStore, resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { tempDb } from "@/tests/support/temp-db";
-import { type Db, openDb, sqliteConnection } from "./client";
+import { type Db, openDb, recoverInterruptedRuns, sqliteConnection } from "./client";
 import { listHeldInterrupts, storeInterrupt } from "./interrupts";
 import {
   createConversation,
@@ -100,6 +100,26 @@ describe("crash recovery", () => {
     expect(detail.messages).toHaveLength(1);
     expect(detail.messages[0]).toMatchObject({ role: "assistant", status: "interrupted", content: "half an answ" });
     expect(detail.messages[0]?.run?.status).toBe("interrupted");
+  });
+});
+
+describe("recovering a dead instance's runs", () => {
+  it("recovers only the runs named, each stored as interrupted once even when two survivors race for it", async () => {
+    const [a, b] = [await createConversation(db, { ownerId: null }), await createConversation(db, { ownerId: null })];
+    const dead = await createRun(db, { conversationId: a.id, mode: "plain", model: "m" });
+    const alive = await createRun(db, { conversationId: b.id, mode: "plain", model: "m" });
+    await savePartialAnswer(db, { runId: dead.id, text: "half" });
+
+    const counts = await Promise.all([
+      recoverInterruptedRuns(db, { runIds: [dead.id] }),
+      recoverInterruptedRuns(db, { runIds: [dead.id] }),
+    ]);
+    expect(counts.sort()).toEqual([0, 1]);
+    const answers = await db.select().from(messages).where(eq(messages.runId, dead.id));
+    expect(answers.map((message) => [message.status, message.content])).toEqual([["interrupted", "half"]]);
+    const [stillRunning] = await db.select().from(runs).where(eq(runs.id, alive.id));
+    expect(stillRunning?.status).toBe("running");
+    expect(await recoverInterruptedRuns(db, { runIds: [] })).toBe(0);
   });
 });
 
