@@ -52,14 +52,15 @@ async function appInstance(id: string) {
 /** A run going on `owner` in a new conversation. */
 async function runningOn(owner: { liveRuns: LiveRuns }, limits = { maxCount: 2, maxBytes: 1000 }) {
   const conversation = await createConversation(db, { ownerId: null });
+  const runId = crypto.randomUUID();
   const live = new LiveRun({
-    runId: crypto.randomUUID(),
+    runId,
     conversationId: conversation.id,
     persist: async () => {},
     interruptLimits: limits,
   });
   expect(owner.liveRuns.reserve(live, { perUser: 5, total: 5 })).toBeNull();
-  live.markStarted();
+  live.markStarted({ id: runId, conversationId: conversation.id, questionId: null, startedAt: Date.now() });
   return live;
 }
 
