@@ -49,13 +49,24 @@ function serialTransactions(sqlite: Database.Database, db: Db): Db["transaction"
 
   const session = (db as unknown as { session: { prepareQuery: (...args: unknown[]) => SyncStatement } }).session;
   const prepare = session.prepareQuery.bind(session);
+  // Set while a statement runs: Drizzle's `all` calls the statement's own `values`, which must not wait again.
+  let running = false;
   session.prepareQuery = (...args) => {
     const statement = prepare(...args);
     for (const method of ["run", "all", "get", "values"] as const) {
-      const direct = statement[method].bind(statement);
+      const original = statement[method].bind(statement);
+      const direct = (...params: unknown[]) => {
+        if (running) return original(...params);
+        running = true;
+        try {
+          return original(...params);
+        } finally {
+          running = false;
+        }
+      };
       // Builders only ever await these, so a statement that must wait can return a promise.
       statement[method] = (...params) =>
-        waiting === 0 || body.getStore() || atExit(db) ? direct(...params) : inTurn(() => direct(...params));
+        running || waiting === 0 || body.getStore() || atExit(db) ? direct(...params) : inTurn(() => direct(...params));
     }
     return statement;
   };

@@ -93,6 +93,20 @@ describe("transactions take async bodies", () => {
     expect((await titles()).sort()).toEqual(["e1", "e2", "e3"]);
   });
 
+  it("a select of chosen columns made while a transaction holds the queue waits and reads its rows", async () => {
+    await createConversation(db, { ownerId: null, title: "before" });
+    const writing = db.transaction(async (tx) => {
+      await createConversation(tx, { ownerId: null, title: "inside" });
+    });
+    // Drizzle maps chosen columns by calling the statement's `values` from within `all`.
+    const read = db
+      .select({ title: conversations.title })
+      .from(conversations)
+      .then((rows) => rows);
+    await writing;
+    expect((await read).map((row) => row.title).sort()).toEqual(["before", "inside"]);
+  });
+
   it("a transaction asked for with the plain handle inside a body is part of it, not queued behind it", async () => {
     await db.transaction(async () => {
       await db.transaction(async (inner) => createConversation(inner, { ownerId: null, title: "nested" }));
