@@ -20,8 +20,9 @@ const STORE_TESTS = [
 const SQLITE_ONLY = [
   "lib/db/upgrade.test.ts",
   "tests/api/database-busy-api.test.ts",
-  // Reads the sources, not the store: once is enough.
+  // Read the sources, not the store: once is enough.
   "lib/db/portability.test.ts",
+  "lib/db/schema-sqlite.test.ts",
 ];
 /** PostgreSQL's own: its migrations, backups with pg_dump / pg_restore, the server going away. */
 const POSTGRES_ONLY = [

@@ -1,6 +1,3 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { eq, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -8,6 +5,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pendingMigrationFiles } from "@/tests/support/pending-migrations";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
 import * as pgSchema from "./schema-pg";
@@ -147,25 +145,11 @@ describe("PostgreSQL migrations", () => {
   });
 
   it("PostgreSQL's migrations are up to date with the PostgreSQL schema", () => {
-    // drizzle-kit diffs the schema against the last snapshot in a copy of drizzle-pg/: nothing new to write.
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-drizzle-pg-"));
-    try {
-      fs.cpSync(MIGRATIONS, copy, { recursive: true });
-      const before = fs.readdirSync(copy).sort();
-      const result = spawnSync(
-        path.join("node_modules", ".bin", "drizzle-kit"),
-        [
-          "generate",
-          "--dialect=postgresql",
-          "--schema=lib/db/schema-pg.ts",
-          `--out=${path.relative(process.cwd(), copy)}`,
-        ],
-        { encoding: "utf8" },
-      );
-      expect(result.status, result.stderr).toBe(0);
-      expect(fs.readdirSync(copy).sort(), `${result.stdout}\nRun npm run db:generate:pg`).toEqual(before);
-    } finally {
-      fs.rmSync(copy, { recursive: true, force: true });
-    }
+    const { added, output } = pendingMigrationFiles({
+      dialect: "postgresql",
+      schema: "lib/db/schema-pg.ts",
+      migrations: MIGRATIONS,
+    });
+    expect(added, `${output}\nRun npm run db:generate:pg`).toEqual([]);
   });
 });
