@@ -45,6 +45,8 @@ export class LiveRun {
   /** The run's writes, one after the other; the engine does not wait for them. */
   private writes: Promise<void> = Promise.resolve();
   private readonly writeFailures: unknown[] = [];
+  /** Stored events that someone else wrote (a shutdown at exit): the run's queued write of each is skipped. */
+  private readonly storedElsewhere = new Set<number>();
   private deltasSinceSeq = 0;
   private started = false;
   private startedRun: RunStart | undefined;
@@ -102,7 +104,9 @@ export class LiveRun {
       this.deltasSinceSeq = 0;
       entry = { event, data, id: String(seq) } as SentRunEvent;
       const stored = entry;
-      this.queueWrite(() => this.persist(stored, seq), `event ${seq}`);
+      this.queueWrite(async () => {
+        if (!this.storedElsewhere.has(seq)) await this.persist(stored, seq);
+      }, `event ${seq}`);
     } else {
       entry = { event, data, id: `${this.seq}.${++this.deltasSinceSeq}` } as SentRunEvent;
     }
@@ -150,6 +154,11 @@ export class LiveRun {
   async writesSettled(): Promise<unknown[]> {
     await this.writes;
     return [...this.writeFailures];
+  }
+
+  /** This emitted event was stored by someone else (a shutdown at exit, which cannot wait): its queued write is skipped. */
+  markStored(event: SentRunEvent): void {
+    this.storedElsewhere.add(Number(event.id));
   }
 
   /** Emits a `step` event: the step numbered with its place among the stored events. */

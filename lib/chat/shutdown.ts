@@ -60,5 +60,8 @@ export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
       ...runEndStatements(db, live.run!, end, endMessage(live.run!, end, now)),
     ]),
   );
-  return stored ? ended.length : 0;
+  if (!stored) return 0;
+  // Each `error` event also sits in its run's write queue, which may still run if the process lives on.
+  for (const { live, error } of ended) if (error) live.markStored(error);
+  return ended.length;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
@@ -377,6 +377,34 @@ describe("graceful shutdown (issue 7)", () => {
       await idle(id);
       // Stored once: the run's own end, aborted meanwhile, adds nothing.
       expect((await listMessages(db, { conversationId: id })).filter((m) => m.role === "assistant")).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    "at process exit, the error event stored at once is not written again by the run's queue, so nothing is logged if the process lives on",
+    async () => {
+      const id = await newConversation();
+      fake().script({
+        when: { stream: true },
+        chunks: Array.from({ length: 30 }, (_, i) => `y${i} `),
+        chunkDelayMs: 30,
+      });
+      const events = await readEvents(
+        await start({ conversationId: id, message: "q" }),
+        (e) => e.data.content === "y3 ",
+      );
+      const live = getLiveRuns().get(String(events[0]?.data.runId))!;
+      const logged = vi.spyOn(console, "error");
+      try {
+        expect(interruptLiveRunsAtExit(await getDb(), getLiveRuns())).toBe(1);
+        await idle(id);
+        expect(await live.writesSettled()).toEqual([]);
+        expect(logged).not.toHaveBeenCalled();
+      } finally {
+        logged.mockRestore();
+      }
+      const stored = await listRunEvents(await getDb(), { runId: live.runId });
+      expect(stored.filter((e) => e.event === "error")).toHaveLength(1);
     },
   );
 });
