@@ -71,18 +71,23 @@ export class InstanceRegistry {
   }
 
   /** Running runs owned by no registered instance (a dead one, or none: an earlier release's). */
-  async orphanedRuns(): Promise<string[]> {
-    const { rows } = await this.db.query<{ id: string }>(
-      // A null owner matches no row either.
-      `SELECT id FROM runs WHERE status = 'running'
-         AND NOT EXISTS (SELECT 1 FROM instances WHERE instances.id = runs.instance_id)
-         ORDER BY started_at, id`,
-    );
-    return rows.map((row) => row.id);
+  orphanedRuns(): Promise<string[]> {
+    return orphanedRuns(this.db);
   }
 
   /** Leaves the registry at a clean shutdown (its runs are already stored as interrupted). */
   async deregister(): Promise<void> {
     await this.db.query("DELETE FROM instances WHERE id = $1", [this.id]);
   }
+}
+
+/** Running runs owned by no registered instance: what a start, or a survivor's sweep, recovers. */
+export async function orphanedRuns(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    // A null owner matches no row either.
+    `SELECT id FROM runs WHERE status = 'running'
+       AND NOT EXISTS (SELECT 1 FROM instances WHERE instances.id = runs.instance_id)
+       ORDER BY started_at, id`,
+  );
+  return rows.map((row) => row.id);
 }

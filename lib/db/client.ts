@@ -7,6 +7,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { orphanedRuns } from "@/lib/cluster/instance-registry";
 import { getConfig } from "@/lib/config";
 import { connectPostgres, postgresPool } from "./postgres";
 import { storeAnswer } from "./runs";
@@ -152,8 +153,9 @@ export function sqliteConnection(db: Db): Database.Database {
 }
 
 /**
- * Connects to PostgreSQL at `url`, applies pending migrations and recovers runs a crash left
- * "running", as `openDb` does for SQLite.
+ * Connects to PostgreSQL at `url`, applies pending migrations and recovers the runs a crash left
+ * "running" that no registered app instance owns: other instances' runs go on (docs/architecture.md,
+ * "Several app instances"); those of one that died are recovered by the survivors' sweep.
  */
 export async function openPostgresDb(
   url: string,
@@ -165,7 +167,7 @@ export async function openPostgresDb(
 ): Promise<Db> {
   const db = await connectPostgres(url, { poolSize, connectTimeoutMs, migrationsFolder });
   try {
-    await recoverInterruptedRuns(db);
+    await recoverInterruptedRuns(db, { runIds: await orphanedRuns(postgresPool(db)!) });
     return db;
   } catch (error) {
     await closeDb(db);
@@ -190,8 +192,9 @@ export async function closeDb(db: Db): Promise<void> {
 }
 
 /**
- * A run still "running" when the process starts was cut off by a crash or restart; with several
- * app instances, `runIds` are the runs of a dead instance, recovered by a survivor. A run is
+ * A run still "running" when the process starts was cut off by a crash or restart (SQLite: every
+ * such run); with PostgreSQL, `runIds` are the runs no app instance owns, recovered at a start or
+ * by a survivor's sweep. A run is
  * stored as interrupted once: of two recoveries racing for it, only the one that ends it stores
  * its answer.
  */
