@@ -29,6 +29,8 @@ const POSTGRES_ONLY = [
   "lib/db/schema-pg.test.ts",
   "tests/deploy/backup-postgres.test.ts",
   "tests/api/database-unreachable-api.test.ts",
+  // Several app instances sharing one database.
+  "lib/cluster/cluster.test.ts",
 ];
 
 export default defineConfig({

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
+import { startCluster, stopCluster } from "@/lib/cluster/cluster";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/queries";
@@ -26,13 +27,6 @@ async function removeAbandonedChats(db: Db, hours: number): Promise<void> {
   }
 }
 
-/**
- * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
- * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
- * happen before the first request; new chats abandoned with only files are cleared now and hourly; a pid file tells the restore command an instance
- * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
- * MCP servers' connections.
- */
 /** A database URL fit for the log. */
 function withoutPassword(url: string): string {
   const parsed = new URL(url);
@@ -40,6 +34,14 @@ function withoutPassword(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * Runs once when the server starts (from instrumentation.ts): a bad configuration or an unusable
+ * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
+ * happen before the first request; with PostgreSQL the instance joins the others (lib/cluster/cluster.ts);
+ * new chats abandoned with only files are cleared now and hourly; a pid file tells the restore command an instance
+ * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
+ * MCP servers' connections.
+ */
 export async function startServer(): Promise<void> {
   let config: ReturnType<typeof getConfig>;
   try {
@@ -75,6 +77,16 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
 
+  if (config.DATABASE_URL) {
+    try {
+      const cluster = await startCluster(db, getLiveRuns(), { url: config.DATABASE_URL });
+      console.log(`[cluster] instance ${cluster.id} registered`);
+    } catch (error) {
+      console.error(`Cannot register this instance: ${error instanceof Error ? error.message : error}`);
+      process.exit(1);
+    }
+  }
+
   // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.
   await getServerMcp(db);
   await removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
@@ -89,6 +101,7 @@ export async function startServer(): Promise<void> {
     try {
       const interrupted = await interruptLiveRuns(db, getLiveRuns());
       if (interrupted > 0) console.log(`[shutdown] stored ${interrupted} running answer(s) as interrupted`);
+      await stopCluster();
       await closeDb(db);
     } catch (error) {
       console.error("[shutdown] storing the running answers failed", error);

@@ -133,6 +133,7 @@ export async function beginTurn(
       questionId: userMessageId,
       mode: turn.mode,
       model: turn.llm.model,
+      instanceId: liveRuns.instanceId,
     });
   });
   const questionId = run.questionId!;

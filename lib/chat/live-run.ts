@@ -214,6 +214,8 @@ export class LiveRuns {
   readonly starts = new StartTurns();
   /** Runs whose end could not be stored, until their rows are marked failed. */
   readonly unended = new UnendedRuns();
+  /** The app instance holding these runs, stored as each run's owner; null without a cluster (SQLite). */
+  instanceId: string | null = null;
 
   constructor(private readonly graceMs = 60_000) {}
 

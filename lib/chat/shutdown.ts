@@ -65,3 +65,21 @@ export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
   for (const { live, error } of ended) if (error) live.markStored(error);
   return ended.length;
 }
+
+/**
+ * For an app instance declared dead (docs/architecture.md, "Several app instances"): a survivor has
+ * already stored its runs as interrupted, so each started run is aborted and closed WITHOUT storing
+ * anything more (its follow-ups not yet taken stay stored, unsent). A start still being prepared
+ * goes on: its run will be stored under this instance, registered again. Returns how many were dropped.
+ */
+export function dropLiveRuns(liveRuns: LiveRuns): number {
+  const started = liveRuns.active().filter((live) => live.isStarted);
+  for (const live of started) {
+    live.finalized = true;
+    live.interrupts.close();
+    live.controller.abort(new DOMException("Another server took over this answer.", "AbortError"));
+    live.end();
+    liveRuns.remove(live);
+  }
+  return started.length;
+}

@@ -21,11 +21,19 @@ import {
 
 /**
  * `id` is given when the run's live slot was reserved before the run was stored; `questionId` is
- * the message the run answers, by default the end of the branch shown.
+ * the message the run answers, by default the end of the branch shown; `instanceId` the app
+ * instance that holds it (null with a single instance).
  */
 export async function createRun(
   db: Db,
-  values: { id?: string; conversationId: string; questionId?: string | null; mode: RunMode; model: string },
+  values: {
+    id?: string;
+    conversationId: string;
+    questionId?: string | null;
+    mode: RunMode;
+    model: string;
+    instanceId?: string | null;
+  },
 ): Promise<Run> {
   const questionId = values.questionId !== undefined ? values.questionId : await activeLeaf(db, values.conversationId);
   const row: Run = {
@@ -45,7 +53,7 @@ export async function createRun(
     partialAnswer: null,
     startedAt: Date.now(),
     finishedAt: null,
-    instanceId: null,
+    instanceId: values.instanceId ?? null,
   };
   try {
     await db.insert(runs).values(row);

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LiveRuns } from "@/lib/chat/live-run";
+import { closeDb, type Db, openPostgresDb } from "@/lib/db/client";
+import { listHeldInterrupts, storeInterrupt } from "@/lib/db/interrupts";
+import { postgresPool } from "@/lib/db/postgres";
+import { createConversation, insertMessage, listMessages } from "@/lib/db/queries";
+import { createRun, getRun, savePartialAnswer } from "@/lib/db/runs";
+import { Cluster } from "./cluster";
+import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";
+
+/**
+ * App instances sharing this test file's PostgreSQL database (the postgres test project's
+ * DATABASE_URL), each with its own pool, live runs and link, in one process. Heartbeats are called
+ * by the test (the timer's period is far longer than a test); a missed heartbeat is its `seen_at`
+ * moved into the past.
+ */
+
+const HEARTBEAT_MS = 60_000;
+const url = () => {
+  const value = process.env.DATABASE_URL;
+  if (!value) throw new Error("The cluster tests run in the postgres project.");
+  return value;
+};
+
+const opened: { db: Db; cluster?: Cluster }[] = [];
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const instance of opened.splice(0)) {
+    await instance.cluster?.stop();
+    await closeDb(instance.db);
+  }
+});
+
+/** Starts an app instance as the server does: its store opened (start recovery), then its place in the cluster. */
+async function startInstance(id: string, { requestTimeoutMs }: { requestTimeoutMs?: number } = {}) {
+  const db = await openPostgresDb(url());
+  const instance: { db: Db; cluster?: Cluster } = { db };
+  opened.push(instance);
+  const liveRuns = new LiveRuns(0);
+  instance.cluster = await Cluster.start(db, liveRuns, {
+    url: url(),
+    id,
+    heartbeatMs: HEARTBEAT_MS,
+    requestTimeoutMs,
+  });
+  return { db, liveRuns, cluster: instance.cluster };
+}
+
+async function rawQuery(db: Db, text: string, values: unknown[] = []) {
+  return postgresPool(db)!.query(text, values);
+}
+
+async function silentFor(db: Db, id: string, beats: number) {
+  await rawQuery(db, "UPDATE instances SET seen_at = seen_at - $2::bigint WHERE id = $1", [id, beats * HEARTBEAT_MS]);
+}
+
+/** A run of `instanceId` in a new conversation, with a partial answer and a follow-up it has not taken yet. */
+async function runningRunOf(db: Db, instanceId: string) {
+  const conversation = await createConversation(db, { ownerId: null });
+  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+  const run = await createRun(db, {
+    conversationId: conversation.id,
+    questionId: question.id,
+    mode: "native",
+    model: "m",
+    instanceId,
+  });
+  await savePartialAnswer(db, { runId: run.id, text: "half an answer ½" });
+  await storeInterrupt(db, {
+    interrupt: { id: crypto.randomUUID(), text: "and the prices" },
+    conversationId: conversation.id,
+    runId: run.id,
+  });
+  return run;
+}
+
+describe("app instances sharing PostgreSQL", () => {
+  it("a run of another instance survives this instance's start", async () => {
+    const a = await startInstance("a");
+    const run = await runningRunOf(a.db, "a");
+    const b = await startInstance("b");
+    expect((await getRun(b.db, { id: run.id })).status).toBe("running");
+    await b.cluster.heartbeat();
+    expect((await getRun(b.db, { id: run.id })).status).toBe("running");
+    expect(await b.cluster.ownerOfRun(run.id)).toBe("a");
+    expect(await b.cluster.runningRunOf(run.conversationId)).toEqual({ runId: run.id, instanceId: "a" });
+  });
+
+  it(`a run of an instance silent for ${MISSED_HEARTBEATS} heartbeats is stored interrupted by a survivor's sweep, exactly once`, async () => {
+    const a = await startInstance("a");
+    const run = await runningRunOf(a.db, "a");
+    const b = await startInstance("b");
+    const c = await startInstance("c");
+    await silentFor(b.db, "a", MISSED_HEARTBEATS - 0.5);
+    await b.cluster.heartbeat();
+    expect((await getRun(b.db, { id: run.id })).status).toBe("running");
+
+    await silentFor(b.db, "a", 1);
+    await Promise.all([b.cluster.heartbeat(), c.cluster.heartbeat(), b.cluster.heartbeat()]);
+    expect((await getRun(b.db, { id: run.id })).status).toBe("interrupted");
+    const answers = (await listMessages(b.db, { conversationId: run.conversationId })).filter(
+      (message) => message.role === "assistant",
+    );
+    expect(answers).toEqual([
+      expect.objectContaining({ content: "half an answer ½", status: "interrupted", runId: run.id }),
+    ]);
+    expect(await listHeldInterrupts(b.db, { conversationId: run.conversationId })).toEqual([
+      expect.objectContaining({ text: "and the prices", unsent: true }),
+    ]);
+    expect(await b.cluster.ownerOfRun(run.id)).toBeNull();
+  });
+
+  it("a run owned by no instance (an earlier release's) is recovered at a start", async () => {
+    const a = await startInstance("a");
+    const run = await runningRunOf(a.db, "a");
+    await rawQuery(a.db, "UPDATE runs SET instance_id = NULL WHERE id = $1", [run.id]);
+    await startInstance("b");
+    expect((await getRun(a.db, { id: run.id })).status).toBe("interrupted");
+  });
+
+  it("a heartbeat that fails is logged and the next one tries again; nothing is thrown", async () => {
+    const a = await startInstance("a");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(InstanceRegistry.prototype, "beat").mockRejectedValueOnce(new Error("connection lost"));
+    await expect(a.cluster.heartbeat()).resolves.toBeUndefined();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("heartbeat failed"), expect.any(Error));
+    await silentFor(a.db, "a", 1);
+    await a.cluster.heartbeat();
+    const { rows } = await rawQuery(
+      a.db,
+      "SELECT seen_at > (extract(epoch from clock_timestamp()) * 1000)::bigint - $1 AS recent FROM instances WHERE id = 'a'",
+      [HEARTBEAT_MS / 2],
+    );
+    expect(rows).toEqual([{ recent: true }]);
+  });
+
+  it("an instance that shuts down cleanly leaves the registry and stops answering requests", async () => {
+    const a = await startInstance("a");
+    const b = await startInstance("b", { requestTimeoutMs: 300 });
+    await a.cluster.stop();
+    const { rows } = await rawQuery(b.db, "SELECT id FROM instances ORDER BY id");
+    expect(rows.map((row) => row.id)).toEqual(["b"]);
+    await expect(b.cluster.link.request("a", { kind: "stop", conversationId: "c" })).rejects.toMatchObject({
+      code: "unavailable:instance_unreachable",
+      status: 503,
+    });
+  });
+});

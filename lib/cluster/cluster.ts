@@ -1,0 +1,157 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { LiveRuns } from "@/lib/chat/live-run";
+import { dropLiveRuns } from "@/lib/chat/shutdown";
+import { getConfig } from "@/lib/config";
+import { type Db, recoverInterruptedRuns } from "@/lib/db/client";
+import { postgresPool } from "@/lib/db/postgres";
+import { runs } from "@/lib/db/schema";
+import { InstanceLink } from "./instance-link";
+import { InstanceRegistry } from "./instance-registry";
+import { ownerRequestHandler } from "./owner-requests";
+
+/**
+ * This app instance among those sharing one PostgreSQL (docs/architecture.md, "Several app
+ * instances"): its row in the registry, its link to the others (answering their stops and
+ * follow-ups with its own live runs) and its heartbeat, which also sweeps the runs of dead
+ * instances. With SQLite there is none (`getCluster()` is undefined).
+ */
+
+export interface ClusterOptions {
+  url: string;
+  id?: string;
+  /** INSTANCE_HEARTBEAT_S by default. */
+  heartbeatMs?: number;
+  /** INSTANCE_REQUEST_TIMEOUT_S by default. */
+  requestTimeoutMs?: number;
+}
+
+/** A conversation's running run as the database has it, and the instance holding it (null: none). */
+export interface RunningRun {
+  runId: string;
+  instanceId: string | null;
+}
+
+export class Cluster {
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly liveRuns: LiveRuns,
+    private readonly registry: InstanceRegistry,
+    readonly link: InstanceLink,
+  ) {}
+
+  /** This instance's id: its runs' owner (`runs.instance_id`) and the name of its channel. */
+  get id(): string {
+    return this.registry.id;
+  }
+
+  /**
+   * Registers the instance, opens its link, sweeps once and then on every heartbeat. The live runs
+   * are this instance's: their runs are stored with its id.
+   */
+  static async start(db: Db, liveRuns: LiveRuns, options: ClusterOptions): Promise<Cluster> {
+    const pool = postgresPool(db);
+    if (!pool) throw new Error("Several app instances need the PostgreSQL store.");
+    const config = getConfig();
+    const heartbeatMs = options.heartbeatMs ?? config.INSTANCE_HEARTBEAT_S * 1000;
+    const registry = new InstanceRegistry(pool, { id: options.id, heartbeatMs });
+    await registry.register();
+    let link: InstanceLink;
+    try {
+      link = await InstanceLink.open({
+        url: options.url,
+        instanceId: registry.id,
+        handle: ownerRequestHandler(db, liveRuns),
+        timeoutMs: options.requestTimeoutMs ?? config.INSTANCE_REQUEST_TIMEOUT_S * 1000,
+      });
+    } catch (error) {
+      await registry.deregister();
+      throw error;
+    }
+    liveRuns.instanceId = registry.id;
+    const cluster = new Cluster(db, liveRuns, registry, link);
+    await cluster.heartbeat();
+    cluster.timer = setInterval(() => void cluster.heartbeat(), heartbeatMs);
+    cluster.timer.unref();
+    return cluster;
+  }
+
+  /**
+   * One heartbeat: says this instance is alive (declared dead meanwhile, it drops its runs: a
+   * survivor stored them), claims the instances that stopped beating and recovers the runs no
+   * instance owns. A failure is logged; the next heartbeat tries again. One at a time.
+   */
+  heartbeat(): Promise<void> {
+    this.beating ??= this.beatAndSweep()
+      .catch((error: unknown) => console.error("[cluster] heartbeat failed; retrying at the next one", error))
+      .finally(() => {
+        this.beating = undefined;
+      });
+    return this.beating;
+  }
+
+  private async beatAndSweep(): Promise<void> {
+    if ((await this.registry.beat()) === "declared_dead") {
+      const dropped = dropLiveRuns(this.liveRuns);
+      console.warn(
+        `[cluster] this instance was declared dead (no heartbeat for too long); dropped ${dropped} running answer(s) another instance stored`,
+      );
+    }
+    const dead = await this.registry.claimDead();
+    if (dead.length > 0) console.warn(`[cluster] instance(s) stopped answering: ${dead.join(", ")}`);
+    const recovered = await recoverInterruptedRuns(this.db, { runIds: await this.registry.orphanedRuns() });
+    if (recovered > 0) console.log(`[cluster] stored ${recovered} answer(s) of a dead instance as interrupted`);
+  }
+
+  /** The instance holding the run while it is running; null when it is not running or no instance holds it. */
+  async ownerOfRun(runId: string): Promise<string | null> {
+    const [row] = await this.db
+      .select({ instanceId: runs.instanceId })
+      .from(runs)
+      .where(and(eq(runs.id, runId), eq(runs.status, "running")))
+      .limit(1);
+    return row?.instanceId ?? null;
+  }
+
+  /** The conversation's running run, on whichever instance, from the database. */
+  async runningRunOf(conversationId: string): Promise<RunningRun | undefined> {
+    const [row] = await this.db
+      .select({ runId: runs.id, instanceId: runs.instanceId })
+      .from(runs)
+      .where(and(eq(runs.conversationId, conversationId), eq(runs.status, "running")))
+      .limit(1);
+    return row;
+  }
+
+  /** Leaves at a clean shutdown, once this instance's runs are stored: no more heartbeats, out of the registry, link closed. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.beating;
+    await this.registry.deregister();
+    await this.link.close();
+  }
+}
+
+const globalForCluster = globalThis as unknown as { __ollamaWebCluster?: Cluster };
+
+/** This process's instance once started; undefined with SQLite and before the start. */
+export function getCluster(): Cluster | undefined {
+  return globalForCluster.__ollamaWebCluster;
+}
+
+/** Starts this process's instance (lib/server-start.ts; tests). */
+export async function startCluster(db: Db, liveRuns: LiveRuns, options: ClusterOptions): Promise<Cluster> {
+  const cluster = await Cluster.start(db, liveRuns, options);
+  globalForCluster.__ollamaWebCluster = cluster;
+  return cluster;
+}
+
+/** Stops this process's instance, if started (clean shutdown; tests). */
+export async function stopCluster(): Promise<void> {
+  const cluster = globalForCluster.__ollamaWebCluster;
+  globalForCluster.__ollamaWebCluster = undefined;
+  await cluster?.stop();
+}
