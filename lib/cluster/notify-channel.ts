@@ -81,6 +81,8 @@ export class NotifyChannel {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = false;
+  /** The last send queued: the next waits for it (one query at a time on the connection). */
+  private sending: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: NotifyChannelOptions) {}
 
@@ -97,16 +99,22 @@ export class NotifyChannel {
     return this.client !== undefined;
   }
 
-  /** Sends `message` to whoever listens on `channel` now; rejects while this channel's connection is down. */
+  /**
+   * Sends `message` to whoever listens on `channel` now; rejects while this channel's connection is
+   * down. Messages are sent one after the other, in the order of the calls, so they arrive in that
+   * order (or not at all).
+   */
   async send(channel: string, message: unknown): Promise<void> {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-    const client = this.client;
-    if (!client) throw new Error("The instance's PostgreSQL channel is reconnecting.");
-    // One statement, so every chunk is committed (and delivered) together or not at all.
-    await client.query("SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", [
-      channel,
-      encodeMessage(message),
-    ]);
+    const payloads = encodeMessage(message);
+    const sent = this.sending.then(async () => {
+      const client = this.client;
+      if (!client) throw new Error("The instance's PostgreSQL channel is reconnecting.");
+      // One statement, so every chunk is committed (and delivered) together or not at all.
+      await client.query("SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", [channel, payloads]);
+    });
+    this.sending = sent.catch(() => {});
+    await sent;
   }
 
   /** Stops listening and closes the connection; no reconnect follows. */
