@@ -10,7 +10,9 @@ import { NotifyChannel } from "./notify-channel";
  * another instance. Each request has a reply: the handler's value, or the `AppError` it threw,
  * which the sender throws in turn, so the HTTP request gets the owner's verdict. Notifications are
  * delivered only to sessions listening at that moment, so no reply within the timeout is a
- * retryable 503, never a silent success.
+ * retryable 503, never a silent success. Services added with `attach` (lib/cluster/run-follow.ts)
+ * also send one-way messages, which have no reply and may be lost, and learn when the channel
+ * reconnected after losing whatever was sent meanwhile.
  */
 
 type WireError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
@@ -19,7 +21,18 @@ type Reply =
   | { t: "reply"; id: string; ok: true; value: unknown }
   | { t: "reply"; id: string; ok: false; error: WireError };
 type Request = { t: "request"; id: string; from: string; body: unknown };
-type Wire = Request | Reply;
+type Message = { t: "message"; from: string; body: unknown };
+type Wire = Request | Reply | Message;
+
+/** A service on the link besides `handle`: the requests it answers, its one-way messages, reconnects. */
+export interface LinkService {
+  /** The reply to a request that is this service's; undefined for one that is not (`handle` answers it). */
+  answer?(body: unknown): Promise<unknown> | undefined;
+  /** A one-way message from the instance `from`. */
+  receive?(body: unknown, from: string): void;
+  /** The channel is listening again after a loss: messages sent to this instance meanwhile are lost. */
+  reconnected?(): void;
+}
 
 export interface InstanceLinkOptions {
   url: string;
@@ -41,6 +54,7 @@ export function unreachableOwner(cause?: unknown): AppError {
 
 export class InstanceLink {
   private readonly waiting = new Map<string, { resolve: (reply: Reply) => void; timer: NodeJS.Timeout }>();
+  private readonly services: LinkService[] = [];
 
   private constructor(
     private readonly channel: NotifyChannel,
@@ -54,6 +68,9 @@ export class InstanceLink {
       channel: instanceChannel(options.instanceId),
       reconnectDelayMs: options.reconnectDelayMs,
       onMessage: (message) => link?.receive(message as Wire),
+      onReconnect: () => {
+        for (const service of link?.services ?? []) service.reconnected?.();
+      },
     });
     link = new InstanceLink(channel, options);
     return link;
@@ -89,6 +106,27 @@ export class InstanceLink {
     throw new AppError(code, message, { retryable, details });
   }
 
+  /** The instance's id, the `from` of what it sends. */
+  get instanceId(): string {
+    return this.options.instanceId;
+  }
+
+  attach(service: LinkService): void {
+    this.services.push(service);
+  }
+
+  /**
+   * Sends `body` to the instance `instanceId` without a reply; rejects while this instance's channel
+   * is down. Messages sent one after the other arrive in that order, or not at all.
+   */
+  send(instanceId: string, body: unknown): Promise<void> {
+    return this.channel.send(instanceChannel(instanceId), {
+      t: "message",
+      from: this.options.instanceId,
+      body,
+    } satisfies Wire);
+  }
+
   async close(): Promise<void> {
     for (const id of [...this.waiting.keys()]) this.settle(id);
     await this.channel.close();
@@ -107,13 +145,18 @@ export class InstanceLink {
       this.settle(message.id)?.resolve(message);
       return;
     }
+    if (message.t === "message") {
+      for (const service of this.services) service.receive?.(message.body, message.from);
+      return;
+    }
     void this.answer(message);
   }
 
   private async answer(request: Request): Promise<void> {
     let reply: Reply;
     try {
-      reply = { t: "reply", id: request.id, ok: true, value: await this.options.handle(request.body) };
+      const answered = this.answeredByService(request.body) ?? this.options.handle(request.body);
+      reply = { t: "reply", id: request.id, ok: true, value: await answered };
     } catch (error) {
       if (!(error instanceof AppError)) console.error("[cluster] a request from another instance failed", error);
       const verdict =
@@ -124,6 +167,14 @@ export class InstanceLink {
     }
     // A reply that cannot be sent makes the sender time out: that is its verdict then.
     await this.channel.send(instanceChannel(request.from), reply).catch(() => {});
+  }
+
+  private answeredByService(body: unknown): Promise<unknown> | undefined {
+    for (const service of this.services) {
+      const answer = service.answer?.(body);
+      if (answer) return answer;
+    }
+    return undefined;
   }
 }
 
