@@ -31,6 +31,7 @@ const POSTGRES_ONLY = [
   "tests/api/database-unreachable-api.test.ts",
   // Several app instances sharing one database.
   "lib/cluster/cluster.test.ts",
+  "lib/cluster/run-follow.test.ts",
 ];
 
 export default defineConfig({

@@ -75,6 +75,11 @@ export class LiveRun {
     return this.ended;
   }
 
+  /** Who follows the run now: its clients on this instance and other instances forwarding it. */
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
   /** Whether the run exists in the database (not only its reserved slot). */
   get isStarted(): boolean {
     return this.started;

@@ -75,6 +75,12 @@ export class InstanceRegistry {
     return orphanedRuns(this.db);
   }
 
+  /** Which of `ids` are registered instances (alive, or not yet found dead). */
+  async registered(ids: string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>("SELECT id FROM instances WHERE id = ANY($1::text[])", [ids]);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Leaves the registry at a clean shutdown (its runs are already stored as interrupted). */
   async deregister(): Promise<void> {
     await this.db.query("DELETE FROM instances WHERE id = $1", [this.id]);

@@ -1,0 +1,312 @@
+import path from "node:path";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
+import type { SentRunEvent } from "@/lib/protocol/run-events";
+import { freshPostgresDatabase } from "@/tests/support/postgres-database";
+import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
+import { InstanceLink, type LinkService } from "./instance-link";
+import { InstanceRegistry } from "./instance-registry";
+import { placeAfter, RunFollows } from "./run-follow";
+
+/**
+ * Two app instances in one test process, each with its own live runs, link (its own PostgreSQL
+ * connection) and registry row: a run held by "a" followed through "b".
+ */
+
+let database: ThrowawayDatabase;
+let pool: pg.Pool;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  database = await freshPostgresDatabase("run_follow");
+  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  await migrate(drizzle(pool), { migrationsFolder: path.join(process.cwd(), "drizzle-pg") });
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await pool.query("DELETE FROM instances");
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await database?.drop();
+});
+
+const nothing = async () => null;
+
+async function appInstance(id: string, { timeoutMs = 5_000, reconnectDelayMs = 250 } = {}) {
+  const liveRuns = new LiveRuns(0);
+  // The application name lets a test find this instance's listening connection.
+  const url = `${database.url}?application_name=instance_${id}`;
+  const link = await InstanceLink.open({ url, instanceId: id, handle: nothing, timeoutMs, reconnectDelayMs });
+  const registry = new InstanceRegistry(pool, { id });
+  await registry.register();
+  const follows = new RunFollows({ link, liveRuns, registry, checkMs: 50 });
+  cleanups.push(
+    () => link.close(),
+    () => follows.close(),
+  );
+  return { id, liveRuns, link, registry, follows };
+}
+
+/** The instance stops without a word: no more messages, and the survivors' sweep removes its row. */
+async function dies(instance: Awaited<ReturnType<typeof appInstance>>) {
+  instance.follows.close();
+  await instance.link.close();
+  await instance.registry.deregister();
+}
+
+function runningOn(owner: { liveRuns: LiveRuns }) {
+  const runId = crypto.randomUUID();
+  const live = new LiveRun({
+    runId,
+    conversationId: crypto.randomUUID(),
+    persist: async () => {},
+    interruptLimits: { maxCount: 2, maxBytes: 1000 },
+  });
+  expect(owner.liveRuns.reserve(live, { perUser: 5, total: 5 })).toBeNull();
+  live.markStarted({ id: runId, conversationId: live.conversationId, questionId: null, startedAt: 1 });
+  live.emit("run", { runId, conversationId: live.conversationId, userMessageId: "q1", model: "m", mode: "native" });
+  return live;
+}
+
+/** What a client's SSE stream receives, and whether it was closed. */
+function client() {
+  const events: SentRunEvent[] = [];
+  let closed = false;
+  const notHeld: string[] = [];
+  return {
+    events,
+    notHeld,
+    get closed() {
+      return closed;
+    },
+    ids: () => events.map((event) => event.id),
+    sink: {
+      send: (event: SentRunEvent) => events.push(event),
+      close: () => {
+        closed = true;
+      },
+      notHeld: (position: string) => notHeld.push(position),
+    },
+  };
+}
+
+/** The owner's own subscriber: what a client of the owner receives. */
+function ownSubscriber(live: LiveRun, after = "0") {
+  const own = client();
+  live.subscribe(own.sink.send, own.sink.close, after);
+  return own;
+}
+
+function toolCall(live: LiveRun, iteration: number) {
+  live.emitStep({ type: "tool_call", iteration, callId: `c${iteration}`, tool: "scrape_url", args: {} }, 1);
+}
+
+function toolResult(live: LiveRun, iteration: number, observation: string) {
+  live.emitStep(
+    {
+      type: "tool_result",
+      iteration,
+      callId: `c${iteration}`,
+      tool: "scrape_url",
+      ok: true,
+      observation,
+      durationMs: 3,
+    },
+    2,
+  );
+}
+
+function answer(live: LiveRun, parts: string[]) {
+  live.emit("answer", { status: "start" });
+  for (const content of parts) live.emit("answer", { status: "delta", content }, { store: false });
+  live.emit("answer", { status: "done" });
+}
+
+function finish(live: LiveRun) {
+  live.emit("done", {
+    messageId: live.messageId,
+    iterations: 1,
+    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    elapsedMs: 5,
+  });
+  live.end();
+}
+
+const settle = { timeout: 10_000 };
+
+describe("following a run through an instance that does not hold it", () => {
+  it("a client following through another instance gets exactly the owner's events, deltas and a step over 8000 bytes included, to done", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    toolCall(live, 1);
+    const own = ownSubscriber(live);
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => follower.events.length, settle).toBe(2);
+
+    toolResult(live, 1, `page: ${"ü".repeat(9_000)} 😀`);
+    answer(live, ["The ", "answer ", "streams."]);
+    finish(live);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.events).toEqual(own.events);
+    expect(follower.ids()).toEqual(["1", "2", "3", "4", "4.1", "4.2", "4.3", "5", "6"]);
+    expect(follower.events.at(-1)?.event).toBe("done");
+  });
+
+  it("a client resuming from `after` mid-run gets what follows that event, none twice", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    answer(live, ["one ", "two ", "three"]);
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "2.2" }, follower.sink);
+    await expect.poll(() => follower.ids(), settle).toEqual(["2.3", "3"]);
+    finish(live);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.events).toEqual(ownSubscriber(live, "2.2").events);
+  });
+
+  it("after the follower's channel reconnects it follows again from its last event: what was lost meanwhile arrives, nothing twice", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b", { reconnectDelayMs: 1_000 });
+    const live = runningOn(a);
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => follower.ids(), settle).toEqual(["1"]);
+
+    await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance_b'");
+    await expect
+      .poll(
+        async () => (await pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'instance_b'")).rowCount,
+      )
+      .toBe(0);
+    // Sent while nobody listens on b's channel: lost.
+    toolCall(live, 1);
+    answer(live, ["lost ", "meanwhile"]);
+    await expect.poll(() => follower.ids(), settle).toEqual(["1", "2", "3", "3.1", "3.2", "4"]);
+    finish(live);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.events).toEqual(ownSubscriber(live).events);
+  });
+
+  it("a client leaving stops the owner's forwarding: the run's subscribers are its own again", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    ownSubscriber(live);
+    const follower = client();
+    const leave = b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => live.subscriberCount, settle).toBe(2);
+    leave();
+    await expect.poll(() => live.subscriberCount, settle).toBe(1);
+    expect(a.follows.forwardingCount).toBe(0);
+  });
+
+  it("the follower's instance gone stops the owner's forwarding", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, client().sink);
+    await expect.poll(() => live.subscriberCount, settle).toBe(1);
+    await dies(b);
+    await expect.poll(() => live.subscriberCount, settle).toBe(0);
+    expect(a.follows.forwardingCount).toBe(0);
+  });
+
+  it("the owner dying mid-follow closes the follower's stream, so the client reconnects", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => follower.ids(), settle).toEqual(["1"]);
+    await dies(a);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.ids()).toEqual(["1"]);
+  });
+
+  it("an owner that does not answer the follow closes the stream", async () => {
+    const b = await appInstance("b", { timeoutMs: 200 });
+    await new InstanceRegistry(pool, { id: "silent" }).register();
+    const follower = client();
+    b.follows.follow({ runId: "r1", owner: "silent", after: "0" }, follower.sink);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect([follower.events, follower.notHeld]).toEqual([[], []]);
+  });
+
+  it("a run the owner no longer holds goes on from the database after the client's position", async () => {
+    await appInstance("a");
+    const b = await appInstance("b");
+    const follower = client();
+    b.follows.follow({ runId: "not-there", owner: "a", after: "7.2" }, follower.sink);
+    await expect.poll(() => follower.notHeld, settle).toEqual(["7.2"]);
+    expect(follower.events).toEqual([]);
+  });
+});
+
+describe("the follower passes events on in order", () => {
+  /** An owner that answers every follow and sends whatever events the test gives it. */
+  async function scriptedOwner() {
+    const link = await InstanceLink.open({ url: database.url, instanceId: "scripted", handle: nothing });
+    cleanups.push(() => link.close());
+    await new InstanceRegistry(pool, { id: "scripted" }).register();
+    const follows: { followId: string; follower: string }[] = [];
+    link.attach({
+      answer: (body) => {
+        follows.push(body as { followId: string; follower: string });
+        return Promise.resolve({ held: true });
+      },
+    } satisfies LinkService);
+    return {
+      follows,
+      send: async (...ids: string[]) => {
+        const [follow] = follows;
+        if (!follow) throw new Error("nobody follows");
+        for (const id of ids) {
+          await link.send(follow.follower, {
+            kind: "event",
+            followId: follow.followId,
+            event: { event: "answer", id, data: { status: "delta", content: id } },
+          });
+        }
+      },
+    };
+  }
+
+  it("an event already passed on is dropped; one after a gap closes the stream so the client resumes from its last event", async () => {
+    const owner = await scriptedOwner();
+    const b = await appInstance("b");
+    const follower = client();
+    b.follows.follow({ runId: "r1", owner: "scripted", after: "0" }, follower.sink);
+    await expect.poll(() => owner.follows.length, settle).toBe(1);
+    await owner.send("1", "1.1", "1", "1.1", "1.2", "2", "1.2", "4", "5");
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.ids()).toEqual(["1", "1.1", "1.2", "2"]);
+  });
+
+  it("an event's place after the last one passed on", () => {
+    expect(["3.1", "4", "3", "2.9", "3.2", "5", "4.1"].map((id) => placeAfter("3", id))).toEqual([
+      "next",
+      "next",
+      "passed",
+      "passed",
+      "gap",
+      "gap",
+      "gap",
+    ]);
+    expect(["2.4", "3", "2.3", "2.5", "4"].map((id) => placeAfter("2.3", id))).toEqual([
+      "next",
+      "next",
+      "passed",
+      "gap",
+      "gap",
+    ]);
+  });
+});
