@@ -94,4 +94,21 @@ describe("requests between app instances", () => {
     const message = "追伸 ".repeat(10_000);
     expect(await sender.request("owner", { kind: "interrupt", message })).toBe(message.length);
   });
+
+  it("one-way messages reach the attached services with their sender, in the order sent; a service answers only the requests it claims", async () => {
+    const sender = await instance("sender", nothing);
+    const owner = await instance("owner", async () => "handled");
+    const received: unknown[] = [];
+    owner.attach({
+      answer: (body) => ((body as { kind?: string }).kind === "follow" ? Promise.resolve("followed") : undefined),
+      receive: (body, from) => received.push({ body, from }),
+    });
+    for (let index = 0; index < 20; index++) void sender.send("owner", { index });
+    await expect.poll(() => received.length).toBe(20);
+    expect(received).toEqual(Array.from({ length: 20 }, (_, index) => ({ body: { index }, from: "sender" })));
+    expect([
+      await sender.request("owner", { kind: "follow" }),
+      await sender.request("owner", { kind: "stop" }),
+    ]).toEqual(["followed", "handled"]);
+  });
 });
