@@ -1,4 +1,5 @@
 import "server-only";
+import { deleteUser } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { finishRun, getRun } from "@/lib/db/runs";
 import { getLiveRuns } from "./chat-service";
@@ -7,23 +8,29 @@ import type { LiveRun } from "./live-run";
 const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
 
 /**
- * Ends an account's runs before the account is removed with everything it owns, so that no run
- * writes to rows that are about to vanish: each run stops storing its own end at once, before any
- * await. A running answer is stored as stopped and its subscribers get an `error` and a `done` before
- * the stream closes; a start still being prepared is aborted and then finds its conversation gone
- * (404). Returns how many runs were ended.
+ * Removes an account with everything it owns, its runs ended first so that none writes to rows that
+ * are about to vanish. From its first moment the account's starts that have not stored their run are
+ * refused (404) when they come to; one already reserved is aborted and awaited, so that it is either
+ * refused or one of the runs ended. Each running answer is stored as stopped, at once, before any await, and its
+ * subscribers get an `error` and a `done` before the stream closes. Only then is the account deleted.
  */
-export async function stopRunsOf(db: Db, ownerId: string, liveRuns = getLiveRuns()): Promise<number> {
-  const owned = liveRuns.ownedBy(ownerId);
-  await Promise.all(owned.filter((live) => live.isStarted).map((live) => endForRemoval(db, live)));
-  for (const live of owned) {
-    live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
-    if (live.isStarted) {
+export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRuns()): Promise<void> {
+  const allowStarts = liveRuns.refuseStartsOf(userId);
+  try {
+    const starting = liveRuns.ownedBy(userId).filter((live) => !live.isStarted);
+    for (const live of starting) live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
+    await Promise.all(starting.map((live) => live.startSettled));
+    const running = liveRuns.ownedBy(userId);
+    await Promise.all(running.map((live) => endForRemoval(db, live)));
+    for (const live of running) {
+      live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
       live.end();
       liveRuns.remove(live);
     }
+    await deleteUser(db, userId);
+  } finally {
+    allowStarts();
   }
-  return owned.length;
 }
 
 /** Stores the run as stopped (unless it stored its message already) and tells its subscribers. */

@@ -5,6 +5,7 @@ import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
 import {
   DEFAULT_TITLE,
   getConversation,
+  holdConversation,
   insertMessage,
   listFileSummaries,
   messageTree,
@@ -96,6 +97,12 @@ export async function beginTurn(
   // This process's earlier run whose end was not stored would hold the conversation in the database.
   await liveRuns.unended.endFor(db, conversation.id);
   const run = await db.transaction(async (tx) => {
+    // A deletion of the conversation (or its account) made since it was read went first: 404, nothing stored.
+    await holdConversation(tx, { id: conversation.id, ownerId: input.ownerId });
+    // A start during its account's removal stores nothing (`removeAccount`).
+    if (liveRuns.isBeingRemoved(input.ownerId)) {
+      throw new AppError("not_found:account", "This account is being removed.");
+    }
     const userMessageId =
       question.stored?.id ??
       (

@@ -57,6 +57,11 @@ export class LiveRun {
   finalized = false;
   /** The id of the assistant message the run ends with, whoever stores it; `done` announces it. */
   readonly messageId = crypto.randomUUID();
+  private resolveStartSettled = () => {};
+  /** Settles once the reserved start has stored its run (`markStarted`) or given its slot back. */
+  readonly startSettled = new Promise<void>((resolve) => {
+    this.resolveStartSettled = resolve;
+  });
 
   constructor(options: LiveRunOptions) {
     this.runId = options.runId;
@@ -93,6 +98,12 @@ export class LiveRun {
   markStarted(run: RunStart): void {
     this.started = true;
     this.startedRun = run;
+    this.resolveStartSettled();
+  }
+
+  /** The start failed before storing anything: its slot was given back (`LiveRuns.release`). */
+  markNotStarted(): void {
+    this.resolveStartSettled();
   }
 
   /** Emits an event; `store: false` is for answer deltas. Returns it as sent, or undefined once ended. */
@@ -221,6 +232,8 @@ export class LiveRuns {
   readonly unended = new UnendedRuns();
   /** The app instance holding these runs, stored as each run's owner; null without a cluster (SQLite). */
   instanceId: string | null = null;
+  /** Accounts being removed: their starts store nothing (`beginTurn`). */
+  private readonly removing = new Set<string>();
 
   constructor(private readonly graceMs = 60_000) {}
 
@@ -251,6 +264,16 @@ export class LiveRuns {
     return this.ownedBy(ownerId).length;
   }
 
+  /** Refuses the account's starts until the returned function is called (its removal is done). */
+  refuseStartsOf(ownerId: string): () => void {
+    this.removing.add(ownerId);
+    return () => this.removing.delete(ownerId);
+  }
+
+  isBeingRemoved(ownerId: string | null): boolean {
+    return ownerId !== null && this.removing.has(ownerId);
+  }
+
   /** Takes the run's slot if its conversation is free and no cap is reached; else says why not. */
   reserve(run: LiveRun, limits: RunLimits): SlotRefusal | null {
     if (this.byConversation.has(run.conversationId)) return "conversation";
@@ -265,6 +288,7 @@ export class LiveRuns {
   release(run: LiveRun): void {
     if (this.byConversation.get(run.conversationId) === run) this.byConversation.delete(run.conversationId);
     if (this.byRun.get(run.runId) === run) this.byRun.delete(run.runId);
+    run.markNotStarted();
   }
 
   /** The conversation is free for a new run at once; the finished run's log lingers for the grace period. */

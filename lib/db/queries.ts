@@ -90,6 +90,20 @@ export async function getConversation(
   return row;
 }
 
+/**
+ * Inside a transaction storing a turn: the owner's conversation is still there, and is held until
+ * the transaction ends, so a deletion either went first (404 here, nothing stored) or waits for it.
+ * Touching `updatedAt` takes PostgreSQL's row lock; SQLite's transactions run one at a time anyway.
+ */
+export async function holdConversation(tx: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
+  const held = await tx
+    .update(conversations)
+    .set({ updatedAt: Date.now() })
+    .where(and(eq(conversations.id, id), ownedBy(ownerId)))
+    .returning({ id: conversations.id });
+  if (held.length === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+}
+
 /** Where a page of the list ends: the order's keys of its last conversation. */
 interface Cursor {
   pinned: boolean;

@@ -117,7 +117,7 @@ describe("removing an account stops its runs first", () => {
     await expect.poll(() => getLiveRuns().size).toBe(0);
   });
 
-  it("a chat still starting is refused with 404 and stores nothing", async () => {
+  it("a chat still starting when its account's removal begins is refused with 404 and stores nothing, and the removal waits for it", async () => {
     const carol = await newAccount("carol");
     const id = await newConversation(carol.client, "llava:7b");
     const { createCanvas } = await import("@napi-rs/canvas");
@@ -141,13 +141,49 @@ describe("removing an account stops its runs first", () => {
       }),
     );
     await expect.poll(() => imageGate.waiting).toBe(1);
-    expect((await remove(carol.id)).status).toBe(204);
+    const removing = remove(carol.id);
+    await expect.poll(() => getLiveRuns().forConversation(id)?.signal.aborted).toBe(true);
     imageGate.open();
     const response = await starting;
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found:conversation");
+    // Refused as its account's start, the conversation still there: the removal waited for it.
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found:account");
+    expect((await removing).status).toBe(204);
     expect(getLiveRuns().size).toBe(0);
     expect(await conversationRows(id)).toEqual([]);
     expect(fake().chatRequests()).toEqual([]);
+  });
+
+  it("a chat sent while its account is being removed is refused with 404 and stores nothing", async () => {
+    const dave = await newAccount("dave");
+    const running = await newConversation(dave.client);
+    const other = await newConversation(dave.client);
+    fake().setDefaultResponder((req) =>
+      req.stream === false
+        ? { content: "The loop's answer." }
+        : { chunks: Array.from({ length: 200 }, (_, i) => `d${i} `), chunkDelayMs: 50 },
+    );
+    const stream = follow(
+      await chat(dave.client.request("/api/chat", "POST", { conversationId: running, message: "slow one" })),
+    );
+    await expect.poll(() => stream.events.some((e) => e.event === "answer")).toBe(true);
+    // The removal is held while it ends the running answer: its earlier writes wait at a gate.
+    const live = getLiveRuns().forConversation(running)!;
+    let open = () => {};
+    live.queueWrite(() => new Promise<void>((resolve) => (open = resolve)), "a held write");
+    const removing = remove(dave.id);
+    await expect.poll(() => live.finalized).toBe(true);
+
+    const refused = await chat(dave.client.request("/api/chat", "POST", { conversationId: other, message: "now" }));
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("not_found:account");
+    expect(getLiveRuns().forConversation(other)).toBeUndefined();
+
+    open();
+    expect((await removing).status).toBe(204);
+    expect((await stream.closed).at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    expect(await conversationRows(other)).toEqual([]);
+    expect(await (await getDb()).select().from(runs).where(eq(runs.conversationId, other))).toEqual([]);
+    await expect.poll(() => getLiveRuns().size).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { listMessages } from "@/lib/db/queries";
+import { deleteConversation, listMessages } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, newConversation, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
@@ -221,6 +221,39 @@ describe("run slots are reserved before any await", () => {
       "user",
       "assistant",
     ]);
+  });
+
+  it("a conversation deleted while a chat in it is about to store its question ends the chat in 404, with nothing stored", async () => {
+    const id = await newConversation();
+    // The chat is held just before its transaction; the deletion is one whose check for a running
+    // answer ran before the chat reserved its slot.
+    let arrived = () => {};
+    const atTransaction = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const unended = getLiveRuns().unended;
+    const endFor = unended.endFor.bind(unended);
+    vi.spyOn(unended, "endFor").mockImplementationOnce(async (...args) => {
+      arrived();
+      await opened;
+      return endFor(...args);
+    });
+    const starting = send({ conversationId: id, message: "hello" });
+    await atTransaction;
+    await deleteConversation(await getDb(), { id, ownerId: null });
+    open();
+    const response = await starting;
+    expect({ status: response.status, code: await codeOf(response) }).toEqual({
+      status: 404,
+      code: "not_found:conversation",
+    });
+    expect(await listMessages(await getDb(), { conversationId: id })).toEqual([]);
+    expect(await listRuns(await getDb(), { conversationId: id })).toEqual([]);
+    expect(getLiveRuns().size).toBe(0);
   });
 
   it("a shutdown while a chat is starting stores nothing for it and stops it", async () => {

@@ -1,7 +1,7 @@
-import { adminCount, deleteUser, getUser, toPublicUser, updateUser } from "@/lib/auth/accounts";
+import { adminCount, getUser, toPublicUser, updateUser } from "@/lib/auth/accounts";
 import { hashPassword } from "@/lib/auth/password";
 import type { Viewer } from "@/lib/auth/viewer";
-import { stopRunsOf } from "@/lib/chat/account-removal";
+import { removeAccount } from "@/lib/chat/account-removal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -41,15 +41,15 @@ export const PATCH = apiRoute(
 
 /**
  * Removes the account with its conversations, files and runs. Its running answers are ended first
- * (stored as stopped, their streams told and closed), then the account goes.
+ * (stored as stopped, their streams told and closed), then the account goes; its starts meanwhile
+ * are refused (`removeAccount`).
  */
 export const DELETE = apiRoute(
   async (_request: Request, { params }: Context, viewer) => {
     const { userId } = await params;
     await guardLastAdmin(viewer, userId, true);
     const db = await getDb();
-    await stopRunsOf(db, userId);
-    await deleteUser(db, userId);
+    await removeAccount(db, userId);
     return new Response(null, { status: 204 });
   },
   { admin: true },
