@@ -14,7 +14,7 @@ let nginx: RunningNginx;
 
 test.beforeAll(async () => {
   requireNginx();
-  nginx = await startNginx({ upstream: new URL(APP_URL).host });
+  nginx = await startNginx({ upstreams: [new URL(APP_URL).host] });
 });
 
 test.afterAll(async () => {

@@ -165,7 +165,7 @@ describe("nginx running the site", () => {
         });
       });
       await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
-      nginx = await startNginx({ upstream: `127.0.0.1:${(echo.address() as AddressInfo).port}` });
+      nginx = await startNginx({ upstreams: [`127.0.0.1:${(echo.address() as AddressInfo).port}`] });
     });
 
     afterAll(async () => {

@@ -113,8 +113,8 @@ export const appServer = (site: Directive[]) => serverBlock(site, true);
 export const redirectServer = (site: Directive[]) => serverBlock(site, false);
 
 export interface TestSiteOptions {
-  /** host:port of the app behind nginx. */
-  upstream: string;
+  /** host:port of each app instance behind nginx (one, or several sharing a PostgreSQL store). */
+  upstreams: string[];
   /** Where the HTTPS server's directives are served, over plain HTTP. */
   appPort: number;
   /** Where the HTTP-to-HTTPS redirect server listens. */
@@ -129,10 +129,9 @@ export function testSite(options: TestSiteOptions): string {
   const site = loadSite();
   const rewritten = site.map((directive): Directive => {
     if (directive.name === "upstream") {
-      return {
-        ...directive,
-        block: directive.block?.map((d) => (d.name === "server" ? { ...d, args: [options.upstream] } : d)),
-      };
+      const others = directive.block?.filter((d) => d.name !== "server") ?? [];
+      const servers = options.upstreams.map((upstream): Directive => ({ name: "server", args: [upstream] }));
+      return { ...directive, block: [...servers, ...others] };
     }
     if (directive.name !== "server" || !directive.block) return directive;
     const port = listensWithTls(directive) ? options.appPort : options.redirectPort;
@@ -230,14 +229,14 @@ export function nginxTest(configFile: string, prefix: string): Promise<{ code: n
   });
 }
 
-/** Starts nginx with the site in front of `upstream` and waits until it accepts connections. */
-export async function startNginx({ upstream }: { upstream: string }): Promise<RunningNginx> {
+/** Starts nginx with the site in front of `upstreams` and waits until it accepts connections. */
+export async function startNginx({ upstreams }: { upstreams: string[] }): Promise<RunningNginx> {
   if (!nginxInstalled()) throw new Error(`nginx is not installed at ${NGINX_BIN}: apt-get install nginx`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-nginx-"));
   const appPort = await freePort();
   const redirectPort = await freePort();
   const configFile = path.join(dir, "nginx.conf");
-  fs.writeFileSync(configFile, mainConfig(dir, testSite({ upstream, appPort, redirectPort })));
+  fs.writeFileSync(configFile, mainConfig(dir, testSite({ upstreams, appPort, redirectPort })));
 
   const child: ChildProcess = spawn(NGINX_BIN, ["-e", "stderr", "-p", `${dir}/`, "-c", configFile], {
     stdio: ["ignore", "pipe", "pipe"],
