@@ -3,6 +3,8 @@
 // number of answers streaming while the agent reads three PDF bombs in one tool round (issue 10).
 // Prints the limits it runs with, the latency the app adds, the longest stall of any stream, the
 // error count (must be 0) and the server's memory. Exits non-zero only on real errors.
+// BENCH_STORE=postgres runs the app on a throwaway PostgreSQL, BENCH_INSTANCES=2 two instances of it
+// behind nginx (the clients' reconnects then land on either instance); see startBenchTarget.
 import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { startFakeWeb } from "@/tests/support/fake-web";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
@@ -13,7 +15,7 @@ import {
   type LoopDelay,
   percentile,
   readSseUntil,
-  startServer,
+  startBenchTarget,
   watchConditions,
 } from "./support.mts";
 
@@ -182,7 +184,8 @@ async function main() {
     return { chunks: chunksFor(index, answerTokens(index)), chunkDelayMs: TOKEN_MS };
   });
   const env = { OLLAMA_BASE_URL: fake.url, FETCH_ALLOW_PRIVATE: web.hostPort, ...LIMITS };
-  const server = await startServer(env);
+  const server = await startBenchTarget(env);
+  console.log(`Server: ${server.described}`);
   console.log(
     `Limits: ${Object.entries(LIMITS)
       .map(([name, value]) => `${name}=${value}`)

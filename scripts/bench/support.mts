@@ -6,6 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { readSse, type SseMessage } from "@/lib/client/sse";
+import { startAppCluster } from "@/tests/support/app-cluster";
+import { startThrowawayPostgres } from "@/tests/support/throwaway-postgres";
 import { ensureBuild } from "../ensure-build.mjs";
 
 /** The kernel's USER_HZ, the unit of /proc/<pid>/stat's CPU times (100 on Linux). */
@@ -66,7 +68,6 @@ export interface LoopDelay {
 
 export interface BenchServer {
   base: string;
-  pid: number;
   /** Resident memory of the server process, from /proc. */
   rssMb(): number;
   /** Resident memory of the server's child processes (PDF workers), from /proc. */
@@ -129,7 +130,6 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   };
   return {
     base,
-    pid: child.pid ?? 0,
     rssMb: () => rssMbOf(child.pid!),
     childrenRssMb: () => childrenOf(child.pid!).reduce((sum, pid) => sum + rssMbOf(pid), 0),
     cpuMs: () => cpuOf(`/proc/${child.pid}/stat`),
@@ -149,6 +149,54 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
       await new Promise((resolve) => child.once("exit", resolve));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * What `npm run bench:load` drives: one `next start` on SQLite (the default); with
+ * BENCH_STORE=postgres, on a throwaway PostgreSQL; with BENCH_INSTANCES=n (PostgreSQL implied), n
+ * instances on one PostgreSQL behind nginx (tests/support/app-cluster.ts), measured as one server:
+ * memory and CPU summed over the instances, the event-loop delay of the one running latest.
+ */
+export async function startBenchTarget(env: Record<string, string>): Promise<BenchServer & { described: string }> {
+  const instances = Number(process.env.BENCH_INSTANCES ?? 1);
+  if (!Number.isInteger(instances) || instances < 1) throw new Error("BENCH_INSTANCES is a whole number ≥ 1");
+  const store = process.env.BENCH_STORE ?? (instances > 1 ? "postgres" : "sqlite");
+  if (store !== "sqlite" && store !== "postgres") throw new Error("BENCH_STORE is sqlite or postgres");
+  if (store === "sqlite" && instances > 1) throw new Error("several instances need BENCH_STORE=postgres");
+  if (store === "sqlite") return { ...(await startServer(env)), described: "one instance on SQLite" };
+  if (instances === 1) {
+    const postgres = await startThrowawayPostgres();
+    const database = await postgres.createDatabase("bench");
+    const server = await startServer({ ...env, DATABASE_URL: database.url }).catch(async (error) => {
+      await postgres.stop();
+      throw error;
+    });
+    return {
+      ...server,
+      described: "one instance on PostgreSQL",
+      stop: async () => {
+        await server.stop();
+        await postgres.stop();
+      },
+    };
+  }
+  const cluster = await startAppCluster({ instances, start: (database) => startServer({ ...env, ...database }) });
+  const servers = cluster.instances;
+  const sum = (measure: (server: BenchServer) => number) => () =>
+    servers.reduce((total, server) => total + measure(server), 0);
+  return {
+    base: cluster.url,
+    described: `${instances} instances on one PostgreSQL behind nginx (memory and CPU summed over them)`,
+    rssMb: sum((server) => server.rssMb()),
+    childrenRssMb: sum((server) => server.childrenRssMb()),
+    cpuMs: sum((server) => server.cpuMs()),
+    mainThreadCpuMs: sum((server) => server.mainThreadCpuMs()),
+    loopDelay: async () => {
+      const delays = await Promise.all(servers.map((server) => server.loopDelay()));
+      return delays.reduce((worse, delay) => (delay.max > worse.max ? delay : worse));
+    },
+    stop: cluster.stop,
   };
 }
 
