@@ -32,6 +32,7 @@ const POSTGRES_ONLY = [
   // Several app instances sharing one database.
   "lib/cluster/cluster.test.ts",
   "lib/cluster/run-follow.test.ts",
+  "tests/api/run-follow-api.test.ts",
 ];
 
 export default defineConfig({

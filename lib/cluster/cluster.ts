@@ -9,6 +9,7 @@ import { runs } from "@/lib/db/schema";
 import { InstanceLink } from "./instance-link";
 import { InstanceRegistry } from "./instance-registry";
 import { ownerRequestHandler } from "./owner-requests";
+import { RunFollows } from "./run-follow";
 
 /**
  * This app instance among those sharing one PostgreSQL (docs/architecture.md, "Several app
@@ -41,6 +42,8 @@ export class Cluster {
     private readonly liveRuns: LiveRuns,
     private readonly registry: InstanceRegistry,
     readonly link: InstanceLink,
+    /** Runs followed through this instance, and this instance's runs followed through others. */
+    readonly follows: RunFollows,
   ) {}
 
   /** This instance's id: its runs' owner (`runs.instance_id`) and the name of its channel. */
@@ -72,7 +75,8 @@ export class Cluster {
       throw error;
     }
     liveRuns.instanceId = registry.id;
-    const cluster = new Cluster(db, liveRuns, registry, link);
+    const follows = new RunFollows({ link, liveRuns, registry, checkMs: heartbeatMs });
+    const cluster = new Cluster(db, liveRuns, registry, link, follows);
     await cluster.heartbeat();
     cluster.timer = setInterval(() => void cluster.heartbeat(), heartbeatMs);
     cluster.timer.unref();
@@ -131,6 +135,7 @@ export class Cluster {
     clearInterval(this.timer);
     await this.beating;
     await this.registry.deregister();
+    this.follows.close();
     await this.link.close();
   }
 }

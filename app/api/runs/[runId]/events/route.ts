@@ -1,6 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { getDb } from "@/lib/db/client";
+import { getCluster } from "@/lib/cluster/cluster";
+import { type Db, getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { getRun, listRunEvents, runMessage } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
@@ -12,8 +13,10 @@ export const dynamic = "force-dynamic";
 
 /**
  * Replays a run's events after `after` (or Last-Event-ID), then follows it live while it runs:
- * how a reloaded page re-attaches. A finished run is replayed from the database; its
- * answer, whose deltas are not stored, comes back as one delta when the replay starts before it.
+ * how a reloaded page re-attaches. A run another app instance holds is followed through it
+ * (docs/architecture.md, "Following a run through another instance"). A finished run is replayed
+ * from the database; its answer, whose deltas are not stored, comes back as one delta when the
+ * replay starts before it.
  */
 export const GET = apiRoute(async (request: Request, { params }: { params: Promise<{ runId: string }> }, viewer) => {
   const { runId } = await params;
@@ -22,12 +25,43 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
     throw new AppError("bad_request:after", "after must be an event id such as 12 or 12.3.");
   }
   const db = await getDb();
+  const run = await getRun(db, { id: runId });
   // Someone else's run is "not found", like a missing one.
-  await getConversation(db, { id: (await getRun(db, { id: runId })).conversationId, ownerId: ownerOf(viewer) });
+  await getConversation(db, { id: run.conversationId, ownerId: ownerOf(viewer) });
 
   const live = getLiveRuns().get(runId);
   if (live) return sseResponse((send, close) => live.subscribe(send, close, after));
 
+  const cluster = getCluster();
+  const owner = run.status === "running" ? run.instanceId : null;
+  if (cluster && owner && owner !== cluster.id) {
+    return sseResponse((send, close) =>
+      cluster.follows.follow(
+        { runId, owner, after },
+        {
+          send,
+          close,
+          notHeld: (position) => {
+            storedReplay(db, runId, position).then((events) => {
+              for (const event of events) send(event);
+              close();
+            }, close);
+          },
+        },
+      ),
+    );
+  }
+
+  const replay = await storedReplay(db, runId, after);
+  return sseResponse((send, close) => {
+    for (const event of replay) send(event);
+    close();
+    return () => {};
+  });
+});
+
+/** The run's stored events after `after`, with its stored answer as one delta when they include the answer's start. */
+async function storedReplay(db: Db, runId: string, after: string): Promise<SentRunEvent[]> {
   const events = await listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
   const answer = (await runMessage(db, { runId }))?.content ?? "";
   const replay: SentRunEvent[] = [];
@@ -39,9 +73,5 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
     }
     replay.push(event);
   }
-  return sseResponse((send, close) => {
-    for (const event of replay) send(event);
-    close();
-    return () => {};
-  });
-});
+  return replay;
+}
