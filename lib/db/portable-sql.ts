@@ -36,3 +36,13 @@ export function likeIgnoringCase(value: SQLWrapper, pattern: string): SQL {
 export function sameOrBothNull(a: SQLWrapper, b: SQLWrapper | string | null): SQL {
   return sql`${a} IS NOT DISTINCT FROM ${b}`;
 }
+
+/**
+ * The rows a select reads, locked until its transaction ends. PostgreSQL: `FOR UPDATE`, which waits
+ * for a transaction that inserted rows referencing them (its foreign key check locks them) and
+ * makes such an insert wait. SQLite: nothing to add, its transactions run one at a time.
+ */
+export function lockedForUpdate<T extends PromiseLike<unknown>>(query: T): T {
+  if (store !== "postgres") return query;
+  return (query as unknown as { for(strength: "update"): T }).for("update");
+}

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
 import { isInterrupt, MessageTree } from "./message-tree";
-import { insertionOrder } from "./portable-sql";
+import { insertionOrder, lockedForUpdate } from "./portable-sql";
 import { listRuns, type RunSummary, sentRunEvent, summarizeRun } from "./runs";
 import {
   type Conversation,
@@ -234,12 +234,30 @@ export async function updateConversation(
   return getConversation(db, { id, ownerId });
 }
 
+/**
+ * Deletes the conversation with everything in it; 409 while one of its runs is running, on any app
+ * instance. The row is locked first, so a start storing its run (whose rows reference it) is waited
+ * for and then seen, and a later one waits for the delete and finds the conversation gone.
+ */
 export async function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
-  const deleted = await db
-    .delete(conversations)
-    .where(and(eq(conversations.id, id), ownedBy(ownerId)))
-    .returning({ id: conversations.id });
-  if (deleted.length === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+  await db.transaction(async (tx) => {
+    const [found] = await lockedForUpdate(
+      tx
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(eq(conversations.id, id), ownedBy(ownerId))),
+    );
+    if (!found) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+    const [running] = await tx
+      .select({ id: runs.id })
+      .from(runs)
+      .where(and(eq(runs.conversationId, id), eq(runs.status, "running")))
+      .limit(1);
+    if (running) {
+      throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
+    }
+    await tx.delete(conversations).where(eq(conversations.id, id));
+  });
 }
 
 /**
