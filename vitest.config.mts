@@ -33,6 +33,7 @@ const POSTGRES_ONLY = [
   "lib/cluster/cluster.test.ts",
   "lib/cluster/run-follow.test.ts",
   "tests/api/run-follow-api.test.ts",
+  "tests/api/instances-api.test.ts",
 ];
 
 export default defineConfig({

@@ -8,7 +8,7 @@ import { postgresPool } from "@/lib/db/postgres";
 import { runs } from "@/lib/db/schema";
 import { InstanceLink } from "./instance-link";
 import { InstanceRegistry } from "./instance-registry";
-import { ownerRequestHandler } from "./owner-requests";
+import { type OwnerRequest, ownerRequestHandler } from "./owner-requests";
 import { RunFollows } from "./run-follow";
 
 /**
@@ -130,6 +130,18 @@ export class Cluster {
     return row;
   }
 
+  /**
+   * A stop or follow-up answered by the instance holding the conversation's run: `here` when this
+   * one does or nothing runs anywhere (it then refuses as a single instance does); otherwise the
+   * request goes to the owner and its verdict is returned or thrown (503 when none comes in time).
+   */
+  async onRunOwner<T>(request: OwnerRequest, here: () => T | Promise<T>): Promise<T> {
+    if (this.liveRuns.forConversation(request.conversationId)) return here();
+    const owner = (await this.runningRunOf(request.conversationId))?.instanceId;
+    if (!owner || owner === this.id) return here();
+    return (await this.link.request(owner, request)) as T;
+  }
+
   /** Leaves at a clean shutdown, once this instance's runs are stored: no more heartbeats, out of the registry, link closed. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
@@ -145,6 +157,12 @@ const globalForCluster = globalThis as unknown as { __ollamaWebCluster?: Cluster
 /** This process's instance once started; undefined with SQLite and before the start. */
 export function getCluster(): Cluster | undefined {
   return globalForCluster.__ollamaWebCluster;
+}
+
+/** A stop or follow-up answered by whichever instance holds the conversation's run (`Cluster.onRunOwner`); `here` without a cluster. */
+export function onRunOwner<T>(request: OwnerRequest, here: () => T | Promise<T>): Promise<T> {
+  const cluster = getCluster();
+  return cluster ? cluster.onRunOwner(request, here) : Promise.resolve(here());
 }
 
 /** Starts this process's instance (lib/server-start.ts; tests). */

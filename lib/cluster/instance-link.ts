@@ -48,7 +48,8 @@ export function unreachableOwner(cause?: unknown): AppError {
   return new AppError(
     "unavailable:instance_unreachable",
     "The server running this answer did not respond. Try again in a moment.",
-    { retryable: true, cause },
+    // A dead owner is swept within a few heartbeats; a retry then finds the run stored.
+    { retryable: true, cause, details: { retryAfterSeconds: getConfig().INSTANCE_HEARTBEAT_S } },
   );
 }
 

@@ -3,6 +3,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { acceptInterrupt } from "@/lib/chat/accept-interrupt";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
+import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { apiRoute } from "@/lib/http/api-route";
@@ -17,12 +18,18 @@ const interruptBody = z.object({
     .refine((text) => text.trim().length > 0, "must not be empty"),
 });
 
-/** An interrupt (a follow-up for the running agent): 202 with its id, or why not (`acceptInterrupt`). */
+/**
+ * An interrupt (a follow-up for the running agent): 202 with its id, or why not (`acceptInterrupt`),
+ * from the app instance holding the run (docs/architecture.md, "Several app instances").
+ */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, interruptBody);
   const db = await getDb();
   await getConversation(db, { id, ownerId: ownerOf(viewer) });
-  const accepted = await acceptInterrupt(db, { conversationId: id, message: body.message }, getLiveRuns());
+  const followUp = { conversationId: id, message: body.message };
+  const accepted = await onRunOwner({ kind: "interrupt", ...followUp }, () =>
+    acceptInterrupt(db, followUp, getLiveRuns()),
+  );
   return Response.json(accepted, { status: 202 });
 });

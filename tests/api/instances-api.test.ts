@@ -1,0 +1,226 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
+import { DELETE as deleteConversation } from "@/app/api/conversations/[id]/route";
+import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
+import { getLiveRuns, startChat } from "@/lib/chat/chat-service";
+import { LiveRuns } from "@/lib/chat/live-run";
+import { Cluster, startCluster, stopCluster } from "@/lib/cluster/cluster";
+import { MISSED_HEARTBEATS } from "@/lib/cluster/instance-registry";
+import { closeDb, type Db, getDb, openPostgresDb } from "@/lib/db/client";
+import { listHeldInterrupts } from "@/lib/db/interrupts";
+import { postgresPool } from "@/lib/db/postgres";
+import { getConversation, insertMessage, listMessages } from "@/lib/db/queries";
+import { createRun, getRun } from "@/lib/db/runs";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { expectApiError, jsonRequest, newConversation, params, setupAppEnv } from "@/tests/support/app-env";
+
+/**
+ * Two app instances on one PostgreSQL database, in one process: "here" is the one the routes run
+ * on (the process's live runs and cluster), "there" another with live runs, a pool and a link of its
+ * own. Heartbeats are called by the test; a missed one is its `seen_at` moved into the past.
+ */
+
+const fake = setupFakeOllama();
+setupAppEnv(fake);
+
+const HEARTBEAT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 1_000;
+let db: Db;
+let here: Cluster;
+let thereDb: Db;
+let thereRuns: LiveRuns;
+let there: Cluster;
+
+const url = () => process.env.DATABASE_URL ?? "";
+
+beforeAll(async () => {
+  db = await getDb();
+  here = await startCluster(db, getLiveRuns(), {
+    url: url(),
+    id: "here",
+    heartbeatMs: HEARTBEAT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
+  thereDb = await openPostgresDb(url());
+  thereRuns = new LiveRuns(0);
+  there = await Cluster.start(thereDb, thereRuns, { url: url(), id: "there", heartbeatMs: HEARTBEAT_MS });
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const live of [...getLiveRuns().active(), ...thereRuns.active()]) live.controller.abort();
+  await expect.poll(() => getLiveRuns().size + thereRuns.size).toBe(0);
+  await expect
+    .poll(() =>
+      fake()
+        .chatRequests()
+        .every((r) => r.finished || r.aborted),
+    )
+    .toBe(true);
+});
+
+afterAll(async () => {
+  await there?.stop();
+  if (thereDb) await closeDb(thereDb);
+  await stopCluster();
+});
+
+const query = (text: string, values: unknown[] = []) => postgresPool(db)!.query(text, values);
+
+/** A run going on "there", its model request hanging until it is stopped. */
+async function runningThere() {
+  const id = await newConversation();
+  fake().script({ when: { hasTools: true }, hang: true });
+  const live = await startChat(thereDb, { conversationId: id, ownerId: null, message: "work on it" }, thereRuns);
+  await fake().waitForRequests(1);
+  return { id, live };
+}
+
+const assistantMessages = async (conversationId: string) =>
+  (await listMessages(db, { conversationId })).filter((message) => message.role === "assistant");
+
+describe("stop and follow-ups through any instance", () => {
+  it("a run records the instance that holds it", async () => {
+    const { live } = await runningThere();
+    expect((await getRun(db, { id: live.runId })).instanceId).toBe("there");
+    expect(await here.ownerOfRun(live.runId)).toBe("there");
+  });
+
+  it("a stop sent to an instance that does not hold the run reaches its owner", async () => {
+    const { id, live } = await runningThere();
+    const response = await stop(jsonRequest("", "POST"), params({ id }));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ stopping: true, runId: live.runId });
+    await expect.poll(async () => (await getRun(db, { id: live.runId })).status).toBe("stopped");
+    expect(getLiveRuns().size).toBe(0);
+  });
+
+  it("a follow-up sent to an instance that does not hold the run is queued and stored by its owner", async () => {
+    const { id, live } = await runningThere();
+    const response = await interrupt(jsonRequest("", "POST", { message: "and the prices 😀" }), params({ id }));
+    expect(response.status).toBe(202);
+    const accepted = (await response.json()) as { interruptId: string; runId: string };
+    expect(accepted).toEqual({ interruptId: expect.any(String), runId: live.runId, pending: 1 });
+    expect(live.interrupts.size).toBe(1);
+    expect(await listHeldInterrupts(db, { conversationId: id })).toEqual([
+      expect.objectContaining({ id: accepted.interruptId, text: "and the prices 😀", unsent: false }),
+    ]);
+  });
+
+  it("nothing running anywhere is a 409, as with one instance", async () => {
+    const id = await newConversation();
+    await expectApiError(await stop(jsonRequest("", "POST"), params({ id })), 409, "conflict:no_active_run");
+    await expectApiError(
+      await interrupt(jsonRequest("", "POST", { message: "late" }), params({ id })),
+      409,
+      "conflict:no_active_run",
+    );
+  });
+
+  it(`no answer from the owner within INSTANCE_REQUEST_TIMEOUT_S is a retryable 503 with Retry-After`, async () => {
+    // An instance still registered whose process no longer answers (hung, or just killed).
+    const id = await newConversation();
+    await query("INSERT INTO instances (id, started_at, seen_at) VALUES ('silent', 0, $1)", [Date.now()]);
+    const question = await insertMessage(db, { conversationId: id, role: "user", content: "q" });
+    await createRun(db, {
+      conversationId: id,
+      questionId: question.id,
+      mode: "native",
+      model: "m",
+      instanceId: "silent",
+    });
+    try {
+      for (const response of [
+        await stop(jsonRequest("", "POST"), params({ id })),
+        await interrupt(jsonRequest("", "POST", { message: "more" }), params({ id })),
+      ]) {
+        expect(response.headers.get("Retry-After")).toMatch(/^\d+$/);
+        expect(await response.json()).toMatchObject({
+          error: { code: "unavailable:instance_unreachable", retryable: true },
+        });
+        expect(response.status).toBe(503);
+      }
+      expect(await listHeldInterrupts(db, { conversationId: id })).toEqual([]);
+    } finally {
+      await query("DELETE FROM instances WHERE id = 'silent'");
+      await query("UPDATE runs SET status = 'interrupted' WHERE conversation_id = $1", [id]);
+    }
+  });
+});
+
+describe("deleting a conversation while any instance runs it", () => {
+  it("a conversation whose run goes on another instance is not deleted: 409", async () => {
+    const { id } = await runningThere();
+    await expectApiError(
+      await deleteConversation(jsonRequest("", "DELETE"), params({ id })),
+      409,
+      "conflict:run_active",
+    );
+    expect((await getConversation(db, { id, ownerId: null })).id).toBe(id);
+  });
+
+  it("a delete racing a start that is storing its run waits for it and refuses", async () => {
+    const id = await newConversation();
+    let commit = () => {};
+    const committed = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    let stored = () => {};
+    const runStored = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    // Another instance's start, between its run's insert and its commit.
+    const start = thereDb.transaction(async (tx) => {
+      const question = await insertMessage(tx, { conversationId: id, role: "user", content: "q" });
+      await createRun(tx, {
+        conversationId: id,
+        questionId: question.id,
+        mode: "native",
+        model: "m",
+        instanceId: "there",
+      });
+      stored();
+      await committed;
+    });
+    await runStored;
+    const deleting = deleteConversation(jsonRequest("", "DELETE"), params({ id }));
+    await expect
+      .poll(async () => {
+        const { rows } = await query(
+          "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        return rows[0].waiting;
+      })
+      .toBe(1);
+    commit();
+    await start;
+    await expectApiError(await deleting, 409, "conflict:run_active");
+    expect((await getConversation(db, { id, ownerId: null })).id).toBe(id);
+    await query("UPDATE runs SET status = 'interrupted' WHERE conversation_id = $1", [id]);
+  });
+});
+
+describe("an instance declared dead", () => {
+  it("an instance declared dead drops its runs without storing them; the survivor's store stands", async () => {
+    const { id, live } = await runningThere();
+    await query("UPDATE instances SET seen_at = seen_at - $1::bigint WHERE id = 'there'", [
+      (MISSED_HEARTBEATS + 1) * HEARTBEAT_MS,
+    ]);
+    await here.heartbeat();
+    expect((await getRun(db, { id: live.runId })).status).toBe("interrupted");
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const released = vi.spyOn(thereRuns, "remove");
+
+    await there.heartbeat();
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining("declared dead"));
+    expect([live.signal.aborted, live.isEnded, thereRuns.size]).toEqual([true, true, 0]);
+    // The dropped run's task has ended too (it gives its slot back once more, after it would have stored its end).
+    await expect.poll(() => released.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect((await getRun(db, { id: live.runId })).status).toBe("interrupted");
+    expect(await assistantMessages(id)).toEqual([
+      expect.objectContaining({ runId: live.runId, status: "interrupted" }),
+    ]);
+    const { rows } = await query("SELECT id FROM instances WHERE id = 'there'");
+    expect(rows).toEqual([{ id: "there" }]);
+  });
+});
