@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { storeInterrupt } from "@/lib/db/interrupts";
+import { releaseInterrupts, storeInterrupt } from "@/lib/db/interrupts";
 import { AppError } from "@/lib/errors";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import type { LiveRuns } from "./live-run";
@@ -17,13 +17,12 @@ export async function acceptInterrupt(
   liveRuns: LiveRuns,
 ): Promise<InterruptAccepted> {
   const live = liveRuns.forConversation(conversationId);
-  // Held on the server from the moment it is accepted: a closed tab loses nothing. The answer waits
-  // for the row (on PostgreSQL the insert is still on its way when enqueue returns).
-  let storing: Promise<void> = Promise.resolve();
-  const result = live?.interrupts.enqueue(message, (interrupt) => {
-    storing = storeInterrupt(db, { interrupt, conversationId, runId: live.runId });
+  // Held on the server from the moment it is accepted (a closed tab loses nothing), and stored
+  // before the run can take it or hand it to the next turn (`InterruptQueue.enqueue`).
+  const result = await live?.interrupts.enqueue(message, {
+    store: (interrupt) => storeInterrupt(db, { interrupt, conversationId, runId: live.runId }),
+    remove: (interrupt) => releaseInterrupts(db, { ids: [interrupt.id] }),
   });
-  await storing;
   if (live && result && "accepted" in result) {
     return { interruptId: result.accepted.id, runId: live.runId, pending: live.interrupts.size };
   }

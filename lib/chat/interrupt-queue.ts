@@ -11,6 +11,15 @@ export type InterruptRefusal = "closed" | "too_many" | "too_large";
 
 export type EnqueueResult = { accepted: Interrupt } | { refused: InterruptRefusal };
 
+/** Where accepted interrupts are held (the database): stored before they are queued. */
+export interface InterruptStorage {
+  store(interrupt: Interrupt): Promise<void>;
+  /** An interrupt stored for a run that ended before it was queued. */
+  remove(interrupt: Interrupt): Promise<void>;
+}
+
+const UNSTORED: InterruptStorage = { store: async () => {}, remove: async () => {} };
+
 /**
  * Interrupts: follow-up messages sent while a run works. Each gets an id when accepted, which the
  * client is told, the `interrupt` step carries and the stored user message takes, so the client
@@ -28,17 +37,33 @@ export class InterruptQueue {
 
   constructor(private readonly limits: InterruptLimits) {}
 
-  /** `store` keeps an accepted interrupt (in the database) before it is queued; if it throws, nothing is. */
-  enqueue(text: string, store: (interrupt: Interrupt) => void = () => {}): EnqueueResult {
+  /**
+   * Accepts an interrupt within the run's caps, stores it (`storage`, the database) and only then
+   * queues it, so the run never takes one whose row is not there yet. Its place within the caps is
+   * taken before the store is awaited, so follow-ups sent together cannot all pass them; a failed
+   * store gives it back and queues nothing. A run that ended while it was stored refuses it
+   * ("closed") and its row is removed: it was neither taken nor handed to the next turn.
+   */
+  async enqueue(text: string, storage: InterruptStorage = UNSTORED): Promise<EnqueueResult> {
     if (this.closed) return { refused: "closed" };
     if (this.accepted >= this.limits.maxCount) return { refused: "too_many" };
     const bytes = Buffer.byteLength(text, "utf8");
     if (this.acceptedBytes + bytes > this.limits.maxBytes) return { refused: "too_large" };
     const interrupt = { id: crypto.randomUUID(), text };
-    store(interrupt);
-    this.pending.push(interrupt);
     this.accepted++;
     this.acceptedBytes += bytes;
+    try {
+      await storage.store(interrupt);
+    } catch (error) {
+      this.accepted--;
+      this.acceptedBytes -= bytes;
+      throw error;
+    }
+    if (this.closed) {
+      await storage.remove(interrupt);
+      return { refused: "closed" };
+    }
+    this.pending.push(interrupt);
     return { accepted: interrupt };
   }
 
