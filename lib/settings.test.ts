@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type Db, sqliteConnection } from "@/lib/db/client";
 import { postgresPool } from "@/lib/db/postgres";
-import { type TempDb, tempDb } from "@/tests/support/temp-db";
+import { tempDbForEachTest } from "@/tests/support/temp-db";
 import { getSettings, updateSettings } from "./settings";
 
-let ctx: TempDb;
 let db: Db;
 const env: NodeJS.ProcessEnv = { NODE_ENV: "test" };
 
-beforeEach(async () => {
-  ctx = await tempDb();
-  db = ctx.db;
+tempDbForEachTest((temp) => {
+  db = temp.db;
 });
-afterEach(() => ctx.cleanup());
 
 /** Statements run against the settings table from now on (SQLite prepares each; PostgreSQL's pool runs each). */
 function settingsQueries(): () => string[] {

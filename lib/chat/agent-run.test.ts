@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createConversation, insertMessage } from "@/lib/db/queries";
@@ -6,7 +6,7 @@ import { appendRunEvent, createRun, getRun, listRunEvents, runMessage } from "@/
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import { ToolRegistry } from "@/lib/tools/registry";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
-import { tempDb } from "@/tests/support/temp-db";
+import { tempDbForEachTest } from "@/tests/support/temp-db";
 import { runAgentTurn } from "./agent-run";
 import { LiveRun } from "./live-run";
 
@@ -15,17 +15,11 @@ import { LiveRun } from "./live-run";
  * after all of them, and one that fails makes the run fail clearly.
  */
 
-let ctx: Awaited<ReturnType<typeof tempDb>>;
 let db: Db;
-
-beforeEach(async () => {
-  ctx = await tempDb();
-  db = ctx.db;
+tempDbForEachTest((temp) => {
+  db = temp.db;
 });
-afterEach(() => {
-  vi.restoreAllMocks();
-  ctx.cleanup();
-});
+afterEach(() => vi.restoreAllMocks());
 
 /** A direct answer's run, whose events are stored through `persist`. */
 async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>) {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { chosenStore, resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { tempDb } from "@/tests/support/temp-db";
+import { type TempDb, tempDbForEachTest } from "@/tests/support/temp-db";
 import { type Db, openDb, recoverInterruptedRuns, sqliteConnection } from "./client";
 import { listHeldInterrupts, storeInterrupt } from "./interrupts";
 import {
@@ -21,14 +21,12 @@ import {
 import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
 import { conversations, files, messages, runEvents, runs } from "./schema";
 
-let ctx: Awaited<ReturnType<typeof tempDb>>;
+let ctx: TempDb;
 let db: Db;
-
-beforeEach(async () => {
-  ctx = await tempDb();
-  db = ctx.db;
+tempDbForEachTest((temp) => {
+  ctx = temp;
+  db = temp.db;
 });
-afterEach(() => ctx.cleanup());
 
 async function addFile(conversationId: string) {
   await db.insert(files).values({

@@ -1,19 +1,15 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chosenStore } from "@/lib/config";
-import { tempDb } from "@/tests/support/temp-db";
+import { tempDbForEachTest } from "@/tests/support/temp-db";
 import type { Db } from "./client";
 import { createConversation } from "./queries";
 import { conversations } from "./schema";
 
-let ctx: Awaited<ReturnType<typeof tempDb>>;
 let db: Db;
-
-beforeEach(async () => {
-  ctx = await tempDb();
-  db = ctx.db;
+tempDbForEachTest((temp) => {
+  db = temp.db;
 });
-afterEach(() => ctx.cleanup());
 
 const titles = async () =>
   (await db.select({ title: conversations.title }).from(conversations)).map((row) => row.title);

@@ -1,13 +1,11 @@
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as models } from "@/app/api/models/route";
 import { GET as readSettings } from "@/app/api/settings/route";
-import { createSession, createUser } from "@/lib/auth/accounts";
 import { resetConfigForTests } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { client, type TestClient } from "@/tests/support/accounts";
+import { client, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { setupAppEnv } from "@/tests/support/app-env";
 
 // Where Ollama runs, and why it cannot be reached, is infrastructure: admins see it, other users
@@ -15,8 +13,7 @@ import { setupAppEnv } from "@/tests/support/app-env";
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let admin: TestClient;
-let user: TestClient;
+const { admin, user } = setupAccounts();
 const anonymous = client();
 let downUrl = "";
 
@@ -29,23 +26,8 @@ async function closedLoopbackUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function signedIn(userId: string): Promise<TestClient> {
-  return client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
-}
-
 beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  const db = await getDb();
-  admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-  user = await signedIn(
-    (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
-  );
   downUrl = await closedLoopbackUrl();
-});
-afterAll(() => {
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
 });
 
 function ollamaDown(): void {

@@ -1,35 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATCH as patchSignup } from "@/app/api/admin/settings/route";
+import { describe, expect, it } from "vitest";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { PATCH as patch } from "@/app/api/conversations/[id]/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { insertMessage, removeAbandonedConversations } from "@/lib/db/queries";
 import { conversations, files } from "@/lib/db/schema";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { signUp, type TestClient } from "@/tests/support/accounts";
+import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { params, setupAppEnv } from "@/tests/support/app-env";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  alice = await signUp("alice-list");
-  await patchSignup(alice.request("/api/admin/settings", "PATCH", { signupOpen: true }));
-  bob = await signUp("bob-list");
-});
-afterAll(() => {
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
-});
+const { admin: alice, user: bob } = setupAccounts({ admin: "alice-list", user: "bob-list" });
 
 interface Listed {
   id: string;

@@ -1,37 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as addUser } from "@/app/api/admin/users/route";
+import { describe, expect, it } from "vitest";
 import { GET as exportOne } from "@/app/api/conversations/[id]/export/route";
 import { GET as exportAll } from "@/app/api/conversations/export/route";
 import { POST as importFile } from "@/app/api/conversations/import/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { insertMessage } from "@/lib/db/queries";
 import { MAX_ENTRIES, zipEntries } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { signIn, signUp, type TestClient } from "@/tests/support/accounts";
+import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  alice = await signUp("alice");
-  const added = await addUser(
-    alice.request("/api/admin/users", "POST", { username: "bob", password: "correct horse battery" }),
-  );
-  expect(added.status).toBe(201);
-  bob = await signIn("bob");
-});
-afterAll(() => {
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
-});
+const { admin: alice, user: bob } = setupAccounts({ admin: "alice", user: "bob" });
 
 async function conversationOf(user: TestClient, title: string): Promise<string> {
   const response = await create(user.request("/api/conversations", "POST", { title }));

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATCH as patchSignup } from "@/app/api/admin/settings/route";
+import { afterAll, describe, expect, it } from "vitest";
 import { GET as preview } from "@/app/api/conversations/[id]/files/[fileId]/text/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { POST as create } from "@/app/api/conversations/route";
 import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { signUp, type TestClient } from "@/tests/support/accounts";
+import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { params, setupAppEnv } from "@/tests/support/app-env";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { realDocx } from "@/tests/support/zip-fixtures";
@@ -13,18 +12,8 @@ import { realDocx } from "@/tests/support/zip-fixtures";
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  alice = await signUp("alice-preview");
-  await patchSignup(alice.request("/api/admin/settings", "PATCH", { signupOpen: true }));
-  bob = await signUp("bob-preview");
-});
+const { admin: alice, user: bob } = setupAccounts({ admin: "alice-preview", user: "bob-preview" });
 afterAll(() => {
-  delete process.env.AUTH_MODE;
   delete process.env.FILE_PREVIEW_CHARS;
   resetConfigForTests();
 });

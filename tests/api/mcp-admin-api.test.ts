@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as importServers } from "@/app/api/admin/mcp/import/route";
 import { POST as connect } from "@/app/api/admin/mcp/servers/[name]/connect/route";
 import { PATCH as patch, DELETE as remove } from "@/app/api/admin/mcp/servers/[name]/route";
@@ -8,13 +8,11 @@ import { POST as add, GET as list } from "@/app/api/admin/mcp/servers/route";
 import { GET as getConversation, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { GET as toolGroups } from "@/app/api/tool-groups/route";
-import { createSession, createUser } from "@/lib/auth/accounts";
 import { resetConfigForTests } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import { resetServerMcpForTests } from "@/lib/mcp/server-hub";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { client, type TestClient } from "@/tests/support/accounts";
+import { client, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";
 import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 
@@ -22,8 +20,7 @@ import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
 
-let admin: TestClient;
-let user: TestClient;
+const { admin, user } = setupAccounts();
 let hub: FakeMcpHub;
 
 const SECRET = "sk-very-secret-value-1234";
@@ -36,10 +33,6 @@ const httpServer = {
   transport: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${SECRET}` } },
 };
 
-async function signedIn(userId: string): Promise<TestClient> {
-  return client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
-}
-
 const named = (name: string) => params({ name });
 const listAs = async (who: TestClient) =>
   (await (await list(who.request("/api/admin/mcp/servers", "GET"))).json()) as McpServersView;
@@ -48,15 +41,6 @@ const patchAs = (who: TestClient, name: string, body: unknown) =>
   patch(who.request(`/api/admin/mcp/servers/${name}`, "PATCH", body), named(name));
 const serverOf = async (response: Response) => ((await response.json()) as { server: McpServerView }).server;
 
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  const db = await getDb();
-  admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-  user = await signedIn(
-    (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
-  );
-});
 beforeEach(async () => {
   hub = fakeMcpHub();
   await resetServerMcpForTests(() => hub);
@@ -66,8 +50,6 @@ beforeEach(async () => {
 });
 afterAll(async () => {
   await resetServerMcpForTests();
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
 });
 
 describe("MCP servers on the settings page", () => {

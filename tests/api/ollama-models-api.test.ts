@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as details } from "@/app/api/admin/models/details/route";
 import { GET as loaded } from "@/app/api/admin/models/loaded/route";
 import { POST as pull } from "@/app/api/admin/models/pull/route";
 import { DELETE as deleteModel } from "@/app/api/admin/models/route";
 import { POST as unload } from "@/app/api/admin/models/unload/route";
 import { GET as listModels } from "@/app/api/models/route";
-import { createSession, createUser } from "@/lib/auth/accounts";
-import { resetConfigForTests } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { client, type TestClient } from "@/tests/support/accounts";
+import { client, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
@@ -181,24 +178,7 @@ describe("delete, details, loaded, unload", () => {
 });
 
 describe("with accounts, only admins manage models", () => {
-  let admin: TestClient;
-  let user: TestClient;
-  const signedIn = async (userId: string) =>
-    client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
-
-  beforeAll(async () => {
-    process.env.AUTH_MODE = "required";
-    resetConfigForTests();
-    const db = await getDb();
-    admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-    user = await signedIn(
-      (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
-    );
-  });
-  afterAll(() => {
-    delete process.env.AUTH_MODE;
-    resetConfigForTests();
-  });
+  const { admin, user } = setupAccounts();
 
   it("refuses every model route to a user (403 forbidden:admin) and to nobody (401), without touching Ollama", async () => {
     const calls = (who: TestClient) => [

@@ -8,14 +8,12 @@ import { POST as chat } from "@/app/api/chat/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listModels } from "@/app/api/models/route";
 import { GET as settings } from "@/app/api/settings/route";
-import { createSession, createUser } from "@/lib/auth/accounts";
 import { resetConfigForTests } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import type { OllamaServerStatus } from "@/lib/llm/ollama-pool";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import { DEFAULT_MODELS, type FakeOllama, startFakeOllama } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { client, type TestClient } from "@/tests/support/accounts";
+import { client, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, jsonRequest, newConversation, readEvents, setupAppEnv } from "@/tests/support/app-env";
 
 // `first` has every model; `second` all but llama3.2; `down` is a port nobody listens on.
@@ -168,24 +166,7 @@ describe("a run with several servers", () => {
 });
 
 describe("with accounts, the servers are for admins", () => {
-  let admin: TestClient;
-  let user: TestClient;
-  const signedIn = async (userId: string) =>
-    client(`ow_session=${(await createSession(await getDb(), userId, 1)).token}`);
-
-  beforeAll(async () => {
-    process.env.AUTH_MODE = "required";
-    resetConfigForTests();
-    const db = await getDb();
-    admin = await signedIn((await createUser(db, { username: "admin", password: "correct horse battery" })).id);
-    user = await signedIn(
-      (await createUser(db, { username: "user", password: "correct horse battery", byAdmin: true })).id,
-    );
-  });
-  afterAll(() => {
-    delete process.env.AUTH_MODE;
-    resetConfigForTests();
-  });
+  const { admin, user } = setupAccounts();
 
   it("a user's model list names no server, and the servers route is refused (403)", async () => {
     expect((await modelsAs(user)).every((m) => m.servers === undefined)).toBe(true);

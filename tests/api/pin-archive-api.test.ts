@@ -1,34 +1,19 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATCH as patchSignup } from "@/app/api/admin/settings/route";
+import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne, PATCH as patch } from "@/app/api/conversations/[id]/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { insertMessage } from "@/lib/db/queries";
 import { conversations } from "@/lib/db/schema";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { signUp, type TestClient } from "@/tests/support/accounts";
+import { setupAccounts, signUp, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  alice = await signUp("alice-pin");
-  await patchSignup(alice.request("/api/admin/settings", "PATCH", { signupOpen: true }));
-  bob = await signUp("bob-pin");
-});
-afterAll(() => {
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
-});
+const { admin: alice, user: bob } = setupAccounts({ admin: "alice-pin", user: "bob-pin", openSignup: true });
 
 interface Listed {
   id: string;

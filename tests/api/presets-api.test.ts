@@ -1,34 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as addUser } from "@/app/api/admin/users/route";
+import { describe, expect, it } from "vitest";
 import { GET as getOne, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { DELETE as deletePreset, PATCH as patchPreset } from "@/app/api/presets/[id]/route";
 import { POST as createPreset, GET as listPresets } from "@/app/api/presets/route";
-import { resetConfigForTests } from "@/lib/config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { signIn, signUp, type TestClient } from "@/tests/support/accounts";
+import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
 setupAppEnv(fake);
 
-let alice: TestClient;
-let bob: TestClient;
-
-beforeAll(async () => {
-  process.env.AUTH_MODE = "required";
-  resetConfigForTests();
-  alice = await signUp("alice");
-  const added = await addUser(
-    alice.request("/api/admin/users", "POST", { username: "bob", password: "correct horse battery" }),
-  );
-  expect(added.status).toBe(201);
-  bob = await signIn("bob");
-});
-afterAll(() => {
-  delete process.env.AUTH_MODE;
-  resetConfigForTests();
-});
+const { admin: alice, user: bob } = setupAccounts({ admin: "alice", user: "bob" });
 
 interface Preset {
   id: string;

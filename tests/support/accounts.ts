@@ -1,6 +1,11 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { PATCH as patchSettings } from "@/app/api/admin/settings/route";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
+import { createSession, createUser } from "@/lib/auth/accounts";
+import { SESSION_COOKIE } from "@/lib/auth/viewer";
+import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
 
 /** A browser-like client: keeps the session cookie and sends a same-origin Origin header. */
 export interface TestClient {
@@ -33,14 +38,59 @@ export function cookieFrom(response: Response): string {
   return header.split(";")[0] ?? "";
 }
 
-export async function signUp(username: string, password = "correct horse battery"): Promise<TestClient> {
+export const PASSWORD = "correct horse battery";
+
+export async function signUp(username: string, password = PASSWORD): Promise<TestClient> {
   const response = await signup(client().request("/api/auth/signup", "POST", { username, password }));
   expect(response.status).toBe(201);
   return client(cookieFrom(response));
 }
 
-export async function signIn(username: string, password = "correct horse battery"): Promise<TestClient> {
+export async function signIn(username: string, password = PASSWORD): Promise<TestClient> {
   const response = await login(client().request("/api/auth/login", "POST", { username, password }));
   expect(response.status).toBe(200);
   return client(cookieFrom(response));
+}
+
+/**
+ * Accounts for the tests of a file or describe block, after `setupAppEnv`: `AUTH_MODE=required`
+ * (with `env`), an admin and a user it added, each signed in; all set back afterwards. The clients
+ * are returned at once and hold their sessions from `beforeAll` on. `openSignup` lets tests sign up
+ * more accounts.
+ */
+export function setupAccounts({
+  admin = "admin",
+  user = "user",
+  openSignup = false,
+  env = {},
+}: {
+  admin?: string;
+  user?: string;
+  openSignup?: boolean;
+  env?: Record<string, string>;
+} = {}): {
+  admin: TestClient;
+  user: TestClient;
+} {
+  const clients = { admin: client(), user: client() };
+  const settings = { AUTH_MODE: "required", ...env };
+  beforeAll(async () => {
+    Object.assign(process.env, settings);
+    resetConfigForTests();
+    const db = await getDb();
+    const signedIn = async (id: string) => `${SESSION_COOKIE}=${(await createSession(db, id, 1)).token}`;
+    const made = await createUser(db, { username: admin, password: PASSWORD, role: "admin", byAdmin: true });
+    clients.admin.cookie = await signedIn(made.id);
+    const added = await createUser(db, { username: user, password: PASSWORD, byAdmin: true });
+    clients.user.cookie = await signedIn(added.id);
+    if (openSignup) {
+      const opened = await patchSettings(clients.admin.request("/api/admin/settings", "PATCH", { signupOpen: true }));
+      expect(opened.status).toBe(200);
+    }
+  });
+  afterAll(() => {
+    for (const name of Object.keys(settings)) delete process.env[name];
+    resetConfigForTests();
+  });
+  return clients;
 }

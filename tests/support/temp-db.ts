@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterEach, beforeEach, inject } from "vitest";
 import { chosenStore } from "@/lib/config";
 import { closeDb, type Db, openDb, openPostgresDb } from "@/lib/db/client";
 import { createDatabase } from "./throwaway-postgres";
@@ -42,4 +42,17 @@ export async function tempDb(): Promise<TempDb> {
     },
   };
   return ctx;
+}
+
+/** A fresh database (`tempDb`) for each test of the file, removed after it; `use` receives it before the test. */
+export function tempDbForEachTest(use: (temp: TempDb) => void): void {
+  let temp: TempDb | undefined;
+  beforeEach(async () => {
+    temp = await tempDb();
+    use(temp);
+  });
+  afterEach(async () => {
+    await temp?.cleanup();
+    temp = undefined;
+  });
 }
