@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
 import { encodeMessage, MAX_PAYLOAD_BYTES, MessageAssembler, NotifyChannel } from "./notify-channel";
@@ -59,6 +59,29 @@ describe("PostgreSQL notify channel", () => {
     await Promise.all([a.receivedCount(1), b.receivedCount(1)]);
     expect(b.received).toEqual([{ type: "stop", runId: "r1" }]);
     expect(a.received).toEqual([{ type: "note", text: "to myself" }]);
+  });
+
+  it("sends one query at a time on its connection, however many sends overlap, and they arrive in call order", async () => {
+    const a = await listen("instance_a");
+    const b = await listen("instance_b");
+    let running = 0;
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args) {
+      running++;
+      most = Math.max(most, running);
+      const result = (query as (...args: unknown[]) => Promise<unknown>).apply(this, args);
+      void Promise.resolve(result).finally(() => running--);
+      return result as never;
+    });
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, n) => a.channel.send("instance_b", { n })));
+    } finally {
+      spy.mockRestore();
+    }
+    await b.receivedCount(20);
+    expect(most).toBe(1);
+    expect(b.received).toEqual(Array.from({ length: 20 }, (_, n) => ({ n })));
   });
 
   it("a message longer than a notification's 8000 bytes arrives whole, once, in chunks", async () => {
