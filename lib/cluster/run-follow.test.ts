@@ -267,7 +267,7 @@ describe("the follower passes events on in order", () => {
     return {
       follows,
       send: async (...ids: string[]) => {
-        const [follow] = follows;
+        const follow = follows.at(-1);
         if (!follow) throw new Error("nobody follows");
         for (const id of ids) {
           await link.send(follow.follower, {
@@ -289,6 +289,23 @@ describe("the follower passes events on in order", () => {
     await owner.send("1", "1.1", "1", "1.1", "1.2", "2", "1.2", "4", "5");
     await expect.poll(() => follower.closed, settle).toBe(true);
     expect(follower.ids()).toEqual(["1", "1.1", "1.2", "2"]);
+  });
+
+  it("the first event must come right after the client's position, unless the owner replays the run from its start", async () => {
+    const owner = await scriptedOwner();
+    const b = await appInstance("b");
+    const afterLoss = client();
+    b.follows.follow({ runId: "r1", owner: "scripted", after: "2" }, afterLoss.sink);
+    await expect.poll(() => owner.follows.length, settle).toBe(1);
+    await owner.send("4");
+    await expect.poll(() => afterLoss.closed, settle).toBe(true);
+    expect(afterLoss.events).toEqual([]);
+
+    const unknownPosition = client();
+    b.follows.follow({ runId: "r2", owner: "scripted", after: "999" }, unknownPosition.sink);
+    await expect.poll(() => owner.follows.length, settle).toBe(2);
+    await owner.send("1", "2");
+    await expect.poll(() => unknownPosition.ids(), settle).toEqual(["1", "2"]);
   });
 
   it("an event's place after the last one passed on", () => {

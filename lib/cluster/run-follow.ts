@@ -12,9 +12,10 @@ import type { InstanceRegistry } from "./instance-registry";
  * position; the owner subscribes on its `LiveRun`, whose log holds every event answer deltas
  * included, and forwards each event to the follower as a one-way message until the run ends
  * (`end`), the follower leaves (`unfollow`) or the follower's instance is no longer registered. The
- * follower passes the events on in their order: one already passed is dropped (a re-follow after
- * its channel reconnected replays from its last one), and a gap — something lost while a channel
- * was down — closes the stream, so the client reconnects from the last event it has.
+ * follower passes on only the event that comes next after the client's position: one already
+ * passed is dropped (a re-follow after its channel reconnected replays from its last one), and a
+ * gap — something lost while a channel was down — closes the stream, so the client reconnects from
+ * the last event it has.
  */
 
 const followRequest = z.object({
@@ -50,6 +51,7 @@ interface Following {
   owner: string;
   /** Where the client started; the last event passed on, once there is one. */
   position: string;
+  /** Whether an event was passed on: until then the owner may replay from the start. */
   passedAny: boolean;
   sink: FollowSink;
 }
@@ -167,7 +169,9 @@ export class RunFollows implements LinkService {
       return;
     }
     const event = message.event as SentRunEvent;
-    const place = following.passedAny ? placeAfter(following.position, event.id) : "next";
+    // An owner that does not know the client's position replays the run from its first event.
+    const fromStart = !following.passedAny && event.id === "1";
+    const place = fromStart ? "next" : placeAfter(following.position, event.id);
     if (place === "passed") return;
     if (place === "gap") {
       this.leave(message.followId);
