@@ -122,6 +122,27 @@ describe("PostgreSQL notify channel", () => {
     expect(receiver.received).toEqual(["fine"]);
   });
 
+  it("messages sent while a statement is on its way go together in the next one, in order, to their channels", async () => {
+    const a = await listen("burst_a");
+    const b = await listen("burst_b");
+    const statements = vi.spyOn(pg.Client.prototype, "query");
+    const sent = Array.from({ length: 300 }, (_, index) =>
+      a.channel.send(index % 3 ? "burst_a" : "burst_b", { index, text: index === 150 ? "ü".repeat(9_000) : "word" }),
+    );
+    await Promise.all(sent);
+    const notifies = statements.mock.calls.filter(([text]) => String(text).includes("pg_notify"));
+    statements.mockRestore();
+    // The first goes alone; the other 299 wait for it and share one commit.
+    expect(notifies).toHaveLength(2);
+    await Promise.all([a.receivedCount(200), b.receivedCount(100)]);
+    expect(a.received.map((message) => (message as { index: number }).index)).toEqual(
+      Array.from({ length: 300 }, (_, index) => index).filter((index) => index % 3),
+    );
+    expect(b.received.map((message) => (message as { index: number }).index)).toEqual(
+      Array.from({ length: 100 }, (_, index) => index * 3),
+    );
+  });
+
   it("reconnects after its connection is killed, listens again, and says so", async () => {
     let reconnects = 0;
     const receiver = await listen("survivor", { onReconnect: () => reconnects++, reconnectDelayMs: 20 });

@@ -81,8 +81,14 @@ export class NotifyChannel {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = false;
-  /** The last send queued: the next waits for it (one query at a time on the connection). */
-  private sending: Promise<void> = Promise.resolve();
+  /** Messages waiting for the statement on its way (one query at a time on the connection). */
+  private readonly queued: {
+    channel: string;
+    payloads: string[];
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private sending = false;
 
   private constructor(private readonly options: NotifyChannelOptions) {}
 
@@ -101,20 +107,40 @@ export class NotifyChannel {
 
   /**
    * Sends `message` to whoever listens on `channel` now; rejects while this channel's connection is
-   * down. Messages are sent one after the other, in the order of the calls, so they arrive in that
-   * order (or not at all).
+   * down. Messages arrive in the order of the calls, or not at all. Those sent while a statement is
+   * on its way go together in the next one: each statement is a commit, and a burst of answer
+   * deltas costs one commit instead of one each.
    */
-  async send(channel: string, message: unknown): Promise<void> {
-    if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  send(channel: string, message: unknown): Promise<void> {
+    if (!CHANNEL_NAME.test(channel)) return Promise.reject(new Error(`Not a channel name: ${channel}`));
     const payloads = encodeMessage(message);
-    const sent = this.sending.then(async () => {
-      const client = this.client;
-      if (!client) throw new Error("The instance's PostgreSQL channel is reconnecting.");
-      // One statement, so every chunk is committed (and delivered) together or not at all.
-      await client.query("SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", [channel, payloads]);
+    return new Promise((resolve, reject) => {
+      this.queued.push({ channel, payloads, resolve, reject });
+      if (!this.sending) void this.sendQueued();
     });
-    this.sending = sent.catch(() => {});
-    await sent;
+  }
+
+  private async sendQueued(): Promise<void> {
+    this.sending = true;
+    while (this.queued.length > 0) {
+      const batch = this.queued.splice(0);
+      try {
+        const client = this.client;
+        if (!client) throw new Error("The instance's PostgreSQL channel is reconnecting.");
+        // One statement, so every chunk is committed (and delivered) together or not at all, in order.
+        await client.query(
+          "SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS message(channel, payload)",
+          [
+            batch.flatMap((queued) => queued.payloads.map(() => queued.channel)),
+            batch.flatMap((queued) => queued.payloads),
+          ],
+        );
+        for (const queued of batch) queued.resolve();
+      } catch (error) {
+        for (const queued of batch) queued.reject(error);
+      }
+    }
+    this.sending = false;
   }
 
   /** Stops listening and closes the connection; no reconnect follows. */
