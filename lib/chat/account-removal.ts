@@ -3,7 +3,7 @@ import { deleteUser } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { finishRun, getRun } from "@/lib/db/runs";
 import { getLiveRuns } from "./chat-service";
-import type { LiveRun } from "./live-run";
+import type { LiveRun, LiveRuns } from "./live-run";
 
 const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
 
@@ -11,8 +11,8 @@ const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
  * Removes an account with everything it owns, its runs ended first so that none writes to rows that
  * are about to vanish. From its first moment the account's starts that have not stored their run are
  * refused (404) when they come to; one already reserved is aborted and awaited, so that it is either
- * refused or one of the runs ended. Each running answer is stored as stopped, at once, before any await, and its
- * subscribers get an `error` and a `done` before the stream closes. Only then is the account deleted.
+ * refused or one of the runs ended. Each running answer is stored as stopped, and its subscribers get
+ * an `error` and a `done` before the stream closes. Only then is the account deleted.
  */
 export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRuns()): Promise<void> {
   const allowStarts = liveRuns.refuseStartsOf(userId);
@@ -20,21 +20,18 @@ export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRu
     const starting = liveRuns.ownedBy(userId).filter((live) => !live.isStarted);
     for (const live of starting) live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
     await Promise.all(starting.map((live) => live.startSettled));
-    const running = liveRuns.ownedBy(userId);
-    await Promise.all(running.map((live) => endForRemoval(db, live)));
-    for (const live of running) {
-      live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
-      live.end();
-      liveRuns.remove(live);
-    }
+    await Promise.all(liveRuns.ownedBy(userId).map((live) => endForRemoval(db, live, liveRuns)));
     await deleteUser(db, userId);
   } finally {
     allowStarts();
   }
 }
 
-/** Stores the run as stopped (unless it stored its message already) and tells its subscribers. */
-async function endForRemoval(db: Db, live: LiveRun): Promise<void> {
+/**
+ * Stores the run as stopped (unless it stored its message already), tells its subscribers and closes
+ * their streams at once: nothing the run still streams comes after its `done`.
+ */
+async function endForRemoval(db: Db, live: LiveRun, liveRuns: LiveRuns): Promise<void> {
   const storesItsEnd = !live.finalized;
   live.finalized = true;
   live.interrupts.close();
@@ -64,5 +61,8 @@ async function endForRemoval(db: Db, live: LiveRun): Promise<void> {
     elapsedMs: run.elapsedMs ?? 0,
     stopped: true,
   });
+  live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
+  live.end();
+  liveRuns.remove(live);
   await live.writesSettled();
 }

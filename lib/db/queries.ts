@@ -91,17 +91,18 @@ export async function getConversation(
 }
 
 /**
- * Inside a transaction storing a turn: the owner's conversation is still there, and is held until
- * the transaction ends, so a deletion either went first (404 here, nothing stored) or waits for it.
- * Touching `updatedAt` takes PostgreSQL's row lock; SQLite's transactions run one at a time anyway.
+ * Inside a transaction storing a turn: the owner's conversation is still there, locked until the
+ * transaction ends, so a deletion (of it or of its account) either went first (404 here, nothing
+ * stored) or waits for it and then sees its run (`deleteConversation`).
  */
 export async function holdConversation(tx: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
-  const held = await tx
-    .update(conversations)
-    .set({ updatedAt: Date.now() })
-    .where(and(eq(conversations.id, id), ownedBy(ownerId)))
-    .returning({ id: conversations.id });
-  if (held.length === 0) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+  const [held] = await lockedForUpdate(
+    tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.id, id), ownedBy(ownerId))),
+  );
+  if (!held) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
 }
 
 /** Where a page of the list ends: the order's keys of its last conversation. */
