@@ -35,4 +35,14 @@ describe("settings are read from the database once until one changes", () => {
     await updateSettings(db, { roles: { general: null } }, env);
     expect((await getSettings(db, undefined, env)).roles.general).toEqual({ value: null, source: "default" });
   });
+
+  it("the settings cache is one per process: a write through another copy of the module is what the next read returns", async () => {
+    expect((await getSettings(db, undefined, env)).roles.general.value).toBeNull();
+    // A second copy of the module, as Next.js may load one per bundle.
+    vi.resetModules();
+    const copy = await import("./settings");
+    expect(copy.getSettings).not.toBe(getSettings);
+    await copy.updateSettings(db, { roles: { general: "qwen3:8b" } }, env);
+    expect((await getSettings(db, undefined, env)).roles.general).toEqual({ value: "qwen3:8b", source: "settings" });
+  });
 });

@@ -54,9 +54,13 @@ export interface EffectiveSettings {
 
 /**
  * The settings table, read once per database and again after each write: every run start reads
- * the settings, and only `store` below changes them.
+ * the settings, and only `store` below changes them. One cache per process, kept on `globalThis`
+ * like the live runs: Next.js may load this module once per bundle, and a write through one copy
+ * must not leave another copy's cache stale.
  */
-const storedValues = new WeakMap<Db, Promise<Map<string, unknown>>>();
+const globalForSettings = globalThis as unknown as { __storedSettings?: WeakMap<Db, Promise<Map<string, unknown>>> };
+globalForSettings.__storedSettings ??= new WeakMap();
+const storedValues = globalForSettings.__storedSettings;
 
 function storedSettings(db: Db): Promise<Map<string, unknown>> {
   let values = storedValues.get(db);
