@@ -116,7 +116,12 @@ async function oneConversation(
   }
   const expected = chunksFor(i, answerTokens(i)).join("");
   const error =
-    errorEvent ?? (!done ? "no done event" : text !== expected ? "answer text has a gap or a duplicate" : undefined);
+    errorEvent ??
+    (!done
+      ? `no done event${drop ? " after re-attaching" : ""}`
+      : text !== expected
+        ? "answer text has a gap or a duplicate"
+        : undefined);
   return { index: i, firstDeltaAt, longestGapMs, steadyGapMs, reconnected: drop, error };
 }
 

@@ -154,7 +154,8 @@ error_log ${path.join(dir, "error.log")} info;
 pid ${path.join(dir, "nginx.pid")};
 ${process.getuid?.() === 0 ? "# As root nginx would switch to nobody, who cannot write the temp dir.\nuser root;\n" : ""}
 events {
-    worker_connections 256;
+    # Each proxied stream holds two (the client's and the app's): room for bench:load's 150 streams.
+    worker_connections 1024;
 }
 
 http {
