@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { DELETE as deleteConversation } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
+import { POST as createConversation } from "@/app/api/conversations/route";
 import { getLiveRuns, startChat } from "@/lib/chat/chat-service";
 import { LiveRuns } from "@/lib/chat/live-run";
 import { Cluster, startCluster, stopCluster } from "@/lib/cluster/cluster";
@@ -12,6 +13,7 @@ import { postgresPool } from "@/lib/db/postgres";
 import { getConversation, insertMessage, listMessages } from "@/lib/db/queries";
 import { createRun, getRun } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import { setupAccounts } from "@/tests/support/accounts";
 import { expectApiError, jsonRequest, newConversation, params, setupAppEnv } from "@/tests/support/app-env";
 
 /**
@@ -145,6 +147,35 @@ describe("stop and follow-ups through any instance", () => {
       await query("DELETE FROM instances WHERE id = 'silent'");
       await query("UPDATE runs SET status = 'interrupted' WHERE conversation_id = $1", [id]);
     }
+  });
+});
+
+describe("another user's conversation whose run goes on another instance", () => {
+  const accounts = setupAccounts();
+
+  it("is a 404 for its stop, follow-ups and delete, and its run goes on", async () => {
+    const created = await createConversation(accounts.admin.request("/api/conversations", "POST", {}));
+    const { conversation } = (await created.json()) as { conversation: { id: string } };
+    const { rows } = await query("SELECT user_id FROM conversations WHERE id = $1", [conversation.id]);
+    const ownerId = rows[0].user_id as string;
+    fake().script({ when: { hasTools: true }, hang: true });
+    const live = await startChat(thereDb, { conversationId: conversation.id, ownerId, message: "mine" }, thereRuns);
+    await fake().waitForRequests(1);
+    const id = conversation.id;
+    const other = accounts.user;
+    await expectApiError(await stop(other.request("", "POST"), params({ id })), 404, "not_found:conversation");
+    await expectApiError(
+      await interrupt(other.request("", "POST", { message: "let me in" }), params({ id })),
+      404,
+      "not_found:conversation",
+    );
+    await expectApiError(
+      await deleteConversation(other.request("", "DELETE"), params({ id })),
+      404,
+      "not_found:conversation",
+    );
+    expect([live.signal.aborted, live.interrupts.size]).toEqual([false, 0]);
+    expect((await getRun(db, { id: live.runId })).status).toBe("running");
   });
 });
 
