@@ -38,7 +38,14 @@ const server = spawn(
   {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      // With PostgreSQL, Next.js's own SIGTERM handler would exit as soon as its HTTP server has
+      // closed, before the running answers are stored and the instance has left the others
+      // (SQLite's writes are done by then); the server's handler (lib/server-start.ts) does both, then exits.
+      ...(process.env.DATABASE_URL ? { NEXT_MANUAL_SIG_HANDLE: "1" } : {}),
+    },
   },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
