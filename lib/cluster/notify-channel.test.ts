@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 /** A channel whose received messages are kept, in order, with a way to wait for the n-th. */
-async function listen(channel: string, extra: { onReconnect?: () => void; reconnectDelayMs?: number } = {}) {
+async function listen(
+  channel: string,
+  extra: { onReconnect?: () => void; reconnectDelayMs?: number; closeTimeoutMs?: number } = {},
+) {
   const received: unknown[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const opened_ = await NotifyChannel.open({
@@ -172,6 +175,33 @@ describe("PostgreSQL notify channel", () => {
     await expect.poll(listenerPids).toEqual([]);
     expect(channel.listening).toBe(false);
     expect(reconnects).toBe(0);
+  });
+
+  it("closing sends the messages queued before it, then ends the connection", async () => {
+    const sender = await listen("closing_sender");
+    const receiver = await listen("closing_receiver");
+    const sent = Array.from({ length: 20 }, (_, n) => sender.channel.send("closing_receiver", { n }));
+    await sender.channel.close();
+    await Promise.all(sent);
+    await receiver.receivedCount(20);
+    expect(receiver.received).toEqual(Array.from({ length: 20 }, (_, n) => ({ n })));
+    await expect(sender.channel.send("closing_receiver", {})).rejects.toThrow();
+  });
+
+  it("closing waits for queued messages at most closeTimeoutMs: one that does not go out by then is refused", async () => {
+    const sender = await listen("stuck_sender", { closeTimeoutMs: 100 });
+    // A statement that never completes until its connection ends.
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client) {
+      return new Promise((_, reject) => this.once("end", () => reject(new Error("connection ended")))) as never;
+    });
+    try {
+      const stuck = sender.channel.send("anyone", { n: 1 });
+      await sender.channel.close();
+      await expect(stuck).rejects.toThrow(/ended/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(sender.channel.listening).toBe(false);
   });
 
   it("refuses a channel name that is not a plain lowercase identifier", async () => {

@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { getConfig } from "@/lib/config";
 
 /**
  * An instance's PostgreSQL `LISTEN/NOTIFY` channel (docs/architecture.md, "Several app instances"):
@@ -23,6 +24,8 @@ export interface NotifyChannelOptions {
   onMessage: (message: unknown) => void;
   /** Called after the connection was lost and is listening again. */
   onReconnect?: () => void;
+  /** How long `close` waits for the messages already queued to go out; INSTANCE_REQUEST_TIMEOUT_S by default. */
+  closeTimeoutMs?: number;
   /** First reconnect delay; it doubles up to `maxReconnectDelayMs`. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
@@ -89,6 +92,8 @@ export class NotifyChannel {
     reject: (error: unknown) => void;
   }[] = [];
   private sending = false;
+  /** Who waits for the queue to be sent (closing). */
+  private readonly idle: (() => void)[] = [];
 
   private constructor(private readonly options: NotifyChannelOptions) {}
 
@@ -141,12 +146,24 @@ export class NotifyChannel {
       }
     }
     this.sending = false;
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  /** Stops listening and closes the connection; no reconnect follows. */
+  /**
+   * Sends what is queued (waiting at most `closeTimeoutMs`: what is still queued then is refused),
+   * stops listening and closes the connection; no reconnect follows.
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
+    if (this.sending) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.closeTimeoutMs ?? getConfig().INSTANCE_REQUEST_TIMEOUT_S * 1000);
+      });
+      await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), waited]);
+      clearTimeout(timer);
+    }
     const client = this.client;
     this.client = undefined;
     await client?.end();
