@@ -68,6 +68,7 @@ export class InstanceLink {
       url: options.url,
       channel: instanceChannel(options.instanceId),
       reconnectDelayMs: options.reconnectDelayMs,
+      closeTimeoutMs: options.timeoutMs,
       onMessage: (message) => link?.receive(message as Wire),
       onReconnect: () => {
         for (const service of link?.services ?? []) service.reconnected?.();
@@ -129,7 +130,8 @@ export class InstanceLink {
   }
 
   async close(): Promise<void> {
-    for (const id of [...this.waiting.keys()]) this.settle(id);
+    for (const id of [...this.waiting.keys()])
+      this.settle(id)?.resolve({ t: "reply", id, ok: false, error: wireError(unreachableOwner()) });
     await this.channel.close();
   }
 
