@@ -121,7 +121,8 @@ describe("requests between app instances", () => {
     const owner = await instance("owner", async () => "handled");
     const received: unknown[] = [];
     owner.attach({
-      answer: (body) => ((body as { kind?: string }).kind === "follow" ? Promise.resolve("followed") : undefined),
+      answer: (body) =>
+        (body as { kind?: string }).kind === "follow" ? Promise.resolve({ value: "followed" }) : undefined,
       receive: (body, from) => received.push({ body, from }),
     });
     // Their order is the channel's (notify-channel.test.ts).

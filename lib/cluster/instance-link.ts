@@ -24,10 +24,16 @@ type Request = { t: "request"; id: string; from: string; body: unknown };
 type Message = { t: "message"; from: string; body: unknown };
 type Wire = Request | Reply | Message;
 
+/** A service's answer to a request: the reply's value, and what to do once the reply is queued (it goes out before anything sent then). */
+export interface ServiceAnswer {
+  value: unknown;
+  afterReply?: () => void;
+}
+
 /** A service on the link besides `handle`: the requests it answers, its one-way messages, reconnects. */
 export interface LinkService {
-  /** The reply to a request that is this service's; undefined for one that is not (`handle` answers it). */
-  answer?(body: unknown): Promise<unknown> | undefined;
+  /** The answer to a request that is this service's; undefined for one that is not (`handle` answers it). */
+  answer?(body: unknown): Promise<ServiceAnswer> | undefined;
   /** A one-way message from the instance `from`. */
   receive?(body: unknown, from: string): void;
   /** The channel is listening again after a loss: messages sent to this instance meanwhile are lost. */
@@ -157,9 +163,13 @@ export class InstanceLink {
 
   private async answer(request: Request): Promise<void> {
     let reply: Reply;
+    let afterReply: (() => void) | undefined;
     try {
-      const answered = this.answeredByService(request.body) ?? this.options.handle(request.body);
-      reply = { t: "reply", id: request.id, ok: true, value: await answered };
+      const answered = (await this.answeredByService(request.body)) ?? {
+        value: await this.options.handle(request.body),
+      };
+      afterReply = answered.afterReply;
+      reply = { t: "reply", id: request.id, ok: true, value: answered.value };
     } catch (error) {
       if (!(error instanceof AppError)) console.error("[cluster] a request from another instance failed", error);
       const verdict =
@@ -169,10 +179,12 @@ export class InstanceLink {
       reply = { t: "reply", id: request.id, ok: false, error: wireError(verdict) };
     }
     // A reply that cannot be sent makes the sender time out: that is its verdict then.
-    await this.channel.send(instanceChannel(request.from), reply).catch(() => {});
+    const sent = this.channel.send(instanceChannel(request.from), reply).catch(() => {});
+    afterReply?.();
+    await sent;
   }
 
-  private answeredByService(body: unknown): Promise<unknown> | undefined {
+  private answeredByService(body: unknown): Promise<ServiceAnswer> | undefined {
     for (const service of this.services) {
       const answer = service.answer?.(body);
       if (answer) return answer;

@@ -2,14 +2,15 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
 import { InstanceLink, type LinkService } from "./instance-link";
-import { InstanceRegistry } from "./instance-registry";
-import { placeAfter, RunFollows } from "./run-follow";
+import { InstanceRegistry, instanceChannel } from "./instance-registry";
+import { NotifyChannel } from "./notify-channel";
+import { passed, RunFollows } from "./run-follow";
 
 /**
  * Two app instances in one test process, each with its own live runs, link (its own PostgreSQL
@@ -196,6 +197,58 @@ describe("following a run through an instance that does not hold it", () => {
     expect(follower.events).toEqual(ownSubscriber(live).events);
   });
 
+  it("a send the owner could not make ends the follow once the owner's channel listens again: the follower's stream always closes", async () => {
+    const a = await appInstance("a", { reconnectDelayMs: 1_000 });
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => follower.ids(), settle).toEqual(["1"]);
+
+    await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance_a'");
+    await expect
+      .poll(
+        async () => (await pool.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'instance_a'")).rowCount,
+      )
+      .toBe(0);
+    // Sent while the owner's own channel is down: the run's last events and its end are lost.
+    answer(live, ["lost ", "on the owner's side"]);
+    finish(live);
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.ids()).toEqual(["1"]);
+    expect(a.follows.forwardingCount).toBe(0);
+  });
+
+  it("a follow's reply goes out before its backlog, and a long answer's backlog is one message", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    live.emit("answer", { status: "start" });
+    for (let index = 0; index < 500; index++)
+      live.emit("answer", { status: "delta", content: `word${index} ` }, { store: false });
+    const own = ownSubscriber(live);
+    const toFollower: string[] = [];
+    const send = NotifyChannel.prototype.send;
+    const spy = vi.spyOn(NotifyChannel.prototype, "send").mockImplementation(function (
+      this: NotifyChannel,
+      channel: string,
+      message: unknown,
+    ) {
+      const wire = message as { t: string; body?: { kind?: string } };
+      if (channel === instanceChannel("b")) toFollower.push(wire.t === "reply" ? "reply" : String(wire.body?.kind));
+      return send.call(this, channel, message);
+    });
+    try {
+      const follower = client();
+      b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+      await expect.poll(() => follower.events.length, settle).toBe(own.events.length);
+      expect(follower.events).toEqual(own.events);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(toFollower).toEqual(["reply", "events"]);
+  });
+
   it("a client leaving stops the owner's forwarding: the run's subscribers are its own again", async () => {
     const a = await appInstance("a");
     const b = await appInstance("b");
@@ -261,20 +314,23 @@ describe("the follower passes events on in order", () => {
     link.attach({
       answer: (body) => {
         follows.push(body as { followId: string; follower: string });
-        return Promise.resolve({ held: true });
+        return Promise.resolve({ value: { held: true } });
       },
     } satisfies LinkService);
     return {
       follows,
-      send: async (...ids: string[]) => {
+      /** Sends the events `ids` one message each, the first said to come after `prev`. */
+      send: async (prev: string, ...ids: string[]) => {
         const follow = follows.at(-1);
         if (!follow) throw new Error("nobody follows");
         for (const id of ids) {
           await link.send(follow.follower, {
-            kind: "event",
+            kind: "events",
             followId: follow.followId,
-            event: { event: "answer", id, data: { status: "delta", content: id } },
+            prev,
+            events: [{ event: "answer", id, data: { status: "delta", content: id } }],
           });
+          prev = id;
         }
       },
     };
@@ -286,9 +342,27 @@ describe("the follower passes events on in order", () => {
     const follower = client();
     b.follows.follow({ runId: "r1", owner: "scripted", after: "0" }, follower.sink);
     await expect.poll(() => owner.follows.length, settle).toBe(1);
-    await owner.send("1", "1.1", "1", "1.1", "1.2", "2", "1.2", "4", "5");
+    await owner.send("0", "1", "1.1");
+    // Replayed again by a re-follow from 1, and again from 1.2: what was passed on is dropped.
+    await owner.send("1", "1.1", "1.2", "2");
+    await owner.send("1.2", "2");
+    // 3 is lost.
+    await owner.send("3", "4", "5");
     await expect.poll(() => follower.closed, settle).toBe(true);
     expect(follower.ids()).toEqual(["1", "1.1", "1.2", "2"]);
+  });
+
+  it("an event whose previous event is not the last one passed on closes the stream: deltas lost on the owner's side are never skipped", async () => {
+    const owner = await scriptedOwner();
+    const b = await appInstance("b");
+    const follower = client();
+    b.follows.follow({ runId: "r1", owner: "scripted", after: "0" }, follower.sink);
+    await expect.poll(() => owner.follows.length, settle).toBe(1);
+    await owner.send("0", "1", "1.1");
+    // 1.2 was lost on the owner's side: the next stored event says it comes after 1.2.
+    await owner.send("1.2", "2");
+    await expect.poll(() => follower.closed, settle).toBe(true);
+    expect(follower.ids()).toEqual(["1", "1.1"]);
   });
 
   it("the first event must come right after the client's position, unless the owner replays the run from its start", async () => {
@@ -297,33 +371,33 @@ describe("the follower passes events on in order", () => {
     const afterLoss = client();
     b.follows.follow({ runId: "r1", owner: "scripted", after: "2" }, afterLoss.sink);
     await expect.poll(() => owner.follows.length, settle).toBe(1);
-    await owner.send("4");
+    await owner.send("3", "4");
     await expect.poll(() => afterLoss.closed, settle).toBe(true);
     expect(afterLoss.events).toEqual([]);
 
     const unknownPosition = client();
     b.follows.follow({ runId: "r2", owner: "scripted", after: "999" }, unknownPosition.sink);
     await expect.poll(() => owner.follows.length, settle).toBe(2);
-    await owner.send("1", "2");
+    await owner.send("0", "1", "2");
     await expect.poll(() => unknownPosition.ids(), settle).toEqual(["1", "2"]);
   });
 
-  it("an event's place after the last one passed on", () => {
-    expect(["3.1", "4", "3", "2.9", "3.2", "5", "4.1"].map((id) => placeAfter("3", id))).toEqual([
-      "next",
-      "next",
-      "passed",
-      "passed",
-      "gap",
-      "gap",
-      "gap",
+  it("an event at or before the last one passed on was passed on already", () => {
+    expect(["3", "2.9", "2", "3.1", "4", "10"].map((id) => passed("3", id))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
     ]);
-    expect(["2.4", "3", "2.3", "2.5", "4"].map((id) => placeAfter("2.3", id))).toEqual([
-      "next",
-      "next",
-      "passed",
-      "gap",
-      "gap",
+    expect(["2.3", "2.2", "2", "2.4", "2.10", "3"].map((id) => passed("2.3", id))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
     ]);
   });
 });

@@ -1,21 +1,23 @@
 import "server-only";
 import { z } from "zod";
-import type { LiveRuns } from "@/lib/chat/live-run";
+import type { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import { getConfig } from "@/lib/config";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
-import type { InstanceLink, LinkService } from "./instance-link";
+import type { InstanceLink, LinkService, ServiceAnswer } from "./instance-link";
 import type { InstanceRegistry } from "./instance-registry";
 
 /**
  * Following a run through an instance that does not hold it (docs/architecture.md, "Following a run
  * through another instance"). The follower asks the run's owner to `follow` it from the client's
- * position; the owner subscribes on its `LiveRun`, whose log holds every event answer deltas
- * included, and forwards each event to the follower as a one-way message until the run ends
- * (`end`), the follower leaves (`unfollow`) or the follower's instance is no longer registered. The
- * follower passes on only the event that comes next after the client's position: one already
- * passed is dropped (a re-follow after its channel reconnected replays from its last one), and a
- * gap — something lost while a channel was down — closes the stream, so the client reconnects from
- * the last event it has.
+ * position; the owner replies, then subscribes on its `LiveRun`, whose log holds every event answer
+ * deltas included, and forwards the logged backlog as one message and each later event as one,
+ * until the run ends (`end`), the follower leaves (`unfollow`) or the follower's instance is no
+ * longer registered. Each message names the event the owner sent before it on that follow, and the
+ * follower passes an event on only when that is the last one it passed: one already passed is
+ * dropped (a re-follow after its channel reconnected replays from its last one), and a gap —
+ * something lost while a channel was down, on either side — closes the stream, so the client
+ * reconnects from the last event it has. A send the owner could not make stops its forwarding, and
+ * once its channel listens again it sends `end`, so the follower's stream never waits forever.
  */
 
 const followRequest = z.object({
@@ -29,9 +31,11 @@ type FollowRequest = z.infer<typeof followRequest>;
 
 const followMessage = z.discriminatedUnion("kind", [
   z.object({
-    kind: z.literal("event"),
+    kind: z.literal("events"),
     followId: z.string(),
-    event: z.object({ event: z.string(), id: z.string(), data: z.unknown() }),
+    /** The id of the event sent before the first of these on this follow; "0" before the run's first. */
+    prev: z.string(),
+    events: z.array(z.object({ event: z.string(), id: z.string(), data: z.unknown() })).min(1),
   }),
   z.object({ kind: z.literal("end"), followId: z.string() }),
   z.object({ kind: z.literal("unfollow"), followId: z.string() }),
@@ -59,6 +63,8 @@ interface Following {
 interface Forwarding {
   follower: string;
   stop: () => void;
+  /** A send failed (this instance's channel was down): nothing more is sent but `end`, once it listens again. */
+  broken: boolean;
 }
 
 export interface RunFollowsOptions {
@@ -114,7 +120,7 @@ export class RunFollows implements LinkService {
     for (const followId of [...this.forwarding.keys()]) this.stopForwarding(followId);
   }
 
-  answer(body: unknown): Promise<unknown> | undefined {
+  answer(body: unknown): Promise<ServiceAnswer> | undefined {
     const request = followRequest.safeParse(body);
     if (!request.success) return undefined;
     return Promise.resolve(this.startForwarding(request.data));
@@ -128,9 +134,15 @@ export class RunFollows implements LinkService {
     else this.fromOwner(data, from);
   }
 
-  /** Messages sent to this instance while its channel was down are lost: every follow starts again from its last event. */
+  /**
+   * Messages sent to this instance while its channel was down are lost: every follow starts again
+   * from its last event. Those it could not send meanwhile left gaps: those follows end.
+   */
   reconnected(): void {
     for (const [followId, following] of this.following) void this.askOwner(followId, following);
+    for (const [followId, forwarding] of this.forwarding) {
+      if (forwarding.broken) this.sendEnd(followId, forwarding);
+    }
   }
 
   private async askOwner(followId: string, following: Following): Promise<void> {
@@ -158,7 +170,7 @@ export class RunFollows implements LinkService {
     const following = this.following.get(message.followId);
     if (!following) {
       // A follow this instance left, whose `unfollow` was lost: the owner stops now.
-      if (message.kind === "event")
+      if (message.kind === "events")
         void this.link.send(from, { kind: "unfollow", followId: message.followId }).catch(() => {});
       return;
     }
@@ -168,19 +180,22 @@ export class RunFollows implements LinkService {
       following.sink.close();
       return;
     }
-    const event = message.event as SentRunEvent;
-    // An owner that does not know the client's position replays the run from its first event.
-    const fromStart = !following.passedAny && event.id === "1";
-    const place = fromStart ? "next" : placeAfter(following.position, event.id);
-    if (place === "passed") return;
-    if (place === "gap") {
-      this.leave(message.followId);
-      following.sink.close();
-      return;
+    let prev = message.prev;
+    for (const event of message.events as SentRunEvent[]) {
+      // An owner that does not know the client's position replays the run from its first event.
+      const fromStart = !following.passedAny && prev === "0";
+      const previous = prev;
+      prev = event.id;
+      if (!fromStart && passed(following.position, event.id)) continue;
+      if (!fromStart && previous !== following.position) {
+        this.leave(message.followId);
+        following.sink.close();
+        return;
+      }
+      following.position = event.id;
+      following.passedAny = true;
+      following.sink.send(event);
     }
-    following.position = event.id;
-    following.passedAny = true;
-    following.sink.send(event);
   }
 
   /** The client went away, or the stream cannot go on: the owner stops forwarding. */
@@ -197,25 +212,58 @@ export class RunFollows implements LinkService {
     following?.sink.close();
   }
 
-  /** A follow request: forwards the run's events after `after`, or says the run is not here. */
-  private startForwarding({ followId, runId, after, follower }: FollowRequest): { held: boolean } {
+  /** A follow request: says whether the run is here and, once that reply is on its way, forwards its events after `after`. */
+  private startForwarding({ followId, runId, after, follower }: FollowRequest): ServiceAnswer {
     // A follow again with the same id (the follower's channel reconnected) replaces the earlier one.
     this.stopForwarding(followId, follower);
     const live = this.liveRuns.get(runId);
-    if (!live) return { held: false };
-    const forwarding: Forwarding = { follower, stop: () => {} };
+    if (!live) return { value: { held: false } };
+    const forwarding: Forwarding = { follower, stop: () => {}, broken: false };
     this.forwarding.set(followId, forwarding);
-    // Sent in order on one connection; one that fails leaves a gap the follower notices.
-    const stop = live.subscribe(
-      (event) => void this.link.send(follower, { kind: "event", followId, event }).catch(() => {}),
+    return { value: { held: true }, afterReply: () => this.forward(followId, forwarding, live, after) };
+  }
+
+  /** Sends the logged events after `after` as one message (chunked when long), then each later event. */
+  private forward(followId: string, forwarding: Forwarding, live: LiveRun, after: string): void {
+    if (this.forwarding.get(followId) !== forwarding) return; // The follower left before the reply went out.
+    let prev: string | undefined;
+    const send = (events: SentRunEvent[]) => {
+      if (forwarding.broken || events.length === 0) return;
+      // The log replays from its start when it does not have `after`.
+      prev ??= events[0]?.id === "1" ? "0" : after;
+      const message: FollowMessage = { kind: "events", followId, prev, events };
+      prev = events.at(-1)?.id;
+      this.link.send(forwarding.follower, message).catch(() => this.broke(forwarding));
+    };
+    let backlog: SentRunEvent[] | undefined = [];
+    const sendBacklog = () => {
+      if (backlog) send(backlog);
+      backlog = undefined;
+    };
+    forwarding.stop = live.subscribe(
+      (event) => (backlog ? backlog.push(event) : send([event])),
       () => {
-        if (this.forwarding.get(followId) === forwarding) this.forwarding.delete(followId);
-        void this.link.send(follower, { kind: "end", followId }).catch(() => {});
+        sendBacklog();
+        if (!forwarding.broken) this.sendEnd(followId, forwarding);
       },
       after,
     );
-    forwarding.stop = stop;
-    return { held: true };
+    sendBacklog();
+  }
+
+  /** Nothing more goes to the follower but `end`, once this instance's channel listens again. */
+  private broke(forwarding: Forwarding): void {
+    forwarding.broken = true;
+    forwarding.stop();
+  }
+
+  private sendEnd(followId: string, forwarding: Forwarding): void {
+    this.link.send(forwarding.follower, { kind: "end", followId }).then(
+      () => {
+        if (this.forwarding.get(followId) === forwarding) this.forwarding.delete(followId);
+      },
+      () => this.broke(forwarding),
+    );
   }
 
   private stopForwarding(followId: string, follower?: string): void {
@@ -248,16 +296,11 @@ export class RunFollows implements LinkService {
   }
 }
 
-/**
- * Where the event `id` stands after the event `last`: the one that comes next (the next delta
- * `N.k+1`, or the next stored event `N+1`), one already passed, or a later one after a gap.
- */
-export function placeAfter(last: string, id: string): "next" | "passed" | "gap" {
+/** Whether the event `id` comes at or before the event `last` ("N" or "N.k"): the follower passed it on already. */
+export function passed(last: string, id: string): boolean {
   const [seq, delta] = eventPlace(id);
   const [lastSeq, lastDelta] = eventPlace(last);
-  if ((seq === lastSeq && delta === lastDelta + 1) || (seq === lastSeq + 1 && delta === 0)) return "next";
-  if (seq < lastSeq || (seq === lastSeq && delta <= lastDelta)) return "passed";
-  return "gap";
+  return seq < lastSeq || (seq === lastSeq && delta <= lastDelta);
 }
 
 function eventPlace(id: string): [number, number] {
