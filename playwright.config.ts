@@ -15,6 +15,7 @@ import {
  * E2E against the production build (made beforehand by `npm run test:e2e`) and the fake Ollama.
  * Five servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback,
  * the app talking to both, a second app whose Ollama is down, and a third with accounts required.
+ * e2e/cluster.spec.ts starts more for its own tests: PostgreSQL, two app instances on it, nginx.
  */
 
 // This file is loaded by the runner and again by each worker. Only the runner (workers have
