@@ -10,21 +10,35 @@ const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
 /**
  * Removes an account with everything it owns, its runs ended first so that none writes to rows that
  * are about to vanish. From its first moment the account's starts that have not stored their run are
- * refused (404) when they come to; one already reserved is aborted and awaited, so that it is either
- * refused or one of the runs ended. Each running answer is stored as stopped, and its subscribers get
+ * refused (404) when they come to; one already reserved (or reserved while the removal waits) is aborted
+ * and awaited, so that it is either refused or one of the runs ended. Every run is ended even when
+ * storing one fails. Each running answer is stored as stopped, and its subscribers get
  * an `error` and a `done` before the stream closes. Only then is the account deleted.
  */
 export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRuns()): Promise<void> {
   const allowStarts = liveRuns.refuseStartsOf(userId);
   try {
-    const starting = liveRuns.ownedBy(userId).filter((live) => !live.isStarted);
-    for (const live of starting) live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
-    await Promise.all(starting.map((live) => live.startSettled));
-    await Promise.all(liveRuns.ownedBy(userId).map((live) => endForRemoval(db, live, liveRuns)));
+    // A chat sent while the removal waits for a start may take a slot meanwhile: wait until none is left.
+    for (let starting = unstarted(liveRuns, userId); starting.length > 0; starting = unstarted(liveRuns, userId)) {
+      for (const live of starting) live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
+      await Promise.all(starting.map((live) => live.startSettled));
+    }
+    const ending = await Promise.allSettled(
+      liveRuns
+        .ownedBy(userId)
+        .filter((live) => live.isStarted)
+        .map((live) => endForRemoval(db, live, liveRuns)),
+    );
+    const failed = ending.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
     await deleteUser(db, userId);
   } finally {
     allowStarts();
   }
+}
+
+function unstarted(liveRuns: LiveRuns, userId: string): LiveRun[] {
+  return liveRuns.ownedBy(userId).filter((live) => !live.isStarted);
 }
 
 /**

@@ -63,6 +63,22 @@ function follow(response: Response): { events: ParsedEvent[]; closed: Promise<Pa
   return { events, closed };
 }
 
+/** A small picture attached to the conversation; its chat prepares it for the vision model (at `imageGate`). */
+async function uploadImage(who: TestClient, id: string): Promise<string> {
+  const { createCanvas } = await import("@napi-rs/canvas");
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await createCanvas(32, 32).encode("png"))]), "dot.png");
+  const uploaded = await upload(
+    new Request(`http://127.0.0.1/api/conversations/${id}/files`, {
+      method: "POST",
+      headers: { cookie: who.cookie, origin: "http://127.0.0.1" },
+      body: form,
+    }),
+    params({ id }),
+  );
+  return ((await uploaded.json()) as { id: string }).id;
+}
+
 const remove = (userId: string) => removeUser(admin.request("", "DELETE"), params({ userId }));
 const conversationRows = async (id: string) =>
   (await getDb()).select().from(conversations).where(eq(conversations.id, id));
@@ -120,18 +136,7 @@ describe("removing an account stops its runs first", () => {
   it("a chat still starting when its account's removal begins is refused with 404 and stores nothing, and the removal waits for it", async () => {
     const carol = await newAccount("carol");
     const id = await newConversation(carol.client, "llava:7b");
-    const { createCanvas } = await import("@napi-rs/canvas");
-    const form = new FormData();
-    form.set("file", new Blob([new Uint8Array(await createCanvas(32, 32).encode("png"))]), "dot.png");
-    const uploaded = await upload(
-      new Request(`http://127.0.0.1/api/conversations/${id}/files`, {
-        method: "POST",
-        headers: { cookie: carol.client.cookie, origin: "http://127.0.0.1" },
-        body: form,
-      }),
-      params({ id }),
-    );
-    const fileId = ((await uploaded.json()) as { id: string }).id;
+    const fileId = await uploadImage(carol.client, id);
     imageGate.close();
     const starting = chat(
       carol.client.request("/api/chat", "POST", {
@@ -152,6 +157,58 @@ describe("removing an account stops its runs first", () => {
     expect(getLiveRuns().size).toBe(0);
     expect(await conversationRows(id)).toEqual([]);
     expect(fake().chatRequests()).toEqual([]);
+  });
+
+  it("a chat that takes its slot while the removal waits for an earlier start is refused too; the removal ends the running answers and succeeds", async () => {
+    process.env.MAX_RUNS_PER_USER = "3";
+    resetConfigForTests();
+    try {
+      const erin = await newAccount("erin");
+      const running = await newConversation(erin.client);
+      const first = await newConversation(erin.client, "llava:7b");
+      const late = await newConversation(erin.client, "llava:7b");
+      const images = [await uploadImage(erin.client, first), await uploadImage(erin.client, late)];
+      fake().setDefaultResponder((req) =>
+        req.stream === false
+          ? { content: "The loop's answer." }
+          : { chunks: Array.from({ length: 200 }, (_, i) => `e${i} `), chunkDelayMs: 50 },
+      );
+      const stream = follow(
+        await chat(erin.client.request("/api/chat", "POST", { conversationId: running, message: "slow one" })),
+      );
+      await expect.poll(() => stream.events.some((e) => e.event === "answer")).toBe(true);
+      imageGate.close();
+      const send = (conversationId: string, fileId: string) =>
+        chat(
+          erin.client.request("/api/chat", "POST", { conversationId, message: "and this?", attachmentIds: [fileId] }),
+        );
+      const firstStart = send(first, images[0]!);
+      await expect.poll(() => imageGate.waiting).toBe(1);
+      const removing = remove(erin.id);
+      await expect.poll(() => getLiveRuns().forConversation(first)?.signal.aborted).toBe(true);
+      // The removal waits for that start; meanwhile another chat takes a slot and is being prepared.
+      const lateStart = send(late, images[1]!);
+      await expect.poll(() => imageGate.waiting).toBe(2);
+      imageGate.letOneThrough();
+      expect((await firstStart).status).toBe(404);
+      await expect.poll(() => getLiveRuns().forConversation(late)?.signal.aborted).toBe(true);
+      imageGate.open();
+      const refused = await lateStart;
+      expect(refused.status).toBe(404);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("not_found:account");
+
+      expect((await removing).status).toBe(204);
+      expect((await stream.closed).slice(-2)).toMatchObject([
+        { event: "error", data: { code: "not_found:account" } },
+        { event: "done", data: { stopped: true } },
+      ]);
+      for (const id of [running, first, late]) expect(await conversationRows(id)).toEqual([]);
+      await expect.poll(() => getLiveRuns().size).toBe(0);
+    } finally {
+      imageGate.open();
+      delete process.env.MAX_RUNS_PER_USER;
+      resetConfigForTests();
+    }
   });
 
   it("a chat sent while its account is being removed is refused with 404 and stores nothing", async () => {

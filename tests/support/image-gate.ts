@@ -5,24 +5,26 @@
  *   vi.mock("@/lib/files/image-resize", async (original) =>
  *     (await import("@/tests/support/image-gate")).gatedImageResize(await original()));
  */
-let opened: Promise<void> = Promise.resolve();
-let release = () => {};
-let waiting = 0;
+let closed = false;
+/** The preparations waiting, oldest first. */
+const held: (() => void)[] = [];
 
 export const imageGate = {
-  /** Image preparations started from now on wait until `open()`. */
+  /** Image preparations started from now on wait until `open()` (or `letOneThrough()`). */
   close(): void {
-    opened = new Promise((resolve) => {
-      release = resolve;
-    });
+    closed = true;
   },
   open(): void {
-    release();
-    opened = Promise.resolve();
+    closed = false;
+    for (const release of held.splice(0)) release();
+  },
+  /** Lets the oldest waiting preparation go on; the gate stays closed for the others. */
+  letOneThrough(): void {
+    held.shift()?.();
   },
   /** How many image preparations are waiting at the gate. */
   get waiting(): number {
-    return waiting;
+    return held.length;
   },
 };
 
@@ -30,12 +32,7 @@ type Resize = (...args: never[]) => Promise<unknown>;
 
 export function gatedImageResize<Module extends { resizeForVision: Resize }>(real: Module): Module {
   const resizeForVision = async (...args: Parameters<Module["resizeForVision"]>) => {
-    waiting++;
-    try {
-      await opened;
-    } finally {
-      waiting--;
-    }
+    if (closed) await new Promise<void>((resolve) => held.push(resolve));
     return real.resizeForVision(...args);
   };
   return { ...real, resizeForVision };
