@@ -31,7 +31,20 @@ const statusByKind: Record<ErrorKind, number> = {
 
 export type ErrorCode = `${ErrorKind}:${string}` | ErrorKind;
 
+/** Marks an AppError whichever copy of this module made it. */
+const APP_ERROR = Symbol.for("ollama-web.AppError");
+
 export class AppError extends Error {
+  /**
+   * Next.js bundles the server's start (instrumentation.ts, which starts the app instance's cluster)
+   * apart from the routes, so this module may be loaded twice: an AppError from one copy, thrown
+   * through the other (an owner's verdict relayed by the cluster), is still one.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && APP_ERROR in value;
+  }
+
+  readonly [APP_ERROR] = true;
   readonly code: ErrorCode;
   readonly details?: unknown;
   readonly retryable: boolean;
