@@ -70,9 +70,10 @@ export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
  * For an app instance declared dead (docs/architecture.md, "Several app instances"): a survivor has
  * already stored its runs as interrupted, so each started run is aborted and closed WITHOUT storing
  * anything more (its follow-ups not yet taken stay stored, unsent). A start still being prepared
- * goes on: its run will be stored under this instance, registered again. Returns how many were dropped.
+ * goes on: its run will be stored under this instance, registered again. Returns the ids of the runs
+ * dropped: one stored after the survivor's sweep is still running, and the caller recovers it.
  */
-export function dropLiveRuns(liveRuns: LiveRuns): number {
+export function dropLiveRuns(liveRuns: LiveRuns): string[] {
   const started = liveRuns.active().filter((live) => live.isStarted);
   for (const live of started) {
     live.finalized = true;
@@ -81,5 +82,5 @@ export function dropLiveRuns(liveRuns: LiveRuns): number {
     live.end();
     liveRuns.remove(live);
   }
-  return started.length;
+  return started.map((live) => live.runId);
 }

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LiveRuns } from "@/lib/chat/live-run";
+import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import { closeDb, type Db, openPostgresDb } from "@/lib/db/client";
 import { listHeldInterrupts, storeInterrupt } from "@/lib/db/interrupts";
 import { postgresPool } from "@/lib/db/postgres";
 import { createConversation, insertMessage, listMessages } from "@/lib/db/queries";
-import { createRun, getRun, savePartialAnswer } from "@/lib/db/runs";
+import { createRun, finishRun, getRun, savePartialAnswer } from "@/lib/db/runs";
+import type { Run } from "@/lib/db/schema";
 import { Cluster } from "./cluster";
 import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";
 
@@ -75,6 +76,21 @@ async function runningRunOf(db: Db, instanceId: string) {
   return run;
 }
 
+/** The instance's live run holding a stored run, as a chat's start leaves it. */
+async function liveRunOf(instance: { liveRuns: LiveRuns }, run: Run): Promise<LiveRun> {
+  const live = new LiveRun({
+    runId: run.id,
+    conversationId: run.conversationId,
+    persist: async () => {},
+    interruptLimits: { maxCount: 20, maxBytes: 65_536 },
+  });
+  expect(instance.liveRuns.reserve(live, { perUser: 10, total: 10 })).toBeNull();
+  live.markStarted(run);
+  return live;
+}
+
+const endOf = (live: LiveRun) => ({ runId: live.runId, iterations: 1, inputTokens: 1, outputTokens: 1 });
+
 describe("app instances sharing PostgreSQL", () => {
   it("a run of another instance survives this instance's start", async () => {
     const a = await startInstance("a");
@@ -97,7 +113,9 @@ describe("app instances sharing PostgreSQL", () => {
     expect((await getRun(b.db, { id: run.id })).status).toBe("running");
 
     await silentFor(b.db, "a", 1);
-    await Promise.all([b.cluster.heartbeat(), c.cluster.heartbeat(), b.cluster.heartbeat()]);
+    // Three survivors sweeping at once (one instance's heartbeats take turns).
+    const d = await startInstance("d");
+    await Promise.all([b.cluster.heartbeat(), c.cluster.heartbeat(), d.cluster.heartbeat()]);
     expect((await getRun(b.db, { id: run.id })).status).toBe("interrupted");
     const answers = (await listMessages(b.db, { conversationId: run.conversationId })).filter(
       (message) => message.role === "assistant",
@@ -109,6 +127,30 @@ describe("app instances sharing PostgreSQL", () => {
       expect.objectContaining({ text: "and the prices", unsent: true }),
     ]);
     expect(await b.cluster.ownerOfRun(run.id)).toBeNull();
+  });
+
+  it("an instance declared dead keeps the survivor's end of its runs, and stores interrupted a run it started after the sweep", async () => {
+    const a = await startInstance("a");
+    const b = await startInstance("b");
+    const before = await liveRunOf(a, await runningRunOf(a.db, "a"));
+    await silentFor(b.db, "a", MISSED_HEARTBEATS + 1);
+    await b.cluster.heartbeat();
+    expect((await getRun(b.db, { id: before.runId })).status).toBe("interrupted");
+
+    // Before its next heartbeat, the instance ends the run the survivor stored, and starts another.
+    expect(await finishRun(a.db, { ...endOf(before), status: "complete", answer: "the whole answer" })).toBeUndefined();
+    const after = await liveRunOf(a, await runningRunOf(a.db, "a"));
+    await a.cluster.heartbeat();
+
+    expect(a.liveRuns.size).toBe(0);
+    expect((await getRun(a.db, { id: before.runId })).status).toBe("interrupted");
+    expect((await getRun(a.db, { id: after.runId })).status).toBe("interrupted");
+    for (const live of [before, after]) {
+      const answers = (await listMessages(a.db, { conversationId: live.conversationId })).filter(
+        (message) => message.role === "assistant",
+      );
+      expect(answers).toEqual([expect.objectContaining({ content: "half an answer ½", status: "interrupted" })]);
+    }
   });
 
   it("a run owned by no instance (an earlier release's) is recovered at a start", async () => {

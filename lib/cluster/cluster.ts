@@ -85,7 +85,7 @@ export class Cluster {
 
   /**
    * One heartbeat: says this instance is alive (declared dead meanwhile, it drops its runs: a
-   * survivor stored them), claims the instances that stopped beating and recovers the runs no
+   * survivor stored them, and those it did not, started since, are stored interrupted), claims the instances that stopped beating and recovers the runs no
    * instance owns. A failure is logged; the next heartbeat tries again. One at a time.
    */
   heartbeat(): Promise<void> {
@@ -99,9 +99,12 @@ export class Cluster {
 
   private async beatAndSweep(): Promise<void> {
     if ((await this.registry.beat()) === "declared_dead") {
+      // A run stored after the survivor's sweep is not orphaned (this instance is registered again):
+      // it is stored interrupted here, as the survivor stored the others.
       const dropped = dropLiveRuns(this.liveRuns);
+      const recovered = await recoverInterruptedRuns(this.db, { runIds: dropped });
       console.warn(
-        `[cluster] this instance was declared dead (no heartbeat for too long); dropped ${dropped} running answer(s) another instance stored`,
+        `[cluster] this instance was declared dead (no heartbeat for too long); dropped ${dropped.length} running answer(s), ${dropped.length - recovered} stored by another instance`,
       );
     }
     const dead = await this.registry.claimDead();

@@ -294,11 +294,30 @@ describe("runs", () => {
       { event: "answer", data: { status: "done" }, id: "2" },
     ]);
   });
+  it("a run already stored interrupted by a recovery keeps that end: finishing it later stores no second answer", async () => {
+    const conversation = await createConversation(db, { ownerId: null });
+    await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+    const run = await createRun(db, { conversationId: conversation.id, mode: "plain", model: "m" });
+    await savePartialAnswer(db, { runId: run.id, text: "half" });
+    expect(await recoverInterruptedRuns(db, { runIds: [run.id] })).toBe(1);
+    const late = await finishRun(db, {
+      runId: run.id,
+      status: "complete",
+      iterations: 1,
+      inputTokens: 1,
+      outputTokens: 1,
+      answer: "the whole answer",
+    });
+    expect(late).toBeUndefined();
+    expect((await db.select().from(runs).where(eq(runs.id, run.id)))[0]?.status).toBe("interrupted");
+    const answers = await db.select().from(messages).where(eq(messages.runId, run.id));
+    expect(answers).toEqual([expect.objectContaining({ content: "half", status: "interrupted" })]);
+  });
 });
 
 describe("the branch shown", () => {
-  const finish = (runId: string) =>
-    finishRun(db, { runId, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" });
+  const finish = async (runId: string) =>
+    (await finishRun(db, { runId, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer: "a" }))!;
 
   it("a question and an answer each become the end of the branch shown; an interrupt does not", async () => {
     const conversation = await createConversation(db, { ownerId: null });

@@ -126,35 +126,42 @@ export function endMessage(run: RunStart, values: RunEnd, now: number): Message 
 
 /** The statements, not yet run, that end a run: its row, its assistant message, the branch shown. */
 export function runEndStatements(db: Db, run: RunStart, values: RunEnd, message: Message): PromiseLike<unknown>[] {
-  const now = message.createdAt;
-  return [
-    db
-      .update(runs)
-      .set({
-        status: values.status,
-        iterations: values.iterations,
-        inputTokens: values.inputTokens,
-        outputTokens: values.outputTokens,
-        generationMs: values.generationMs === undefined ? null : Math.round(values.generationMs),
-        error: values.error ?? null,
-        fallback: values.fallback ?? false,
-        partialAnswer: null,
-        elapsedMs: now - run.startedAt,
-        finishedAt: now,
-      })
-      .where(eq(runs.id, run.id)),
-    ...answerStatements(db, message),
-  ];
+  return [runEndStatement(db, run, values, message.createdAt), ...answerStatements(db, message)];
 }
 
-/** Ends a run and stores its assistant message in one transaction. */
-export async function finishRun(db: Db, values: RunEnd & { runId: string }): Promise<Message> {
+/** Ends the run's row if it is still running (another instance may have stored it interrupted). */
+function runEndStatement(db: Db, run: RunStart, values: RunEnd, now: number) {
+  return db
+    .update(runs)
+    .set({
+      status: values.status,
+      iterations: values.iterations,
+      inputTokens: values.inputTokens,
+      outputTokens: values.outputTokens,
+      generationMs: values.generationMs === undefined ? null : Math.round(values.generationMs),
+      error: values.error ?? null,
+      fallback: values.fallback ?? false,
+      partialAnswer: null,
+      elapsedMs: now - run.startedAt,
+      finishedAt: now,
+    })
+    .where(and(eq(runs.id, run.id), eq(runs.status, "running")));
+}
+
+/**
+ * Ends a run and stores its assistant message in one transaction. A run no longer running (a
+ * survivor's sweep stored it interrupted: docs/architecture.md, "Several app instances") keeps that
+ * end and gets no second message: undefined then.
+ */
+export async function finishRun(db: Db, values: RunEnd & { runId: string }): Promise<Message | undefined> {
   const run = await getRun(db, { id: values.runId });
   const message = endMessage(run, values, Date.now());
-  await db.transaction(async (tx) => {
-    for (const statement of runEndStatements(tx, run, values, message)) await statement;
+  return db.transaction(async (tx) => {
+    const ended = await runEndStatement(tx, run, values, message.createdAt).returning({ id: runs.id });
+    if (ended.length === 0) return undefined;
+    for (const statement of answerStatements(tx, message)) await statement;
+    return message;
   });
-  return message;
 }
 
 /**

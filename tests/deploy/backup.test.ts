@@ -96,14 +96,14 @@ async function seed(db: Db): Promise<Seeded> {
       at: 0,
     } as const;
     await appendRunEvent(db, { runId: run.id, seq: 1, event: { event: "step", data: call } });
-    const answer = await finishRun(db, {
+    const answer = (await finishRun(db, {
       runId: run.id,
       status: "complete",
       iterations: 2,
       inputTokens: 120,
       outputTokens: 45,
       answer: `**Answer ${c}**`,
-    });
+    }))!;
     const files: { id: string; bytes: Buffer }[] = [];
     for (const f of [0, 1]) {
       // Random bytes, so neither SQLite nor anything else can make them equal by accident.
