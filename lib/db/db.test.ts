@@ -21,6 +21,8 @@ import {
 import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
 import { conversations, files, messages, runEvents, runs } from "./schema";
 
+const nothingHere = { instanceId: null, get: () => undefined };
+
 let ctx: TempDb;
 let db: Db;
 tempDbForEachTest((temp) => {
@@ -181,7 +183,7 @@ describe("deleting a conversation", () => {
       });
       await addFile(id);
     }
-    await deleteConversation(db, { ownerId: null, id: conversation.id });
+    await deleteConversation(db, { ownerId: null, id: conversation.id, runsHere: nothingHere });
     for (const table of [messages, runs, files] as const) {
       const rows = (await db.select().from(table)) as { conversationId: string }[];
       expect(rows.every((row) => row.conversationId === other.id)).toBe(true);
@@ -191,7 +193,7 @@ describe("deleting a conversation", () => {
   });
 
   it("an unknown id is a not_found error", async () => {
-    await expect(deleteConversation(db, { ownerId: null, id: "nope" })).rejects.toThrowError(
+    await expect(deleteConversation(db, { ownerId: null, id: "nope", runsHere: nothingHere })).rejects.toThrowError(
       expect.objectContaining({ code: "not_found:conversation" }),
     );
   });

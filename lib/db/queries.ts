@@ -11,6 +11,7 @@ import {
   type Conversation,
   conversations,
   files,
+  instances,
   type Message,
   type MessageStatus,
   messages,
@@ -235,12 +236,23 @@ export async function updateConversation(
   return getConversation(db, { id, ownerId });
 }
 
+/** The runs going in this process (`LiveRuns`), and the app instance it is (null: none, SQLite). */
+export interface RunsHere {
+  instanceId: string | null;
+  get(runId: string): unknown;
+}
+
 /**
- * Deletes the conversation with everything in it; 409 while one of its runs is running, on any app
- * instance. The row is locked first, so a start storing its run (whose rows reference it) is waited
- * for and then seen, and a later one waits for the delete and finds the conversation gone.
+ * Deletes the conversation with everything in it; 409 while one of its runs goes on: here, or on
+ * another registered app instance. A row left `running` that no process holds (its end not yet
+ * stored) does not keep it. The row is locked first, so a start storing its run (whose rows
+ * reference it) is waited for and then seen, and a later one waits for the delete and finds the
+ * conversation gone.
  */
-export async function deleteConversation(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
+export async function deleteConversation(
+  db: Db,
+  { id, ownerId, runsHere }: { id: string; ownerId: OwnerId; runsHere: RunsHere },
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [found] = await lockedForUpdate(
       tx
@@ -250,15 +262,21 @@ export async function deleteConversation(db: Db, { id, ownerId }: { id: string; 
     );
     if (!found) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
     const [running] = await tx
-      .select({ id: runs.id })
+      .select({ id: runs.id, instanceId: runs.instanceId })
       .from(runs)
       .where(and(eq(runs.conversationId, id), eq(runs.status, "running")))
       .limit(1);
-    if (running) {
+    if (running && (runsHere.get(running.id) || (await heldElsewhere(tx, running.instanceId, runsHere)))) {
       throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
     }
     await tx.delete(conversations).where(eq(conversations.id, id));
   });
+}
+
+async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHere): Promise<boolean> {
+  if (instanceId === null || instanceId === runsHere.instanceId) return false;
+  const [registered] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
+  return registered !== undefined;
 }
 
 /**

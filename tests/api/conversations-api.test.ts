@@ -1,9 +1,14 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE, GET as getOne, PATCH } from "@/app/api/conversations/[id]/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as models } from "@/app/api/models/route";
 import { resetConfigForTests } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { insertMessage } from "@/lib/db/queries";
+import { createRun } from "@/lib/db/runs";
+import { runs } from "@/lib/db/schema";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
 
@@ -119,6 +124,15 @@ describe("conversation routes", () => {
       404,
       "not_found:conversation",
     );
+  });
+
+  it("a run left running that no process holds (its end not yet stored) does not keep its conversation from being deleted", async () => {
+    const conversation = await createConversation();
+    const db = await getDb();
+    await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+    await createRun(db, { conversationId: conversation.id, mode: "native", model: "m" });
+    expect((await DELETE(jsonRequest("", "DELETE"), params({ id: conversation.id }))).status).toBe(204);
+    expect(await db.select().from(runs).where(eq(runs.conversationId, conversation.id))).toEqual([]);
   });
 
   it("lists newest first with search and a cursor", async () => {

@@ -244,7 +244,7 @@ describe("run slots are reserved before any await", () => {
     });
     const starting = send({ conversationId: id, message: "hello" });
     await atTransaction;
-    await deleteConversation(await getDb(), { id, ownerId: null });
+    await deleteConversation(await getDb(), { id, ownerId: null, runsHere: getLiveRuns() });
     open();
     const response = await starting;
     expect({ status: response.status, code: await codeOf(response) }).toEqual({

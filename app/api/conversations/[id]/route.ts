@@ -35,6 +35,6 @@ export const DELETE = apiRoute(async (_request: Request, { params }: Context, vi
   if (getLiveRuns().forConversation(id)) {
     throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
   }
-  await deleteConversation(db, { id, ownerId: ownerOf(viewer) });
+  await deleteConversation(db, { id, ownerId: ownerOf(viewer), runsHere: getLiveRuns() });
   return new Response(null, { status: 204 });
 });
