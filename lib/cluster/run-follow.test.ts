@@ -216,7 +216,7 @@ describe("following a run through an instance that does not hold it", () => {
     finish(live);
     await expect.poll(() => follower.closed, settle).toBe(true);
     expect(follower.ids()).toEqual(["1"]);
-    expect(a.follows.forwardingCount).toBe(0);
+    await expect.poll(() => a.follows.forwardingCount, settle).toBe(0);
   });
 
   it("a follow's reply goes out before its backlog, and a long answer's backlog is one message", async () => {
