@@ -214,15 +214,16 @@ export async function recoverInterruptedRuns(db: Db, { runIds }: { runIds?: stri
     .from(schema.runs)
     .where(runIds ? and(running, inArray(schema.runs.id, runIds)) : running);
   const now = Date.now();
-  return db.transaction(async (tx) => {
-    let recovered = 0;
-    for (const run of stale) {
+  // One transaction per run, holding only its rows: two survivors sweeping the same runs cannot deadlock.
+  let recovered = 0;
+  for (const run of stale) {
+    const stored = await db.transaction(async (tx) => {
       const ended = await tx
         .update(schema.runs)
         .set({ status: "interrupted", finishedAt: now, elapsedMs: now - run.startedAt })
         .where(and(eq(schema.runs.id, run.id), running))
         .returning({ id: schema.runs.id });
-      if (ended.length === 0) continue;
+      if (ended.length === 0) return false;
       await storeAnswer(tx, {
         id: crypto.randomUUID(),
         conversationId: run.conversationId,
@@ -234,10 +235,11 @@ export async function recoverInterruptedRuns(db: Db, { runIds }: { runIds?: stri
         attachmentIds: null,
         createdAt: now,
       });
-      recovered++;
-    }
-    return recovered;
-  });
+      return true;
+    });
+    if (stored) recovered++;
+  }
+  return recovered;
 }
 
 const globalForDb = globalThis as unknown as { __ollamaWebDb?: Promise<Db> };
