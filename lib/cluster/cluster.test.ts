@@ -99,8 +99,7 @@ describe("app instances sharing PostgreSQL", () => {
     expect((await getRun(b.db, { id: run.id })).status).toBe("running");
     await b.cluster.heartbeat();
     expect((await getRun(b.db, { id: run.id })).status).toBe("running");
-    expect(await b.cluster.ownerOfRun(run.id)).toBe("a");
-    expect(await b.cluster.runningRunOf(run.conversationId)).toEqual({ runId: run.id, instanceId: "a" });
+    expect(await b.cluster.runOwnerOf(run.conversationId)).toBe("a");
   });
 
   it(`a run of an instance silent for ${MISSED_HEARTBEATS} heartbeats is stored interrupted by a survivor's sweep, exactly once`, async () => {
@@ -126,7 +125,7 @@ describe("app instances sharing PostgreSQL", () => {
     expect(await listHeldInterrupts(b.db, { conversationId: run.conversationId })).toEqual([
       expect.objectContaining({ text: "and the prices", unsent: true }),
     ]);
-    expect(await b.cluster.ownerOfRun(run.id)).toBeNull();
+    expect(await b.cluster.runOwnerOf(run.conversationId)).toBeNull();
   });
 
   it("an instance declared dead keeps the survivor's end of its runs, and stores interrupted a run it started after the sweep", async () => {

@@ -27,12 +27,6 @@ export interface ClusterOptions {
   requestTimeoutMs?: number;
 }
 
-/** A conversation's running run as the database has it, and the instance holding it (null: none). */
-export interface RunningRun {
-  runId: string;
-  instanceId: string | null;
-}
-
 export class Cluster {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
@@ -113,24 +107,14 @@ export class Cluster {
     if (recovered > 0) console.log(`[cluster] stored ${recovered} answer(s) of a dead instance as interrupted`);
   }
 
-  /** The instance holding the run while it is running; null when it is not running or no instance holds it. */
-  async ownerOfRun(runId: string): Promise<string | null> {
+  /** The instance holding the conversation's running run, on whichever instance, from the database; null: none. */
+  async runOwnerOf(conversationId: string): Promise<string | null> {
     const [row] = await this.db
       .select({ instanceId: runs.instanceId })
       .from(runs)
-      .where(and(eq(runs.id, runId), eq(runs.status, "running")))
-      .limit(1);
-    return row?.instanceId ?? null;
-  }
-
-  /** The conversation's running run, on whichever instance, from the database. */
-  async runningRunOf(conversationId: string): Promise<RunningRun | undefined> {
-    const [row] = await this.db
-      .select({ runId: runs.id, instanceId: runs.instanceId })
-      .from(runs)
       .where(and(eq(runs.conversationId, conversationId), eq(runs.status, "running")))
       .limit(1);
-    return row;
+    return row?.instanceId ?? null;
   }
 
   /**
@@ -140,7 +124,7 @@ export class Cluster {
    */
   async onRunOwner<T>(request: OwnerRequest, here: () => T | Promise<T>): Promise<T> {
     if (this.liveRuns.forConversation(request.conversationId)) return here();
-    const owner = (await this.runningRunOf(request.conversationId))?.instanceId;
+    const owner = await this.runOwnerOf(request.conversationId);
     if (!owner || owner === this.id) return here();
     return (await this.link.request(owner, request)) as T;
   }

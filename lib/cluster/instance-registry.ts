@@ -34,10 +34,6 @@ export class InstanceRegistry {
     this.heartbeatMs = heartbeatMs;
   }
 
-  get channel(): string {
-    return instanceChannel(this.id);
-  }
-
   /** Enters the registry (again, after being declared dead). */
   async register(): Promise<void> {
     await this.db.query(

@@ -85,7 +85,7 @@ describe("stop and follow-ups through any instance", () => {
   it("a run records the instance that holds it", async () => {
     const { live } = await runningThere();
     expect((await getRun(db, { id: live.runId })).instanceId).toBe("there");
-    expect(await here.ownerOfRun(live.runId)).toBe("there");
+    expect(await here.runOwnerOf(live.conversationId)).toBe("there");
   });
 
   it("a stop sent to an instance that does not hold the run reaches its owner", async () => {
