@@ -30,6 +30,7 @@ export interface ClusterOptions {
 export class Cluster {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
+  private sweeping: Promise<void> | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -79,19 +80,27 @@ export class Cluster {
 
   /**
    * One heartbeat: says this instance is alive (declared dead meanwhile, it drops its runs: a
-   * survivor stored them, and those it did not, started since, are stored interrupted), claims the instances that stopped beating and recovers the runs no
-   * instance owns. A failure is logged; the next heartbeat tries again. One at a time.
+   * survivor stored them, and those it did not, started since, are stored interrupted) and sweeps:
+   * claims the instances that stopped beating and recovers the runs no instance owns. The beat and
+   * the sweep each go one at a time, neither waiting for the other. A failure is logged; the next
+   * heartbeat tries again.
    */
   heartbeat(): Promise<void> {
-    this.beating ??= this.beatAndSweep()
+    // A slow sweep (a long recovery) must not hold the beat back and get this instance declared dead.
+    this.beating ??= this.beat()
       .catch((error: unknown) => console.error("[cluster] heartbeat failed; retrying at the next one", error))
       .finally(() => {
         this.beating = undefined;
       });
-    return this.beating;
+    this.sweeping ??= this.sweep()
+      .catch((error: unknown) => console.error("[cluster] sweep failed; retrying at the next heartbeat", error))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    return Promise.all([this.beating, this.sweeping]).then(() => {});
   }
 
-  private async beatAndSweep(): Promise<void> {
+  private async beat(): Promise<void> {
     if ((await this.registry.beat()) === "declared_dead") {
       // A run stored after the survivor's sweep is not orphaned (this instance is registered again):
       // it is stored interrupted here, as the survivor stored the others.
@@ -101,6 +110,9 @@ export class Cluster {
         `[cluster] this instance was declared dead (no heartbeat for too long); dropped ${dropped.length} running answer(s), ${dropped.length - recovered} stored by another instance`,
       );
     }
+  }
+
+  private async sweep(): Promise<void> {
     const dead = await this.registry.claimDead();
     if (dead.length > 0) console.warn(`[cluster] instance(s) stopped answering: ${dead.join(", ")}`);
     const recovered = await recoverInterruptedRuns(this.db, { runIds: await this.registry.orphanedRuns() });
@@ -132,7 +144,7 @@ export class Cluster {
   /** Leaves at a clean shutdown, once this instance's runs are stored: no more heartbeats, out of the registry, link closed. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.beating;
+    await Promise.all([this.beating, this.sweeping]);
     await this.registry.deregister();
     this.follows.close();
     await this.link.close();
