@@ -1,10 +1,18 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { releaseInterrupts, storeInterrupt } from "@/lib/db/interrupts";
+import { listHeldInterrupts, releaseInterrupts, storeInterrupt } from "@/lib/db/interrupts";
+import { listMessages } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import type { LiveRuns } from "./live-run";
+
+/** A follow-up; its id is chosen by the instance the user reached, so a late verdict can be checked. */
+export interface FollowUp {
+  conversationId: string;
+  message: string;
+  interruptId?: string;
+}
 
 /**
  * Hands a follow-up to the conversation's running agent, by the instance that holds the run: its
@@ -13,16 +21,20 @@ import type { LiveRuns } from "./live-run";
  */
 export async function acceptInterrupt(
   db: Db,
-  { conversationId, message }: { conversationId: string; message: string },
+  { conversationId, message, interruptId }: FollowUp,
   liveRuns: LiveRuns,
 ): Promise<InterruptAccepted> {
   const live = liveRuns.forConversation(conversationId);
   // Held on the server from the moment it is accepted (a closed tab loses nothing), and stored
   // before the run can take it or hand it to the next turn (`InterruptQueue.enqueue`).
-  const result = await live?.interrupts.enqueue(message, {
-    store: (interrupt) => storeInterrupt(db, { interrupt, conversationId, runId: live.runId }),
-    remove: (interrupt) => releaseInterrupts(db, { ids: [interrupt.id] }),
-  });
+  const result = await live?.interrupts.enqueue(
+    message,
+    {
+      store: (interrupt) => storeInterrupt(db, { interrupt, conversationId, runId: live.runId }),
+      remove: (interrupt) => releaseInterrupts(db, { ids: [interrupt.id] }),
+    },
+    interruptId,
+  );
   if (live && result && "accepted" in result) {
     return { interruptId: result.accepted.id, runId: live.runId, pending: live.interrupts.size };
   }
@@ -46,4 +58,22 @@ export async function acceptInterrupt(
     "conflict:no_active_run",
     "Nothing is running in this conversation; send the message as a new turn.",
   );
+}
+
+/**
+ * A follow-up sent to the run's owner whose verdict did not come in time (`unavailable:instance_unreachable`):
+ * accepted after all when the owner stored it (held, or already taken by its run), so a retry does
+ * not send it twice; undefined when it did not.
+ */
+export async function storedFollowUp(
+  db: Db,
+  { conversationId, interruptId }: { conversationId: string; interruptId: string },
+): Promise<InterruptAccepted | undefined> {
+  const held = await listHeldInterrupts(db, { conversationId });
+  const runId =
+    held.find((interrupt) => interrupt.id === interruptId)?.runId ??
+    (await listMessages(db, { conversationId })).find((message) => message.id === interruptId)?.runId;
+  if (!runId) return undefined;
+  const pending = held.filter((interrupt) => interrupt.runId === runId && !interrupt.unsent).length;
+  return { interruptId, runId, pending };
 }

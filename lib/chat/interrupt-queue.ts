@@ -44,12 +44,16 @@ export class InterruptQueue {
    * store gives it back and queues nothing. A run that ended while it was stored refuses it
    * ("closed") and its row is removed: it was neither taken nor handed to the next turn.
    */
-  async enqueue(text: string, storage: InterruptStorage = UNSTORED): Promise<EnqueueResult> {
+  async enqueue(
+    text: string,
+    storage: InterruptStorage = UNSTORED,
+    id: string = crypto.randomUUID(),
+  ): Promise<EnqueueResult> {
     if (this.closed) return { refused: "closed" };
     if (this.accepted >= this.limits.maxCount) return { refused: "too_many" };
     const bytes = Buffer.byteLength(text, "utf8");
     if (this.acceptedBytes + bytes > this.limits.maxBytes) return { refused: "too_large" };
-    const interrupt = { id: crypto.randomUUID(), text };
+    const interrupt = { id, text };
     this.accepted++;
     this.acceptedBytes += bytes;
     try {

@@ -81,12 +81,15 @@ describe("stop and follow-ups reach the instance that runs the answer", () => {
     const owner = await appInstance("owner");
     const other = await appInstance("other");
     const live = await runningOn(owner);
+    const interruptId = crypto.randomUUID();
     const accepted = await other.link.request("owner", {
       kind: "interrupt",
       conversationId: live.conversationId,
       message: "and the prices too 😀",
+      interruptId,
     });
-    expect(accepted).toEqual({ interruptId: expect.any(String), runId: live.runId, pending: 1 });
+    // Under the id the sender chose, so a verdict that comes too late can be checked in the database.
+    expect(accepted).toEqual({ interruptId, runId: live.runId, pending: 1 });
     expect(live.interrupts.drain().map((interrupt) => interrupt.text)).toEqual(["and the prices too 😀"]);
     await expect
       .poll(() => listHeldInterrupts(db, { conversationId: live.conversationId }))
@@ -98,7 +101,12 @@ describe("stop and follow-ups reach the instance that runs the answer", () => {
     const other = await appInstance("other");
     const live = await runningOn(owner, { maxCount: 1, maxBytes: 1000 });
     const send = (message: string) =>
-      other.link.request("owner", { kind: "interrupt", conversationId: live.conversationId, message });
+      other.link.request("owner", {
+        kind: "interrupt",
+        conversationId: live.conversationId,
+        message,
+        interruptId: crypto.randomUUID(),
+      });
     await send("first");
     await expect(send("second")).rejects.toMatchObject({ code: "rate_limited:interrupts", status: 429 });
     await expect(
@@ -111,7 +119,12 @@ describe("stop and follow-ups reach the instance that runs the answer", () => {
     const other = await appInstance("other");
     const live = await runningOn(owner);
     await expect(
-      other.link.request("owner", { kind: "interrupt", conversationId: live.conversationId, message: "" }),
+      other.link.request("owner", {
+        kind: "interrupt",
+        conversationId: live.conversationId,
+        message: "",
+        interruptId: crypto.randomUUID(),
+      }),
     ).rejects.toMatchObject({ status: 500 });
     await expect(other.link.request("owner", { kind: "delete everything" })).rejects.toMatchObject({ status: 500 });
     expect([live.signal.aborted, live.interrupts.size]).toEqual([false, 0]);

@@ -18,6 +18,7 @@ export const ownerRequest = z.discriminatedUnion("kind", [
     kind: z.literal("interrupt"),
     conversationId: z.string().min(1),
     message: z.string().min(1).max(MAX_MESSAGE_CHARS),
+    interruptId: z.uuid(),
   }),
 ]);
 export type OwnerRequest = z.infer<typeof ownerRequest>;

@@ -109,6 +109,28 @@ describe("stop and follow-ups through any instance", () => {
     ]);
   });
 
+  it("a follow-up its owner stored but answered too late for is accepted (202), not a 503 whose retry would store it twice", async () => {
+    const { id, live } = await runningThere();
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const enqueue = live.interrupts.enqueue.bind(live.interrupts);
+    vi.spyOn(live.interrupts, "enqueue").mockImplementationOnce(async (...args) => {
+      const result = await enqueue(...args);
+      await answered;
+      return result;
+    });
+    const response = await interrupt(jsonRequest("", "POST", { message: "and the prices" }), params({ id }));
+    answer();
+    expect(response.status).toBe(202);
+    const accepted = (await response.json()) as { interruptId: string };
+    expect(accepted).toEqual({ interruptId: expect.any(String), runId: live.runId, pending: 1 });
+    expect(await listHeldInterrupts(db, { conversationId: id })).toEqual([
+      expect.objectContaining({ id: accepted.interruptId, text: "and the prices", unsent: false }),
+    ]);
+  });
+
   it("nothing running anywhere is a 409, as with one instance", async () => {
     const id = await newConversation();
     await expectApiError(await stop(jsonRequest("", "POST"), params({ id })), 409, "conflict:no_active_run");

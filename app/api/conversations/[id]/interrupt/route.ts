@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ownerOf } from "@/lib/auth/viewer";
-import { acceptInterrupt } from "@/lib/chat/accept-interrupt";
+import { acceptInterrupt, storedFollowUp } from "@/lib/chat/accept-interrupt";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 
@@ -27,9 +28,17 @@ export const POST = apiRoute(async (request: Request, { params }: { params: Prom
   const body = await parseJsonBody(request, interruptBody);
   const db = await getDb();
   await getConversation(db, { id, ownerId: ownerOf(viewer) });
-  const followUp = { conversationId: id, message: body.message };
+  const followUp = { conversationId: id, message: body.message, interruptId: crypto.randomUUID() };
   const accepted = await onRunOwner({ kind: "interrupt", ...followUp }, () =>
     acceptInterrupt(db, followUp, getLiveRuns()),
-  );
+  ).catch(async (error: unknown) => {
+    // The owner may have stored it and answered too late: then it was accepted, and a retry would send it twice.
+    const stored =
+      error instanceof AppError && error.code === "unavailable:instance_unreachable"
+        ? await storedFollowUp(db, followUp)
+        : undefined;
+    if (stored) return stored;
+    throw error;
+  });
   return Response.json(accepted, { status: 202 });
 });
