@@ -1,7 +1,8 @@
 import "server-only";
 import { deleteUser } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
-import { finishRun, getRun } from "@/lib/db/runs";
+import { finishRun, getRun, runsElsewhereOf } from "@/lib/db/runs";
+import { AppError } from "@/lib/errors";
 import { getLiveRuns } from "./chat-service";
 import type { LiveRun, LiveRuns } from "./live-run";
 
@@ -13,9 +14,17 @@ const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
  * refused (404) when they come to; one already reserved (or reserved while the removal waits) is aborted
  * and awaited, so that it is either refused or one of the runs ended. Every run is ended even when
  * storing one fails. Each running answer is stored as stopped, and its subscribers get
- * an `error` and a `done` before the stream closes. Only then is the account deleted.
+ * an `error` and a `done` before the stream closes. Only then is the account deleted. While one of
+ * its runs goes on on another app instance, the removal is refused (409) and changes nothing.
  */
 export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRuns()): Promise<void> {
+  // This instance cannot end them, and their rows would vanish under them.
+  if (await runsElsewhereOf(db, { ownerId: userId, instanceId: liveRuns.instanceId })) {
+    throw new AppError(
+      "conflict:run_active",
+      "This account has answers running on another server. Remove it once they are done (or stopped).",
+    );
+  }
   const allowStarts = liveRuns.refuseStartsOf(userId);
   try {
     // A chat sent while the removal waits for a start may take a slot meanwhile: wait until none is left.

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { RunEvent, RunFailure, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
@@ -7,6 +7,7 @@ import { sameOrBothNull } from "./portable-sql";
 import { activeLeaf } from "./queries";
 import {
   conversations,
+  instances,
   type Message,
   messages,
   type Run,
@@ -146,6 +147,27 @@ function runEndStatement(db: Db, run: RunStart, values: RunEnd, now: number) {
       finishedAt: now,
     })
     .where(and(eq(runs.id, run.id), eq(runs.status, "running")));
+}
+
+/** Whether one of the account's runs goes on on another registered app instance than `instanceId`. */
+export async function runsElsewhereOf(
+  db: Db,
+  { ownerId, instanceId }: { ownerId: string; instanceId: string | null },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .innerJoin(conversations, eq(conversations.id, runs.conversationId))
+    .innerJoin(instances, eq(instances.id, runs.instanceId))
+    .where(
+      and(
+        eq(conversations.userId, ownerId),
+        eq(runs.status, "running"),
+        instanceId === null ? undefined : ne(runs.instanceId, instanceId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

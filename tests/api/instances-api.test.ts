@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { DELETE as removeUser } from "@/app/api/admin/users/[userId]/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { DELETE as deleteConversation } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
@@ -174,6 +175,27 @@ describe("stop and follow-ups through any instance", () => {
 
 describe("another user's conversation whose run goes on another instance", () => {
   const accounts = setupAccounts();
+
+  it("removing an account whose answer runs on another instance is refused (409) and changes nothing", async () => {
+    const created = await createConversation(accounts.user.request("/api/conversations", "POST", {}));
+    const { conversation } = (await created.json()) as { conversation: { id: string } };
+    const { rows } = await query("SELECT user_id FROM conversations WHERE id = $1", [conversation.id]);
+    const userId = rows[0].user_id as string;
+    fake().script({ when: { hasTools: true }, hang: true });
+    const live = await startChat(
+      thereDb,
+      { conversationId: conversation.id, ownerId: userId, message: "mine" },
+      thereRuns,
+    );
+    await fake().waitForRequests(1);
+    await expectApiError(
+      await removeUser(accounts.admin.request("", "DELETE"), params({ userId })),
+      409,
+      "conflict:run_active",
+    );
+    expect((await query("SELECT id FROM users WHERE id = $1", [userId])).rows).toHaveLength(1);
+    expect([live.signal.aborted, (await getRun(db, { id: live.runId })).status]).toEqual([false, "running"]);
+  });
 
   it("is a 404 for its stop, follow-ups and delete, and its run goes on", async () => {
     const created = await createConversation(accounts.admin.request("/api/conversations", "POST", {}));
