@@ -254,13 +254,7 @@ export async function deleteConversation(
   { id, ownerId, runsHere }: { id: string; ownerId: OwnerId; runsHere: RunsHere },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [found] = await lockedForUpdate(
-      tx
-        .select({ id: conversations.id })
-        .from(conversations)
-        .where(and(eq(conversations.id, id), ownedBy(ownerId))),
-    );
-    if (!found) throw new AppError("not_found:conversation", `Conversation ${id} not found.`);
+    await holdConversation(tx, { id, ownerId });
     const [running] = await tx
       .select({ id: runs.id, instanceId: runs.instanceId })
       .from(runs)
