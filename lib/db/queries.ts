@@ -92,9 +92,9 @@ export async function getConversation(
 }
 
 /**
- * Inside a transaction storing a turn: the owner's conversation is still there, locked until the
- * transaction ends, so a deletion (of it or of its account) either went first (404 here, nothing
- * stored) or waits for it and then sees its run (`deleteConversation`).
+ * Inside a transaction storing a turn or deleting the conversation: the owner's conversation is still
+ * there (else 404), locked until the transaction ends, so a deletion (of it or of its account) either
+ * went first (404 for the turn, nothing stored) or waits for it and then sees its run.
  */
 export async function holdConversation(tx: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
   const [held] = await lockedForUpdate(
