@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { listHeldInterrupts, releaseInterrupts } from "@/lib/db/interrupts";
-import { createConversation, insertMessage } from "@/lib/db/queries";
-import { createRun, finishRun } from "@/lib/db/runs";
+import { finishRun } from "@/lib/db/runs";
+import { storedRunningRun } from "@/tests/support/seed-conversation";
 import { type TempDb, tempDb } from "@/tests/support/temp-db";
 import { acceptInterrupt } from "./accept-interrupt";
 import { LiveRun, LiveRuns } from "./live-run";
@@ -35,14 +35,7 @@ function slowInserts(db: Db): { db: Db; release: () => void } {
 }
 
 async function runningRun(db: Db) {
-  const conversation = await createConversation(db, { ownerId: null });
-  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
-  const run = await createRun(db, {
-    conversationId: conversation.id,
-    questionId: question.id,
-    mode: "native",
-    model: "m",
-  });
+  const { conversation, run } = await storedRunningRun(db);
   const liveRuns = new LiveRuns(0);
   const live = new LiveRun({
     runId: run.id,

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { createConversation, insertMessage } from "@/lib/db/queries";
-import { appendRunEvent, createRun, getRun, listRunEvents, runMessage } from "@/lib/db/runs";
+import { appendRunEvent, getRun, listRunEvents, runMessage } from "@/lib/db/runs";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import { ToolRegistry } from "@/lib/tools/registry";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { storedRunningRun } from "@/tests/support/seed-conversation";
 import { tempDbForEachTest } from "@/tests/support/temp-db";
 import { runAgentTurn } from "./agent-run";
 import { LiveRun } from "./live-run";
@@ -23,14 +23,7 @@ afterEach(() => vi.restoreAllMocks());
 
 /** A direct answer's run, whose events are stored through `persist`. */
 async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>) {
-  const conversation = await createConversation(db, { ownerId: null });
-  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "hi" });
-  const run = await createRun(db, {
-    conversationId: conversation.id,
-    questionId: question.id,
-    mode: "native",
-    model: "scripted",
-  });
+  const { conversation, run } = await storedRunningRun(db, { model: "scripted" });
   const live = new LiveRun({
     runId: run.id,
     conversationId: conversation.id,

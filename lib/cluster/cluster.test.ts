@@ -3,9 +3,10 @@ import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import { closeDb, type Db, openPostgresDb } from "@/lib/db/client";
 import { listHeldInterrupts, storeInterrupt } from "@/lib/db/interrupts";
 import { postgresPool } from "@/lib/db/postgres";
-import { createConversation, insertMessage, listMessages } from "@/lib/db/queries";
-import { createRun, finishRun, getRun, savePartialAnswer } from "@/lib/db/runs";
+import { listMessages } from "@/lib/db/queries";
+import { finishRun, getRun, savePartialAnswer } from "@/lib/db/runs";
 import type { Run } from "@/lib/db/schema";
+import { storedRunningRun } from "@/tests/support/seed-conversation";
 import { Cluster } from "./cluster";
 import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";
 
@@ -68,15 +69,7 @@ async function seenRecently(db: Db, id: string): Promise<boolean> {
 
 /** A run of `instanceId` in a new conversation, with a partial answer and a follow-up it has not taken yet. */
 async function runningRunOf(db: Db, instanceId: string) {
-  const conversation = await createConversation(db, { ownerId: null });
-  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
-  const run = await createRun(db, {
-    conversationId: conversation.id,
-    questionId: question.id,
-    mode: "native",
-    model: "m",
-    instanceId,
-  });
+  const { conversation, run } = await storedRunningRun(db, { instanceId });
   await savePartialAnswer(db, { runId: run.id, text: "half an answer ½" });
   await storeInterrupt(db, {
     interrupt: { id: crypto.randomUUID(), text: "and the prices" },

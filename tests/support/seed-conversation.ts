@@ -190,3 +190,20 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
   await selectBranch(db, { id: conversationId, ownerId: null, messageId: firstAnswerId });
   return { conversationId, pdfId: pdf.id, pngId: png.id };
 }
+
+/** A new conversation with one question and its run, still running (of `instanceId` when given). */
+export async function storedRunningRun(
+  db: Db,
+  { model = "m", instanceId }: { model?: string; instanceId?: string | null } = {},
+) {
+  const conversation = await createConversation(db, { ownerId: null });
+  const question = await insertMessage(db, { conversationId: conversation.id, role: "user", content: "q" });
+  const run = await createRun(db, {
+    conversationId: conversation.id,
+    questionId: question.id,
+    mode: "native",
+    model,
+    instanceId,
+  });
+  return { conversation, question, run };
+}
