@@ -212,7 +212,15 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
         events: z.array(event),
       }),
     ),
-    interrupts: z.array(z.strictObject({ id, runId: id, text: z.string(), createdAt: time })),
+    // A held follow-up is sent to the model as a question is: no longer than one typed.
+    interrupts: z.array(
+      z.strictObject({
+        id,
+        runId: id,
+        text: z.string().min(1).max(MAX_MESSAGE_CHARS, `a follow-up holds at most ${MAX_MESSAGE_CHARS} characters`),
+        createdAt: time,
+      }),
+    ),
     files: z.array(
       z.strictObject({
         id,

@@ -311,7 +311,9 @@ async function storeConversation(
       ...conversation,
       id: conversationId,
       userId: ownerId,
-      summaryThrough: remap.nullable(conversation.summaryThrough),
+      // Never shown, yet sent ahead of every later turn: the next turn compacts again if it needs to.
+      summary: null,
+      summaryThrough: null,
       activeLeafId: remap.nullable(conversation.activeLeafId),
       // Never later than now: a time from the future would keep it atop the list for good.
       createdAt: Math.min(conversation.createdAt, now),
