@@ -218,6 +218,9 @@ export const configSchema = z
     IMPORT_MAX_INFLATED_MB: positiveInt(500),
     /** Messages one imported conversation may have (every version and branch counted). */
     IMPORT_MAX_MESSAGES: positiveInt(20_000),
+    /** Imports one user, and all users, may run at once on an app instance (each holds its upload in memory). */
+    MAX_IMPORTS_PER_USER: positiveInt(1),
+    MAX_IMPORTS_TOTAL: positiveInt(2),
     /** How long a write waits for another connection's lock; SQLite blocks the whole server meanwhile. */
     DB_BUSY_TIMEOUT_MS: positiveInt(300),
     /** PostgreSQL instead of SQLite (lib/db/schema.ts hands out the chosen store's tables). */

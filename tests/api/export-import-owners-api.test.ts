@@ -3,11 +3,12 @@ import { GET as exportOne } from "@/app/api/conversations/[id]/export/route";
 import { GET as exportAll } from "@/app/api/conversations/export/route";
 import { POST as importFile } from "@/app/api/conversations/import/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
+import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { insertMessage } from "@/lib/db/queries";
 import { MAX_ENTRIES, zipEntries } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { setupAccounts, type TestClient } from "@/tests/support/accounts";
+import { ORIGIN, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";
 
 const fake = setupFakeOllama();
@@ -28,6 +29,32 @@ const titles = async (user: TestClient) =>
   ).conversations
     .map((c) => c.title)
     .sort();
+
+/** An import whose upload arrives only when `finish` is called: it holds its slot until then. */
+function slowImport(user: TestClient, body: string): { response: Promise<Response>; finish: () => void } {
+  let finish = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
+      finish = () => {
+        controller.enqueue(new TextEncoder().encode(body.slice(10)));
+        controller.close();
+      };
+    },
+  });
+  const request = new Request(`${ORIGIN}/api/conversations/import`, {
+    method: "POST",
+    headers: { origin: ORIGIN, cookie: user.cookie },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  return { response: importFile(request), finish: () => finish() };
+}
+
+async function exportedText(user: TestClient, title: string): Promise<string> {
+  const id = await conversationOf(user, title);
+  return (await exportOne(user.request(`/api/conversations/${id}/export`, "GET"), params({ id }))).text();
+}
 
 describe("export and import between accounts", () => {
   it("answers 404 for another user's conversation, in every format", async () => {
@@ -61,5 +88,42 @@ describe("export and import between accounts", () => {
   it("refuses an import from another origin", async () => {
     const request = bob.request("/api/conversations/import", "POST", "{}", { origin: "http://evil.example" });
     expect((await importFile(request)).status).toBe(403);
+  });
+
+  it("runs one import at a time per user: a second one while the first reads its upload is a 429 with Retry-After", async () => {
+    const document = await exportedText(alice, "Slow one");
+    const first = slowImport(alice, document);
+    const second = await importFile(alice.request("/api/conversations/import", "POST", document));
+    expect(second.headers.get("retry-after")).toBe("10");
+    expect(await expectApiError(second, 429, "rate_limited:imports_per_user")).toContain("still running");
+    // Another user is not held up by it.
+    expect((await importFile(bob.request("/api/conversations/import", "POST", document))).status).toBe(200);
+    first.finish();
+    expect((await first.response).status).toBe(200);
+    // The slot is given back, also by an import that failed.
+    await expectApiError(
+      await importFile(alice.request("/api/conversations/import", "POST", "nope")),
+      400,
+      "bad_request:import_file",
+    );
+    expect((await importFile(alice.request("/api/conversations/import", "POST", document))).status).toBe(200);
+  });
+
+  it("runs at most MAX_IMPORTS_TOTAL imports on the server: one more, from anyone, is a 429 until one ends", async () => {
+    process.env.MAX_IMPORTS_TOTAL = "1";
+    resetConfigForTests();
+    try {
+      const document = await exportedText(alice, "Busy server");
+      const first = slowImport(alice, document);
+      const refused = await importFile(bob.request("/api/conversations/import", "POST", document));
+      expect(refused.headers.get("retry-after")).toBe("10");
+      await expectApiError(refused, 429, "rate_limited:imports_total");
+      first.finish();
+      expect((await first.response).status).toBe(200);
+      expect((await importFile(bob.request("/api/conversations/import", "POST", document))).status).toBe(200);
+    } finally {
+      delete process.env.MAX_IMPORTS_TOTAL;
+      resetConfigForTests();
+    }
   });
 });
