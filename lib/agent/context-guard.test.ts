@@ -204,3 +204,77 @@ describe("the engine checks the budget before every LLM call", () => {
     expect(last.some((m) => m.content.startsWith("[Conversation summary]"))).toBe(true);
   });
 });
+
+describe("pins follow the message, not its object identity", () => {
+  it("a cut pinned message stays pinned: a 1,600-character question on a 2K-context model reaches every later loop call through repeated compaction", async () => {
+    const question = `QUESTION-HEAD ${"q".repeat(1600)} QUESTION-TAIL`;
+    const llm = scriptedLLM({ contextLength: 2048 });
+    let step = 0;
+    llm.queueChat(
+      ...Array.from({ length: 40 }, () => (messages: ChatMessage[]) => {
+        if (messages[0]?.content.startsWith("You compress")) return { content: "summary" };
+        step++;
+        return step <= 5
+          ? { toolCalls: [{ id: `c${step}`, name: "scrape_url", arguments: { url: `u${step}` } }] }
+          : { content: "final answer" };
+      }),
+    );
+    const events: CompactionEvent[] = [];
+    const tools = fakeToolbox({ scrape_url: (args) => big(`page ${String(args.url)}`, 1200) });
+    const { run, steps } = harness(llm, tools, { onCompact: (e) => events.push(e) });
+    const result = await run({ question });
+    expect(result.answer).toBe("final answer");
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    const loopCalls = llm.chatCalls.filter((c) => !c.messages[0]?.content.startsWith("You compress"));
+    expect(loopCalls.length).toBeGreaterThanOrEqual(6);
+    for (const [index, call] of loopCalls.entries()) {
+      const asked = call.messages.find((m) => m.role === "user" && m.content.startsWith("QUESTION-HEAD"));
+      expect(asked, `loop call ${index + 1}`).toBeDefined();
+      expect(asked?.content.endsWith("QUESTION-TAIL")).toBe(true);
+    }
+    expect(steps).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        code: "cut",
+        text: expect.stringMatching(/^The question was too long/),
+      }),
+    );
+  });
+});
+
+describe("never silently: a cut to fit is a notice", () => {
+  it("a tool result or a follow-up cut to fit the context gets a notice naming what was cut and how much was kept", async () => {
+    const queue = interruptQueue();
+    const llm = scriptedLLM({ contextLength: 4096 });
+    let step = 0;
+    llm.queueChat(
+      ...Array.from({ length: 10 }, () => (messages: ChatMessage[]) => {
+        if (messages[0]?.content.startsWith("You compress")) return { content: "summary" };
+        step++;
+        if (step === 1) {
+          return { toolCalls: [{ id: "c1", name: "scrape_url", arguments: { url: "u" } }] };
+        }
+        return { content: "final answer" };
+      }),
+    );
+    const tools = fakeToolbox({
+      scrape_url: () => {
+        queue.push(`FOLLOW-UP ${"f".repeat(5000)}`);
+        return `HEAD ${"y".repeat(20_000)} TAIL`;
+      },
+    });
+    const { run, steps } = harness(llm, tools, { interrupts: queue });
+    await run();
+    const notices = steps.flatMap((s) => (s.type === "notice" && s.code === "cut" ? [s.text] : []));
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^A follow-up was too long for the model's context and was cut: [\d,]+ of its [\d,]+ characters were kept\.$/,
+      ),
+      expect.stringMatching(
+        /^A result of scrape_url was too long for the model's context and was cut: [\d,]+ of its 20,010 characters were kept\.$/,
+      ),
+    ]);
+    const last = llm.chatCalls.at(-1)?.messages ?? [];
+    expect(last.some((m) => m.content.includes("[USER INTERRUPT]: FOLLOW-UP"))).toBe(true);
+  });
+});

@@ -20,6 +20,12 @@ export interface CompactionEvent extends Compaction {
   replaced: ChatMessage[];
 }
 
+/** A message that had to be cut to fit: the message as it was, and the shorter one that replaced it. */
+export interface MessageCut {
+  original: ChatMessage;
+  cut: ChatMessage;
+}
+
 export function estimateTextTokens(text: string): number {
   let ascii = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 128) ascii++;
@@ -82,12 +88,19 @@ export class ContextGuard {
 
   /**
    * Returns `messages` when they fit, else a compacted list. `pinned` messages always survive
-   * (if they alone pass half the budget: the first — the question — and the newest).
+   * (if they alone pass half the budget: the first — the question — and the newest; the others
+   * are summarised with the older part). A message cut to fit is a new object: `onCut` hears of
+   * each one that is in the result, so a caller can move its pin and say what was cut.
    */
   async fit(
     messages: ChatMessage[],
     pinned: ReadonlySet<ChatMessage>,
-    { hint, signal, extraText = "" }: { hint: CompactionHint; signal?: AbortSignal; extraText?: string },
+    {
+      hint,
+      signal,
+      extraText = "",
+      onCut,
+    }: { hint: CompactionHint; signal?: AbortSignal; extraText?: string; onCut?: (cut: MessageCut) => void },
   ): Promise<ChatMessage[]> {
     const budget = this.budget - this.estimate([], extraText);
     const tokensBefore = this.estimate(messages);
@@ -97,9 +110,18 @@ export class ContextGuard {
     const systemCount = messages.findIndex((m) => m.role !== "system");
     const system = messages.slice(0, systemCount === -1 ? messages.length : systemCount);
     const rest = messages.slice(system.length);
-    let keptPinned = rest.filter((m) => pinned.has(m)).map((m) => this.cut(m, maxChars));
+    const originals = new Map<ChatMessage, ChatMessage>();
+    const cutToFit = (message: ChatMessage) => {
+      const cut = this.cut(message, maxChars);
+      if (cut !== message) originals.set(cut, message);
+      return cut;
+    };
+    const allPinned = rest.filter((m) => pinned.has(m));
+    let keptPinned = allPinned.map(cutToFit);
+    let droppedPinned: ChatMessage[] = [];
     if (this.estimate(keptPinned) > budget / 2 && keptPinned.length > 2) {
       keptPinned = [keptPinned[0] as ChatMessage, keptPinned.at(-1) as ChatMessage];
+      droppedPinned = allPinned.slice(1, -1);
     }
     const unpinned = rest.filter((m) => !pinned.has(m));
 
@@ -109,8 +131,8 @@ export class ContextGuard {
     while (start > 0 && this.estimate(unpinned.slice(start - 1).map((m) => this.cut(m, maxChars))) <= room) start--;
     // Never begin the tail with tool results whose assistant message would be left behind.
     while (start < unpinned.length && unpinned[start]?.role === "tool") start++;
-    const recent = unpinned.slice(start).map((m) => this.cut(m, maxChars));
-    const older = unpinned.slice(0, start);
+    const recent = unpinned.slice(start).map(cutToFit);
+    const older = [...droppedPinned, ...unpinned.slice(0, start)];
 
     let summary: string | null = null;
     if (older.length > 0) summary = await this.summarise(older, hint, signal);
@@ -123,6 +145,10 @@ export class ContextGuard {
       recent.shift();
       while (recent[0]?.role === "tool") recent.shift();
       result = [...system, ...keptPinned, ...summaryMessage, ...recent];
+    }
+    for (const message of result) {
+      const original = originals.get(message);
+      if (original) onCut?.({ original, cut: message });
     }
     this.options.onCompact?.({
       originalMessages: messages.length,

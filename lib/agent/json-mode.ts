@@ -89,10 +89,13 @@ export async function runJsonLoop(state: RunState, language: PromptLanguage): Pr
       { id: `json_${state.iterations}`, name: action.toolName, args: action.toolArgs },
     ]);
     if (outcome) {
-      state.push({
-        role: "user",
-        content: prompt(language, outcome.ok ? "observation" : "observation_error", { text: outcome.observation }),
-      });
+      state.push(
+        {
+          role: "user",
+          content: prompt(language, outcome.ok ? "observation" : "observation_error", { text: outcome.observation }),
+        },
+        { as: "tool_result", tool: outcome.name },
+      );
     }
     state.announceBudget();
   }

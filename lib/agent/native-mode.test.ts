@@ -274,9 +274,41 @@ describe("limits", () => {
     expect(refusedAt.at(-1)).toMatchObject({ role: "tool", content: "Not executed: the tool budget is used up." });
     // The round budget was announced once, after the first round; paging went on until the context budget.
     const notices = steps.filter((s) => s.type === "notice").map((s) => (s as { text: string }).text);
-    expect(notices).toEqual(["1 rounds of tool calls"]);
+    expect(notices).toEqual(["Stopped calling tools: the budget of 1 tool rounds is used."]);
     expect(llm.chatCalls[1]?.messages.at(-1)?.content).toContain("include it in your answer");
     expect(result.answer).toBe("enough");
+  });
+});
+
+describe("the tool-context budget with parallel paging calls", () => {
+  it("parallel paging calls of one reply reserve MAX_TOOL_CONTEXT_CHARS call by call, in call order, and never pass it", async () => {
+    const paging = (n: number) => ({ id: `p${n}`, name: "scrape_url", arguments: { continue_from: `tok${n}` } });
+    const llm = scriptedLLM({
+      chat: [
+        { toolCalls: [{ name: "scrape_url", arguments: { url: "http://x" } }] },
+        { toolCalls: [paging(1), paging(2), paging(3), paging(4)] },
+        { content: "partial answer" },
+      ],
+    });
+    const tools = fakeToolbox({ scrape_url: () => "p".repeat(6000) });
+    const { run, steps } = harness(llm, tools, { limits: { maxToolContextChars: 24000, maxToolResultChars: 6000 } });
+    await run();
+    // 6,000 read; pages 1–3 reserve 6,000 each up to 24,000; page 4 would pass it.
+    const ran = tools.calls.map((c) => (c.args as { continue_from?: string }).continue_from ?? "first");
+    expect(ran).toEqual(["first", "tok1", "tok2", "tok3"]);
+    const read = steps.flatMap((s) =>
+      s.type === "tool_result" && s.observation !== "Not executed: the tool budget is used up." ? [s.observation] : [],
+    );
+    expect(read.reduce((sum, text) => sum + text.length, 0)).toBeLessThanOrEqual(24000);
+    const refused = llm.chatCalls[2]?.messages.find((m) => m.role === "tool" && m.toolCallId === "p4");
+    expect(refused?.content).toBe("Not executed: the tool budget is used up.");
+    expect(steps).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        code: "tool_budget",
+        text: "Stopped reading: the 24,000-character tool budget is used (6,000 characters read).",
+      }),
+    );
   });
 });
 

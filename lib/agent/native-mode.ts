@@ -53,7 +53,10 @@ export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise
     });
     const outcomes = await state.runCalls(calls);
     for (const outcome of outcomes) {
-      state.push({ role: "tool", content: outcome.observation, toolCallId: outcome.id, toolName: outcome.name });
+      state.push(
+        { role: "tool", content: outcome.observation, toolCallId: outcome.id, toolName: outcome.name },
+        { as: "tool_result", tool: outcome.name },
+      );
     }
     state.announceBudget();
     state.drainInterrupts();

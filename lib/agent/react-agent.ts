@@ -87,7 +87,7 @@ export class ReActAgent {
     loopState.push({ role: "system", content: withUserInstructions(system, input.instructions, language) });
     for (const message of input.history) loopState.push(message);
     const images = llm.abilities.vision && input.images?.length ? { images: input.images } : {};
-    loopState.push({ role: "user", content: input.question, ...images }, { pinned: true });
+    loopState.push({ role: "user", content: input.question, ...images }, { as: "question" });
 
     let answer: string;
     let hitMaxIterations = false;
@@ -96,6 +96,10 @@ export class ReActAgent {
     } catch (error) {
       if (!(error instanceof IterationLimitReached)) throw error;
       hitMaxIterations = true;
+      loopState.notice(
+        "iteration_limit",
+        prompt(language, "notice_iteration_limit", { iterations: String(loopState.iterations) }),
+      );
       answer = this.fallbackSummary(loopState.steps, loopState.iterations);
     }
     return {
@@ -108,6 +112,7 @@ export class ReActAgent {
       answer,
       hitMaxIterations,
       direct: loopState.direct,
+      followUps: loopState.followUps,
     };
   }
 

@@ -1,16 +1,19 @@
 import type { ChatMessage, ChatOptions, ChatResult, ToolCall, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
-import type { AgentStep, AnswerPart, Artifact, Source } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Artifact, NoticeCode, Source } from "@/lib/protocol/run-events";
 import { renderObservation, toolError } from "@/lib/tools/outcome";
-import type { ContextGuard } from "./context-guard";
+import type { ContextGuard, MessageCut } from "./context-guard";
 import { SourceList } from "./sources";
 import type { AgentOptions, StepRecord } from "./types";
 
 /**
  * The state of one run of the tool loop, shared by both modes: history, steps, usage, the
  * iteration count and the tool budgets (MAX_TOOL_ROUNDS ordinary rounds; paging calls
- * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS).
+ * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS, each call of a reply
+ * reserving its share in call order). The question and the follow-ups are pinned: compaction keeps
+ * them, and a pin moves to the cut copy when one has to be cut. Nothing is cut or stopped without a
+ * `notice` step that says so (docs/architecture.md, "Pins, budgets and notices").
  */
 
 export interface PlannedCall {
@@ -29,6 +32,12 @@ export interface CallOutcome extends PlannedCall {
 
 export class IterationLimitReached extends Error {}
 
+/** What a message of the loop is to the user: the question and follow-ups are pinned; each gets a notice when cut. */
+export type MessageRole = { as: "question" } | { as: "follow_up" } | { as: "tool_result"; tool: string };
+
+/** The tool budget a call ran into: MAX_TOOL_CONTEXT_CHARS for paging calls, MAX_TOOL_ROUNDS for others. */
+type Budget = "context" | "rounds";
+
 const isPagingCall = (call: PlannedCall) =>
   typeof call.args.continue_from === "string" && call.args.continue_from.trim() !== "";
 
@@ -40,6 +49,9 @@ export class RunState {
   readonly messages: ChatMessage[] = [];
   /** Messages that compaction must keep: the question and injected interrupts. */
   readonly pinned = new Set<ChatMessage>();
+  /** The follow-ups the loop took, in order: synthesis sees them all. */
+  readonly followUps: string[] = [];
+  private readonly roles = new Map<ChatMessage, MessageRole>();
   readonly steps: StepRecord[] = [];
   readonly sources: SourceList;
   usage: Usage = emptyUsage();
@@ -69,10 +81,36 @@ export class RunState {
     return prompt(this.options.language, key, vars);
   }
 
-  push(message: ChatMessage, { pinned = false } = {}): void {
-    this.messages.push(message);
-    if (pinned) this.pinned.add(message);
+  private count(value: number): string {
+    return new Intl.NumberFormat(this.options.language).format(value);
   }
+
+  notice(code: NoticeCode, text: string): void {
+    this.emit({ type: "notice", iteration: this.iterations, text, code });
+  }
+
+  push(message: ChatMessage, role?: MessageRole): void {
+    this.messages.push(message);
+    if (!role) return;
+    this.roles.set(message, role);
+    if (role.as !== "tool_result") this.pinned.add(message);
+  }
+
+  /** A message was cut to fit: its pin and role move to the cut copy, and the trail says what was cut. */
+  private readonly onCut = ({ original, cut }: MessageCut): void => {
+    if (this.pinned.delete(original)) this.pinned.add(cut);
+    const role = this.roles.get(original);
+    if (!role) return;
+    this.roles.delete(original);
+    this.roles.set(cut, role);
+    const vars = { kept: this.count(cut.content.length), total: this.count(original.content.length) };
+    this.notice(
+      "cut",
+      role.as === "tool_result"
+        ? this.say("notice_cut_tool_result", { ...vars, tool: role.tool })
+        : this.say(role.as === "question" ? "notice_cut_question" : "notice_cut_follow_up", vars),
+    );
+  };
 
   /** Where a direct answer may stream: only while no tool has run in this turn (the fast path). */
   get answerSink(): ((part: AnswerPart) => void) | null {
@@ -93,6 +131,7 @@ export class RunState {
       hint: "react_iteration",
       signal: this.signal,
       extraText,
+      onCut: this.onCut,
     });
     if (fitted !== this.messages) this.messages.splice(0, this.messages.length, ...fitted);
     let content = "";
@@ -133,17 +172,31 @@ export class RunState {
     return { content, toolCalls, reasoning, usage };
   }
 
-  /** Why a call may not run now, or null. */
-  private refusal(call: PlannedCall, roundOpen: boolean): string | null {
+  /**
+   * Which budget forbids a call now, or null. `reserved` is what the results so far and the calls
+   * admitted before this one in the same reply may take: MAX_TOOL_RESULT_CHARS each.
+   */
+  private refusal(call: PlannedCall, roundOpen: boolean, reserved: number): Budget | null {
     const { limits } = this.options;
     if (isPagingCall(call)) {
-      return this.toolContextChars + limits.maxToolResultChars > limits.maxToolContextChars
-        ? this.say("tool_limit_context", { chars: String(this.toolContextChars) })
-        : null;
+      return reserved + limits.maxToolResultChars > limits.maxToolContextChars ? "context" : null;
     }
-    return !roundOpen && this.toolRounds >= limits.maxToolRounds
-      ? this.say("tool_limit_rounds", { rounds: String(limits.maxToolRounds) })
-      : null;
+    return !roundOpen && this.toolRounds >= limits.maxToolRounds ? "rounds" : null;
+  }
+
+  /** The budget in the words the model reads (inside `tool_limit`); `chars` is what the results before this reply took. */
+  private budgetForModel(budget: Budget, chars: number): string {
+    return budget === "context"
+      ? this.say("tool_limit_context", { chars: String(chars) })
+      : this.say("tool_limit_rounds", { rounds: String(this.options.limits.maxToolRounds) });
+  }
+
+  /** The budget as the trail's notice says it: a whole sentence. */
+  private budgetNotice(budget: Budget, chars: number): string {
+    const { limits } = this.options;
+    return budget === "context"
+      ? this.say("notice_budget_context", { limit: this.count(limits.maxToolContextChars), chars: this.count(chars) })
+      : this.say("notice_budget_rounds", { rounds: this.count(limits.maxToolRounds) });
   }
 
   /**
@@ -152,9 +205,17 @@ export class RunState {
    */
   async runCalls(calls: PlannedCall[]): Promise<CallOutcome[]> {
     const iteration = this.iterations;
-    const roundOpen = this.toolRounds < this.options.limits.maxToolRounds;
+    const { limits } = this.options;
+    const roundOpen = this.toolRounds < limits.maxToolRounds;
     if (roundOpen && calls.some((call) => !isPagingCall(call))) this.toolRounds++;
-    const refusals = calls.map((call) => this.refusal(call, roundOpen));
+    const charsBefore = this.toolContextChars;
+    // Parallel calls are admitted one by one in call order, each reserving a whole result.
+    let reserved = charsBefore;
+    const refusals = calls.map((call) => {
+      const refusal = this.refusal(call, roundOpen, reserved);
+      if (refusal === null) reserved += limits.maxToolResultChars;
+      return refusal;
+    });
     const outcomes = await Promise.all(
       calls.map(async (call, index): Promise<CallOutcome> => {
         this.emit({ type: "tool_call", iteration, callId: call.id, tool: call.name, args: call.args });
@@ -195,15 +256,12 @@ export class RunState {
       this.steps.push({ tool: name, args, ok, observation, durationMs, ...(source ? { source } : {}) });
     }
     this.toolContextChars += outcomes.reduce((sum, outcome) => sum + outcome.observation.length, 0);
-    const refusal = refusals.find((reason) => reason !== null);
+    const refusal = refusals.find((budget) => budget !== null);
     if (refusal) this.refusedCalls = true;
-    const exhausted = this.toolRounds >= this.options.limits.maxToolRounds;
-    const reason =
-      refusal ??
-      (exhausted ? this.say("tool_limit_rounds", { rounds: String(this.options.limits.maxToolRounds) }) : null);
-    if (reason && !this.budgetReason) {
-      this.budgetReason = reason;
-      this.emit({ type: "notice", iteration, text: reason });
+    const budget = refusal ?? (this.toolRounds >= limits.maxToolRounds ? "rounds" : null);
+    if (budget && !this.budgetReason) {
+      this.budgetReason = this.budgetForModel(budget, charsBefore);
+      this.notice("tool_budget", this.budgetNotice(budget, charsBefore));
     }
     return outcomes;
   }
@@ -226,7 +284,8 @@ export class RunState {
     if (interrupts.length === 0) return false;
     const texts = interrupts.map((interrupt) => interrupt.text);
     const text = texts.length === 1 ? (texts[0] as string) : texts.map((t, i) => `${i + 1}. ${t}`).join("\n");
-    this.push({ role: "user", content: this.say("interrupt", { text }) }, { pinned: true });
+    this.push({ role: "user", content: this.say("interrupt", { text }) }, { as: "follow_up" });
+    this.followUps.push(...texts);
     this.emit({ type: "interrupt", iteration: this.iterations, interrupts });
     return true;
   }

@@ -45,6 +45,8 @@ export interface AgentResult {
   /** The loop's own short answer; the fallback when synthesis fails. */
   answer: string;
   hitMaxIterations: boolean;
+  /** The follow-ups the run took, in order: the answer is written for them too. */
+  followUps: string[];
   /** The loop's first reply was the answer and went out through `onAnswer`: no synthesis. */
   direct: boolean;
 }

@@ -85,7 +85,17 @@ export type AgentStep =
     }
   | { type: "interrupt"; iteration: number; interrupts: Interrupt[] }
   | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
-  | { type: "notice"; iteration: number; text: string };
+  | {
+      type: "notice";
+      iteration: number;
+      /** A whole sentence in the run's language. */
+      text: string;
+      /** What kind of notice: something cut to fit, a tool budget used, the iteration limit reached. */
+      code?: NoticeCode;
+    };
+
+/** The notices a client may act on besides showing them (the footer marks a run that hit the iteration limit). */
+export type NoticeCode = "cut" | "tool_budget" | "iteration_limit";
 
 export type AgentStepType = AgentStep["type"];
 

@@ -157,6 +157,7 @@ export class DagAgent {
       answer: this.draft ?? formatResults(this.runs, language, options.limits.synthesisTraceChars),
       sources: this.sources.all,
       hitMaxIterations: false,
+      followUps: this.followUps,
       direct: false,
     };
   }
