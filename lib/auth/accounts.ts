@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { lockedForShare } from "@/lib/db/portable-sql";
 import { conversations, presets, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { checkNewAccount } from "./account-rules";
@@ -94,6 +95,7 @@ export async function createUser(
       role: first ? "admin" : (role ?? "user"),
       disabled: false,
       createdAt: Date.now(),
+      removingAt: null,
     };
     await tx.insert(users).values(user);
     if (first) {
@@ -137,6 +139,32 @@ export async function changePassword(
 }
 
 /** Removes an account with everything it owns. */
+/**
+ * Marks (or, with `removing: false`, unmarks) the account as being removed, committed at once, so a
+ * start on any app instance sees it (`holdAccount`). With PostgreSQL the update waits for the starts
+ * that hold the account's row meanwhile: once it returns, every run they stored is visible.
+ */
+export async function markRemoving(db: Db, id: string, removing = true): Promise<void> {
+  await db
+    .update(users)
+    .set({ removingAt: removing ? Date.now() : null })
+    .where(eq(users.id, id));
+}
+
+/**
+ * Inside a turn's start transaction: holds the account's row (FOR SHARE with PostgreSQL, so a
+ * removal's mark waits for this transaction) and refuses the start (404) when the account is gone
+ * or its removal began, on whichever instance.
+ */
+export async function holdAccount(tx: Db, id: string): Promise<void> {
+  const [account] = await lockedForShare(
+    tx.select({ removingAt: users.removingAt }).from(users).where(eq(users.id, id)),
+  );
+  if (!account || account.removingAt !== null) {
+    throw new AppError("not_found:account", "This account is being removed.");
+  }
+}
+
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await getUser(db, id);
   await db.delete(users).where(eq(users.id, id));

@@ -1,5 +1,5 @@
 import "server-only";
-import { deleteUser } from "@/lib/auth/accounts";
+import { deleteUser, markRemoving } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { finishRun, getRun, runsElsewhereOf } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
@@ -16,17 +16,25 @@ const ACCOUNT_REMOVED = "The account was removed, so this answer was stopped.";
  * storing one fails. Each running answer is stored as stopped, and its subscribers get
  * an `error` and a `done` before the stream closes. Only then is the account deleted. While one of
  * its runs goes on on another app instance, the removal is refused (409) and changes nothing.
+ *
+ * Other instances' starts are refused by the account's mark in the database (`users.removing_at`,
+ * checked where a start holds its conversation: `holdAccount`), set before that check: a start
+ * stored its run before the mark (and the check sees the run) or sees the mark (404). The mark is
+ * taken off when the removal is refused or fails; a removal cut off by a crash leaves it, and the
+ * account refuses new answers until it is removed again.
  */
 export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRuns()): Promise<void> {
-  // This instance cannot end them, and their rows would vanish under them.
-  if (await runsElsewhereOf(db, { ownerId: userId, instanceId: liveRuns.instanceId })) {
-    throw new AppError(
-      "conflict:run_active",
-      "This account has answers running on another server. Remove it once they are done (or stopped).",
-    );
-  }
+  await markRemoving(db, userId);
+  let removed = false;
   const allowStarts = liveRuns.refuseStartsOf(userId);
   try {
+    // This instance cannot end them, and their rows would vanish under them.
+    if (await runsElsewhereOf(db, { ownerId: userId, instanceId: liveRuns.instanceId })) {
+      throw new AppError(
+        "conflict:run_active",
+        "This account has answers running on another server. Remove it once they are done (or stopped).",
+      );
+    }
     // A chat sent while the removal waits for a start may take a slot meanwhile: wait until none is left.
     for (let starting = unstarted(liveRuns, userId); starting.length > 0; starting = unstarted(liveRuns, userId)) {
       for (const live of starting) live.controller.abort(new DOMException(ACCOUNT_REMOVED, "AbortError"));
@@ -41,8 +49,14 @@ export async function removeAccount(db: Db, userId: string, liveRuns = getLiveRu
     const failed = ending.find((result) => result.status === "rejected");
     if (failed) throw failed.reason;
     await deleteUser(db, userId);
+    removed = true;
   } finally {
     allowStarts();
+    if (!removed) {
+      await markRemoving(db, userId, false).catch((error: unknown) =>
+        console.error(`[accounts] could not take the removal mark off account ${userId}`, error),
+      );
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { holdAccount } from "@/lib/auth/accounts";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
@@ -99,10 +100,12 @@ export async function beginTurn(
   const run = await db.transaction(async (tx) => {
     // A deletion of the conversation (or its account) made since it was read went first: 404, nothing stored.
     await holdConversation(tx, { id: conversation.id, ownerId: input.ownerId });
-    // A start during its account's removal stores nothing (`removeAccount`).
+    // A start during its account's removal stores nothing (`removeAccount`): begun here, or on any
+    // instance (the mark in the database, which waits for this transaction when it comes second).
     if (liveRuns.isBeingRemoved(input.ownerId)) {
       throw new AppError("not_found:account", "This account is being removed.");
     }
+    if (input.ownerId !== null) await holdAccount(tx, input.ownerId);
     const userMessageId =
       question.stored?.id ??
       (

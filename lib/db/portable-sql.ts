@@ -37,6 +37,12 @@ export function sameOrBothNull(a: SQLWrapper, b: SQLWrapper | string | null): SQ
   return sql`${a} IS NOT DISTINCT FROM ${b}`;
 }
 
+/** `FOR SHARE` with PostgreSQL (other readers may share the row; an update waits); SQLite has one writer anyway. */
+export function lockedForShare<T extends PromiseLike<unknown>>(query: T): T {
+  if (store !== "postgres") return query;
+  return (query as unknown as { for(strength: "share"): T }).for("share");
+}
+
 /**
  * The rows a select reads, locked until its transaction ends. PostgreSQL: `FOR UPDATE`, which waits
  * for a transaction that inserted rows referencing them (its foreign key check locks them) and

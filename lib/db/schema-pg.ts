@@ -63,6 +63,8 @@ export const users = pgTable("users", {
   role: text("role", { enum: userRoles }).notNull(),
   disabled: boolean("disabled").notNull().default(false),
   createdAt: ms("created_at").notNull(),
+  /** Set when the account's removal began: a start on any instance is refused from then on (lib/chat/account-removal.ts). */
+  removingAt: ms("removing_at"),
 });
 
 export const sessions = pgTable(

@@ -25,6 +25,8 @@ export const users = sqliteTable("users", {
   role: text("role", { enum: userRoles }).notNull(),
   disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
+  /** Set when the account's removal began: a start on any instance is refused from then on (lib/chat/account-removal.ts). */
+  removingAt: integer("removing_at"),
 });
 
 /** Login sessions; the cookie holds a random token, the table only its SHA-256. */

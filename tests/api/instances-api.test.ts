@@ -4,6 +4,7 @@ import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route"
 import { DELETE as deleteConversation } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
+import { createUser } from "@/lib/auth/accounts";
 import { getLiveRuns, startChat } from "@/lib/chat/chat-service";
 import { LiveRuns } from "@/lib/chat/live-run";
 import { Cluster, startCluster, stopCluster } from "@/lib/cluster/cluster";
@@ -11,7 +12,12 @@ import { MISSED_HEARTBEATS } from "@/lib/cluster/instance-registry";
 import { closeDb, type Db, getDb, openPostgresDb } from "@/lib/db/client";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
 import { postgresPool } from "@/lib/db/postgres";
-import { getConversation, insertMessage, listMessages } from "@/lib/db/queries";
+import {
+  createConversation as createConversationRow,
+  getConversation,
+  insertMessage,
+  listMessages,
+} from "@/lib/db/queries";
 import { createRun, getRun } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts } from "@/tests/support/accounts";
@@ -69,6 +75,14 @@ afterAll(async () => {
 });
 
 const query = (text: string, values: unknown[] = []) => postgresPool(db)!.query(text, values);
+
+/** How many of this database's sessions wait for a lock. */
+async function lockWaiters(): Promise<number> {
+  const { rows } = await query(
+    "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+  );
+  return rows[0].waiting;
+}
 
 /** A run going on "there", its model request hanging until it is stopped. */
 async function runningThere() {
@@ -195,6 +209,60 @@ describe("another user's conversation whose run goes on another instance", () =>
     );
     expect((await query("SELECT id FROM users WHERE id = $1", [userId])).rows).toHaveLength(1);
     expect([live.signal.aborted, (await getRun(db, { id: live.runId })).status]).toEqual([false, "running"]);
+  });
+
+  it("a start on another instance once the account's removal began is refused (404) and stores nothing", async () => {
+    const user = await createUser(db, {
+      username: `leaving-${crypto.randomUUID().slice(0, 8)}`,
+      password: "long enough password",
+      byAdmin: true,
+    });
+    const busy = await createConversationRow(db, { ownerId: user.id });
+    const other = await createConversationRow(db, { ownerId: user.id });
+    fake().script({ when: { hasTools: true }, hang: true });
+    const live = await startChat(db, { conversationId: busy.id, ownerId: user.id, message: "mine" });
+    await fake().waitForRequests(1);
+    // Another connection holds the run's row: the removal waits there while it ends that run.
+    const locker = await postgresPool(db)!.connect();
+    await locker.query("BEGIN");
+    await locker.query("SELECT id FROM runs WHERE id = $1 FOR UPDATE", [live.runId]);
+    const removing = removeUser(accounts.admin.request("", "DELETE"), params({ userId: user.id }));
+    try {
+      await expect.poll(lockWaiters).toBeGreaterThanOrEqual(1);
+      await expect(
+        startChat(thereDb, { conversationId: other.id, ownerId: user.id, message: "still here?" }, thereRuns),
+      ).rejects.toMatchObject({ code: "not_found:account" });
+    } finally {
+      await locker.query("COMMIT");
+      locker.release();
+    }
+    expect((await removing).status).toBe(204);
+    expect(fake().chatRequests()).toHaveLength(1);
+    expect(thereRuns.size).toBe(0);
+    expect((await query("SELECT id FROM users WHERE id = $1", [user.id])).rows).toEqual([]);
+  });
+
+  it("a removal refused while the account's answer runs elsewhere leaves the account able to start answers", async () => {
+    const user = await createUser(db, {
+      username: `staying-${crypto.randomUUID().slice(0, 8)}`,
+      password: "long enough password",
+      byAdmin: true,
+    });
+    const busy = await createConversationRow(db, { ownerId: user.id });
+    const later = await createConversationRow(db, { ownerId: user.id });
+    fake().script({ when: { hasTools: true }, hang: true });
+    const live = await startChat(thereDb, { conversationId: busy.id, ownerId: user.id, message: "mine" }, thereRuns);
+    await fake().waitForRequests(1);
+    await expectApiError(
+      await removeUser(accounts.admin.request("", "DELETE"), params({ userId: user.id })),
+      409,
+      "conflict:run_active",
+    );
+    live.controller.abort();
+    await expect.poll(() => thereRuns.size).toBe(0);
+    fake().script({ when: { hasTools: true }, hang: true });
+    const next = await startChat(thereDb, { conversationId: later.id, ownerId: user.id, message: "again" }, thereRuns);
+    expect((await getRun(db, { id: next.runId })).status).toBe("running");
   });
 
   it("is a 404 for its stop, follow-ups and delete, and its run goes on", async () => {
