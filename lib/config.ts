@@ -175,6 +175,11 @@ export const configSchema = z
     MCP_CONNECT_TIMEOUT_S: positiveInt(15),
     /** MCP: the largest image or HTML/Markdown document a tool result may show as an artifact. */
     MCP_MAX_ARTIFACT_MB: positiveInt(2),
+    /**
+     * MCP: the largest message a server may send (a tool list, a result). A larger one closes the
+     * connection before it is held; above MCP_MAX_ARTIFACT_MB, whose images arrive as base64.
+     */
+    MCP_MAX_MESSAGE_MB: positiveInt(8),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),
     /** DAG mode: steps a plan may have, how many run at once, extra planning rounds after the analyzer. */
     DAG_MAX_STEPS: positiveInt(10),

@@ -4,6 +4,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { boundedFetch, type McpReplyTooLarge } from "./bounded-reply";
 import type { McpServerState, McpTransportConfig } from "./types";
 
 /**
@@ -63,6 +64,10 @@ const refusedWith4xx = (error: unknown) =>
 
 export interface OpenOptions {
   connectTimeoutMs: number;
+  /** The largest message the server may send (MCP_MAX_MESSAGE_MB): a larger one closes the connection. */
+  maxMessageBytes: number;
+  /** An HTTP reply was refused for its size (the connection is to be closed and the reason shown). */
+  onReplyTooLarge(error: McpReplyTooLarge): void;
   /** A new client, its notification handlers set (they must be in place before the first message). */
   makeClient(): Client;
   /** The stdio server's error output, as it arrives: the reason a server that will not start gives. */
@@ -87,7 +92,7 @@ export async function closeConnection(client: Client, timeoutMs: number): Promis
 }
 
 export async function openConnection(transport: McpTransportConfig, options: OpenOptions): Promise<OpenConnection> {
-  const { connectTimeoutMs, makeClient } = options;
+  const { connectTimeoutMs, makeClient, maxMessageBytes } = options;
   if (transport.type === "stdio") {
     const stdio = new StdioClientTransport({
       command: transport.command,
@@ -95,6 +100,8 @@ export async function openConnection(transport: McpTransportConfig, options: Ope
       env: serverEnvironment(transport.env),
       ...(transport.cwd ? { cwd: transport.cwd } : {}),
       stderr: "pipe",
+      // The SDK refuses a line past this before buffering more, then closes the transport.
+      maxBufferSize: maxMessageBytes,
     });
     stdio.stderr?.on("data", (chunk: Buffer) => options.onStderr(chunk.toString("utf8")));
     const client = makeClient();
@@ -103,14 +110,15 @@ export async function openConnection(transport: McpTransportConfig, options: Ope
   }
   const url = new URL(transport.url);
   const requestInit = { headers: transport.headers };
+  const fetch = boundedFetch(maxMessageBytes, options.onReplyTooLarge);
   const client = makeClient();
   try {
-    await connectWithin(client, new StreamableHTTPClientTransport(url, { requestInit }), connectTimeoutMs);
+    await connectWithin(client, new StreamableHTTPClientTransport(url, { requestInit, fetch }), connectTimeoutMs);
     return { client, transportInUse: "streamable-http" };
   } catch (error) {
     if (!refusedWith4xx(error)) throw error;
   }
   const fallback = makeClient();
-  await connectWithin(fallback, new SSEClientTransport(url, { requestInit }), connectTimeoutMs);
+  await connectWithin(fallback, new SSEClientTransport(url, { requestInit, fetch }), connectTimeoutMs);
   return { client: fallback, transportInUse: "sse" };
 }

@@ -31,17 +31,24 @@ const isAlive = (pid: number) => {
 };
 
 describe("mcpHubOptions", () => {
-  it("takes the hub's limits from MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S and MCP_MAX_ARTIFACT_MB", () => {
+  it("takes the hub's limits from MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S, MCP_MAX_ARTIFACT_MB and MCP_MAX_MESSAGE_MB", () => {
     expect(mcpHubOptions(parseConfig({}))).toEqual({
       callTimeoutMs: 60_000,
       connectTimeoutMs: 15_000,
       maxArtifactBytes: 2 * 1024 * 1024,
+      maxMessageBytes: 8 * 1024 * 1024,
     });
-    const env = { MCP_CALL_TIMEOUT_S: "5", MCP_CONNECT_TIMEOUT_S: "2", MCP_MAX_ARTIFACT_MB: "1" };
+    const env = {
+      MCP_CALL_TIMEOUT_S: "5",
+      MCP_CONNECT_TIMEOUT_S: "2",
+      MCP_MAX_ARTIFACT_MB: "1",
+      MCP_MAX_MESSAGE_MB: "3",
+    };
     expect(mcpHubOptions(parseConfig(env))).toEqual({
       callTimeoutMs: 5000,
       connectTimeoutMs: 2000,
       maxArtifactBytes: 1024 * 1024,
+      maxMessageBytes: 3 * 1024 * 1024,
     });
     expect(() => parseConfig({ MCP_CALL_TIMEOUT_S: "0" })).toThrow("MCP_CALL_TIMEOUT_S");
   });

@@ -11,11 +11,19 @@ import {
 import { type Config, getConfig } from "@/lib/config";
 import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolDefinition } from "@/lib/tools/registry";
+import { McpReplyTooLarge } from "./bounded-reply";
 import { closeConnection, describeError, openConnection } from "./connection";
 import { qualifyToolNames, trimDescription } from "./naming";
 import { resultOutcome } from "./result";
-import { normaliseInputSchema } from "./schema";
-import type { McpConnectionStatus, McpHub, McpServerConfig, McpServerState, McpToolInfo } from "./types";
+import { readInputSchema } from "./schema";
+import type {
+  McpConnectionStatus,
+  McpDroppedTool,
+  McpHub,
+  McpServerConfig,
+  McpServerState,
+  McpToolInfo,
+} from "./types";
 
 /**
  * The MCP hub: one connection per enabled server, opened on first use and kept. A connection that
@@ -28,18 +36,21 @@ export interface McpHubOptions {
   callTimeoutMs: number;
   connectTimeoutMs: number;
   maxArtifactBytes: number;
+  /** The largest message a server may send: a tool list or result over it closes the connection. */
+  maxMessageBytes: number;
   /** The first wait before a reconnection; it doubles after each failure. */
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
 
 export function mcpHubOptions(
-  config: Pick<Config, "MCP_CALL_TIMEOUT_S" | "MCP_CONNECT_TIMEOUT_S" | "MCP_MAX_ARTIFACT_MB">,
+  config: Pick<Config, "MCP_CALL_TIMEOUT_S" | "MCP_CONNECT_TIMEOUT_S" | "MCP_MAX_ARTIFACT_MB" | "MCP_MAX_MESSAGE_MB">,
 ): McpHubOptions {
   return {
     callTimeoutMs: config.MCP_CALL_TIMEOUT_S * 1000,
     connectTimeoutMs: config.MCP_CONNECT_TIMEOUT_S * 1000,
     maxArtifactBytes: config.MCP_MAX_ARTIFACT_MB * 1024 * 1024,
+    maxMessageBytes: config.MCP_MAX_MESSAGE_MB * 1024 * 1024,
   };
 }
 
@@ -59,6 +70,8 @@ interface Entry {
   transportInUse?: McpServerState["transportInUse"];
   error?: string;
   tools: ListedTool[];
+  /** Listed tools that are not offered, with why. */
+  dropped: McpDroppedTool[];
   client: Client | null;
   attempt: Promise<void> | null;
   failures: number;
@@ -66,18 +79,25 @@ interface Entry {
   /** Removed, changed or shut down: whatever is still in flight for it is discarded. */
   closed: boolean;
   stderr: string;
+  /** The first error the connection reported: why it closed, when it closes (an oversized stdio line). */
+  transportError: string | null;
+  /** The HTTP reply refused for its size, which closed the connection. */
+  refusedReply: McpReplyTooLarge | null;
 }
 
 const newEntry = (config: McpServerConfig): Entry => ({
   config,
   status: config.enabled ? "idle" : "disabled",
   tools: [],
+  dropped: [],
   client: null,
   attempt: null,
   failures: 0,
   retry: null,
   closed: false,
   stderr: "",
+  transportError: null,
+  refusedReply: null,
 });
 
 /** Resolves with the promise, or rejects as soon as the run is stopped (the promise goes on). */
@@ -125,6 +145,7 @@ class Hub implements McpHub {
       ...(entry.status === "connected" && entry.transportInUse ? { transportInUse: entry.transportInUse } : {}),
       ...(entry.error ? { error: entry.error } : {}),
       tools: entry.tools.map(({ info }) => ({ ...info, enabled: !entry.config.disabledTools.includes(info.name) })),
+      ...(entry.dropped.length > 0 ? { droppedTools: entry.dropped } : {}),
       ...(entry.retry ? { nextRetryAt: new Date(entry.retry.at).toISOString() } : {}),
     }));
   }
@@ -181,10 +202,18 @@ class Hub implements McpHub {
   private async attempt(entry: Entry): Promise<void> {
     entry.status = "connecting";
     entry.stderr = "";
+    entry.transportError = null;
+    entry.refusedReply = null;
     let client: Client | null = null;
     try {
       const opened = await openConnection(entry.config.transport, {
         connectTimeoutMs: this.options.connectTimeoutMs,
+        maxMessageBytes: this.options.maxMessageBytes,
+        onReplyTooLarge: (error) => {
+          if (!client || entry.client !== client) return;
+          entry.refusedReply = error;
+          this.fail(entry, error.message);
+        },
         makeClient: () => this.makeClient(entry),
         onStderr: (text) => {
           entry.stderr = (entry.stderr + text).slice(-STDERR_KEPT);
@@ -199,7 +228,9 @@ class Hub implements McpHub {
       entry.transportInUse = opened.transportInUse;
       const opening = client;
       client.onclose = () => {
-        if (entry.client === opening) this.fail(entry, "The connection closed.");
+        const why = entry.transportError;
+        if (entry.client === opening)
+          this.fail(entry, why ? `The connection closed: ${why}` : "The connection closed.");
       };
       await this.list(entry, client);
       if (entry.client !== client) return;
@@ -215,6 +246,9 @@ class Hub implements McpHub {
 
   private makeClient(entry: Entry): Client {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.onerror = (error) => {
+      if (entry.client === client || entry.client === null) entry.transportError ??= describeError(error);
+    };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (entry.client !== client) return;
       try {
@@ -244,21 +278,29 @@ class Hub implements McpHub {
       tools.map((tool) => tool.name),
     );
     const seen = new Set<string>();
+    const dropped: McpDroppedTool[] = [];
     entry.tools = tools.flatMap((tool) => {
       const qualifiedName = names.get(tool.name);
       if (!qualifiedName || seen.has(tool.name)) return [];
       seen.add(tool.name);
+      const inputSchema = readInputSchema(tool.inputSchema);
+      if (!inputSchema.ok) {
+        console.warn(`[mcp] ${server}: the tool ${tool.name} is not offered. ${inputSchema.reason}`);
+        dropped.push({ name: tool.name, reason: inputSchema.reason });
+        return [];
+      }
       const description = trimDescription(tool.description ?? tool.title);
       const info = { name: tool.name, qualifiedName, description, enabled: true };
       const definition: ToolDefinition = {
         name: qualifiedName,
         description,
-        schema: { jsonSchema: normaliseInputSchema(tool.inputSchema) },
+        schema: { jsonSchema: inputSchema.schema },
         paged: false,
         execute: (args, context) => this.call(server, info, args, context.signal),
       };
       return [{ info, definition }];
     });
+    entry.dropped = dropped;
   }
 
   /** One tool call on the server's current connection (the config may have changed since the run began). */
@@ -289,7 +331,10 @@ class Hub implements McpHub {
         return toolError("tool_failed", `${tool.qualifiedName} failed: ${error.message}`);
       }
       if (entry.client === client) this.fail(entry, describeError(error));
-      return toolError("tool_failed", `${tool.qualifiedName} failed: the connection to ${server} broke.`);
+      // The model may read why the cap refused it (a smaller request may pass); other reasons are for admins.
+      const refused = error instanceof McpReplyTooLarge ? error : entry.refusedReply;
+      const why = refused ? ` ${refused.message}` : "";
+      return toolError("tool_failed", `${tool.qualifiedName} failed: the connection to ${server} broke.${why}`);
     }
   }
 
@@ -338,7 +383,7 @@ class Hub implements McpHub {
   }
 }
 
-/** A hub with the configured limits (MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S, MCP_MAX_ARTIFACT_MB) unless given. */
+/** A hub with the configured limits (MCP_CALL_TIMEOUT_S, MCP_CONNECT_TIMEOUT_S, MCP_MAX_ARTIFACT_MB, MCP_MAX_MESSAGE_MB) unless given. */
 export function createMcpHub(options: Partial<McpHubOptions> = {}): McpHub {
   return new Hub({ ...mcpHubOptions(getConfig()), ...options });
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { normaliseInputSchema } from "./schema";
+import { MAX_SCHEMA_CHARS, MAX_SCHEMA_STEPS, readInputSchema } from "./schema";
 
-describe("normaliseInputSchema", () => {
+/** The normalised schema of one that is read. */
+function normaliseInputSchema(schema: unknown) {
+  const read = readInputSchema(schema);
+  if (!read.ok) throw new Error(read.reason);
+  return read.schema;
+}
+
+describe("readInputSchema", () => {
   it("drops $schema and keeps a plain object schema as it is", () => {
     expect(
       normaliseInputSchema({
@@ -153,5 +160,57 @@ describe("normaliseInputSchema", () => {
     });
     expect((properties as Record<string, { description?: string }>).long?.description).toHaveLength(500);
     expect((properties as Record<string, object>).odd).toEqual({ type: "string" });
+  });
+});
+
+/** `levels` definitions, each referring to the next `fanOut` times through `at` (allOf parts or properties). */
+function referenceBomb(levels: number, fanOut: number, at: "allOf" | "properties"): Record<string, unknown> {
+  const $defs: Record<string, unknown> = { [`d${levels}`]: { type: "object", properties: { q: { type: "string" } } } };
+  for (let level = levels - 1; level >= 0; level--) {
+    const refs = Array.from({ length: fanOut }, () => ({ $ref: `#/$defs/d${level + 1}` }));
+    $defs[`d${level}`] =
+      at === "allOf"
+        ? { allOf: refs }
+        : { type: "object", properties: Object.fromEntries(refs.map((ref, i) => [`p${i}`, ref])) };
+  }
+  return { $defs, type: "object", properties: { root: { $ref: "#/$defs/d0" } } };
+}
+
+describe("a hostile MCP server's schema is read in bounded steps", () => {
+  it("a 2.6 KB schema of 40 nested allOf references (2^40 expansions written out) is read in a few hundred steps: each reference is expanded once", () => {
+    const bomb = referenceBomb(40, 2, "allOf");
+    expect(JSON.stringify(bomb).length).toBeLessThan(2700);
+    const read = readInputSchema(bomb);
+    expect(read).toMatchObject({ ok: true });
+    expect(read.steps).toBeLessThan(500);
+    expect(read.ok && read.schema.properties).toEqual({
+      root: { type: "object", properties: { q: { type: "string" } } },
+    });
+  });
+
+  it(`a schema whose references fan out into more than MAX_SCHEMA_STEPS (${MAX_SCHEMA_STEPS}) nodes is refused with its reason, having taken no more`, () => {
+    // 1.3 KB; 4^8 properties once written out.
+    const bomb = referenceBomb(8, 4, "properties");
+    expect(JSON.stringify(bomb).length).toBeLessThan(1400);
+    const read = readInputSchema(bomb);
+    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining(`more than ${MAX_SCHEMA_STEPS} steps`) });
+    expect(read.steps).toBe(MAX_SCHEMA_STEPS + 1);
+  });
+
+  it(`a schema longer than MAX_SCHEMA_CHARS (${MAX_SCHEMA_CHARS}) once expanded is refused with its reason`, () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`field_${i}`, { type: "string", description: "d".repeat(400) }]),
+    );
+    const read = readInputSchema({ type: "object", properties });
+    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining(`over ${MAX_SCHEMA_CHARS}`) });
+  });
+
+  it("a reference used in sibling places is expanded in each, not mistaken for a cycle", () => {
+    const read = readInputSchema({
+      $defs: { Point: { type: "object", properties: { x: { type: "number" } } } },
+      properties: { from: { $ref: "#/$defs/Point" }, to: { $ref: "#/$defs/Point" } },
+    });
+    const point = { type: "object", properties: { x: { type: "number" } } };
+    expect(read.ok && read.schema.properties).toEqual({ from: point, to: point });
   });
 });

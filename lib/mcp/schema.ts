@@ -4,6 +4,10 @@
  * keywords. Ollama decodes tools into fixed structs, so anything else is either dropped or a 400:
  * `$ref`s are inlined from `$defs`/`definitions` (a cycle or a dangling ref becomes a bare object),
  * `oneOf`/`anyOf` collapse to one schema, `allOf` is merged, `const` becomes an `enum`.
+ *
+ * A server is not trusted to send a schema that is cheap to read (docs/security.md, "MCP servers"):
+ * each `$ref` is expanded once and reused, the walk stops after `MAX_SCHEMA_STEPS`, and a result
+ * longer than `MAX_SCHEMA_CHARS` is refused. A refused schema is a reason, and its tool is dropped.
  */
 
 type Schema = Record<string, unknown>;
@@ -11,6 +15,13 @@ type Schema = Record<string, unknown>;
 /** Deeper nesting is cut to a bare typed node: tool arguments are rarely deeper, and the model would not cope. */
 const MAX_DEPTH = 8;
 const MAX_DESCRIPTION = 500;
+/**
+ * Schema nodes visited (each combinator, reference and property) before a schema is refused. Real
+ * tools take tens to a few hundred; a few kilobytes of references that fan out reach millions.
+ */
+export const MAX_SCHEMA_STEPS = 10_000;
+/** The normalised schema as JSON: it is sent to Ollama with every request, so one tool may not crowd out the rest. */
+export const MAX_SCHEMA_CHARS = 32_000;
 
 const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 /** Keywords kept as they are when their value has the right JSON type. */
@@ -19,22 +30,61 @@ const NUMBER_KEYWORDS = ["minimum", "maximum", "minLength", "maxLength", "minIte
 const isSchema = (value: unknown): value is Schema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** A reference's target with its combinators flattened, and every reference that took. */
+interface Expanded {
+  schema: Schema;
+  refs: ReadonlySet<string>;
+}
+
+/** What one schema's walk shares: the steps taken so far and the references already expanded. */
+interface Budget {
+  steps: number;
+  expanded: Map<string, Expanded>;
+}
+
 interface Walk {
   root: Schema;
   /** The `$ref`s being expanded on the way down: one seen again is a cycle. */
-  expanding: Set<string>;
+  expanding: ReadonlySet<string>;
   depth: number;
+  budget: Budget;
 }
 
-export function normaliseInputSchema(schema: unknown): Schema {
+class TooComplex extends Error {}
+
+function step(budget: Budget): void {
+  budget.steps++;
+  if (budget.steps > MAX_SCHEMA_STEPS) throw new TooComplex();
+}
+
+export type InputSchemaResult =
+  | { ok: true; schema: Schema; steps: number }
+  | { ok: false; reason: string; steps: number };
+
+/** The schema as Ollama takes it, or why it is refused; `steps` is the work it took. */
+export function readInputSchema(schema: unknown): InputSchemaResult {
   const root = isSchema(schema) ? schema : {};
-  const top = normalise(root, { root, expanding: new Set(), depth: 0 });
-  return {
+  const budget: Budget = { steps: 0, expanded: new Map() };
+  let top: Schema;
+  try {
+    top = normalise(root, { root, expanding: new Set(), depth: 0, budget });
+  } catch (error) {
+    if (!(error instanceof TooComplex)) throw error;
+    const reason = `Its input schema takes more than ${MAX_SCHEMA_STEPS} steps to read (nested or repeated references).`;
+    return { ok: false, reason, steps: budget.steps };
+  }
+  const normalised = {
     ...top,
     type: "object",
     properties: isSchema(top.properties) ? top.properties : {},
     required: Array.isArray(top.required) ? top.required : [],
   };
+  const chars = JSON.stringify(normalised).length;
+  if (chars > MAX_SCHEMA_CHARS) {
+    const reason = `Its input schema is ${chars} characters once references are expanded, over ${MAX_SCHEMA_CHARS}.`;
+    return { ok: false, reason, steps: budget.steps };
+  }
+  return { ok: true, schema: normalised, steps: budget.steps };
 }
 
 function resolveRef(ref: string, root: Schema): Schema | null {
@@ -80,15 +130,33 @@ function mergeAll(parts: unknown[]): Schema {
   return merged;
 }
 
+const disjoint = (a: ReadonlySet<string>, b: ReadonlySet<string>) => ![...a].some((ref) => b.has(ref));
+
+/**
+ * A reference's target, flattened. Expanded once per schema and reused, unless a reference it took
+ * is already being expanded on this path (it then reads differently here: the cycle is cut).
+ */
+function expand(ref: string, walk: Walk): Expanded {
+  const known = walk.budget.expanded.get(ref);
+  if (known && disjoint(known.refs, walk.expanding)) return known;
+  const target = walk.expanding.has(ref) ? null : resolveRef(ref, walk.root);
+  const expanding = new Set(walk.expanding).add(ref);
+  const flat = target ? flatten(target, { ...walk, expanding }) : { schema: { type: "object" }, walk };
+  const refs = new Set([ref, ...[...flat.walk.expanding].filter((each) => !walk.expanding.has(each))]);
+  const expanded = { schema: flat.schema, refs };
+  if (!known && disjoint(refs, walk.expanding)) walk.budget.expanded.set(ref, expanded);
+  return expanded;
+}
+
 /** The schema with its combinators and references replaced, before its keywords are cleaned. */
 function flatten(node: Schema, walk: Walk): { schema: Schema; walk: Walk } {
+  step(walk.budget);
   const { $ref, anyOf, oneOf, allOf, ...rest } = node;
   if (typeof $ref === "string") {
-    const target = walk.expanding.has($ref) ? null : resolveRef($ref, walk.root);
-    const expanding = new Set(walk.expanding).add($ref);
+    const { schema, refs } = expand($ref, walk);
+    const expanding = new Set([...walk.expanding, ...refs]);
     // A sibling `description` says more about this use than the definition does.
-    const schema = target ? { ...target, ...rest } : { type: "object", ...rest };
-    return flatten(schema, { ...walk, expanding });
+    return flatten({ ...schema, ...rest }, { ...walk, expanding });
   }
   if (Array.isArray(allOf)) {
     const parts = allOf.map((part) => (isSchema(part) ? flatten(part, walk).schema : part));
@@ -116,6 +184,7 @@ function inferType(schema: Schema): string | string[] {
 }
 
 function normalise(node: Schema, outer: Walk): Schema {
+  step(outer.budget);
   const { schema, walk } = flatten(node, outer);
   const type = inferType(schema);
   const out: Schema = { type };

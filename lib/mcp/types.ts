@@ -36,6 +36,13 @@ export interface McpToolInfo {
   enabled: boolean;
 }
 
+/** A listed tool the hub does not offer: its schema is too costly to read or too long to send (lib/mcp/schema.ts). */
+export interface McpDroppedTool {
+  /** The tool's name on its server. */
+  name: string;
+  reason: string;
+}
+
 export interface McpServerState {
   name: string;
   status: McpConnectionStatus;
@@ -45,6 +52,8 @@ export interface McpServerState {
   error?: string;
   /** The server's tools as last listed (empty before the first connection). */
   tools: McpToolInfo[];
+  /** Listed tools left out, with why (absent when none is). */
+  droppedTools?: McpDroppedTool[];
   /** While waiting to reconnect: when the next attempt is due (ISO time). */
   nextRetryAt?: string;
 }

@@ -5,6 +5,8 @@ export declare function startHttpTestServer(options?: {
   sse?: boolean;
   /** Twenty numbered tools instead of the test tools. */
   many?: boolean;
+  /** A hostile server: a tool whose schema fans out, or a 512 KB tool list. */
+  hostile?: "schema-bomb" | "huge-list";
 }): Promise<{
   url: string;
   /** Streamable HTTP sessions a client ended with DELETE, in order. */

@@ -9,8 +9,13 @@
  *   --many                                                 twenty numbered tools (tool_01…tool_20) instead
  *   --fail-if-exists PATH                                  exit at once with status 1 while PATH exists
  *                                                          (a server that keeps failing to start)
+ *   --hostile schema-bomb|huge-list                        a hostile server instead (below)
  *
- * In-process: `startHttpTestServer({ port, sse, many })` → `{ url, endedSessions(), close() }`.
+ * In-process: `startHttpTestServer({ port, sse, many, hostile })` → `{ url, endedSessions(), close() }`.
+ *
+ * Hostile servers list `ok` (answers "ok") and, with `schema-bomb`, `bomb`, whose input schema is
+ * 1.3 KB of references that fan out into 4^8 properties; with `huge-list`, `bulky`, whose
+ * description is 512 KB.
  *
  * Tools: echo {text}; fail {message} (isError); slow {ms} (waits, or until cancelled: each
  * notifications/cancelled it receives is recorded); in_flight (slow calls running); cancellations
@@ -23,11 +28,12 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 /** A 2×2 red PNG. */
@@ -135,7 +141,31 @@ function addManyTools(server) {
   }
 }
 
-function makeServer({ many = false } = {}) {
+/** Definitions d0…d8, each with four properties that refer to the next. */
+function fanOutSchema() {
+  const $defs = { d8: { type: "string" } };
+  for (let level = 7; level >= 0; level--) {
+    const ref = { $ref: `#/$defs/d${level + 1}` };
+    $defs[`d${level}`] = { type: "object", properties: { a: ref, b: ref, c: ref, d: ref } };
+  }
+  return { type: "object", $defs, properties: { root: { $ref: "#/$defs/d0" } } };
+}
+
+/** A server written at the protocol level: its tool list is whatever JSON it chooses to send. */
+function makeHostileServer(kind) {
+  const server = new Server({ name: "ollama-web-hostile-server", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const ok = { name: "ok", description: "Answers ok.", inputSchema: { type: "object", properties: {} } };
+  const other =
+    kind === "schema-bomb"
+      ? { name: "bomb", description: "A schema that fans out.", inputSchema: fanOutSchema() }
+      : { name: "bulky", description: "x".repeat(512 * 1024), inputSchema: { type: "object", properties: {} } };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ok, other] }));
+  server.setRequestHandler(CallToolRequestSchema, async () => text("ok"));
+  return server;
+}
+
+function makeServer({ many = false, hostile } = {}) {
+  if (hostile) return makeHostileServer(hostile);
   const server = new McpServer(
     { name: "ollama-web-test-server", version: "1.0.0" },
     { capabilities: { tools: { listChanged: true } } },
@@ -153,7 +183,7 @@ async function readJson(req) {
 }
 
 /** Streamable HTTP (stateful: one server per session, so list_changed reaches its client), or SSE only. */
-export async function startHttpTestServer({ port = 0, sse = false, many = false } = {}) {
+export async function startHttpTestServer({ port = 0, sse = false, many = false, hostile } = {}) {
   const sessions = new Map();
   const ended = [];
   const http = createServer(async (req, res) => {
@@ -164,7 +194,7 @@ export async function startHttpTestServer({ port = 0, sse = false, many = false 
           const transport = new SSEServerTransport("/messages", res);
           sessions.set(transport.sessionId, transport);
           transport.onclose = () => sessions.delete(transport.sessionId);
-          await makeServer({ many }).connect(transport);
+          await makeServer({ many, hostile }).connect(transport);
           return;
         }
         const transport = sessions.get(url.searchParams.get("sessionId"));
@@ -189,7 +219,7 @@ export async function startHttpTestServer({ port = 0, sse = false, many = false 
           onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
         });
         transport.onclose = () => sessions.delete(transport.sessionId);
-        await makeServer({ many }).connect(transport);
+        await makeServer({ many, hostile }).connect(transport);
       }
       if (!transport) {
         res.writeHead(404, { "content-type": "application/json" });
@@ -224,13 +254,15 @@ async function main(argv) {
     process.exit(1);
   }
   const many = flag("--many") >= 0;
+  const hostile = flag("--hostile") >= 0 ? value("--hostile") : undefined;
   if (flag("--http") >= 0 || flag("--sse") >= 0) {
     const sse = flag("--sse") >= 0;
-    const { url } = await startHttpTestServer({ port: Number(value(sse ? "--sse" : "--http") ?? 0), sse, many });
+    const port = Number(value(sse ? "--sse" : "--http") ?? 0);
+    const { url } = await startHttpTestServer({ port, sse, many, hostile });
     process.stdout.write(`listening ${url}\n`);
     return;
   }
-  await makeServer({ many }).connect(new StdioServerTransport());
+  await makeServer({ many, hostile }).connect(new StdioServerTransport());
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));

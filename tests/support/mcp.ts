@@ -12,6 +12,7 @@ export const HUB_OPTIONS: McpHubOptions = {
   callTimeoutMs: 10_000,
   connectTimeoutMs: 10_000,
   maxArtifactBytes: 1024 * 1024,
+  maxMessageBytes: 8 * 1024 * 1024,
 };
 
 /** The test server as a stdio child of this Node, with extra arguments and env. */

@@ -157,6 +157,16 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
           })}
         </ul>
       ) : null}
+      {server.state.droppedTools?.length ? (
+        <ul aria-label={t("droppedOf", { name: server.name })} className="space-y-1 border-t border-border pt-3">
+          {server.state.droppedTools.map((tool) => (
+            <li key={tool.name} data-testid="mcp-dropped-tool" data-tool={tool.name} className="text-xs">
+              <span className="font-mono font-medium">{tool.name}</span>{" "}
+              <span className="text-amber-800 dark:text-amber-200">{t("dropped", { reason: tool.reason })}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {error ? <InlineError data-testid="mcp-server-error">{error}</InlineError> : null}
     </li>
   );
