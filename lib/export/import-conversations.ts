@@ -7,7 +7,7 @@ import { AppError, type ErrorCode } from "@/lib/errors";
 import { sha256 } from "@/lib/files/file-store";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
-import { inflatedSize, isEmptyZip, readEntry, zipEntries } from "@/lib/files/zip-entries";
+import { inflatedSize, isEmptyZip, readEntry, type ZipEntry, zipEntries } from "@/lib/files/zip-entries";
 import { type ConversationExport, EXPORT_FORMAT, EXPORT_VERSION, exportDocumentSchema } from "./format";
 import { remapIds } from "./remap-ids";
 import { MAX_ZIP_ENTRIES } from "./zip-writer";
@@ -86,8 +86,8 @@ export async function importConversations(
       });
       continue;
     }
-    const content = await readEntry(bytes, entry, config.IMPORT_MAX_MB * 1024 * 1024);
-    if (content === null) {
+    const document = await readDocument(bytes, entry, config.IMPORT_MAX_MB * 1024 * 1024);
+    if (document === TOO_LARGE) {
       report.skipped.push({
         entry: entry.name,
         ...because("payload_too_large:import_entry", `larger than ${config.IMPORT_MAX_MB} MB (IMPORT_MAX_MB).`, {
@@ -96,7 +96,6 @@ export async function importConversations(
       });
       continue;
     }
-    const document = parseJson(content);
     if (document === undefined) {
       report.skipped.push({ entry: entry.name, ...because("bad_request:import_entry_json", "not valid JSON.") });
     } else await importDocument(db, { document, ownerId, config, report, entryName: entry.name });
@@ -109,6 +108,14 @@ const brokenArchive = () =>
     "bad_request:import_archive",
     "The ZIP archive is damaged or not one this app reads. Nothing was imported.",
   );
+
+const TOO_LARGE = Symbol("too large");
+
+/** A `.json` entry parsed; its inflated bytes are let go before the conversation is checked and stored. */
+async function readDocument(bytes: Buffer, entry: ZipEntry, maxBytes: number): Promise<unknown> {
+  const content = await readEntry(bytes, entry, maxBytes);
+  return content === null ? TOO_LARGE : parseJson(content);
+}
 
 function parseJson(bytes: Buffer): unknown {
   try {
@@ -239,11 +246,13 @@ function unique(rows: { id: string }[], what: string): string | null {
   return null;
 }
 
-type CheckedFile = Omit<StoredFile, "conversationId">;
+/** A file that passed the checks, without its bytes: they are decoded again, one file at a time, to be stored. */
+type CheckedFile = Omit<StoredFile, "conversationId" | "bytes"> & { base64: string };
 
 /**
  * The files whose content the export holds, through the same checks as an upload; the first one
- * refused (or whose content is not what its SHA-256 says) skips the conversation.
+ * refused (or whose content is not what its SHA-256 says) skips the conversation. One decoded file
+ * is held at a time: the document already holds them all, as base64.
  */
 async function checkFiles(document: ConversationExport, config: Config): Promise<CheckedFile[] | SkipReason> {
   const checked: CheckedFile[] = [];
@@ -257,7 +266,8 @@ async function checkFiles(document: ConversationExport, config: Config): Promise
         maxBytes: config.MAX_FETCH_MB * 1024 * 1024,
         imageLimits: { maxPixels: config.MAX_IMAGE_PIXELS, maxFrames: config.MAX_IMAGE_FRAMES },
       });
-      const row = { ...file, ...upload, bytes, size: bytes.length, sha256: sha256(bytes) };
+      const { bytes: base64, ...meta } = file;
+      const row = { ...meta, ...upload, base64, size: bytes.length, sha256: sha256(bytes) };
       if (row.sha256 !== file.sha256) {
         return because(
           "bad_request:import_file_damaged",
@@ -319,8 +329,9 @@ async function storeConversation(
       createdAt: Math.min(conversation.createdAt, now),
       updatedAt: Math.min(conversation.updatedAt, now),
     });
-    for (const file of fileRows) {
-      await tx.insert(files).values({ ...file, id: remap.id(file.id), conversationId });
+    for (const { base64, ...file } of fileRows) {
+      const bytes = Buffer.from(base64, "base64");
+      await tx.insert(files).values({ ...file, bytes, id: remap.id(file.id), conversationId });
     }
     for (const { events, ...run } of document.runs) {
       const runId = remap.id(run.id);

@@ -1,5 +1,5 @@
 import { promisify } from "node:util";
-import { inflateRaw } from "node:zlib";
+import { createInflateRaw, inflateRaw } from "node:zlib";
 
 /**
  * Just enough of ZIP to tell a DOCX from another ZIP and to measure what it inflates to before any
@@ -74,19 +74,59 @@ export const isDocx = (bytes: Buffer): boolean => isWordZip(zipEntries(bytes, MA
 
 const inflate = promisify(inflateRaw);
 
+/** The most inflated bytes measuring an entry holds at once: the inflater's output chunk. */
+export const MEASURE_CHUNK_BYTES = 64 * 1024;
+
 /**
  * Every entry's real inflated size added up, stopping as soon as the total passes `maxBytes`
- * (then `null`). Inflating runs on libuv's thread pool, so the server's thread never waits on it.
- * Throws a plain Error for an entry that cannot be read.
+ * (then `null`). Each entry is inflated as a stream whose output is counted and dropped, chunk by
+ * chunk: a bomb is refused holding one chunk, never what it inflates to. Inflating runs on libuv's
+ * thread pool, so the server's thread never waits on it. Throws a plain Error for an entry that
+ * cannot be read.
  */
 export async function inflatedSize(bytes: Buffer, entries: ZipEntry[], maxBytes: number): Promise<number | null> {
   let total = 0;
   for (const entry of entries) {
-    const content = await readEntry(bytes, entry, maxBytes - total);
-    if (content === null) return null;
-    total += content.length;
+    const left = maxBytes - total;
+    if (entry.size > left) return null;
+    const data = entryData(bytes, entry);
+    const size = entry.method === 0 ? data.length : await countInflated(data, left);
+    if (size === null || size > left) return null;
+    total += size;
   }
   return total;
+}
+
+/** What `data` inflates to, counted without being kept; `null` once it passes `maxBytes` (inflation stops there). */
+function countInflated(data: Buffer, maxBytes: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const inflater = createInflateRaw({ chunkSize: MEASURE_CHUNK_BYTES });
+    let total = 0;
+    // Flowing: each chunk is counted as it comes out and is garbage the moment after.
+    inflater.on("data", (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        inflater.destroy();
+        resolve(null);
+      }
+    });
+    inflater.on("error", reject);
+    inflater.on("end", () => resolve(total));
+    inflater.end(data);
+  });
+}
+
+/** An entry's stored (compressed) bytes, a view into the archive. */
+function entryData(bytes: Buffer, entry: ZipEntry): Buffer {
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw new Error(`unsupported compression method ${entry.method} in ${entry.name}`);
+  }
+  const at = entry.localOffset;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw new Error(`bad entry ${entry.name}`);
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const data = bytes.subarray(start, start + entry.compressedSize);
+  if (data.length !== entry.compressedSize) throw new Error(`truncated entry ${entry.name}`);
+  return data;
 }
 
 /**
@@ -95,13 +135,8 @@ export async function inflatedSize(bytes: Buffer, entries: ZipEntry[], maxBytes:
  */
 export async function readEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Promise<Buffer | null> {
   if (entry.size > maxBytes) return null;
-  const at = entry.localOffset;
-  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== LOCAL) throw new Error(`bad entry ${entry.name}`);
-  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-  const data = bytes.subarray(start, start + entry.compressedSize);
-  if (data.length !== entry.compressedSize) throw new Error(`truncated entry ${entry.name}`);
+  const data = entryData(bytes, entry);
   if (entry.method === 0) return data.length > maxBytes ? null : data;
-  if (entry.method !== 8) throw new Error(`unsupported compression method ${entry.method} in ${entry.name}`);
   try {
     const content = await inflate(data, { maxOutputLength: Math.max(1, maxBytes) });
     return content.length > maxBytes ? null : content;
