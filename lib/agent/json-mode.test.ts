@@ -99,6 +99,28 @@ describe("JSON mode", () => {
   });
 });
 
+describe("tool budget in JSON mode", () => {
+  it("withdraws the tools after the budget as native mode does: a model that keeps calling cannot burn MAX_ITERATIONS", async () => {
+    const llm = scriptedLLM({ abilities: noTools });
+    llm.queueChat(
+      ...Array.from(
+        { length: 20 },
+        () => (_messages: unknown, options: { format?: unknown }) =>
+          options.format === "json" ? { content: call("a", { query: "more" }) } : { content: "What I found." },
+      ),
+    );
+    const tools = fakeToolbox({ a: () => "r" });
+    const result = await harness(llm, tools, { limits: { maxToolRounds: 1, maxIterations: 20 } }).run();
+    // Round 1 runs and exhausts the budget; the next call is refused; then the tools are gone.
+    expect(tools.calls).toHaveLength(1);
+    expect(result.hitMaxIterations).toBe(false);
+    expect(result).toMatchObject({ answer: "What I found.", iterations: 3 });
+    const last = llm.chatCalls.at(-1);
+    expect(last?.options.format).toBeUndefined();
+    expect(last?.messages.at(-1)?.content).toContain("Tools are no longer available for this answer.");
+  });
+});
+
 describe("interrupts in JSON mode", () => {
   it("drains after each assistant message, before checking for final_answer, suppressing it", async () => {
     const queue = interruptQueue();

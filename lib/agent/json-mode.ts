@@ -8,6 +8,8 @@ import type { RunState } from "./run-state";
  * JSON mode: tools described in the system prompt, one JSON action per reply with
  * `format: "json"`, observations as user messages. A reply that does not parse gets one reformat
  * request (counted against MAX_ITERATIONS); a second failure makes the raw reply the answer.
+ * A model that calls a tool after the budget was announced loses its tools as in native mode: it
+ * is told so and called without `format: "json"`, and that plain reply is the answer.
  */
 
 export const PARSE_FAILURE = "(could not parse LLM output as JSON)";
@@ -50,9 +52,26 @@ export function parseAction(content: string, thinking: string): JsonAction {
   return { type: "final_answer", reasoning: PARSE_FAILURE, answer: content };
 }
 
+/** The tools are withdrawn: one plain-text reply (or a final_answer the model wrote anyway) is the answer. */
+async function answerWithoutTools(state: RunState, language: PromptLanguage, told: boolean): Promise<string> {
+  if (!told) state.push({ role: "user", content: prompt(language, "tools_withdrawn") });
+  const reply = await state.callModel({});
+  state.push({ role: "assistant", content: reply.content });
+  const action = parseAction(reply.content, reply.reasoning);
+  return action.type === "final_answer" && action.reasoning !== PARSE_FAILURE ? action.answer : reply.content;
+}
+
 export async function runJsonLoop(state: RunState, language: PromptLanguage): Promise<string> {
   let lastFailed = false;
+  let withdrawn = false;
   for (;;) {
+    if (state.toolsDisabled) {
+      const answer = await answerWithoutTools(state, language, withdrawn);
+      withdrawn = true;
+      // As in native mode, an interrupt with the answer suppresses it.
+      if (state.drainInterrupts()) continue;
+      return answer;
+    }
     const sink = state.answerSink;
     const gate = sink ? new JsonAnswerGate(sink) : null;
     const reply = await state.callModel({ format: "json" }, gate ? (delta) => gate.push(delta) : undefined);

@@ -212,6 +212,22 @@ describe("limits", () => {
     expect(llm.chatCalls).toHaveLength(3);
   });
 
+  it("reaching MAX_ITERATIONS is a notice in the trail, not only a summary", async () => {
+    const llm = scriptedLLM({
+      chat: Array.from({ length: 2 }, () => ({ toolCalls: [{ name: "a", arguments: { query: "again" } }] })),
+    });
+    const { run, steps } = harness(llm, fakeToolbox({ a: () => "more" }), { limits: { maxIterations: 2 } });
+    await run();
+    expect(steps.filter((s) => s.type === "notice")).toEqual([
+      {
+        type: "notice",
+        iteration: 2,
+        code: "iteration_limit",
+        text: "Stopped after 2 model calls, the limit for one answer: the answer is written from what was found so far.",
+      },
+    ]);
+  });
+
   it("after MAX_TOOL_ROUNDS ordinary rounds the model is told to answer, and further calls are not executed", async () => {
     const round = () => ({ toolCalls: [{ name: "a", arguments: { query: "x" } }] });
     const llm = scriptedLLM({ chat: [round(), round(), { content: "final" }] });
