@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolOk, withSource } from "@/lib/tools/outcome";
-import { harness, INPUT } from "@/tests/support/agent-harness";
+import { harness, INPUT, interruptQueue } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { type ScriptedChat, type ScriptedStream, scriptedLLM } from "@/tests/support/scripted-llm";
 
@@ -34,6 +34,36 @@ describe("synthesis", () => {
     expect(user).toContain(`${"a".repeat(50)}…`);
     expect(user).not.toContain("TAIL");
     expect(user).toContain("Draft answer from the research:\ndraft");
+  });
+
+  it("synthesis sees every follow-up the run took, in order, after the question", async () => {
+    const queue = interruptQueue();
+    const llm = scriptedLLM({
+      chat: [
+        { toolCalls: [{ name: "web_search", arguments: { query: "first" } }] },
+        { toolCalls: [{ name: "web_search", arguments: { query: "second" } }] },
+        { content: "draft" },
+      ],
+      stream: [["Réponse"]],
+    });
+    let searches = 0;
+    const tools = fakeToolbox({
+      web_search: () => {
+        searches++;
+        queue.push(searches === 1 ? "answer in French" : "as a table");
+        return "results";
+      },
+    });
+    const { agent } = harness(llm, tools, { interrupts: queue });
+    const result = await agent.run(INPUT, new AbortController().signal);
+    expect(result.followUps).toEqual(["answer in French", "as a table"]);
+    for await (const _ of agent.streamAnswer(result, INPUT, new AbortController().signal)) {
+      // drain
+    }
+    const user = llm.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(user).toContain(
+      "Question:\nWhat is new?\n\nThe user added while the research ran, in this order:\n- answer in French\n- as a table",
+    );
   });
 
   it("uses the Japanese synthesiser prompt for a Japanese conversation", async () => {

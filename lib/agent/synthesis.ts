@@ -8,7 +8,8 @@ import { withUserInstructions } from "./user-instructions";
 /**
  * Phase 2: a streamed answer written from the whole trace by a synthesiser prompt —
  * direct, Markdown, no meta-commentary, the question's language. Each tool result is cut to
- * SYNTHESIS_TRACE_CHARS to keep the prompt small.
+ * SYNTHESIS_TRACE_CHARS to keep the prompt small. ReAct and DAG mode build the request the same
+ * way (`synthesisRequest`): the question with every follow-up the run took, in order, then the trace.
  */
 
 function cut(text: string, max: number): string {
@@ -35,6 +36,43 @@ export function formatTrace(result: AgentResult, language: PromptLanguage, trace
   return parts.join("\n\n");
 }
 
+/** The question as the answer must serve it: followed by every follow-up the run took, in order. */
+export function questionWithFollowUps(question: string, followUps: string[], language: PromptLanguage): string {
+  if (followUps.length === 0) return question;
+  const text = followUps.map((followUp) => `- ${followUp}`).join("\n");
+  return `${question}\n\n${prompt(language, "synthesis_followups", { text })}`;
+}
+
+/** The synthesis request of both modes: system, earlier turns, then the question, its follow-ups and the trace. */
+export function synthesisRequest({
+  question,
+  followUps,
+  trace,
+  instructions,
+  history,
+  language,
+}: {
+  question: string;
+  followUps: string[];
+  trace: string;
+  instructions?: string;
+  history: ChatMessage[];
+  language: PromptLanguage;
+}): ChatMessage[] {
+  return [
+    { role: "system", content: synthesisSystem(language, instructions) },
+    ...history,
+    {
+      role: "user",
+      content: prompt(language, "synthesis_user", {
+        question: questionWithFollowUps(question, followUps, language),
+        trace,
+      }),
+    },
+  ];
+}
+
+/** ReAct mode's synthesis request: the loop's trace, and the follow-ups the loop took. */
 export function synthesisMessages(
   result: AgentResult,
   {
@@ -45,14 +83,14 @@ export function synthesisMessages(
     traceChars,
   }: { question: string; instructions?: string; history: ChatMessage[]; language: PromptLanguage; traceChars: number },
 ): ChatMessage[] {
-  return [
-    { role: "system", content: synthesisSystem(language, instructions) },
-    ...history,
-    {
-      role: "user",
-      content: prompt(language, "synthesis_user", { question, trace: formatTrace(result, language, traceChars) }),
-    },
-  ];
+  return synthesisRequest({
+    question,
+    followUps: result.followUps,
+    trace: formatTrace(result, language, traceChars),
+    instructions,
+    history,
+    language,
+  });
 }
 
 /** The synthesiser's system prompt, in both modes, with the user's own instructions. */

@@ -1,4 +1,4 @@
-import type { ChatMessage, LLM, StreamPart } from "@/lib/llm/types";
+import type { LLM, StreamPart } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type {
@@ -18,7 +18,7 @@ import {
   type SynthesisSink,
   sourcesSection,
   streamSynthesis,
-  synthesisSystem,
+  synthesisRequest,
   writeSynthesis,
 } from "../synthesis";
 import { decideToolCalling } from "../tool-calling-mode";
@@ -231,21 +231,14 @@ export class DagAgent {
     if (this.draft) parts.push(prompt(language, "synthesis_draft", { answer: this.draft }));
     const sources = sourcesSection(this.sources.all, language);
     if (sources) parts.push(sources);
-    const followups = this.followUps.length
-      ? `\n\n${prompt(language, "dag_followups", { text: this.followUps.map((text) => `- ${text}`).join("\n") })}`
-      : "";
-    const question: ChatMessage = {
-      role: "user",
-      content: prompt(language, "synthesis_user", {
-        question: input.question + followups.trimEnd(),
-        trace: parts.join("\n\n"),
-      }),
-    };
-    const messages: ChatMessage[] = [
-      { role: "system", content: synthesisSystem(language, input.instructions) },
-      ...input.history,
-      question,
-    ];
+    const messages = synthesisRequest({
+      question: input.question,
+      followUps: this.followUps,
+      trace: parts.join("\n\n"),
+      instructions: input.instructions,
+      history: input.history,
+      language,
+    });
     yield* streamSynthesis(llm, new ContextGuard({ llm, language }), messages, { images: input.images, signal });
   }
 
