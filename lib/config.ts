@@ -117,6 +117,17 @@ export const configSchema = z
     SEARXNG_URL: httpUrl.optional(),
     SEARCH_MAX_RESULTS: positiveInt(5),
     SCRAPE_MAX_CHARS: positiveInt(4000),
+    /** Longest URL a tool fetches when the model chose it (sitemaps.org caps a URL at 2,048 characters too). */
+    MAX_URL_CHARS: positiveInt(2048),
+    /**
+     * A model-chosen URL repeating this many letters and digits of the conversation's or its files' text
+     * in a row (decoded) is refused: it would send them to the site. Shorter runs are ordinary (a name, a title).
+     */
+    URL_LEAK_MIN_CHARS: z.coerce
+      .number({ error: "must be a whole number of at least 16" })
+      .int({ error: "must be a whole number of at least 16" })
+      .min(16, { error: "must be a whole number of at least 16" })
+      .default(32),
     FETCH_MAX_RESULTS: positiveInt(3),
     FETCH_MAX_CHARS: positiveInt(8000),
     MAX_FETCH_MB: positiveInt(10),

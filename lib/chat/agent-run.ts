@@ -13,6 +13,7 @@ import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { AnswerPart, Interrupt, ModelHint, RunEventData, RunFailure } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
+import { urlGuardForRun } from "@/lib/tools/url-leak-guard";
 import type { LiveRun } from "./live-run";
 import { suggestTitle } from "./title";
 import { registryToolbox } from "./toolbox";
@@ -117,10 +118,15 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       live.queueWrite(() => savePartialAnswer(db, { runId: live.runId, text: partial }), "the partial answer");
     }
   };
+  // What the run holds privately, for the tools that fetch a URL the model chose.
+  const urlGuard = urlGuardForRun(config, input);
   const interrupts = {
     drain: () => {
       const interrupts = live.interrupts.drain();
-      for (const interrupt of interrupts) options.onInterrupt(interrupt);
+      for (const interrupt of interrupts) {
+        urlGuard.addPrivate(interrupt.text, { trustUrls: true });
+        options.onInterrupt(interrupt);
+      }
       return interrupts;
     },
   };
@@ -147,7 +153,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   const agentWith = (registry: ToolRegistry) => {
     const tools = registryToolbox(
       registry,
-      { conversationId: live.conversationId, language },
+      { conversationId: live.conversationId, language, urlGuard },
       config.MAX_TOOL_RESULT_CHARS,
     );
     return options.toolCalling === "dag"

@@ -8,6 +8,7 @@ import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import type { ToolServices } from "@/lib/tools/services";
+import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { INPUT, LIMITS } from "@/tests/support/agent-harness";
 import { HUB_OPTIONS, stdioServer } from "@/tests/support/mcp";
 import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
@@ -39,7 +40,11 @@ async function runAgent(registry: ToolRegistry, chat: ScriptedChat[]) {
   const steps: AgentStep[] = [];
   const agent = new ReActAgent({
     llm,
-    tools: registryToolbox(registry, { conversationId: "c1", language: "en" }, LIMITS.maxToolResultChars),
+    tools: registryToolbox(
+      registry,
+      { conversationId: "c1", language: "en", urlGuard: new UrlLeakGuard(parseConfig({})) },
+      LIMITS.maxToolResultChars,
+    ),
     language: "en",
     limits: LIMITS,
     onStep: (step) => steps.push(step),

@@ -23,6 +23,10 @@ export type ToolErrorKind =
   | "invalid_url"
   /** The SSRF guard refused the address. */
   | "blocked_url"
+  /** A model-chosen URL over MAX_URL_CHARS, refused before any connection (lib/tools/url-leak-guard.ts). */
+  | "url_too_long"
+  /** A model-chosen URL carrying a long run of the conversation's or its files' text, refused before any connection. */
+  | "url_carries_conversation"
   /** The fetch failed: network, TLS, HTTP status, timeout. */
   | "fetch_failed"
   /** The response or file is over the configured size. */

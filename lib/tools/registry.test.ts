@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { parseConfig } from "@/lib/config";
 import { renderObservation, toolError, toolOk } from "./outcome";
 import { defineTool, type ToolContext, ToolRegistry } from "./registry";
 import { TRUNCATION_MARKER, truncateOutcome, truncateText } from "./truncate";
+import { UrlLeakGuard } from "./url-leak-guard";
 
-const context: ToolContext = { conversationId: "c1", signal: new AbortController().signal, language: "en" };
+const context: ToolContext = {
+  conversationId: "c1",
+  signal: new AbortController().signal,
+  language: "en",
+  urlGuard: new UrlLeakGuard(parseConfig({})),
+};
 const options = { maxResultChars: 6000 };
 
 function registry() {

@@ -3,6 +3,7 @@ import type { ToolSpec } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import { type ToolOutcome, toolError } from "./outcome";
 import { truncateOutcome } from "./truncate";
+import type { UrlLeakGuard } from "./url-leak-guard";
 
 /**
  * The tool registry: every call ends in a `ToolOutcome` (an unknown tool, bad arguments or an
@@ -15,6 +16,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The conversation's prompt language: tools that speak to the model localise their labels. */
   language: PromptLanguage;
+  /**
+   * The run's exfiltration guard: a tool asks it before fetching a URL the model chose, and the
+   * registry shows it every result, so it knows what the run holds and which links it was given.
+   */
+  urlGuard: UrlLeakGuard;
 }
 
 /**
@@ -124,7 +130,9 @@ export class ToolRegistry {
   async execute(name: string, args: unknown, context: ToolContext, options: ExecuteOptions): Promise<ToolOutcome> {
     const tool = this.tools.get(name);
     const outcome = tool ? await this.run(tool, args, context) : unknownTool(name, this.names);
-    return truncateOutcome(outcome, { maxChars: options.maxResultChars, paged: tool?.paged ?? false });
+    const sized = truncateOutcome(outcome, { maxChars: options.maxResultChars, paged: tool?.paged ?? false });
+    context.urlGuard.observe(sized);
+    return sized;
   }
 
   private async run(tool: ToolDefinition, args: unknown, context: ToolContext): Promise<ToolOutcome> {

@@ -31,6 +31,8 @@ export type ToolLimits = Pick<
   | "SEARXNG_URL"
   | "SEARCH_MAX_RESULTS"
   | "SCRAPE_MAX_CHARS"
+  | "MAX_URL_CHARS"
+  | "URL_LEAK_MIN_CHARS"
   | "FETCH_MAX_RESULTS"
   | "FETCH_MAX_CHARS"
   | "MAX_FETCH_MB"

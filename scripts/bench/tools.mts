@@ -14,6 +14,7 @@ import { parsePageInfo } from "@/lib/tools/page-info";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import { openPdf, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import type { FileStore, ToolServices } from "@/lib/tools/services";
+import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { countPdfWork } from "@/tests/support/pdf-work";
 
@@ -94,7 +95,12 @@ async function benchPdf() {
     pageCache: pageTextCacheFor(config),
   };
   const registry = createBuiltinRegistry(services);
-  const context = { conversationId: "bench", signal: new AbortController().signal, language: "en" as const };
+  const context = {
+    conversationId: "bench",
+    signal: new AbortController().signal,
+    language: "en" as const,
+    urlGuard: new UrlLeakGuard(config),
+  };
   // What the model reads, read back as the model would: body and footer.
   const call = async (args: Record<string, unknown>) =>
     parsePageInfo(

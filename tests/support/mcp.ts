@@ -1,8 +1,10 @@
 import { fileURLToPath } from "node:url";
+import { parseConfig } from "@/lib/config";
 import type { McpHubOptions } from "@/lib/mcp/hub";
 import type { McpServerConfig } from "@/lib/mcp/types";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
 import { type ToolContext, type ToolDefinition, ToolRegistry } from "@/lib/tools/registry";
+import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 
 /** Configs and calls for hub tests against `tests/support/mcp-test-server.mjs`. */
 
@@ -38,6 +40,7 @@ export const toolContext = (signal = new AbortController().signal): ToolContext 
   conversationId: "c1",
   signal,
   language: "en",
+  urlGuard: new UrlLeakGuard(parseConfig({})),
 });
 
 /** Runs one of the hub's tools through a registry, as a run does. */

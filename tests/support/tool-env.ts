@@ -9,6 +9,7 @@ import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
 import { fetchPublic } from "@/lib/tools/safe-http";
 import type { ToolServices } from "@/lib/tools/services";
+import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { type FakeWeb, startFakeWeb } from "./fake-web";
 import { tempDb } from "./temp-db";
 
@@ -30,6 +31,7 @@ export function setupToolEnv(env: Record<string, string> = {}) {
       conversationId: ctx.conversationId,
       signal: new AbortController().signal,
       language: "en",
+      urlGuard: new UrlLeakGuard(ctx.services.limits),
       ...overrides,
     }),
     /** Runs a tool through the registry, as the agent does, and returns its outcome. */

@@ -232,21 +232,17 @@ describe("results that are not failures", () => {
     ["Invalid continuation token: an essay on pagination", "text/plain"],
   ])("a page whose text begins like a failure is a result: %j", async (text, type) => {
     const page = serve("/looks-like-an-error", type, text);
-    const toolbox = registryToolbox(env.registry, { conversationId: env.conversationId, language: "en" }, 6000);
+    const toolbox = registryToolbox(env.registry, env.context(), 6000);
     const outcome = await toolbox.execute("scrape_url", { url: page }, new AbortController().signal);
     expect(outcome.ok).toBe(true);
     expect(await env.run("scrape_url", { url: page })).toBe(text);
   });
 
   it("failures the tools word freely are failures for the engine too", async () => {
-    const toolbox = registryToolbox(env.registry, { conversationId: env.conversationId, language: "en" }, 6000);
+    const toolbox = registryToolbox(env.registry, env.context(), 6000);
     const signal = new AbortController().signal;
     expect((await toolbox.execute("search_and_fetch", { query: "", file_type: "pdf" }, signal)).ok).toBe(false);
-    const stopped = registryToolbox(
-      withLimits({ PDF_TIME_BUDGET_S: 1 }),
-      { conversationId: env.conversationId, language: "en" },
-      6000,
-    );
+    const stopped = registryToolbox(withLimits({ PDF_TIME_BUDGET_S: 1 }), env.context(), 6000);
     const endless = serve("/endless.pdf", "application/pdf", makeEndlessPdf());
     expect((await stopped.execute("pdf_to_text", { url_or_path: endless }, signal)).ok).toBe(false);
   });

@@ -75,7 +75,12 @@ export function createPdfToText(services: ToolServices) {
           return readTextAttachment(found.file, { tool: "pdf_to_text", offset: textOffset, maxChars }, services);
         }
         loaded = attachmentPdf(found.file, services);
-      } else loaded = await fetchPdf(source.url, services, context.signal);
+      } else {
+        // Before anything is sent: the URL may be the model's way of carrying the conversation out.
+        const refused = context.urlGuard.check(source.url);
+        if (refused) return { ok: false, error: refused };
+        loaded = await fetchPdf(source.url, services, context.signal);
+      }
       if ("error" in loaded) return { ok: false, error: loaded.error };
       // One time budget covers this call: opening the file (unless cached) and the pages it reads.
       let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;

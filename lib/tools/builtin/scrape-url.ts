@@ -82,6 +82,9 @@ export function createScrapeUrl(services: ToolServices) {
         return readAttachmentForScrape(url, { offset, maxChars, conversationId: context.conversationId }, services);
       }
 
+      // Before anything is sent: the URL may be the model's way of carrying the conversation out.
+      const refused = context.urlGuard.check(url);
+      if (refused) return { ok: false, error: refused };
       // A continuation reads the text extracted when the page was first fetched.
       let page = args.continue_from ? services.pageCache.get(url) : null;
       if (!page) {

@@ -11,6 +11,7 @@ import { renderObservation } from "@/lib/tools/outcome";
 import { parsePageInfo } from "@/lib/tools/page-info";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolServices } from "@/lib/tools/services";
+import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { fmt } from "../support.mts";
 
 const MAIN = [
@@ -90,7 +91,12 @@ export default async function html(): Promise<string[]> {
     pageCache: pageTextCacheFor(config),
   };
   const registry = createBuiltinRegistry(services);
-  const context = { conversationId: "bench", signal: new AbortController().signal, language: "en" as const };
+  const context = {
+    conversationId: "bench",
+    signal: new AbortController().signal,
+    language: "en" as const,
+    urlGuard: new UrlLeakGuard(config),
+  };
   const full = extractHtmlText(page).text;
   const bodies: string[] = [];
   const started = performance.now();
