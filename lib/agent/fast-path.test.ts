@@ -8,7 +8,7 @@ import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
 /** An agent whose direct answers stream through `onAnswer`, logging answer events and model parts in order. */
 function fastPath(
   chat: ScriptedChat[],
-  options: { json?: boolean; interrupts?: ReturnType<typeof interruptQueue> } = {},
+  options: { json?: boolean; interrupts?: ReturnType<typeof interruptQueue>; onDelta?: () => void } = {},
 ) {
   const log: string[] = [];
   const answer: AnswerPart[] = [];
@@ -24,6 +24,7 @@ function fastPath(
     onAnswer: (part) => {
       answer.push(part);
       log.push(`answer ${part.status}`);
+      if (part.status === "delta") options.onDelta?.();
     },
     onThinking: (delta) => {
       thinking.push(delta);
@@ -148,23 +149,53 @@ describe("the fast path for direct answers", () => {
     expect(turn.steps).toContainEqual(expect.objectContaining({ type: "thinking", text: "Think about it." }));
   });
 
-  it("an interrupt that arrives while a direct answer streams leaves the answer standing and waits for the next turn", async () => {
+  it("an interrupt that arrives once a direct answer is on screen leaves the answer standing and waits for the next turn", async () => {
     const interrupts = interruptQueue();
-    const turn = fastPath(
-      [
-        (_messages, _options) => {
-          interrupts.push("also mention Lyon");
-          return { content: "Paris." };
-        },
-      ],
-      { interrupts },
-    );
+    const turn = fastPath([{ chunks: ["Paris ", "is the capital."] }], {
+      interrupts,
+      onDelta: () => {
+        if (interrupts.size === 0 && turn.deltas().length === 1) interrupts.push("also mention Lyon");
+      },
+    });
     const result = await turn.run();
     expect(result.direct).toBe(true);
-    expect(turn.shown()).toBe("Paris.");
+    expect(turn.shown()).toBe("Paris is the capital.");
     expect(turn.llm.chatCalls).toHaveLength(1);
     expect(interrupts.drain()).toEqual([{ id: "i1", text: "also mention Lyon" }]);
   });
+
+  it.each([
+    ["native", false, { content: "Paris." }, { content: "Paris, and Lyon too." }],
+    [
+      "JSON",
+      true,
+      { content: '{"type":"final_answer","reasoning":"easy","answer":"Paris."}' },
+      { content: '{"type":"final_answer","reasoning":"asked","answer":"Paris, and Lyon too."}' },
+    ],
+  ])(
+    "%s mode: a follow-up queued before the answer's first character was shown suppresses the pending answer and the loop goes on with it",
+    async (_mode, json, first, second) => {
+      const interrupts = interruptQueue();
+      const turn = fastPath(
+        [
+          () => {
+            interrupts.push("also mention Lyon");
+            return first;
+          },
+          second,
+        ],
+        { interrupts, json },
+      );
+      const result = await turn.run();
+      expect(turn.llm.chatCalls).toHaveLength(2);
+      expect(turn.llm.chatCalls[1]?.messages.at(-1)?.content).toContain("[USER INTERRUPT]: also mention Lyon");
+      expect(turn.shown()).toBe("Paris, and Lyon too.");
+      expect(turn.deltas().join("")).not.toMatch(/^Paris\.$/);
+      expect(turn.answer.filter((part) => part.status === "start")).toHaveLength(1);
+      expect(result).toMatchObject({ direct: true, answer: "Paris, and Lyon too.", followUps: ["also mention Lyon"] });
+      expect(interrupts.size).toBe(0);
+    },
+  );
 
   it("turns that used tools keep synthesis: later replies are not streamed as the answer", async () => {
     const turn = fastPath([{ toolCalls: [{ name: "web_search", arguments: { query: "q" } }] }, { content: "Draft." }]);

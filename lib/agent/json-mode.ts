@@ -72,8 +72,8 @@ export async function runJsonLoop(state: RunState, language: PromptLanguage): Pr
       if (state.drainInterrupts()) continue;
       return answer;
     }
-    const sink = state.answerSink;
-    const gate = sink ? new JsonAnswerGate(sink) : null;
+    const sink = state.openAnswer();
+    const gate = sink ? new JsonAnswerGate(sink.emit) : null;
     const reply = await state.callModel({ format: "json" }, gate ? (delta) => gate.push(delta) : undefined);
     const action = parseAction(reply.content, reply.reasoning);
     const direct = action.type === "final_answer" && action.reasoning !== PARSE_FAILURE;
@@ -84,7 +84,7 @@ export async function runJsonLoop(state: RunState, language: PromptLanguage): Pr
       state.emit({ type: "thinking", iteration: state.iterations, text: action.reasoning });
     }
     // A direct answer is on screen: it stands, and interrupts wait for the next turn (`done`).
-    if (gate?.shown && action.type === "final_answer") {
+    if (gate?.shown && !sink?.withheld && action.type === "final_answer") {
       state.direct = true;
       return action.answer;
     }

@@ -7,14 +7,15 @@ import { recoverTextToolCalls } from "./text-tool-calls";
  * Native function calling: one response may hold several calls, run in parallel; all
  * tool messages follow their assistant message directly, matched by call id; interrupts are
  * drained only after them. A response without calls is the final answer; before any tool has run,
- * it streams out as it is written (the fast path) and stands, whatever interrupt arrives meanwhile.
+ * it streams out as it is written (the fast path); once on screen it stands, whatever interrupt
+ * arrives meanwhile, but a follow-up that waits when it would begin suppresses it.
  */
 export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise<string> {
   const names = tools.map((tool) => tool.name);
   let callSeq = 0;
   for (;;) {
-    const sink = state.answerSink;
-    const gate = sink ? new TextAnswerGate(sink) : null;
+    const sink = state.openAnswer();
+    const gate = sink ? new TextAnswerGate(sink.emit) : null;
     const reply = await state.callModel(
       { tools: state.toolsDisabled ? undefined : tools },
       gate ? (delta) => gate.push(delta) : undefined,
@@ -36,11 +37,11 @@ export async function runNativeLoop(state: RunState, tools: ToolSpec[]): Promise
     if (calls.length === 0) {
       state.push({ role: "assistant", content, ...(reply.reasoning ? { reasoning: reply.reasoning } : {}) });
       // A direct answer is on screen: it stands, and interrupts wait for the next turn (`done`).
-      if (gate?.shown) {
+      if (gate?.shown && !sink?.withheld) {
         state.direct = true;
         return content;
       }
-      // An interrupt that arrives with the final answer suppresses it: the loop goes on.
+      // An interrupt that arrives before the final answer is shown suppresses it: the loop goes on.
       if (state.drainInterrupts()) continue;
       return content;
     }

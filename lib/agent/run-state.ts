@@ -32,6 +32,13 @@ export interface CallOutcome extends PlannedCall {
 
 export class IterationLimitReached extends Error {}
 
+/** One reply's way to the screen on the fast path (`RunState.openAnswer`). */
+export interface AnswerSink {
+  emit(part: AnswerPart): void;
+  /** A follow-up waited when the answer would have begun: nothing was shown, the answer is suppressed. */
+  readonly withheld: boolean;
+}
+
 /** What a message of the loop is to the user: the question and follow-ups are pinned; each gets a notice when cut. */
 export type MessageRole = { as: "question" } | { as: "follow_up" } | { as: "tool_result"; tool: string };
 
@@ -112,9 +119,26 @@ export class RunState {
     );
   };
 
-  /** Where a direct answer may stream: only while no tool has run in this turn (the fast path). */
-  get answerSink(): ((part: AnswerPart) => void) | null {
-    return this.steps.length === 0 && !this.toolsDisabled ? (this.options.onAnswer ?? null) : null;
+  /**
+   * Where one reply's direct answer may stream: only while no tool has run in this turn (the fast
+   * path). An answer is pending until its first character is shown; if a follow-up waits at that
+   * moment, nothing of the reply is shown (`withheld`) and the loop takes the follow-up instead.
+   * An answer already on screen stands, whatever arrives after.
+   */
+  openAnswer(): AnswerSink | null {
+    const onAnswer = this.options.onAnswer;
+    if (!onAnswer || this.steps.length > 0 || this.toolsDisabled) return null;
+    const interrupts = this.options.interrupts;
+    let state: "pending" | "shown" | "withheld" = "pending";
+    return {
+      emit: (part) => {
+        if (state === "pending") state = (interrupts?.size ?? 0) > 0 ? "withheld" : "shown";
+        if (state === "shown") onAnswer(part);
+      },
+      get withheld() {
+        return state === "withheld";
+      },
+    };
   }
 
   /**

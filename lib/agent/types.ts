@@ -19,6 +19,8 @@ export interface AgentToolbox {
 /** Follow-up messages the user sent while the run works, each drained once. */
 export interface InterruptSource {
   drain(): Interrupt[];
+  /** How many wait to be drained: a direct answer does not begin while one waits. */
+  readonly size: number;
 }
 
 export interface StepRecord {

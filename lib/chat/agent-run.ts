@@ -129,6 +129,9 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       }
       return interrupts;
     },
+    get size() {
+      return live.interrupts.size;
+    },
   };
   const onCompact = (event: CompactionEvent & { stepId?: string }) => {
     live.emit("compact", {

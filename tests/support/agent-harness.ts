@@ -42,5 +42,8 @@ export function interruptQueue() {
   return {
     push: (...texts: string[]) => pending.push(...texts.map((text) => ({ id: `i${++count}`, text }))),
     drain: () => pending.splice(0),
+    get size() {
+      return pending.length;
+    },
   };
 }

@@ -109,6 +109,9 @@ export class DagAgent {
         this.followUps.push(...drained.map((interrupt) => interrupt.text));
         return drained;
       },
+      get size() {
+        return options.interrupts?.size ?? 0;
+      },
     };
     const budget = new IterationBudget(dag.runMaxIterations);
     const takenIds = new Set<string>();
