@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { insertionOrder } from "@/lib/db/portable-sql";
 import { getConversation, hasMessages, listMessages, type OwnerId, ownedBy } from "@/lib/db/queries";
@@ -18,10 +18,14 @@ import {
   runEventColumns,
 } from "./format";
 
-/** One of the owner's conversations as the version-1 document (lib/export/format.ts); another user's is a 404. */
+/**
+ * One of the owner's conversations as the version-1 document (lib/export/format.ts), its files'
+ * content left out: that is read, file by file, only by `exportChunks` with files. Another user's
+ * conversation is a 404.
+ */
 export async function exportConversation(
   db: Db,
-  { id, ownerId, withFiles }: { id: string; ownerId: OwnerId; withFiles: boolean },
+  { id, ownerId }: { id: string; ownerId: OwnerId },
 ): Promise<ConversationExport> {
   const conversation = await getConversation(db, { id, ownerId });
   const runRows = await listRuns(db, { conversationId: id });
@@ -37,8 +41,9 @@ export async function exportConversation(
         .where(and(eq(interrupts.conversationId, id), inArray(interrupts.runId, runIds)))
         .orderBy(asc(interrupts.createdAt), asc(insertionOrder(interrupts)))
     : [];
+  const { bytes: _content, ...fileInfo } = getTableColumns(files);
   const fileRows = await db
-    .select()
+    .select(fileInfo)
     .from(files)
     .where(eq(files.conversationId, id))
     .orderBy(asc(files.createdAt), asc(insertionOrder(files)));
@@ -54,13 +59,52 @@ export async function exportConversation(
       events: events.filter((event) => event.runId === run.id).map((event) => exportedColumns(event, runEventColumns)),
     })),
     interrupts: heldInterrupts.map((interrupt) => exportedColumns(interrupt, interruptColumns)),
-    files: fileRows.map((file) => ({
-      ...exportedColumns(file, fileColumns),
-      ...(withFiles ? { bytes: file.bytes.toString("base64") } : {}),
-    })),
+    files: fileRows.map((file) => exportedColumns(file, fileColumns)),
   };
   // The rules above pick exactly the columns the format declares (tested in format.test.ts).
   return document as ConversationExport;
+}
+
+/** Bytes of a file encoded at a time: a multiple of 3, so the pieces of base64 join without padding. */
+const BASE64_PIECE_BYTES = 3 * 64 * 1024;
+
+/**
+ * The document as JSON text, in pieces: everything but the files at once, then, with `withFiles`,
+ * each file's content read from the database and written as base64 one file at a time — so an
+ * export holds one file, never all of them. A file deleted meanwhile is written without `bytes`
+ * (the import says it was left out). `indent` as JSON.stringify's.
+ */
+export async function* exportChunks(
+  db: Db,
+  document: ConversationExport,
+  { withFiles, indent }: { withFiles: boolean; indent?: number },
+): AsyncGenerator<string> {
+  const { files: fileList, ...rest } = document;
+  const space = indent ? " ".repeat(indent) : "";
+  const newline = indent ? "\n" : "";
+  const head = JSON.stringify(rest, null, indent);
+  // `rest` is never empty: its text ends with the newline and brace the files go before.
+  yield `${head.slice(0, head.length - 1 - newline.length)},${newline}${space}"files":${indent ? " " : ""}[`;
+  for (const [index, file] of fileList.entries()) {
+    const separator = `${index ? "," : ""}${newline}${space}${space}`;
+    const info = JSON.stringify(file);
+    const content = withFiles ? await fileBytes(db, file.id) : undefined;
+    if (!content) {
+      yield separator + info;
+      continue;
+    }
+    yield `${separator}${info.slice(0, -1)},"bytes":"`;
+    for (let at = 0; at < content.length; at += BASE64_PIECE_BYTES) {
+      yield content.subarray(at, at + BASE64_PIECE_BYTES).toString("base64");
+    }
+    yield '"}';
+  }
+  yield `${fileList.length ? newline + space : ""}]${newline}}`;
+}
+
+async function fileBytes(db: Db, fileId: string): Promise<Buffer | undefined> {
+  const [row] = await db.select({ bytes: files.bytes }).from(files).where(eq(files.id, fileId)).limit(1);
+  return row?.bytes;
 }
 
 /** The ids of the owner's conversations with at least one message (those the sidebar lists), newest activity first. */

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as exportOne } from "@/app/api/conversations/[id]/export/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { GET as exportAll } from "@/app/api/conversations/export/route";
@@ -64,6 +64,20 @@ function withoutIds(document: ConversationExport): unknown {
   });
   return JSON.parse(text);
 }
+
+/** The SQL of every statement the database is asked to prepare while `work` runs. */
+async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const session = (await getDb()) as unknown as { session: { prepareQuery: (query: { sql: string }) => unknown } };
+  const spy = vi.spyOn(session.session, "prepareQuery");
+  try {
+    await work();
+    return spy.mock.calls.map(([query]) => query.sql);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const readsFileContent = (sql: string) => /"bytes"/.test(sql);
 
 const counts = async () => {
   const db = await getDb();
@@ -168,6 +182,44 @@ describe("export and import", () => {
     const copy = await exportJson(report.imported[0]?.id ?? "");
     expect(copy.files).toEqual([]);
     expect(copy.messages.every((message) => message.attachmentIds === null)).toBe(true);
+  });
+
+  it("an export without files never reads a file's content, alone or in the archive", async () => {
+    const { conversationId } = await seedConversation(await getDb());
+    const statements = await statementsDuring(async () => {
+      expect((await exportJson(conversationId, false)).files).toHaveLength(2);
+      const archive = await exportAll(jsonRequest("/api/conversations/export", "GET"));
+      expect(archive.status).toBe(200);
+      await archive.arrayBuffer();
+      await (await exportRequest(conversationId, "?format=md")).text();
+    });
+    expect(statements.some((sql) => /from "files"/.test(sql))).toBe(true);
+    expect(statements.filter(readsFileContent)).toEqual([]);
+  });
+
+  it("an export with files reads each file's content on its own, as the stream reaches it", async () => {
+    const { conversationId } = await seedConversation(await getDb());
+    let document: ConversationExport | undefined;
+    let pieces = 0;
+    const statements = await statementsDuring(async () => {
+      const response = await exportRequest(conversationId, "?format=json&files=1");
+      const reader = response.body?.getReader();
+      let text = "";
+      const decoder = new TextDecoder();
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+        pieces++;
+        text += decoder.decode(read.value, { stream: true });
+      }
+      document = JSON.parse(text) as ConversationExport;
+    });
+    // One statement per file, naming that file alone: never every file's content at once.
+    const contentReads = statements.filter(readsFileContent);
+    expect(contentReads).toHaveLength(2);
+    for (const sql of contentReads) expect(sql).toMatch(/where "files"\."id" = /);
+    expect(pieces).toBeGreaterThan(2);
+    expect(document?.files.map((file) => Buffer.from(file.bytes ?? "", "base64").length)).toEqual(
+      document?.files.map((file) => file.size),
+    );
   });
 
   it("refuses a body that is neither JSON nor a ZIP with 400, storing nothing", async () => {

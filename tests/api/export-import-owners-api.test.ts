@@ -30,9 +30,19 @@ const titles = async (user: TestClient) =>
     .map((c) => c.title)
     .sort();
 
-/** An import whose upload arrives only when `finish` is called: it holds its slot until then. */
-function slowImport(user: TestClient, body: string): { response: Promise<Response>; finish: () => void } {
+/**
+ * An import whose upload arrives only when `finish` is called: it holds its slot until then.
+ * `reading` settles once the route reads the body, so after its slot was taken.
+ */
+async function slowImport(
+  user: TestClient,
+  body: string,
+): Promise<{ response: Promise<Response>; finish: () => void }> {
   let finish = () => {};
+  let read = () => {};
+  const reading = new Promise<void>((resolve) => {
+    read = resolve;
+  });
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode(body.slice(0, 10)));
@@ -41,6 +51,7 @@ function slowImport(user: TestClient, body: string): { response: Promise<Respons
         controller.close();
       };
     },
+    pull: () => read(),
   });
   const request = new Request(`${ORIGIN}/api/conversations/import`, {
     method: "POST",
@@ -48,7 +59,9 @@ function slowImport(user: TestClient, body: string): { response: Promise<Respons
     body: stream,
     duplex: "half",
   } as RequestInit);
-  return { response: importFile(request), finish: () => finish() };
+  const response = importFile(request);
+  await reading;
+  return { response, finish: () => finish() };
 }
 
 async function exportedText(user: TestClient, title: string): Promise<string> {
@@ -92,7 +105,7 @@ describe("export and import between accounts", () => {
 
   it("runs one import at a time per user: a second one while the first reads its upload is a 429 with Retry-After", async () => {
     const document = await exportedText(alice, "Slow one");
-    const first = slowImport(alice, document);
+    const first = await slowImport(alice, document);
     const second = await importFile(alice.request("/api/conversations/import", "POST", document));
     expect(second.headers.get("retry-after")).toBe("10");
     expect(await expectApiError(second, 429, "rate_limited:imports_per_user")).toContain("still running");
@@ -114,7 +127,7 @@ describe("export and import between accounts", () => {
     resetConfigForTests();
     try {
       const document = await exportedText(alice, "Busy server");
-      const first = slowImport(alice, document);
+      const first = await slowImport(alice, document);
       const refused = await importFile(bob.request("/api/conversations/import", "POST", document));
       expect(refused.headers.get("retry-after")).toBe("10");
       await expectApiError(refused, 429, "rate_limited:imports_total");

@@ -1,9 +1,10 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { exportableConversationIds, exportConversation } from "@/lib/export/export-conversation";
+import { exportableConversationIds, exportChunks, exportConversation } from "@/lib/export/export-conversation";
 import { exportFilename } from "@/lib/export/filename";
 import { conversationMarkdown } from "@/lib/export/markdown";
+import { pulledStream } from "@/lib/export/pulled-stream";
 import { ZipWriter } from "@/lib/export/zip-writer";
 import { contentDisposition } from "@/lib/files/sniff";
 import { apiRoute } from "@/lib/http/api-route";
@@ -14,7 +15,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Every conversation of the user as one ZIP: per conversation its JSON export and its Markdown.
- * Streamed: one conversation is read and held at a time, however many there are.
+ * Streamed: one conversation is read and held at a time, however many there are, and with
+ * `files=1` one file's content at a time.
  */
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const query = parseWith(exportQuery, Object.fromEntries(new URL(request.url).searchParams));
@@ -25,38 +27,28 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
   const ownerId = ownerOf(viewer);
   const ids = await exportableConversationIds(db, { ownerId });
   const zip = new ZipWriter();
-  let next = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
+  async function* archive(): AsyncGenerator<Buffer> {
+    for (const [index, id] of ids.entries()) {
+      let document: Awaited<ReturnType<typeof exportConversation>>;
       try {
-        // Until something is enqueued: a pull that enqueues nothing is never called again.
-        for (let id = ids[next++]; id !== undefined; id = ids[next++]) {
-          let document: Awaited<ReturnType<typeof exportConversation>>;
-          try {
-            document = await exportConversation(db, { id, ownerId, withFiles: query.files === "1" });
-          } catch (error) {
-            // Deleted since the list was read: it is simply not in the archive.
-            if (error instanceof AppError && error.kind === "not_found") continue;
-            throw error;
-          }
-          const prefix = String(next).padStart(4, "0");
-          const modified = new Date(document.conversation.updatedAt);
-          const json = exportFilename(document.conversation.title, "json").name;
-          const markdown = exportFilename(document.conversation.title, "md").name;
-          controller.enqueue(await zip.entry(`${prefix} ${json}`, Buffer.from(JSON.stringify(document)), modified));
-          controller.enqueue(
-            await zip.entry(`${prefix} ${markdown}`, Buffer.from(conversationMarkdown(document)), modified),
-          );
-          return;
-        }
-        controller.enqueue(zip.end());
-        controller.close();
+        document = await exportConversation(db, { id, ownerId });
       } catch (error) {
-        console.error("[export] archive failed", error);
-        controller.error(error);
+        // Deleted since the list was read: it is simply not in the archive.
+        if (error instanceof AppError && error.kind === "not_found") continue;
+        throw error;
       }
-    },
-  });
+      const prefix = String(index + 1).padStart(4, "0");
+      const modified = new Date(document.conversation.updatedAt);
+      const json = exportFilename(document.conversation.title, "json").name;
+      const markdown = exportFilename(document.conversation.title, "md").name;
+      // The JSON's pieces (with files=1 one file's content at a time), deflated as they come.
+      const content = exportChunks(db, document, { withFiles: query.files === "1" });
+      yield* zip.streamEntry(`${prefix} ${json}`, content, modified);
+      yield await zip.entry(`${prefix} ${markdown}`, Buffer.from(conversationMarkdown(document)), modified);
+    }
+    yield zip.end();
+  }
+  const stream = pulledStream(archive(), "archive");
   const day = new Date().toISOString().slice(0, 10);
   return new Response(stream, {
     headers: {
