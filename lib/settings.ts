@@ -6,6 +6,7 @@ import { settings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
+import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/settings-revision";
 
 /**
  * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
@@ -56,7 +57,8 @@ export interface EffectiveSettings {
  * The settings table, read once per database and again after each write: every run start reads
  * the settings, and only `store` below changes them. One cache per process, kept on `globalThis`
  * like the live runs: Next.js may load this module once per bundle, and a write through one copy
- * must not leave another copy's cache stale.
+ * must not leave another copy's cache stale. A write on another instance is seen at the next run
+ * start (`syncSettings`): the table holds the revision it wrote (lib/settings-revision.ts).
  */
 const globalForSettings = globalThis as unknown as { __storedSettings?: WeakMap<Db, Promise<Map<string, unknown>>> };
 globalForSettings.__storedSettings ??= new WeakMap();
@@ -78,10 +80,25 @@ function storedSettings(db: Db): Promise<Map<string, unknown>> {
 }
 
 async function store(db: Db, key: string, value: unknown): Promise<void> {
-  if (value === null) await db.delete(settings).where(eq(settings.key, key));
-  else await db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+  await db.transaction(async (tx) => {
+    if (value === null) await tx.delete(settings).where(eq(settings.key, key));
+    else await tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+    await bumpRevision(tx);
+  });
   // After the write: a read that began before it is not kept.
   storedValues.delete(db);
+}
+
+/**
+ * At a run's start: forgets the cached settings when another instance (or process) changed them
+ * since they were read, so the run reads them afresh. One row read when nothing changed.
+ */
+export async function syncSettings(db: Db): Promise<void> {
+  const cached = storedValues.get(db);
+  if (!cached) return;
+  const [revision, values] = await Promise.all([readRevision(db), cached.catch(() => null)]);
+  const stale = !values || (values.get(REVISION_KEY) ?? null) !== revision;
+  if (stale && storedValues.get(db) === cached) storedValues.delete(db);
 }
 
 const fromEnv = (name: string, env: NodeJS.ProcessEnv) => env[name] !== undefined && env[name] !== "";

@@ -13,7 +13,7 @@ import { findFile } from "@/lib/files/file-store";
 import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
-import { roleModel } from "@/lib/settings";
+import { roleModel, syncSettings } from "@/lib/settings";
 import { chooseTurnModel } from "./turn-model";
 
 /**
@@ -127,6 +127,8 @@ export async function prepareTurn(
   conversation: Conversation,
   config: Config,
 ): Promise<PreparedTurn> {
+  // Settings another instance changed since this one read them apply from this run on.
+  await syncSettings(db);
   const question = await questionOf(db, conversation, input, input.attachmentIds ?? []);
   const { settings } = conversation;
   await unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });

@@ -307,6 +307,9 @@ class Hub implements McpHub {
   private async call(server: string, tool: McpToolInfo, args: unknown, signal: AbortSignal): Promise<ToolOutcome> {
     const entry = this.entries.get(server);
     if (!entry?.config.enabled) return toolError("tool_failed", `The MCP server ${server} is no longer available.`);
+    if (entry.config.disabledTools.includes(tool.name)) {
+      return toolError("tool_failed", `The tool ${tool.qualifiedName} has been switched off.`);
+    }
     if (entry.status !== "connected" && !entry.retry) await untilAborted(this.ensure(entry), signal);
     const { client } = entry;
     if (!client || entry.status !== "connected") {

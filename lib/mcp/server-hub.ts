@@ -2,6 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { readRevision } from "@/lib/settings-revision";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { createMcpHub, mcpHubOptions } from "./hub";
 import { listStoredServers } from "./store";
@@ -11,7 +12,9 @@ import type { McpConnectionStatus, McpHub, McpServerConfig } from "./types";
 /**
  * The server's one MCP hub (docs/architecture.md, "MCP tools"), configured from the servers stored
  * on the settings page and those of the `MCP_CONFIG` file, which is read once, at first use. A name
- * in both is the file's.
+ * in both is the file's. Each use reads the settings revision (lib/settings-revision.ts) and, when
+ * another instance changed the stored servers since, configures the hub from them again: a server
+ * switched off anywhere is off here at the next run, or the next call of its tools.
  */
 
 /** The `MCP_CONFIG` file as read: its path, and why it could not be used (the app runs without it). */
@@ -29,6 +32,8 @@ export interface ServerMcp {
   servers: McpServerConfig[];
   /** Stored servers hidden by a file server of the same name. */
   shadowed: string[];
+  /** The settings revision read before the stored servers the hub runs were. */
+  revision: string | null;
 }
 
 const globalForMcp = globalThis as unknown as { __mcp?: ServerMcp; __mcpHubFactory?: () => McpHub };
@@ -65,9 +70,25 @@ function newHub(): McpHub {
   return globalForMcp.__mcpHubFactory?.() ?? createMcpHub(mcpHubOptions(getConfig()));
 }
 
-/** The hub and the servers it runs, made (and the file read) on first use. */
+/**
+ * Configures the hub from the stored servers as they are now. The revision is read first, so a
+ * hub configured from older rows also holds an older revision, and the next use reads them again.
+ */
+async function reload(db: Db, mcp: ServerMcp): Promise<void> {
+  const revision = await readRevision(db);
+  const stored = await listStoredServers(db);
+  Object.assign(mcp, merge(stored, mcp.fileServers), { revision });
+  mcp.hub.configure(mcp.servers);
+}
+
+/** The hub and the servers it runs, made (and the file read) on first use, configured again when the stored servers changed. */
 export async function getServerMcp(db: Db): Promise<ServerMcp> {
-  if (globalForMcp.__mcp) return globalForMcp.__mcp;
+  const current = globalForMcp.__mcp;
+  if (current) {
+    if ((await readRevision(db)) !== current.revision) await reload(db, current);
+    return current;
+  }
+  const revision = await readRevision(db);
   const stored = await listStoredServers(db);
   // Another call may have made it meanwhile: there is one hub.
   if (!globalForMcp.__mcp) {
@@ -80,6 +101,7 @@ export async function getServerMcp(db: Db): Promise<ServerMcp> {
       file: file?.status ?? null,
       fileServers,
       ...merge(stored, fileServers),
+      revision,
     };
     mcp.hub.configure(mcp.servers);
     globalForMcp.__mcp = mcp;
@@ -90,8 +112,7 @@ export async function getServerMcp(db: Db): Promise<ServerMcp> {
 /** After an admin changed the stored servers: the hub closes removed or changed ones, starts new ones lazily. */
 export async function reconfigureServerMcp(db: Db): Promise<ServerMcp> {
   const mcp = await getServerMcp(db);
-  Object.assign(mcp, merge(await listStoredServers(db), mcp.fileServers));
-  mcp.hub.configure(mcp.servers);
+  await reload(db, mcp);
   return mcp;
 }
 

@@ -3,12 +3,14 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { mcpServers, type StoredMcpServer } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { bumpRevision } from "@/lib/settings-revision";
 import type { McpServerConfig, McpTransportConfig } from "./types";
 
 /**
  * MCP servers configured on the settings page (docs/architecture.md, "MCP tools"). Env and header
  * values are secrets: they are stored here and given to the hub, never sent back to the browser, so
- * an edit names a kept value by `null` instead of repeating it.
+ * an edit names a kept value by `null` instead of repeating it. Every change writes a new settings
+ * revision in its transaction: that is how the other instances learn of it (lib/settings-revision.ts).
  */
 
 /** A transport as an edit sends it: `null` for an env or header value keeps the saved one. */
@@ -57,6 +59,7 @@ export async function addServer(
       });
     }
     await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now });
+    await bumpRevision(tx);
   });
   return getStoredServer(db, { name });
 }
@@ -103,15 +106,19 @@ export async function updateServer(
   if (enabled !== undefined) changes.enabled = enabled;
   if (transport !== undefined) changes.transport = resolveTransport(saved.transport, transport);
   if (disabledTools !== undefined) changes.disabledTools = [...new Set(disabledTools)];
-  await db.update(mcpServers).set(changes).where(eq(mcpServers.name, name));
+  await db.transaction(async (tx) => {
+    await tx.update(mcpServers).set(changes).where(eq(mcpServers.name, name));
+    await bumpRevision(tx);
+  });
   return getStoredServer(db, { name });
 }
 
 export async function removeServer(db: Db, { name }: { name: string }): Promise<void> {
-  const removed = await db.delete(mcpServers).where(eq(mcpServers.name, name)).returning({ name: mcpServers.name });
-  if (removed.length === 0) {
-    throw serverNotFound(name);
-  }
+  await db.transaction(async (tx) => {
+    const removed = await tx.delete(mcpServers).where(eq(mcpServers.name, name)).returning({ name: mcpServers.name });
+    if (removed.length === 0) throw serverNotFound(name);
+    await bumpRevision(tx);
+  });
 }
 
 /**
@@ -139,6 +146,7 @@ export async function importServers(
     for (const { name, enabled, transport, disabledTools } of servers) {
       await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools, createdAt: now, updatedAt: now });
     }
+    await bumpRevision(tx);
     const replaced = new Set(existing.map((name) => name.toLowerCase()));
     return {
       added: names.filter((name) => !replaced.has(name.toLowerCase())),

@@ -44,6 +44,7 @@ export async function createServerToolRegistry(db: Db): Promise<ToolRegistry> {
  * One run's tools: the built-in ones unless the conversation switched "web" off, and the tools of
  * the enabled MCP servers it did not switch off (connected now if need be; a server that cannot
  * connect adds none, and is named in `unavailable`; why is on the settings page, for admins).
+ * Reading the hub reads the settings revision: what an admin switched off on any instance is off.
  */
 export async function createRunToolRegistry(
   db: Db,
@@ -54,7 +55,16 @@ export async function createRunToolRegistry(
   const groups = activeToolGroups(disabledToolGroups, enabled);
   const registry = groups.web ? await createServerToolRegistry(db) : new ToolRegistry();
   if (groups.servers.length === 0) return { registry, unavailable: [] };
-  for (const tool of await mcp.hub.tools(groups.servers, signal)) registry.register(tool);
+  for (const tool of await mcp.hub.tools(groups.servers, signal)) {
+    // A server or tool switched off on another instance since the run began is refused, not called.
+    registry.register({
+      ...tool,
+      execute: async (args, context) => {
+        await getServerMcp(db);
+        return tool.execute(args, context);
+      },
+    });
+  }
   const wanted = new Set(groups.servers);
   const unavailable = mcp.hub
     .states()

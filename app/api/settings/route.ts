@@ -7,7 +7,7 @@ import { parseJsonBody } from "@/lib/http/responses";
 import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaPool } from "@/lib/llm/registry";
 import { MODEL_ROLES } from "@/lib/model-roles";
-import { getSettings, updateSettings } from "@/lib/settings";
+import { getSettings, syncSettings, updateSettings } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +26,10 @@ const settingsBody = z.object({
  */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const admin = isAdmin(viewer);
-  const { ollamaUrl, ollamaUrlEnv, ...settings } = await getSettings(await getDb());
+  const db = await getDb();
+  // The page shows what another instance saved too.
+  await syncSettings(db);
+  const { ollamaUrl, ollamaUrlEnv, ...settings } = await getSettings(db);
   const ollama = await checkOllama({ detailed: admin });
   return Response.json({ ...settings, ...(admin ? { ollamaUrl, ollamaUrlEnv } : {}), ollama, editable: admin });
 });
