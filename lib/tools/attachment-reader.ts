@@ -55,7 +55,7 @@ export async function readTextAttachment(
   const head = offset > 0 && tableHead && tableHead.length * 4 <= maxChars ? tableHead : "";
   const page = await fitPage(
     (budget) => {
-      let body = sliceText(text, offset, Math.max(1, budget - head.length));
+      let body = sliceText(text, offset, budget);
       const rowEnd = body.lastIndexOf("\n");
       if (tableHead && offset + body.length < text.length && rowEnd >= 0) body = body.slice(0, rowEnd + 1);
       const next = offset + body.length;
@@ -68,7 +68,8 @@ export async function readTextAttachment(
             : null,
       };
     },
-    { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars },
+    // max_chars counts the repeated header row too.
+    { limit: limits.MAX_TOOL_RESULT_CHARS, maxChars: Math.max(1, maxChars - head.length) },
   );
   return withSource(page, { url: ref, title: file.filename });
 }

@@ -14,7 +14,10 @@ export type ToolErrorKind =
   | "invalid_args"
   /** The tool threw: a bug, reported to the model instead of ending the run. */
   | "internal"
-  /** A paged result over the size limit, withheld so no text is skipped; retry with a smaller max_chars. */
+  /**
+   * A paged result over the size limit, withheld so no text is skipped (retry with a smaller
+   * max_chars), or a page whose header and footer alone leave no room for text (raise the limit).
+   */
   | "result_too_large"
   // What the tools report.
   /** An argument the schema accepts but the tool cannot use (an empty query, an unsupported file type). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { pageEnd, sliceText } from "./page-fit";
+import { renderObservation } from "./outcome";
+import { fitPage, pageEnd, sliceText } from "./page-fit";
+import { formatPageInfo } from "./page-info";
 
 /** Every page from the start, as `sliceText` cuts them. */
 function pages(text: string, length: number): string[] {
@@ -71,4 +73,48 @@ describe("page cuts", () => {
       }
     },
   );
+});
+
+describe("fitting a page and its footer into the result limit", () => {
+  const token = "t".repeat(40);
+  /** Lines of 999 characters and a line break: a page ends after one of them while its budget lets it. */
+  const text = `${"a".repeat(999)}\n`.repeat(20);
+  const page = (budget: number) => {
+    const body = sliceText(text, 0, budget);
+    return { body, nextToken: body.length < text.length ? token : null };
+  };
+
+  it("a window always makes progress: a break point that stays put while the budget shrinks still fits", async () => {
+    // Five lines and the footer are one character over the limit: every budget down to 5000 ends
+    // after the fifth line again, so shrinking the budget by the overshoot alone takes ~80 tries.
+    const limit = 5000 + formatPageInfo({ nextToken: token }).length - 1;
+    const outcome = await fitPage(page, { limit, maxChars: limit });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(renderObservation(outcome).length).toBeLessThanOrEqual(limit);
+    expect(outcome.output.length).toBeGreaterThan(0);
+    expect(text.startsWith(outcome.output)).toBe(true);
+  });
+
+  it.each([100, 1000, 1081, 4000, 6000])(
+    "a page longer than the window is split inside it, for any limit (%i)",
+    async (limit) => {
+      const outcome = await fitPage(page, { limit, maxChars: limit });
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      expect(renderObservation(outcome).length).toBeLessThanOrEqual(limit);
+      expect(outcome.output.length).toBeGreaterThan(0);
+    },
+  );
+
+  it("only a footer that cannot fit at all is an error, a retryable one naming the limit to raise", async () => {
+    const outcome = await fitPage(
+      (budget) => ({ header: "h".repeat(30), body: sliceText(text, 0, budget), nextToken: token }),
+      { limit: 90, maxChars: 90 },
+    );
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "result_too_large", retryable: true } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain("MAX_TOOL_RESULT_CHARS");
+    expect(outcome.error.message).toContain("90");
+  });
 });

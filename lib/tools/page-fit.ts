@@ -1,4 +1,4 @@
-import { renderObservation, type ToolOutcome, toolOk } from "./outcome";
+import { renderObservation, type ToolOutcome, toolError, toolOk } from "./outcome";
 import type { SourcePages } from "./page-info";
 
 /**
@@ -17,19 +17,19 @@ export interface PageDraft {
   sourcePages?: SourcePages;
 }
 
-export class PageDoesNotFitError extends Error {
-  constructor(limit: number) {
-    super(`Could not fit a page and its continuation footer into ${limit} characters.`);
-    this.name = "PageDoesNotFitError";
-  }
-}
-
+/**
+ * Builds the page with room for `maxChars` characters of body and, while page and footer are over
+ * `limit`, builds it again with room for the body it got less the overshoot. The room shrinks below
+ * the body the last try took, so a page break that stays put (a line break well before the budget)
+ * cannot stall it, and it ends: with a page that fits, or — only when the header and footer leave no
+ * room for a single character — with a retryable failure naming the limit to raise.
+ */
 export async function fitPage(
   build: (bodyBudget: number) => PageDraft | Promise<PageDraft>,
   { limit, maxChars }: { limit: number; maxChars: number },
 ): Promise<ToolOutcome> {
   let budget = Math.max(1, Math.min(maxChars, limit));
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (;;) {
     const draft = await build(budget);
     const output = (draft.header ?? "") + draft.body;
     const outcome = draft.nextToken
@@ -37,11 +37,19 @@ export async function fitPage(
       : toolOk(output);
     const length = renderObservation(outcome).length;
     if (length <= limit) return outcome;
-    const next = budget - (length - limit);
-    if (next < 1 || next >= budget) break;
+    const next = Math.min(budget, draft.body.length) - (length - limit);
+    if (next < 1) return footerDoesNotFit(length - draft.body.length, limit);
     budget = next;
   }
-  throw new PageDoesNotFitError(limit);
+}
+
+/** The header and footer alone take `frame` of the `limit` characters: no tool argument can help. */
+function footerDoesNotFit(frame: number, limit: number): ToolOutcome {
+  return toolError(
+    "result_too_large",
+    `This page's header and continuation footer take ${frame} characters and leave no room for its text within the ${limit}-character tool result limit. Ask an administrator to raise MAX_TOOL_RESULT_CHARS above ${frame}, then retry the same call.`,
+    { retryable: true },
+  );
 }
 
 /** A page may end this far (a share of its length) before its limit to end between words. */

@@ -245,14 +245,14 @@ export function createSearchAndFetch(services: ToolServices) {
               const window = await readWindow(
                 leased,
                 { pageIndex: cursor.pdfPageIndex, pageCharOffset: cursor.pdfPageCharOffset },
-                { maxChars: Math.max(1, budget - header.length), maxPages: limits.MAX_PDF_PAGES },
+                { maxChars: budget, maxPages: limits.MAX_PDF_PAGES },
               );
               const next = window.hasMore
                 ? { ...cursor, pdfPageIndex: window.nextPage, pdfPageCharOffset: window.nextOffset, fileId: file.id }
                 : nextCandidate(cursor);
               return { header, body: window.text, nextToken: next ? tokenFor(next, services) : null };
             },
-            { limit, maxChars: maxChars + header.length },
+            { limit, maxChars },
           );
           return withSource(page, source);
         } catch (error) {
@@ -283,12 +283,12 @@ export function createSearchAndFetch(services: ToolServices) {
       const header = `${baseHeader(mime, file.size, say("fetch_chars", { chars: String(text.length) }))}${saved}---\n`;
       const page = await fitPage(
         (budget) => {
-          const body = sliceText(text, cursor.fileOffset, Math.max(1, budget - header.length));
+          const body = sliceText(text, cursor.fileOffset, budget);
           const end = cursor.fileOffset + body.length;
           const next = end < text.length ? { ...cursor, fileOffset: end, fileId: file.id } : nextCandidate(cursor);
           return { header, body, nextToken: next ? tokenFor(next, services) : null };
         },
-        { limit, maxChars: maxChars + header.length },
+        { limit, maxChars },
       );
       return withSource(page, source);
     },
