@@ -1,5 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { extractHtmlText } from "./html-text";
+
+/** Real pages shipped by Debian (tests/fixtures/dense/README.md). */
+const realPage = (name: string) =>
+  extractHtmlText(fs.readFileSync(path.join(__dirname, "..", "..", "tests", "fixtures", "dense", name), "utf8"));
 
 const text = (body: string) => extractHtmlText(`<html><body>${body}</body></html>`).text;
 
@@ -20,6 +26,35 @@ describe("main content", () => {
     expect(text("<p>outside</p><article><p>the one article</p></article>")).toBe("the one article");
     expect(text("<p>intro</p><article><p>one</p></article><article><p>two</p></article>")).toBe("intro\n\none\n\ntwo");
     expect(text("<p>only body</p>")).toBe("only body");
+  });
+});
+
+describe("a page is never read as empty while it has text", () => {
+  it("when the main content has no text, the body is read", () => {
+    expect(text('<main><div id="app"></div></main><div class="content"><p>Served without a script.</p></div>')).toBe(
+      "Served without a script.",
+    );
+    expect(text("<p>outside</p><article><p> </p></article>")).toBe("outside");
+  });
+
+  it("a page made of links is read with its links: a generated API index (Node.js)", () => {
+    const { text } = realPage("nodejs-api-index.html");
+    expect(text).toContain("Assertion testing");
+    expect(text).toContain("Worker threads");
+    expect(text).not.toContain("Toggle dark mode");
+  });
+
+  it("a texinfo node whose chapter is mostly its menu keeps its heading, sentence and menu (texi2any)", () => {
+    const { text } = realPage("texinfo-insertions.html");
+    expect(text).toContain("11 Special Insertions");
+    expect(text).toContain("Texinfo provides several commands for inserting characters");
+    expect(text).toContain("Inserting Quote Characters");
+  });
+
+  it("link-dense blocks still go when the page has other text", () => {
+    expect(text('<ul><li><a href="/a">Home</a></li><li><a href="/b">About</a></li></ul><p>The article.</p>')).toBe(
+      "The article.",
+    );
   });
 });
 

@@ -62,7 +62,8 @@ function mainContainer($: cheerio.CheerioAPI): Element | undefined {
   return $("body").get(0);
 }
 
-function removeBoilerplate($: cheerio.CheerioAPI, container: Element): void {
+/** Removes the landmarks and, unless `keepLinkDense`, the blocks made mostly of links. */
+function removeBoilerplate($: cheerio.CheerioAPI, container: Element, { keepLinkDense = false } = {}): void {
   const scope = $(container);
   scope.find(BOILERPLATE).remove();
   scope
@@ -78,6 +79,7 @@ function removeBoilerplate($: cheerio.CheerioAPI, container: Element): void {
     .find("h1 a, h2 a, h3 a, h4 a, h5 a, h6 a")
     .filter((_, element) => ($(element).attr("href") ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test($(element).text()))
     .remove();
+  if (keepLinkDense) return;
   const weights = new Map<AnyNode, Weight>();
   weigh(container, weights);
   removeLinkDense(container, weights, (node) => $(node).remove());
@@ -142,15 +144,43 @@ function flattenDeep($: cheerio.CheerioAPI): void {
   }
 }
 
-export function extractHtmlText(html: string): ExtractedPage {
+/**
+ * How a page is read, in order, until one gives text other than links: its main content; the body, when the main
+ * content had none (a `<main>` holding only a script's placeholder); the body with its link-dense
+ * blocks kept, when the page is made of links (a generated index, a texinfo node that is a heading,
+ * a sentence and its menu). Only the first is the rule; the others keep such a page from reading
+ * as empty.
+ */
+const READINGS = [
+  { container: "main", keepLinkDense: false },
+  { container: "body", keepLinkDense: false },
+  { container: "body", keepLinkDense: true },
+] as const;
+
+function parse(html: string): cheerio.CheerioAPI {
   // htmlparser2, not parse5: parse5 slows down with the square of the nesting depth, and a hostile page
   // could hold the server for minutes; htmlparser2 is linear and closes the usual implied end tags.
   const $ = cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
   flattenDeep($);
+  return $;
+}
+
+export function extractHtmlText(html: string): ExtractedPage {
+  let $ = parse(html);
   const title = $("title").first().text().replace(/\s+/g, " ").trim();
-  $(NEVER_TEXT).remove();
-  const container = mainContainer($);
-  if (!container) return { title, text: renderMarkdown($.root().get(0)) };
-  removeBoilerplate($, container);
-  return { title, text: renderMarkdown(container) };
+  let text = "";
+  for (const [index, reading] of READINGS.entries()) {
+    if (index > 0) $ = parse(html);
+    $(NEVER_TEXT).remove();
+    const container = reading.container === "main" ? mainContainer($) : $("body").get(0);
+    if (!container) return { title, text: renderMarkdown($.root().get(0)) };
+    // The body read the same way again would give the same nothing.
+    if (index === 1 && container === mainContainer($)) continue;
+    removeBoilerplate($, container, reading);
+    text = renderMarkdown(container);
+    // Link text alone ("Skip to content") is not the page's text.
+    const { text: chars, links } = weigh(container, new Map());
+    if (chars > links) break;
+  }
+  return { title, text };
 }
