@@ -100,9 +100,16 @@ describe("MCP hub over stdio", () => {
   it("a protocol error (arguments the server rejects) is a tool_failed error, not a throw", async () => {
     const mcp = hub();
     mcp.configure([stdioServer("test")]);
-    const outcome = await callTool(await mcp.tools(["test"]), "test__echo", { text: 5 });
+    // The type fits the schema (checked here first); the value is one the server's enum refuses.
+    const outcome = await callTool(await mcp.tools(["test"]), "test__page", { format: "pdf" });
     expect(outcome).toMatchObject({ ok: false, error: { kind: "tool_failed" } });
-    expect(outcome.observation).toMatch(/^test__echo failed: /);
+    expect(outcome.observation).toMatch(/^test__page failed: /);
+  });
+
+  it("a number written as a string reaches the MCP server as a number (its own schema would refuse the string)", async () => {
+    const mcp = hub();
+    mcp.configure([stdioServer("test")]);
+    expect(await callTool(await mcp.tools(["test"]), "test__slow", { ms: "1" })).toMatchObject({ ok: true });
   });
 
   it("a call over MCP_CALL_TIMEOUT_S is a timeout error and is cancelled on the server", async () => {

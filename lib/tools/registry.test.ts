@@ -190,13 +190,66 @@ describe("tools described by a JSON schema (MCP)", () => {
     expect(remote.specs()).toEqual([{ name: "fs__read", description: "Reads a file", parameters }]);
   });
 
-  it("passes any object arguments on for the tool's server to validate, and refuses what is not an object", async () => {
-    expect(await observe(remote, "fs__read", '{"path":7,"extra":true}')).toBe("read");
-    expect(seen).toEqual([{ path: 7, extra: true }]);
+  it("passes object arguments that fit the schema on for the tool's server to validate, and refuses what is not an object", async () => {
+    expect(await observe(remote, "fs__read", '{"path":"7","extra":true}')).toBe("read");
+    expect(seen).toEqual([{ path: "7", extra: true }]);
     expect(await remote.execute("fs__read", "[1]", context, options)).toEqual(
       toolError("invalid_args", "Invalid arguments for fs__read: arguments must be an object."),
     );
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("arguments fitted to the tool's schema", () => {
+  const parameters = {
+    type: "object",
+    properties: {
+      count: { type: "number" },
+      page: { type: "integer" },
+      exact: { type: "boolean" },
+      tags: { type: "array", items: { type: "string" } },
+      filter: { type: "object", properties: { limit: { type: "integer" } } },
+    },
+    required: ["count"],
+  };
+  const seen: unknown[] = [];
+  const remote = new ToolRegistry().register({
+    name: "db__query",
+    description: "Queries",
+    paged: false,
+    schema: { jsonSchema: parameters },
+    async execute(args) {
+      seen.push(args);
+      return toolOk("done");
+    },
+  });
+
+  it("coerces by the tool's JSON schema where nothing is lost: numbers, booleans, JSON arrays and objects", async () => {
+    seen.length = 0;
+    const args = { count: "5", page: " 2 ", exact: "true", tags: '["a","b"]', filter: { limit: "3" } };
+    expect(await observe(remote, "db__query", args)).toBe("done");
+    expect(seen).toEqual([{ count: 5, page: 2, exact: true, tags: ["a", "b"], filter: { limit: 3 } }]);
+  });
+
+  it("refuses what cannot be converted without loss with an error naming the parameter, and does not call the tool", async () => {
+    seen.length = 0;
+    for (const [args, parameter] of [
+      [{ count: "five" }, "count"],
+      [{ count: 1, page: "2.5" }, "page"],
+      [{ count: 1, exact: "yes" }, "exact"],
+      [{ count: 1, tags: "a,b" }, "tags"],
+      [{ count: 1, filter: { limit: "many" } }, "filter.limit"],
+      [{ page: 1 }, "count"],
+    ] as const) {
+      const outcome = await remote.execute("db__query", args, context, options);
+      expect(outcome).toMatchObject({ ok: false, error: { kind: "invalid_args" } });
+      expect(renderObservation(outcome)).toContain(`Invalid arguments for db__query: ${parameter}: `);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("coerces built-in tools' arguments before their zod schema checks them", async () => {
+    expect(await observe(registry(), "echo", { text: "ab", times: "2" })).toBe("abab");
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
+import { coerceArguments } from "./argument-coercion";
 import { type ToolOutcome, toolError } from "./outcome";
 import { truncateOutcome } from "./truncate";
 import type { UrlLeakGuard } from "./url-leak-guard";
@@ -139,9 +140,12 @@ export class ToolRegistry {
     const parsedArgs = parseArguments(args);
     if (!parsedArgs.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${parsedArgs.error}.`);
     const { schema } = tool;
+    // Fitted to the tool's JSON schema first: lossless conversions only, else the model is told which parameter.
+    const coerced = coerceArguments(parsedArgs.value as Record<string, unknown>, specOf(tool).parameters);
+    if (!coerced.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${coerced.error}.`);
     const validated = isJsonSchema(schema)
-      ? { success: true as const, data: parsedArgs.value }
-      : schema.safeParse(parsedArgs.value);
+      ? { success: true as const, data: coerced.value }
+      : schema.safeParse(coerced.value);
     if (!validated.success) {
       return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${describeIssues(validated.error)}.`);
     }
