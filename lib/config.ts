@@ -192,6 +192,8 @@ export const configSchema = z
      */
     MCP_MAX_MESSAGE_MB: positiveInt(8),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),
+    /** Replies longer than this are never read as a tool call written as text (recognition runs on every reply). */
+    TOOL_CALL_TEXT_MAX_CHARS: positiveInt(200_000),
     /** DAG mode: steps a plan may have, how many run at once, extra planning rounds after the analyzer. */
     DAG_MAX_STEPS: positiveInt(10),
     DAG_MAX_CONCURRENCY: positiveInt(4),

@@ -1,5 +1,6 @@
 import type { AnswerPart } from "@/lib/protocol/run-events";
 import { PartialJsonObject } from "./partial-json";
+import { CALL_MARKERS, HARMONY_WORDS, ShownTextFilter } from "./tool-call-forms";
 
 /**
  * The fast path's gates (docs/architecture.md, "One turn"): while the tool loop's first reply
@@ -18,19 +19,30 @@ export interface AnswerGate {
 
 type Verdict = "prose" | "hold" | "wait";
 
-const TOOL_CALL_TAG = "<tool_call>";
 const FENCE = "```";
 /** A fence with one of these info strings (or none) may carry a tool call. */
-const CALL_FENCES = new Set(["", "json", "tool_call"]);
+const CALL_FENCES = new Set(["", "json", "tool_call", "tool_code"]);
+/** Openings that may be a call or thinking written as text (../tool-call-forms). */
+const MARKERS: readonly string[] = [...CALL_MARKERS, ...HARMONY_WORDS];
+const CALL_NAME = /^[A-Za-z_][\w.-]*/;
 
-/** How a native-mode reply begins: prose, a possible text-written tool call, or too early to tell. */
-export function classifyReplyStart(text: string): Verdict {
+/**
+ * How a native-mode reply begins: prose, a possible text-written tool call (any marker of the
+ * known forms, JSON, or an offered tool's name followed by `(`), or too early to tell.
+ */
+export function classifyReplyStart(text: string, toolNames: readonly string[] = []): Verdict {
   const start = text.trimStart();
   if (start === "") return "wait";
-  if (start.startsWith("{")) return "hold";
-  if (start.startsWith("<")) {
-    if (start.startsWith(TOOL_CALL_TAG)) return "hold";
-    return TOOL_CALL_TAG.startsWith(start) ? "wait" : "prose";
+  if (start.startsWith("{") || start.startsWith("[{")) return "hold";
+  if (MARKERS.some((marker) => start.startsWith(marker))) return "hold";
+  if (MARKERS.some((marker) => marker.startsWith(start))) return "wait";
+  if (start === "[") return "wait";
+  const name = CALL_NAME.exec(start.replace(/^\[/, ""))?.[0];
+  if (name) {
+    const rest = start.replace(/^\[/, "").slice(name.length);
+    const offered = toolNames.some((tool) => tool.toLowerCase() === name.toLowerCase());
+    if (offered && rest.startsWith("(")) return "hold";
+    if (rest === "" && toolNames.some((tool) => tool.toLowerCase().startsWith(name.toLowerCase()))) return "wait";
   }
   if (start.startsWith("`")) {
     if (FENCE.startsWith(start)) return "wait";
@@ -42,14 +54,23 @@ export function classifyReplyStart(text: string): Verdict {
   return "prose";
 }
 
-/** Native mode: a reply is prose unless it begins like a tool call written as text. */
+/**
+ * Native mode: a reply is prose unless it begins like a tool call written as text. Prose is shown
+ * without special tokens; once call markup appears in it, the rest is held until the reply is whole.
+ */
 export class TextAnswerGate implements AnswerGate {
   private held = "";
   private verdict: Verdict = "wait";
   private started = false;
   private sent = "";
+  private readonly filter = new ShownTextFilter();
+  /** Prose so far that might still end in the start of a marker. */
+  private tail = "";
 
-  constructor(private readonly emit: (part: AnswerPart) => void) {}
+  constructor(
+    private readonly emit: (part: AnswerPart) => void,
+    private readonly toolNames: readonly string[] = [],
+  ) {}
 
   get shown(): boolean {
     return this.sent !== "";
@@ -57,17 +78,39 @@ export class TextAnswerGate implements AnswerGate {
 
   push(delta: string): void {
     if (this.verdict === "prose") {
-      this.show(delta);
+      this.prose(delta);
       return;
     }
     this.held += delta;
     if (this.verdict === "hold") return;
-    this.verdict = classifyReplyStart(this.held);
+    this.verdict = classifyReplyStart(this.held, this.toolNames);
     if (this.verdict === "prose") {
       const text = this.held;
       this.held = "";
-      this.show(text);
+      this.prose(text);
     }
+  }
+
+  /** Shows prose up to any call marker in it; from a marker on, the reply is held. */
+  private prose(delta: string): void {
+    const text = this.tail + delta;
+    const at = CALL_MARKERS.map((marker) => text.indexOf(marker))
+      .filter((index) => index !== -1)
+      .sort((a, b) => a - b)[0];
+    if (at !== undefined) {
+      this.tail = "";
+      this.verdict = "hold";
+      this.show(this.filter.push(text.slice(0, at)) + this.filter.end());
+      return;
+    }
+    // Keep back what could be the first characters of a marker.
+    let keep = 0;
+    for (let n = Math.min(text.length, 16); n > 0 && keep === 0; n--) {
+      const end = text.slice(-n);
+      if (CALL_MARKERS.some((marker) => marker.startsWith(end))) keep = n;
+    }
+    this.tail = text.slice(text.length - keep);
+    this.show(this.filter.push(text.slice(0, text.length - keep)));
   }
 
   end(answer: string | null): void {

@@ -78,7 +78,8 @@ function repairLenient(text: string): string {
   return out;
 }
 
-function parseObject(text: string): JsonObject | undefined {
+/** A JSON value (object, array, ...) with the same repairs as objects get; undefined when none parses. */
+export function parseLenientJson(text: string): unknown {
   for (const candidate of [
     text,
     repairInvalidEscapes(text),
@@ -86,13 +87,18 @@ function parseObject(text: string): JsonObject | undefined {
     repairInvalidEscapes(repairLenient(text)),
   ]) {
     try {
-      const value = JSON.parse(candidate) as unknown;
-      if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonObject;
-      if (typeof value === "string" && value.trim().startsWith("{")) return parseObject(value);
+      return JSON.parse(candidate) as unknown;
     } catch {
       // try the next repair
     }
   }
+  return undefined;
+}
+
+function parseObject(text: string): JsonObject | undefined {
+  const value = parseLenientJson(text);
+  if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonObject;
+  if (typeof value === "string" && value.trim().startsWith("{")) return parseObject(value);
   return undefined;
 }
 

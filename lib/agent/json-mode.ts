@@ -3,6 +3,7 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import { JsonAnswerGate } from "./answer-gate";
 import { extractJson } from "./extract-json";
 import type { RunState } from "./run-state";
+import { callFromObject, shownAnswer } from "./tool-call-forms";
 
 /**
  * JSON mode: tools described in the system prompt, one JSON action per reply with
@@ -33,10 +34,12 @@ export function parseAction(content: string, thinking: string): JsonAction {
   const object = extractJson(content);
   const reasoning = (typeof object?.reasoning === "string" && object.reasoning.trim()) || thinking;
   if (object) {
-    const toolName = object.tool_name ?? object.tool ?? object.name;
+    // Every key spelling of a call (`tool_input`, `params`, `function`, …) keeps its arguments.
+    const call = object.type === "final_answer" ? null : callFromObject(object);
+    const toolName = call?.name ?? object.tool_name ?? object.tool ?? object.name;
     const type = object.type ?? (toolName ? "tool_call" : "answer" in object ? "final_answer" : undefined);
     if (type === "tool_call" && typeof toolName === "string") {
-      const args = object.tool_args ?? object.arguments ?? object.parameters ?? {};
+      const args = call ? call.arguments : (object.tool_args ?? object.arguments ?? object.parameters ?? {});
       const toolArgs = typeof args === "string" ? (extractJson(args) ?? {}) : (args as Record<string, unknown>);
       return {
         type: "tool_call",
@@ -46,7 +49,7 @@ export function parseAction(content: string, thinking: string): JsonAction {
       };
     }
     if (type === "final_answer" && typeof object.answer === "string") {
-      return { type: "final_answer", reasoning, answer: object.answer };
+      return { type: "final_answer", reasoning, answer: shownAnswer(object.answer) };
     }
   }
   return { type: "final_answer", reasoning: PARSE_FAILURE, answer: content };

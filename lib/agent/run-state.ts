@@ -5,6 +5,7 @@ import type { AgentStep, AnswerPart, Artifact, NoticeCode, Source } from "@/lib/
 import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard, MessageCut } from "./context-guard";
 import { SourceList } from "./sources";
+import { cleanToolName, resolveToolName, withThinkingSplit } from "./tool-call-forms";
 import type { AgentOptions, StepRecord } from "./types";
 
 /**
@@ -84,7 +85,8 @@ export class RunState {
     this.options.onStep?.(step);
   }
 
-  private say(key: Parameters<typeof prompt>[1], vars?: Record<string, string>) {
+  /** A prompt text in the run's language. */
+  say(key: Parameters<typeof prompt>[1], vars?: Record<string, string>) {
     return prompt(this.options.language, key, vars);
   }
 
@@ -167,7 +169,11 @@ export class RunState {
     const endThinking = () => {
       if (thinkingStarted && !thinkingMs) thinkingMs = Math.max(1, Date.now() - thinkingStarted);
     };
-    for await (const part of this.options.llm.streamReply(this.messages, { ...chatOptions, signal: this.signal })) {
+    // Thinking written into the text (`<think>`, harmony's analysis) is thinking, not the answer.
+    const stream = withThinkingSplit(
+      this.options.llm.streamReply(this.messages, { ...chatOptions, signal: this.signal }),
+    );
+    for await (const part of stream) {
       switch (part.type) {
         case "reasoning":
           thinkingStarted ||= Date.now();
@@ -227,9 +233,16 @@ export class RunState {
    * Runs one response's calls in parallel and returns their outcomes in call order (never in
    * finishing order). Calls over budget are not run and get a "not executed" observation.
    */
-  async runCalls(calls: PlannedCall[]): Promise<CallOutcome[]> {
+  async runCalls(planned: PlannedCall[]): Promise<CallOutcome[]> {
     const iteration = this.iterations;
     const { limits } = this.options;
+    const names = this.toolNames;
+    // A name the model got slightly wrong runs the tool it unambiguously meant; any other stays
+    // unknown, without harmony tokens, and its outcome lists the tools it may call.
+    const calls = planned.map((call) => ({
+      ...call,
+      name: resolveToolName(call.name, names) ?? cleanToolName(call.name),
+    }));
     const roundOpen = this.toolRounds < limits.maxToolRounds;
     if (roundOpen && calls.some((call) => !isPagingCall(call))) this.toolRounds++;
     const charsBefore = this.toolContextChars;
@@ -288,6 +301,16 @@ export class RunState {
       this.notice("tool_budget", this.budgetNotice(budget, charsBefore));
     }
     return outcomes;
+  }
+
+  /** The names of the tools offered in this run. */
+  get toolNames(): string[] {
+    return this.options.tools.specs().map((spec) => spec.name);
+  }
+
+  /** Longest reply read for a tool call written as text. */
+  get toolCallTextMaxChars(): number {
+    return this.options.limits.toolCallTextMaxChars;
   }
 
   /** Once the model ignored the tool-limit message, it gets no tools at all. */

@@ -2,6 +2,7 @@ import { type ChatMessage, emptyUsage, type LLM, type StreamPart, type Usage } f
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { Source } from "@/lib/protocol/run-events";
 import type { ContextGuard } from "./context-guard";
+import { shownStream } from "./tool-call-forms";
 import type { AgentResult } from "./types";
 import { withUserInstructions } from "./user-instructions";
 
@@ -115,7 +116,8 @@ export async function* streamSynthesis(
     hint: "general",
     signal,
   });
-  yield* llm.streamChat(fitted, { signal });
+  // Thinking written into the text goes to thinking; special tokens never reach the answer.
+  yield* shownStream(llm.streamChat(fitted, { signal }));
 }
 
 /** Where a synthesis goes as it streams: answer text, and thinking as it grows and once it is whole. */

@@ -61,6 +61,8 @@ export interface AgentLimits {
   toolSelectionThreshold: number;
   toolSelectionMax: number;
   synthesisTraceChars: number;
+  /** Longest reply read for a tool call written as text (TOOL_CALL_TEXT_MAX_CHARS). */
+  toolCallTextMaxChars: number;
 }
 
 export interface AgentOptions {

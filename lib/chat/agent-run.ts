@@ -29,6 +29,7 @@ export function agentLimits(config: Config): AgentLimits {
     toolSelectionThreshold: config.TOOL_SELECTION_THRESHOLD,
     toolSelectionMax: config.TOOL_SELECTION_MAX,
     synthesisTraceChars: config.SYNTHESIS_TRACE_CHARS,
+    toolCallTextMaxChars: config.TOOL_CALL_TEXT_MAX_CHARS,
   };
 }
 

@@ -12,6 +12,7 @@ export const LIMITS: AgentLimits = {
   toolSelectionThreshold: 12,
   toolSelectionMax: 6,
   synthesisTraceChars: 2000,
+  toolCallTextMaxChars: 200_000,
 };
 
 export const INPUT: AgentInput = { system: "You are a test assistant.", history: [], question: "What is new?" };
