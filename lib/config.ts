@@ -191,6 +191,8 @@ export const configSchema = z
      * connection before it is held; above MCP_MAX_ARTIFACT_MB, whose images arrive as base64.
      */
     MCP_MAX_MESSAGE_MB: positiveInt(8),
+    /** MCP: how long a call that needs the user's approval waits for it; then it is denied. */
+    TOOL_APPROVAL_TIMEOUT_S: positiveInt(300),
     SYNTHESIS_TRACE_CHARS: positiveInt(2000),
     /** Replies longer than this are never read as a tool call written as text (recognition runs on every reply). */
     TOOL_CALL_TEXT_MAX_CHARS: positiveInt(200_000),

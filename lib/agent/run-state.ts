@@ -260,7 +260,7 @@ export class RunState {
         const refused = refusals[index] !== null;
         const outcome = refused
           ? toolError("not_run", this.say("tool_not_run"))
-          : await this.options.tools.execute(call.name, call.args, this.signal);
+          : await this.options.tools.execute(call.name, call.args, this.signal, { id: call.id, iteration });
         const artifact = outcome.ok && isPreviewable(outcome.artifact) ? outcome.artifact : undefined;
         // The model reads the notice instead of the file, then any text the tool wrote beside it.
         const observation = artifact

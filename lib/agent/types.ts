@@ -11,9 +11,16 @@ export type { ToolOutcome };
 
 export interface AgentToolbox {
   specs(): ToolSpec[];
-  execute(name: string, args: unknown, signal: AbortSignal): Promise<ToolOutcome>;
+  /** `call` names the model's call, so a tool that must ask the user first can say which one. */
+  execute(name: string, args: unknown, signal: AbortSignal, call?: ToolCallRef): Promise<ToolOutcome>;
   /** The same toolbox restricted to these tools (tool selection). */
   select(names: string[]): AgentToolbox;
+}
+
+/** One of the model's tool calls: its id and the iteration it came in (its `tool_call` step's). */
+export interface ToolCallRef {
+  id: string;
+  iteration: number;
 }
 
 /** Follow-up messages the user sent while the run works, each drained once. */

@@ -17,6 +17,7 @@ import {
   updateConversation,
 } from "@/lib/db/queries";
 import { appendRunEvent, createRun } from "@/lib/db/runs";
+import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
 import { AppError } from "@/lib/errors";
 import { getLLM } from "@/lib/llm/registry";
 import { detectLanguage, prompt } from "@/lib/prompts";
@@ -28,6 +29,7 @@ import { followUpTurn } from "./follow-up-turn";
 import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, type LiveRuns } from "./live-run";
 import type { ChatInput, PreparedTurn } from "./prepare-turn";
+import { gateToolCalls } from "./tool-approval";
 
 /** How often a run's write that failed is tried again: a few of SQLite's own waits for a lock, growing. */
 function busyRetries(config: Config): { attempts: number; delayMs: number } {
@@ -165,7 +167,8 @@ export async function beginTurn(
     llm: turn.loopLlm,
     synthesisLlm: turn.llm,
     titleLlm: turn.titleLlm,
-    // The conversation's tool groups; an MCP server that cannot connect is named in a notice.
+    // The conversation's tool groups; an MCP server that cannot connect is named in a notice. Its
+    // tools that act wait for the user's approval (docs/security.md, "MCP tools").
     registry: async (signal) => {
       const { disabledToolGroups } = conversation;
       const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
@@ -175,7 +178,17 @@ export async function beginTurn(
           Date.now(),
         );
       }
-      return registry;
+      const conversationId = conversation.id;
+      return gateToolCalls(registry, {
+        pending: live.approvals,
+        always: {
+          has: (tool) => isToolAlwaysAllowed(db, { conversationId, tool }),
+          add: (tool, approvedBy) => allowToolAlways(db, { conversationId, tool, approvedBy }),
+        },
+        onStep: (step) => live.emitStep(step, Date.now()),
+        timeoutMs: config.TOOL_APPROVAL_TIMEOUT_S * 1000,
+        language,
+      });
     },
     config,
     language,

@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
+import type { ApprovalDecided, ApprovalDecision } from "@/lib/protocol/run-events";
 import { beginTurn, newLiveRun, reserveSlot } from "./begin-turn";
 import { type LiveRun, LiveRuns } from "./live-run";
 import { type ChatInput, prepareTurn } from "./prepare-turn";
@@ -54,4 +55,19 @@ export function stopChat(conversationId: string, liveRuns = getLiveRuns()): { ru
   if (!live) throw new AppError("conflict:no_active_run", "Nothing is running in this conversation.");
   live.controller.abort();
   return { runId: live.runId };
+}
+
+/**
+ * The user's decision on a tool call of the conversation's run that waits for approval
+ * (docs/security.md, "MCP tools"); 409 when nothing waits under that id.
+ */
+export function decideApproval(
+  conversationId: string,
+  { approvalId, decision, decidedBy }: { approvalId: string; decision: ApprovalDecision; decidedBy: string | null },
+  liveRuns = getLiveRuns(),
+): ApprovalDecided {
+  const live = liveRuns.forConversation(conversationId);
+  if (!live) throw new AppError("conflict:no_pending_approval", "Nothing is running in this conversation.");
+  live.approvals.decide(approvalId, decision, decidedBy);
+  return { approvalId, runId: live.runId, decision };
 }

@@ -3,6 +3,7 @@ import type { RunStart } from "@/lib/db/runs";
 import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
 import { StartTurns } from "./start-turns";
+import { PendingApprovals } from "./tool-approval";
 import { UnendedRuns } from "./unended-runs";
 
 export interface LiveRunOptions {
@@ -31,6 +32,8 @@ export interface LiveRunOptions {
 export class LiveRun {
   readonly controller = new AbortController();
   readonly interrupts: InterruptQueue;
+  /** Tool calls waiting for the user's approval; the approvals route decides them. */
+  readonly approvals = new PendingApprovals();
   readonly runId: string;
   readonly conversationId: string;
   readonly ownerId: string | null;

@@ -9,7 +9,8 @@ export function registryToolbox(
 ): AgentToolbox {
   return {
     specs: () => registry.specs(),
-    execute: (name, args, signal) => registry.execute(name, args, { ...context, signal }, { maxResultChars }),
+    execute: (name, args, signal, call) =>
+      registry.execute(name, args, { ...context, signal, ...(call ? { call } : {}) }, { maxResultChars }),
     select: (names) => registryToolbox(registry.filtered(names), context, maxResultChars),
   };
 }

@@ -6,6 +6,8 @@
  */
 import type { RunMode } from "@/lib/db/schema";
 import type {
+  ApprovalRequest,
+  ApprovalResolution,
   Artifact,
   Compaction,
   Interrupt,
@@ -58,6 +60,14 @@ export type TimelineEntry =
       iteration: number;
       /** DAG mode: the plan step whose model thought. */
       stepId?: string;
+    }
+  | {
+      kind: "approval";
+      key: string;
+      /** What the call asks to do: the approval card. */
+      request: ApprovalRequest;
+      /** How it ended, and when (epoch ms); null while it waits (or when its run ended first). */
+      resolution: (ApprovalResolution & { at: number }) | null;
     }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string }
@@ -191,6 +201,16 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
       );
       if (liveIndex !== -1) return timeline.map((e, i) => (i === liveIndex ? entry : e));
       return withEntry(timeline, entry);
+    }
+    case "approval_request": {
+      const { type: _type, iteration: _iteration, seq: _seq, at: _at, stepId: _stepId, ...request } = step;
+      return withEntry(timeline, { kind: "approval", key: `approval:${step.approvalId}`, request, resolution: null });
+    }
+    case "approval_decision": {
+      const { type: _type, iteration: _iteration, seq: _seq, stepId: _stepId, ...resolution } = step;
+      return timeline.map((entry) =>
+        entry.kind === "approval" && entry.request.approvalId === step.approvalId ? { ...entry, resolution } : entry,
+      );
     }
     case "interrupt":
       return withEntry(timeline, { kind: "interrupt", key: `interrupt:${step.seq}`, interrupts: step.interrupts });

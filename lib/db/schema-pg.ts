@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { ChatSettings } from "../chat-settings";
-import type { McpTransportConfig } from "../mcp/types";
+import type { McpToolApproval, McpTransportConfig } from "../mcp/types";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, userRoles } from "./schema-sqlite";
 
@@ -210,9 +210,23 @@ export const mcpServers = pgTable("mcp_servers", {
   enabled: boolean("enabled").notNull().default(true),
   transport: json("transport").$type<McpTransportConfig>().notNull(),
   disabledTools: json("disabled_tools").$type<string[]>().notNull().default([]),
+  toolApproval: json("tool_approval").$type<McpToolApproval>().notNull().default({ default: null, tools: {} }),
   createdAt: ms("created_at").notNull(),
   updatedAt: ms("updated_at").notNull(),
 });
+
+export const toolApprovals = pgTable(
+  "tool_approvals",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    approvedBy: text("approved_by"),
+    createdAt: ms("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.conversationId, table.tool] })],
+);
 
 export const files = pgTable(
   "files",

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { ChatSettings } from "../chat-settings";
-import type { McpTransportConfig } from "../mcp/types";
+import type { McpToolApproval, McpTransportConfig } from "../mcp/types";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** The SQLite store's tables (docs/architecture.md, "Persistence"); the app reads them through lib/db/schema.ts. Times are Unix milliseconds. */
@@ -224,9 +224,32 @@ export const mcpServers = sqliteTable("mcp_servers", {
   transport: text("transport", { mode: "json" }).$type<McpTransportConfig>().notNull(),
   /** Tools an admin switched off, by their name on the server. */
   disabledTools: text("disabled_tools", { mode: "json" }).$type<string[]>().notNull().default([]),
+  /** Which tools run at once, ask the user or are refused (`toolApprovalPolicy` in lib/mcp/types.ts). */
+  toolApproval: text("tool_approval", { mode: "json" })
+    .$type<McpToolApproval>()
+    .notNull()
+    .default({ default: null, tools: {} }),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * "Always for this tool in this chat": an MCP tool (by its qualified name, `server__tool`) that
+ * the user let run without asking in this conversation, who did and when (docs/security.md, "MCP tools").
+ */
+export const toolApprovals = sqliteTable(
+  "tool_approvals",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    /** The account that approved (null in single-user mode). */
+    approvedBy: text("approved_by"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.conversationId, table.tool] })],
+);
 
 export const fileOrigins = ["upload", "fetch"] as const;
 

@@ -24,4 +24,5 @@ export const instances = tables.instances;
 export const runEvents = tables.runEvents;
 export const interrupts = tables.interrupts;
 export const mcpServers = tables.mcpServers;
+export const toolApprovals = tables.toolApprovals;
 export const files = tables.files;

@@ -31,6 +31,27 @@ const step = z.discriminatedUnion("type", [
   z.looseObject({ ...stepBase, type: z.literal("interrupt"), interrupts: z.array(interrupt) }),
   z.looseObject({ ...stepBase, type: z.literal("tool_selection"), selected: z.array(text), total: count }),
   z.looseObject({ ...stepBase, type: z.literal("notice"), text }),
+  z.looseObject({
+    ...stepBase,
+    type: z.literal("approval_request"),
+    approvalId: text,
+    callId: text.optional(),
+    tool: text,
+    server: text,
+    toolName: text,
+    args: z.unknown(),
+    annotations: z.record(z.string(), z.unknown()),
+    expiresAt: z.number(),
+  }),
+  z.looseObject({
+    ...stepBase,
+    type: z.literal("approval_decision"),
+    approvalId: text,
+    callId: text.optional(),
+    tool: text,
+    decision: z.enum(["once", "always", "deny", "timeout"]),
+    decidedBy: text.nullable(),
+  }),
 ]);
 
 export const runEventDataSchemas: Record<RunEventName, z.ZodType> = {

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { describeProblems, getServerMcp, type McpFileStatus } from "./server-hub";
 import { findStoredServer, type McpTransportPatch, serverNotFound } from "./store";
-import type { McpServerConfig, McpServerState, McpTransportConfig } from "./types";
+import type { McpServerConfig, McpServerState, McpToolApproval, McpTransportConfig } from "./types";
 
 /**
  * What the settings page shows of the MCP servers. Env and header values are secrets: the browser
@@ -17,6 +17,8 @@ export interface McpServerView {
   enabled: boolean;
   transport: McpTransportPatch;
   disabledTools: string[];
+  /** Which tools run at once, ask the user or are refused; each tool's resulting policy is in `state.tools`. */
+  toolApproval: McpToolApproval;
   state: McpServerState;
   /** A stored server a server of the `MCP_CONFIG` file with the same name replaces. */
   shadowedByFile: boolean;
@@ -46,6 +48,7 @@ export function serverView(
     enabled: server.enabled,
     transport: maskTransport(server.transport),
     disabledTools: server.disabledTools,
+    toolApproval: server.toolApproval,
     state: !shadowedByFile && state ? state : { name: server.name, status: "disabled", tools: [] },
     shadowedByFile,
   };

@@ -28,6 +28,7 @@ describe("parseMcpConfig", () => {
             env: {},
           },
           disabledTools: [],
+          toolApproval: { default: null, tools: {} },
           origin: "file",
         },
         {
@@ -41,6 +42,7 @@ describe("parseMcpConfig", () => {
             cwd: "/srv",
           },
           disabledTools: [],
+          toolApproval: { default: null, tools: {} },
           origin: "file",
         },
       ],
@@ -65,6 +67,21 @@ describe("parseMcpConfig", () => {
   it('"disabled": true keeps the server, switched off; "disabledTools" is taken over', () => {
     const { servers } = parse({ off: { command: "x", disabled: true, disabledTools: ["delete_all"] } });
     expect(servers[0]).toMatchObject({ name: "off", enabled: false, disabledTools: ["delete_all"] });
+  });
+
+  it("\"toolApproval\" sets the server's approval policy and its tools'; a policy that is not ask, allow or deny is refused", () => {
+    const { servers, problems } = parse({
+      gh: { command: "x", toolApproval: { default: "ask", tools: { get_issue: "allow", delete_repo: "deny" } } },
+      bad: { command: "x", toolApproval: { tools: { write: "yes" } } },
+      worse: { command: "x", toolApproval: { default: "always" } },
+    });
+    expect(servers.map((server) => [server.name, server.toolApproval])).toEqual([
+      ["gh", { default: "ask", tools: { get_issue: "allow", delete_repo: "deny" } }],
+    ]);
+    expect(problems).toEqual([
+      { server: "bad", message: '"toolApproval.tools.write" must be one of ask, allow, deny.' },
+      { server: "worse", message: '"toolApproval.default" must be one of ask, allow, deny.' },
+    ]);
   });
 
   it("names each bad server with its own problem and keeps the good ones", () => {

@@ -1,9 +1,10 @@
-import type { McpServerConfig } from "./types";
+import { type McpServerConfig, type McpToolApproval, type ToolApprovalPolicy, toolApprovalPolicies } from "./types";
 
 /**
  * The `{"mcpServers": {...}}` format Claude Desktop and Cursor use, read into server configs: the
  * `MCP_CONFIG` file and a pasted import. Each server is checked on its own, so one bad entry names
- * itself and leaves the others usable. Fields other tools add (`autoApprove`, `timeout`…) are ignored.
+ * itself and leaves the others usable. Fields other tools add (`autoApprove`, `timeout`…) are ignored;
+ * ours is `toolApproval` (`{"default": "ask", "tools": {"read_file": "allow"}}`, docs/security.md).
  */
 
 export interface McpConfigProblem {
@@ -61,6 +62,27 @@ function stringList(value: unknown, field: string): string[] | string {
   return value;
 }
 
+const isPolicy = (value: unknown): value is ToolApprovalPolicy =>
+  toolApprovalPolicies.includes(value as ToolApprovalPolicy);
+
+/** An entry's `toolApproval`, or the reason it is not one. */
+function toolApproval(value: unknown): McpToolApproval | string {
+  if (value === undefined || value === null) return { default: null, tools: {} };
+  const policies = toolApprovalPolicies.join(", ");
+  if (!isRecord(value)) return `"toolApproval" must be an object with "default" and "tools".`;
+  if (value.default !== undefined && value.default !== null && !isPolicy(value.default)) {
+    return `"toolApproval.default" must be one of ${policies}.`;
+  }
+  const tools = value.tools ?? {};
+  if (!isRecord(tools)) return `"toolApproval.tools" must be an object of tool names to ${policies}.`;
+  const bad = Object.entries(tools).find(([, policy]) => !isPolicy(policy));
+  if (bad) return `"toolApproval.tools.${bad[0]}" must be one of ${policies}.`;
+  return {
+    default: isPolicy(value.default) ? value.default : null,
+    tools: tools as Record<string, ToolApprovalPolicy>,
+  };
+}
+
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp", "sse"]);
 
 /** One entry of `mcpServers`, or the sentence saying what is wrong with it. */
@@ -73,7 +95,9 @@ function parseServer(name: string, entry: unknown, origin: McpServerConfig["orig
   if (command !== undefined && url !== undefined) return 'Give either "command" or "url", not both.';
   const disabledTools = stringList(entry.disabledTools, "disabledTools");
   if (typeof disabledTools === "string") return disabledTools;
-  const base = { name, enabled: entry.disabled !== true, disabledTools, origin };
+  const approval = toolApproval(entry.toolApproval);
+  if (typeof approval === "string") return approval;
+  const base = { name, enabled: entry.disabled !== true, disabledTools, toolApproval: approval, origin };
 
   if (url !== undefined || (type !== undefined && type !== "stdio")) {
     if (typeof url !== "string" || !url.trim()) return 'An http or sse server needs a "url".';

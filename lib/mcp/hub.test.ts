@@ -77,7 +77,37 @@ describe("MCP hub over stdio", () => {
       qualifiedName: "test__echo",
       description: "Echoes the text back.",
       enabled: true,
+      annotations: { readOnlyHint: true },
+      approval: "allow",
     });
+  });
+
+  it("a tool not marked read-only asks before it runs; the admin's policy per server and per tool overrides that", async () => {
+    const mcp = hub();
+    mcp.configure([stdioServer("test")]);
+    const tools = await mcp.tools(["test"]);
+    const policy = (name: string) => tools.find((tool) => tool.name === name)?.consent?.policy();
+    const approvals = () =>
+      Object.fromEntries((mcp.states()[0]?.tools ?? []).map((tool) => [tool.name, tool.approval]));
+    expect(tools.find((tool) => tool.name === "test__write_note")?.consent).toMatchObject({
+      server: "test",
+      toolName: "write_note",
+      annotations: { destructiveHint: true },
+    });
+    expect([policy("test__echo"), policy("test__write_note"), policy("test__add_tool")]).toEqual([
+      "allow",
+      "ask",
+      "ask",
+    ]);
+    expect(approvals()).toMatchObject({ echo: "allow", write_note: "ask", add_tool: "ask" });
+    // Changed while runs hold the tools: their next call reads the new policy.
+    mcp.configure([stdioServer("test", { toolApproval: { default: "deny", tools: { write_note: "allow" } } })]);
+    expect([policy("test__echo"), policy("test__write_note"), policy("test__add_tool")]).toEqual([
+      "deny",
+      "allow",
+      "deny",
+    ]);
+    expect(approvals()).toMatchObject({ echo: "deny", write_note: "allow", add_tool: "deny" });
   });
 
   it("calls a tool and reads its text as the observation; the connection stays open for the next call", async () => {

@@ -16,20 +16,24 @@ import { closeConnection, describeError, openConnection } from "./connection";
 import { qualifyToolNames, trimDescription } from "./naming";
 import { resultOutcome } from "./result";
 import { readInputSchema } from "./schema";
-import type {
-  McpConnectionStatus,
-  McpDroppedTool,
-  McpHub,
-  McpServerConfig,
-  McpServerState,
-  McpToolInfo,
+import {
+  type McpConnectionStatus,
+  type McpDroppedTool,
+  type McpHub,
+  type McpServerConfig,
+  type McpServerState,
+  type McpToolAnnotations,
+  type McpToolInfo,
+  toolApprovalPolicy,
 } from "./types";
 
 /**
  * The MCP hub: one connection per enabled server, opened on first use and kept. A connection that
  * fails or drops is retried after 1 s, 2 s, 4 s… up to `retryMaxMs`; meanwhile the server adds no
  * tools. Each listed tool is a registry tool named `server__tool` whose calls go to the server's
- * current connection, with the per-call timeout and the run's abort as the SDK's cancellation.
+ * current connection, with the per-call timeout and the run's abort as the SDK's cancellation. Each
+ * carries its `consent`: its annotations and its approval policy, read from the server's current
+ * config at every call (the run's approval gate, `lib/chat/tool-approval.ts`, acts on it).
  */
 
 export interface McpHubOptions {
@@ -144,7 +148,11 @@ class Hub implements McpHub {
       status: entry.status,
       ...(entry.status === "connected" && entry.transportInUse ? { transportInUse: entry.transportInUse } : {}),
       ...(entry.error ? { error: entry.error } : {}),
-      tools: entry.tools.map(({ info }) => ({ ...info, enabled: !entry.config.disabledTools.includes(info.name) })),
+      tools: entry.tools.map(({ info }) => ({
+        ...info,
+        enabled: !entry.config.disabledTools.includes(info.name),
+        approval: toolApprovalPolicy(entry.config.toolApproval, info),
+      })),
       ...(entry.dropped.length > 0 ? { droppedTools: entry.dropped } : {}),
       ...(entry.retry ? { nextRetryAt: new Date(entry.retry.at).toISOString() } : {}),
     }));
@@ -290,12 +298,22 @@ class Hub implements McpHub {
         return [];
       }
       const description = trimDescription(tool.description ?? tool.title);
-      const info = { name: tool.name, qualifiedName, description, enabled: true };
+      const annotations: McpToolAnnotations = { ...tool.annotations };
+      const approval = toolApprovalPolicy(entry.config.toolApproval, { name: tool.name, annotations });
+      const info = { name: tool.name, qualifiedName, description, enabled: true, annotations, approval };
       const definition: ToolDefinition = {
         name: qualifiedName,
         description,
         schema: { jsonSchema: inputSchema.schema },
         paged: false,
+        consent: {
+          server,
+          toolName: tool.name,
+          annotations,
+          // The server's config as it is now: an admin's change applies to the runs already going.
+          policy: () =>
+            toolApprovalPolicy(this.entries.get(server)?.config.toolApproval ?? entry.config.toolApproval, info),
+        },
         execute: (args, context) => this.call(server, info, args, context.signal),
       };
       return [{ info, definition }];

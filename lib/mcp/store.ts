@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { mcpServers, type StoredMcpServer } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { bumpRevision } from "@/lib/settings-revision";
-import type { McpServerConfig, McpTransportConfig } from "./types";
+import { type McpServerConfig, type McpToolApproval, type McpTransportConfig, noToolApproval } from "./types";
 
 /**
  * MCP servers configured on the settings page (docs/architecture.md, "MCP tools"). Env and header
@@ -23,6 +23,7 @@ const toConfig = (row: StoredMcpServer): McpServerConfig => ({
   enabled: row.enabled,
   transport: row.transport,
   disabledTools: row.disabledTools,
+  toolApproval: row.toolApproval,
   origin: "settings",
 });
 
@@ -58,7 +59,15 @@ export async function addServer(
         details: { existing: taken },
       });
     }
-    await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools: [], createdAt: now, updatedAt: now });
+    await tx.insert(mcpServers).values({
+      name,
+      enabled,
+      transport,
+      disabledTools: [],
+      toolApproval: noToolApproval(),
+      createdAt: now,
+      updatedAt: now,
+    });
     await bumpRevision(tx);
   });
   return getStoredServer(db, { name });
@@ -99,13 +108,21 @@ export async function updateServer(
     enabled,
     transport,
     disabledTools,
-  }: { name: string; enabled?: boolean; transport?: McpTransportPatch; disabledTools?: string[] },
+    toolApproval,
+  }: {
+    name: string;
+    enabled?: boolean;
+    transport?: McpTransportPatch;
+    disabledTools?: string[];
+    toolApproval?: McpToolApproval;
+  },
 ): Promise<McpServerConfig> {
   const saved = await getStoredServer(db, { name });
   const changes: Partial<StoredMcpServer> = { updatedAt: Date.now() };
   if (enabled !== undefined) changes.enabled = enabled;
   if (transport !== undefined) changes.transport = resolveTransport(saved.transport, transport);
   if (disabledTools !== undefined) changes.disabledTools = [...new Set(disabledTools)];
+  if (toolApproval !== undefined) changes.toolApproval = toolApproval;
   await db.transaction(async (tx) => {
     await tx.update(mcpServers).set(changes).where(eq(mcpServers.name, name));
     await bumpRevision(tx);
@@ -143,8 +160,10 @@ export async function importServers(
     }
     if (existing.length > 0) await tx.delete(mcpServers).where(inArray(mcpServers.name, existing));
     const now = Date.now();
-    for (const { name, enabled, transport, disabledTools } of servers) {
-      await tx.insert(mcpServers).values({ name, enabled, transport, disabledTools, createdAt: now, updatedAt: now });
+    for (const { name, enabled, transport, disabledTools, toolApproval } of servers) {
+      await tx
+        .insert(mcpServers)
+        .values({ name, enabled, transport, disabledTools, toolApproval, createdAt: now, updatedAt: now });
     }
     await bumpRevision(tx);
     const replaced = new Set(existing.map((name) => name.toLowerCase()));

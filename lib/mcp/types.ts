@@ -22,7 +22,49 @@ export interface McpServerConfig {
   transport: McpTransportConfig;
   /** Tools an admin switched off, by their name on the server. */
   disabledTools: string[];
+  /** Which of its tools run at once, ask the user first or are refused (docs/security.md, "MCP tools"). */
+  toolApproval: McpToolApproval;
   origin: "settings" | "file";
+}
+
+/**
+ * What a call of a tool needs: `allow` runs it at once, `ask` waits for the user's approval in the
+ * run's trail, `deny` refuses it with an observation for the model.
+ */
+export const toolApprovalPolicies = ["ask", "allow", "deny"] as const;
+export type ToolApprovalPolicy = (typeof toolApprovalPolicies)[number];
+
+/**
+ * An admin's approval settings for one server: `default` for all its tools (null: by the tool's own
+ * annotations, `allow` for a tool marked `readOnlyHint: true`, `ask` for any other), and overrides
+ * per tool, by its name on the server.
+ */
+export interface McpToolApproval {
+  default: ToolApprovalPolicy | null;
+  tools: Record<string, ToolApprovalPolicy>;
+}
+
+export const noToolApproval = (): McpToolApproval => ({ default: null, tools: {} });
+
+/** The MCP tool annotations the app reads (the spec's hints; a server may send others, kept as given). */
+export type McpToolAnnotations = Record<string, unknown> & {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+/** A tool's policy: the admin's override for it, else the server's default, else by its annotations. */
+export function toolApprovalPolicy(
+  approval: McpToolApproval,
+  tool: { name: string; annotations: McpToolAnnotations },
+): ToolApprovalPolicy {
+  return (
+    (Object.hasOwn(approval.tools, tool.name) ? approval.tools[tool.name] : undefined) ??
+    approval.default ??
+    (tool.annotations.readOnlyHint === true ? "allow" : "ask")
+  );
 }
 
 export type McpConnectionStatus = "disabled" | "idle" | "connecting" | "connected" | "error";
@@ -34,6 +76,10 @@ export interface McpToolInfo {
   qualifiedName: string;
   description: string;
   enabled: boolean;
+  /** The tool's MCP annotations as its server listed them (empty when it gave none). */
+  annotations: McpToolAnnotations;
+  /** What a call needs, from the server's `toolApproval` and the annotations. */
+  approval: ToolApprovalPolicy;
 }
 
 /** A listed tool the hub does not offer: its schema is too costly to read or too long to send (lib/mcp/schema.ts). */

@@ -18,6 +18,13 @@ export interface Interrupt {
   text: string;
 }
 
+/** `POST /api/conversations/:id/approvals/:approvalId` → 200: the decision the waiting call got. */
+export interface ApprovalDecided {
+  approvalId: string;
+  runId: string;
+  decision: ApprovalDecision;
+}
+
 /** `POST /api/conversations/:id/interrupt` → 202: the interrupt's id, and how many wait for the run. */
 export interface InterruptAccepted {
   interruptId: string;
@@ -56,7 +63,47 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** What the agent engine reports while it works, before the web layer numbers it. */
+/** The user's answer to an approval card: run this call, run this tool without asking in this chat, or not. */
+export const approvalDecisions = ["once", "always", "deny"] as const;
+export type ApprovalDecision = (typeof approvalDecisions)[number];
+
+/** How an approval ended: the user's decision, or no answer within TOOL_APPROVAL_TIMEOUT_S (a denial). */
+export type ApprovalOutcome = ApprovalDecision | "timeout";
+
+/**
+ * A call of an MCP tool that acts waits for the user (docs/security.md, "MCP tools"): what the
+ * approval card shows, and `approvalId`, which the decision names
+ * (`POST /api/conversations/:id/approvals/:approvalId`).
+ */
+export interface ApprovalRequest {
+  approvalId: string;
+  /** The model's call this is (its `tool_call` step), when known. */
+  callId?: string;
+  /** The qualified name the model called (`server__tool`). */
+  tool: string;
+  server: string;
+  /** The tool's name on its server. */
+  toolName: string;
+  args: unknown;
+  /** The tool's MCP annotations (`readOnlyHint`, `destructiveHint`…) as its server listed them. */
+  annotations: Record<string, unknown>;
+  /** When the wait ends as a denial (epoch ms). */
+  expiresAt: number;
+}
+
+/** How an approval ended, who decided (the account; null in single-user mode or for a timeout); `at` of its step says when. */
+export interface ApprovalResolution {
+  approvalId: string;
+  callId?: string;
+  tool: string;
+  decision: ApprovalOutcome;
+  decidedBy: string | null;
+}
+
+/**
+ * What the agent engine reports while it works, before the web layer numbers it; the approval
+ * steps come from the web layer's approval gate around the run's tools (`lib/chat/tool-approval.ts`).
+ */
 export type AgentStep =
   | { type: "tool_call"; iteration: number; callId: string; tool: string; args: unknown }
   | {
@@ -92,7 +139,9 @@ export type AgentStep =
       text: string;
       /** What kind of notice: something cut to fit, a tool budget used, the iteration limit reached. */
       code?: NoticeCode;
-    };
+    }
+  | ({ type: "approval_request"; iteration: number } & ApprovalRequest)
+  | ({ type: "approval_decision"; iteration: number } & ApprovalResolution);
 
 /** The notices a client may act on besides showing them (the footer marks a run that hit the iteration limit). */
 export type NoticeCode = "cut" | "tool_budget" | "iteration_limit";

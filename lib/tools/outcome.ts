@@ -50,6 +50,8 @@ export type ToolErrorKind =
   | "tool_failed"
   /** An MCP tool did not answer within MCP_CALL_TIMEOUT_S; the call was cancelled on its server. */
   | "timeout"
+  /** A call that needed approval was not run: the user denied it, did not answer in time, or the admin forbids the tool. */
+  | "not_approved"
   // The engine's.
   /** The call was not run: the run's tool budget is used up. */
   | "not_run";

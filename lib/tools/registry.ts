@@ -22,6 +22,8 @@ export interface ToolContext {
    * registry shows it every result, so it knows what the run holds and which links it was given.
    */
   urlGuard: UrlLeakGuard;
+  /** The model's call this is, when the engine said: an approval asked for it names it. */
+  call?: { id: string; iteration: number };
 }
 
 /**
@@ -32,9 +34,24 @@ export interface JsonSchemaArguments {
   jsonSchema: Record<string, unknown>;
 }
 
+/**
+ * A tool that acts outside the app (an MCP server's): what the user is shown when asked about a
+ * call, and what a call needs now (docs/security.md, "MCP tools"). Built-in tools have none.
+ */
+export interface ToolConsent {
+  server: string;
+  /** The tool's name on its server. */
+  toolName: string;
+  /** The tool's MCP annotations (`readOnlyHint`, `destructiveHint`…) as its server listed them. */
+  annotations: Record<string, unknown>;
+  /** Read at each call, so an admin's change applies to runs already going. */
+  policy(): "ask" | "allow" | "deny";
+}
+
 export interface ToolDefinition<Args = unknown> {
   name: string;
   description: string;
+  consent?: ToolConsent;
   /** Built-in tools: a zod schema, enforced before `execute`. */
   schema: z.ZodType<Args> | JsonSchemaArguments;
   /** Paged tools size their own results (footer included); the registry never cuts them. */
@@ -112,6 +129,13 @@ export class ToolRegistry {
   /** The model-facing list: name, description, JSON schema of the arguments (made once per tool). */
   specs(): ToolSpec[] {
     return [...this.tools.values()].map(specOf);
+  }
+
+  /** A registry of the same tools, each as `wrap` makes it (an approval gate around those that act). */
+  mapped(wrap: (tool: ToolDefinition) => ToolDefinition): ToolRegistry {
+    const mapped = new ToolRegistry();
+    for (const tool of this.tools.values()) mapped.register(wrap(tool));
+    return mapped;
   }
 
   /** A registry holding only the named tools (tool selection). Unknown names are ignored. */

@@ -1,24 +1,29 @@
 import { z } from "zod";
-import type { McpHub, McpServerConfig, McpServerState } from "@/lib/mcp/types";
+import { type McpHub, type McpServerConfig, type McpServerState, toolApprovalPolicy } from "@/lib/mcp/types";
 import { toolOk } from "@/lib/tools/outcome";
 import { defineTool } from "@/lib/tools/registry";
 
 /**
  * An in-memory MCP hub for tests of the app's side (storage, admin API, tool groups): each server
- * has the tools `tools[name]` names (default `echo`), and a name in `failing` never connects.
+ * has the tools `tools[name]` names (default `echo`), and a name in `failing` never connects. Its
+ * tools are read-only (`readOnlyHint: true`) but those `writeTools` names (qualified), which act;
+ * every call that ran is in `calls`.
  */
 export interface FakeMcpHub extends McpHub {
   configured: McpServerConfig[][];
   closed: number;
   toolRequests: string[][];
+  calls: { tool: string; text: string }[];
 }
 
 export function fakeMcpHub({
   tools = {},
   failing = [],
+  writeTools = [],
 }: {
   tools?: Record<string, string[]>;
   failing?: string[];
+  writeTools?: string[];
 } = {}): FakeMcpHub {
   let servers: McpServerConfig[] = [];
   const connected = new Set<string>();
@@ -31,18 +36,25 @@ export function fakeMcpHub({
       name: server.name,
       status: "connected",
       transportInUse: server.transport.type === "stdio" ? "stdio" : "streamable-http",
-      tools: toolsOf(server).map((name) => ({
-        name,
-        qualifiedName: `${server.name}__${name}`,
-        description: `The ${name} tool of ${server.name}`,
-        enabled: !server.disabledTools.includes(name),
-      })),
+      tools: toolsOf(server).map((name) => {
+        const qualifiedName = `${server.name}__${name}`;
+        const annotations = writeTools.includes(qualifiedName) ? { destructiveHint: true } : { readOnlyHint: true };
+        return {
+          name,
+          qualifiedName,
+          description: `The ${name} tool of ${server.name}`,
+          enabled: !server.disabledTools.includes(name),
+          annotations,
+          approval: toolApprovalPolicy(server.toolApproval, { name, annotations }),
+        };
+      }),
     };
   };
   const hub: FakeMcpHub = {
     configured: [],
     closed: 0,
     toolRequests: [],
+    calls: [],
     configure(next) {
       servers = next;
       hub.configured.push(next);
@@ -62,7 +74,19 @@ export function fakeMcpHub({
               description: tool.description,
               schema: z.object({ text: z.string() }),
               paged: false,
-              execute: async ({ text }) => toolOk(`${tool.qualifiedName}: ${text}`),
+              consent: {
+                server: server.name,
+                toolName: tool.name,
+                annotations: tool.annotations,
+                policy: () => {
+                  const current = servers.find((s) => s.name === server.name) ?? server;
+                  return toolApprovalPolicy(current.toolApproval, tool);
+                },
+              },
+              execute: async ({ text }) => {
+                hub.calls.push({ tool: tool.qualifiedName, text });
+                return toolOk(`${tool.qualifiedName}: ${text}`);
+              },
             }),
           ),
       );

@@ -22,7 +22,9 @@
  * (those recorded, as JSON);
  * large {chars}; image (a PNG); page {format: html|markdown} (an embedded resource); add_tool {name}
  * (registers a new echo tool: list_changed); env {name} (an environment variable, "(unset)" if not
- * set); pid (the server's process id); crash (the process exits: stdio only).
+ * set); write_note {text} (records it: the one tool with `destructiveHint`, which asks the user
+ * first); notes (those written, as JSON); pid (the server's process id); crash (the process exits:
+ * stdio only). The tools that only read are annotated `readOnlyHint: true`; add_tool and crash are not.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -46,20 +48,38 @@ let inFlight = 0;
 
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 
+/** The annotation of a tool that only reads: it runs without asking the user. */
+const READ_ONLY = { readOnlyHint: true };
+
+/** What `write_note` wrote, across sessions. */
+const notes = [];
+
 function addDefaultTools(server) {
   server.registerTool(
     "echo",
-    { description: "Echoes the text back.", inputSchema: { text: z.string().describe("What to echo") } },
+    {
+      annotations: READ_ONLY,
+      description: "Echoes the text back.",
+      inputSchema: { text: z.string().describe("What to echo") },
+    },
     async ({ text: value }) => text(value),
   );
   server.registerTool(
     "fail",
-    { description: "Always fails with the given message.", inputSchema: { message: z.string() } },
+    {
+      annotations: READ_ONLY,
+      description: "Always fails with the given message.",
+      inputSchema: { message: z.string() },
+    },
     async ({ message }) => ({ isError: true, content: [{ type: "text", text: message }] }),
   );
   server.registerTool(
     "slow",
-    { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number().int().min(0) } },
+    {
+      annotations: READ_ONLY,
+      description: "Answers after ms milliseconds.",
+      inputSchema: { ms: z.number().int().min(0) },
+    },
     (args, extra) =>
       new Promise((resolve) => {
         inFlight++;
@@ -75,18 +95,26 @@ function addDefaultTools(server) {
         });
       }),
   );
-  server.registerTool("in_flight", { description: "How many slow calls are running." }, async () =>
-    text(String(inFlight)),
+  server.registerTool(
+    "in_flight",
+    { annotations: READ_ONLY, description: "How many slow calls are running." },
+    async () => text(String(inFlight)),
   );
-  server.registerTool("cancellations", { description: "The cancellations this server received, as JSON." }, async () =>
-    text(JSON.stringify(cancellations)),
+  server.registerTool(
+    "cancellations",
+    { annotations: READ_ONLY, description: "The cancellations this server received, as JSON." },
+    async () => text(JSON.stringify(cancellations)),
   );
   server.registerTool(
     "large",
-    { description: "A long text of words.", inputSchema: { chars: z.number().int().min(1) } },
+    {
+      annotations: READ_ONLY,
+      description: "A long text of words.",
+      inputSchema: { chars: z.number().int().min(1) },
+    },
     async ({ chars }) => text("lorem ipsum ".repeat(Math.ceil(chars / 12)).slice(0, chars)),
   );
-  server.registerTool("image", { description: "Draws a red square." }, async () => ({
+  server.registerTool("image", { annotations: READ_ONLY, description: "Draws a red square." }, async () => ({
     content: [
       { type: "text", text: "A red square." },
       { type: "image", data: PNG, mimeType: "image/png" },
@@ -95,6 +123,7 @@ function addDefaultTools(server) {
   server.registerTool(
     "page",
     {
+      annotations: READ_ONLY,
       description: "A report as an embedded document.",
       inputSchema: { format: z.enum(["html", "markdown"]).optional() },
     },
@@ -120,10 +149,31 @@ function addDefaultTools(server) {
   );
   server.registerTool(
     "env",
-    { description: "An environment variable of the server's process.", inputSchema: { name: z.string() } },
+    {
+      annotations: READ_ONLY,
+      description: "An environment variable of the server's process.",
+      inputSchema: { name: z.string() },
+    },
     async ({ name }) => text(process.env[name] ?? "(unset)"),
   );
-  server.registerTool("pid", { description: "The server's process id." }, async () => text(String(process.pid)));
+  server.registerTool(
+    "write_note",
+    {
+      description: "Writes a note (a tool that acts: it asks the user first).",
+      annotations: { destructiveHint: true },
+      inputSchema: { text: z.string() },
+    },
+    async ({ text: value }) => {
+      notes.push(value);
+      return text(`wrote ${value}`);
+    },
+  );
+  server.registerTool("notes", { annotations: READ_ONLY, description: "The notes written, as JSON." }, async () =>
+    text(JSON.stringify(notes)),
+  );
+  server.registerTool("pid", { annotations: READ_ONLY, description: "The server's process id." }, async () =>
+    text(String(process.pid)),
+  );
   server.registerTool("crash", { description: "Ends the server's process." }, async () => {
     setImmediate(() => process.exit(1));
     return text("bye");
@@ -135,7 +185,7 @@ function addManyTools(server) {
     const name = `tool_${String(i).padStart(2, "0")}`;
     server.registerTool(
       name,
-      { description: `Looks up fact number ${i}.`, inputSchema: { query: z.string() } },
+      { annotations: READ_ONLY, description: `Looks up fact number ${i}.`, inputSchema: { query: z.string() } },
       async ({ query }) => text(`${name}: ${query}`),
     );
   }

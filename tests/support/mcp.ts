@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { parseConfig } from "@/lib/config";
 import type { McpHubOptions } from "@/lib/mcp/hub";
-import type { McpServerConfig } from "@/lib/mcp/types";
+import { type McpServerConfig, noToolApproval } from "@/lib/mcp/types";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
 import { type ToolContext, type ToolDefinition, ToolRegistry } from "@/lib/tools/registry";
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
@@ -27,13 +27,21 @@ export function stdioServer(
     enabled: true,
     transport: { type: "stdio", command: process.execPath, args: [TEST_SERVER, ...args], env },
     disabledTools: [],
+    toolApproval: noToolApproval(),
     origin: "settings",
     ...rest,
   };
 }
 
 export function httpServer(name: string, url: string, headers: Record<string, string> = {}): McpServerConfig {
-  return { name, enabled: true, transport: { type: "http", url, headers }, disabledTools: [], origin: "settings" };
+  return {
+    name,
+    enabled: true,
+    transport: { type: "http", url, headers },
+    disabledTools: [],
+    toolApproval: noToolApproval(),
+    origin: "settings",
+  };
 }
 
 export const toolContext = (signal = new AbortController().signal): ToolContext => ({

@@ -56,7 +56,7 @@ export function preferTool(tools: AgentToolbox, hint: string | null): AgentToolb
       const specs = tools.specs();
       return [...specs.filter((spec) => spec.name === hint), ...specs.filter((spec) => spec.name !== hint)];
     },
-    execute: (name, args, signal) => tools.execute(name, args, signal),
+    execute: (name, args, signal, call) => tools.execute(name, args, signal, call),
     select: (names) => preferTool(tools.select(names), hint),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { serverNameProblem } from "@/lib/mcp/config-file";
+import { toolApprovalPolicies } from "@/lib/mcp/types";
 
 /** Bodies of the MCP admin routes (docs/api.md, "MCP servers"). */
 
@@ -46,6 +47,14 @@ export const transportPatchBody = z.discriminatedUnion("type", [
   http(headerValue.nullable()),
 ]);
 
+const policy = z.enum(toolApprovalPolicies);
+
+/** Which tools run at once, ask the user or are refused: `default` for the server (null: by annotations), per tool. */
+const toolApproval = z.strictObject({
+  default: policy.nullable(),
+  tools: limited(z.record(z.string().min(1).max(200), policy), 1000),
+});
+
 export const addServerBody = z.strictObject({
   name: serverName,
   enabled: z.boolean().default(true),
@@ -57,8 +66,9 @@ export const updateServerBody = z
     enabled: z.boolean().optional(),
     transport: transportPatchBody.optional(),
     disabledTools: z.array(z.string().min(1).max(200)).max(1000).optional(),
+    toolApproval: toolApproval.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, "give enabled, transport or disabledTools");
+  .refine((body) => Object.keys(body).length > 0, "give enabled, transport, disabledTools or toolApproval");
 
 /** A pasted `{"mcpServers": {...}}` document, as text; `replace` names stored servers it may overwrite. */
 export const importBody = z.strictObject({
