@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import {
+  APP_ACCOUNTS_SETUP_TOKEN,
   APP_ACCOUNTS_URL,
   APP_OLLAMA_DOWN_URL,
   APP_URL,
@@ -113,6 +114,8 @@ export default defineConfig({
         DATA_DIR: path.join(dataRoot, "accounts"),
         // On loopback, but as if exposed: sign-in required, the first account becomes the admin.
         AUTH_MODE: "required",
+        // Its first sign-up needs the setup token; set here so the test need not read the server's log.
+        SETUP_TOKEN: APP_ACCOUNTS_SETUP_TOKEN,
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -2,7 +2,7 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { LoginPage } from "./pages/login-page";
 import { fakeOllama } from "./support/fake-ollama";
-import { APP_ACCOUNTS_URL } from "./support/servers";
+import { APP_ACCOUNTS_SETUP_TOKEN, APP_ACCOUNTS_URL } from "./support/servers";
 import { unique } from "./support/unique";
 
 // These run against the instance with AUTH_MODE=required and build on each other: the first test
@@ -37,6 +37,12 @@ test("the first visit creates the admin account; the admin chats, signs out and 
   await page.goto("/");
   await login.expectShown("Create the admin account");
   await expect(page).toHaveURL(/next=%2F/);
+  // The first account needs the setup token from the server's log: without it, refused.
+  await expect(login.setupToken).toBeVisible();
+  await login.setupToken.fill("not-the-token-at-all-0000");
+  await login.submitAs(ADMIN.username, ADMIN.password);
+  await expect(login.error).toContainText("setup token is missing or wrong");
+  await login.setupToken.fill(APP_ACCOUNTS_SETUP_TOKEN);
   await login.submitAs(ADMIN.username, ADMIN.password);
 
   await expect(page).toHaveURL(`${APP_ACCOUNTS_URL}/`);

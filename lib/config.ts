@@ -66,7 +66,7 @@ const databaseUrl = z
   .optional();
 
 /** Variables whose value an error must not repeat (a URL's password ends up in the logs). */
-const SECRET_VARIABLES = new Set(["DATABASE_URL"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "SETUP_TOKEN"]);
 
 /** Addresses (IPv4/IPv6) or CIDR ranges; "none" trusts no proxy. */
 const addressRangeList = z
@@ -213,6 +213,11 @@ export const configSchema = z
     /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
     AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),
     SESSION_TTL_DAYS: positiveInt(30),
+    /**
+     * With accounts and no user yet, the first sign-up needs a one-time setup token, printed in the log
+     * at start; set one here instead when the log is awkward to read (a container). At least 16 characters.
+     */
+    SETUP_TOKEN: z.string().trim().min(16, { error: "must be at least 16 characters" }).optional(),
     /** Proxies whose X-Forwarded-For / X-Real-IP name the client; loopback = the nginx of docs/deploy.md. */
     TRUSTED_PROXIES: addressRangeList.default(["127.0.0.0/8", "::1"]),
     /** Failed sign-ins counted per account and per client address within LOGIN_WINDOW_MIN minutes. */
@@ -232,6 +237,8 @@ export const configSchema = z
     ABANDONED_CHAT_HOURS: positiveInt(24),
     /** A JSON file in the `{"mcpServers": {...}}` format (Claude Desktop, Cursor): servers shown read-only in settings. */
     MCP_CONFIG: z.string().trim().min(1).optional(),
+    /** 1: admins may add and edit stdio MCP servers (commands this machine runs) from the settings page and API. */
+    MCP_STDIO_FROM_UI: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
     /** Import of conversations: the upload (a JSON export or a ZIP of them), and each conversation's JSON in a ZIP. */
     IMPORT_MAX_MB: positiveInt(100),
     /** What a ZIP being imported may inflate to in all; every entry is measured before anything is stored. */

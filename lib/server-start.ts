@@ -1,6 +1,8 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import { countUsers } from "@/lib/auth/accounts";
+import { announceSetupTokenAtStart } from "@/lib/auth/setup-token";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
 import { startCluster, stopCluster } from "@/lib/cluster/cluster";
@@ -85,6 +87,14 @@ export async function startServer(): Promise<void> {
       console.error(`Cannot register this instance: ${error instanceof Error ? error.message : error}`);
       process.exit(1);
     }
+  }
+
+  // A fresh install with accounts: the first sign-up (the admin) needs the token this prints.
+  try {
+    await announceSetupTokenAtStart(db, config, await countUsers(db));
+  } catch (error) {
+    console.error(`Cannot store the setup token: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
   }
 
   // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.

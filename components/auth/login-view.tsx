@@ -26,11 +26,13 @@ export function LoginView() {
   const [mode, setMode] = useState<Mode>("signin");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const [setupToken, setSetupToken] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const ids = { user: useId(), password: useId(), hint: useId() };
+  const ids = { user: useId(), password: useId(), hint: useId(), token: useId(), tokenHint: useId() };
   const firstUser = me?.firstUser ?? false;
   const effectiveMode: Mode = firstUser ? "signup" : mode;
+  const needsToken = me?.setupTokenRequired ?? false;
 
   // Nothing to sign in to (loopback, single user) or already signed in: go on.
   useEffect(() => {
@@ -46,8 +48,9 @@ export function LoginView() {
     setBusy(true);
     setError(null);
     try {
-      if (effectiveMode === "signup") await api.signup({ username, password });
-      else await api.login({ username, password });
+      if (effectiveMode === "signup") {
+        await api.signup({ username, password, ...(needsToken ? { setupToken: setupToken.trim() } : {}) });
+      } else await api.login({ username, password });
       window.location.assign(nextPath());
     } catch (failure) {
       setError(message(failure));
@@ -114,6 +117,28 @@ export function LoginView() {
             </p>
           ) : null}
         </div>
+        {needsToken ? (
+          <div className="space-y-1.5">
+            <label htmlFor={ids.token} className="text-sm font-medium">
+              {t("setupToken")}
+            </label>
+            <input
+              id={ids.token}
+              data-testid="login-setup-token"
+              className={`${INPUT} font-mono`}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              aria-describedby={ids.tokenHint}
+              value={setupToken}
+              onChange={(event) => setSetupToken(event.target.value)}
+            />
+            <p id={ids.tokenHint} className="text-xs text-muted-foreground">
+              {t("setupTokenHint")}
+            </p>
+          </div>
+        ) : null}
         {error ? <InlineError data-testid="login-error">{error}</InlineError> : null}
         <button type="submit" data-testid="login-submit" className={`${BUTTON_PRIMARY} w-full`} disabled={busy}>
           {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}

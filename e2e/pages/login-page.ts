@@ -8,6 +8,7 @@ export class LoginPage {
   readonly submit: Locator;
   readonly error: Locator;
   readonly signupLink: Locator;
+  readonly setupToken: Locator;
 
   constructor(readonly page: Page) {
     this.title = page.getByTestId("login-title");
@@ -16,6 +17,7 @@ export class LoginPage {
     this.submit = page.getByTestId("login-submit");
     this.error = page.getByTestId("login-error");
     this.signupLink = page.getByTestId("signup-link");
+    this.setupToken = page.getByTestId("login-setup-token");
   }
 
   async expectShown(title: string | RegExp): Promise<void> {

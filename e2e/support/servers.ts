@@ -9,3 +9,5 @@ export const FAKE_WEB_PORT = 11500;
 export const FAKE_WEB_URL = `http://127.0.0.1:${FAKE_WEB_PORT}`;
 /** A third app instance with accounts required (AUTH_MODE=required), its own empty data, the same fake Ollama. */
 export const APP_ACCOUNTS_URL = "http://127.0.0.1:3102";
+/** That instance's setup token (SETUP_TOKEN), which its first sign-up needs, as an operator's would be from the log. */
+export const APP_ACCOUNTS_SETUP_TOKEN = "e2e-accounts-setup-token-0001";

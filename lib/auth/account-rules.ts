@@ -17,6 +17,9 @@ export const password = z.string().min(8, "must be at least 8 characters").max(2
 
 export const credentials = z.object({ username, password });
 
+/** `POST /api/auth/signup`: the account, and the setup token the first account needs (docs/security.md). */
+export const signupBody = credentials.extend({ setupToken: z.string().trim().max(200).optional() });
+
 /** Sign-in takes any name and password within bounds: a rule broken is just a wrong login. */
 export const loginBody = z.object({ username: z.string().max(64), password: z.string().max(200) });
 

@@ -2,11 +2,12 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { lockedForShare } from "@/lib/db/portable-sql";
+import { lockedForShare, lockedForUpdate } from "@/lib/db/portable-sql";
 import { conversations, presets, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { checkNewAccount } from "./account-rules";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
+import { clearSetupTokens, consumeSetupToken, isSetupToken, setupTokenError } from "./setup-token";
 
 /** Accounts, sessions and the sign-up switch (issue 7). */
 
@@ -64,9 +65,23 @@ export async function setSignupOpen(db: Db, open: boolean): Promise<void> {
     .onConflictDoUpdate({ target: settings.key, set: { value: open } });
 }
 
+const ACCOUNT_LOCK_KEY = "accountCreationLock";
+
+/**
+ * Account creations one at a time, until the transaction ends: PostgreSQL locks one settings row
+ * (made by the first creation), so a second first sign-up waits and then counts the first's user.
+ * SQLite's transactions run one at a time already.
+ */
+async function holdAccountCreation(tx: Db): Promise<void> {
+  await tx.insert(settings).values({ key: ACCOUNT_LOCK_KEY, value: true }).onConflictDoNothing();
+  await lockedForUpdate(tx.select().from(settings).where(eq(settings.key, ACCOUNT_LOCK_KEY)));
+}
+
 /**
  * Creates an account. The first one becomes the admin and takes over the conversations of
- * single-user mode; later ones need sign-up open (or an admin creating them).
+ * single-user mode; later ones need sign-up open (or an admin creating them). A sign-up
+ * (`needsSetupToken`) makes the first account only with a stored setup token, which the same
+ * transaction removes; of two concurrent first sign-ups exactly one becomes the admin.
  */
 export async function createUser(
   db: Db,
@@ -75,16 +90,32 @@ export async function createUser(
     password,
     role,
     byAdmin = false,
-  }: { username: string; password: string; role?: UserRole; byAdmin?: boolean },
+    needsSetupToken = false,
+    setupToken,
+  }: {
+    username: string;
+    password: string;
+    role?: UserRole;
+    byAdmin?: boolean;
+    needsSetupToken?: boolean;
+    setupToken?: string;
+  },
 ): Promise<User> {
   checkNewAccount({ username, password });
   const name = normaliseUsername(username);
-  // Refused before the (slow) hash as well, so a closed sign-up costs the server nothing.
-  if (!byAdmin && (await countUsers(db)) > 0 && !(await isSignupOpen(db))) throw signupClosed();
+  // Refused before the (slow) hash as well, so a closed sign-up or a wrong token costs the server nothing.
+  const existing = await countUsers(db);
+  if (!byAdmin && existing > 0 && !(await isSignupOpen(db))) throw signupClosed();
+  if (existing === 0 && needsSetupToken && !(setupToken !== undefined && (await isSetupToken(db, setupToken)))) {
+    throw setupTokenError();
+  }
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
+    await holdAccountCreation(tx);
     const first = (await countUsers(tx)) === 0;
     if (!first && !byAdmin && !(await isSignupOpen(tx))) throw signupClosed();
+    if (first && needsSetupToken) await consumeSetupToken(tx, setupToken);
+    else if (first) await clearSetupTokens(tx);
     if (await findUserByName(tx, name)) {
       throw new AppError("conflict:username", `The username ${name} is taken.`, { details: { username: name } });
     }

@@ -224,7 +224,7 @@ export const api = {
   login: (body: { username: string; password: string }) =>
     request<{ user: PublicUser }>("/api/auth/login", { method: "POST", body: JSON.stringify(body) }),
 
-  signup: (body: { username: string; password: string }) =>
+  signup: (body: { username: string; password: string; setupToken?: string }) =>
     request<{ user: PublicUser }>("/api/auth/signup", { method: "POST", body: JSON.stringify(body) }),
 
   logout: () => request<void>("/api/auth/logout", { method: "POST" }),

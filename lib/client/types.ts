@@ -123,6 +123,8 @@ export interface Me {
   user: PublicUser | null;
   signupOpen: boolean;
   firstUser: boolean;
+  /** The first account needs the one-time setup token printed in the server log. */
+  setupTokenRequired: boolean;
 }
 
 export type SearchBackend = "duckduckgo" | "searxng";

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { PATCH as patchSettings } from "@/app/api/admin/settings/route";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
-import { createSession, createUser } from "@/lib/auth/accounts";
+import { countUsers, createSession, createUser } from "@/lib/auth/accounts";
+import { issueSetupToken } from "@/lib/auth/setup-token";
 import { SESSION_COOKIE } from "@/lib/auth/viewer";
-import { resetConfigForTests } from "@/lib/config";
+import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 
 /** A browser-like client: keeps the session cookie and sends a same-origin Origin header. */
@@ -40,8 +41,16 @@ export function cookieFrom(response: Response): string {
 
 export const PASSWORD = "correct horse battery";
 
+/** The setup token the server log shows while nobody has an account, as an operator would copy it. */
+export async function setupTokenFromLog(): Promise<string> {
+  return issueSetupToken(await getDb(), getConfig());
+}
+
+/** Signs up through the route; the first account is given a setup token, as its operator would. */
 export async function signUp(username: string, password = PASSWORD): Promise<TestClient> {
-  const response = await signup(client().request("/api/auth/signup", "POST", { username, password }));
+  const first = (await countUsers(await getDb())) === 0;
+  const setupToken = first ? await setupTokenFromLog() : undefined;
+  const response = await signup(client().request("/api/auth/signup", "POST", { username, password, setupToken }));
   expect(response.status).toBe(201);
   return client(cookieFrom(response));
 }

@@ -1,4 +1,5 @@
 import { countUsers, isSignupOpen, toPublicUser } from "@/lib/auth/accounts";
+import { ensureSetupToken } from "@/lib/auth/setup-token";
 import { resolveViewer } from "@/lib/auth/viewer";
 import { accountsRequired, getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -9,12 +10,19 @@ export const dynamic = "force-dynamic";
 /** What the UI needs to decide between the app, the sign-in page and the first-admin sign-up. */
 export const GET = publicRoute(async (request: Request) => {
   const db = await getDb();
-  const required = accountsRequired(getConfig());
+  const config = getConfig();
+  const required = accountsRequired(config);
   const viewer = await resolveViewer(db, request);
+  const userCount = await countUsers(db);
+  const firstUser = required && userCount === 0;
+  // The page that asks for the setup token: one must exist to be found in the log.
+  if (firstUser) await ensureSetupToken(db, config, userCount);
   return Response.json({
     accountsRequired: required,
     user: viewer?.kind === "user" ? toPublicUser(viewer.user) : null,
-    signupOpen: required ? (await isSignupOpen(db)) || (await countUsers(db)) === 0 : false,
-    firstUser: required && (await countUsers(db)) === 0,
+    signupOpen: required ? (await isSignupOpen(db)) || firstUser : false,
+    firstUser,
+    // The first account needs the one-time setup token from the server log.
+    setupTokenRequired: firstUser,
   });
 });

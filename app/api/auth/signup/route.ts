@@ -1,6 +1,7 @@
-import { credentials } from "@/lib/auth/account-rules";
-import { createSession, createUser, toPublicUser } from "@/lib/auth/accounts";
+import { signupBody } from "@/lib/auth/account-rules";
+import { countUsers, createSession, createUser, toPublicUser } from "@/lib/auth/accounts";
 import { sessionCookie } from "@/lib/auth/session-cookie";
+import { ensureSetupToken } from "@/lib/auth/setup-token";
 import { accountsRequired, getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -9,15 +10,19 @@ import { parseJsonBody } from "@/lib/http/responses";
 
 export const dynamic = "force-dynamic";
 
-/** Creates an account and signs it in; the first account becomes the admin. */
+/**
+ * Creates an account and signs it in; the first account becomes the admin, and needs the setup token
+ * printed in the server log (issued now, and printed, if none is stored).
+ */
 export const POST = publicRoute(async (request: Request) => {
   const config = getConfig();
   if (!accountsRequired(config)) {
     throw new AppError("bad_request:accounts_off", "Accounts are off: this server runs single-user on loopback.");
   }
-  const body = await parseJsonBody(request, credentials);
+  const { setupToken, ...account } = await parseJsonBody(request, signupBody);
   const db = await getDb();
-  const user = await createUser(db, body);
+  await ensureSetupToken(db, config, await countUsers(db));
+  const user = await createUser(db, { ...account, needsSetupToken: true, setupToken });
   const session = await createSession(db, user.id, config.SESSION_TTL_DAYS);
   return Response.json(
     { user: toPublicUser(user) },
