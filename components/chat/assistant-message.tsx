@@ -108,6 +108,7 @@ export const AssistantMessage = memo(function AssistantMessage({
           model={run.model}
           mode={run.mode}
           iterations={run.iterations}
+          iterationLimit={run.iterationLimit}
           toolsRan={run.timeline.some((entry) => entry.kind === "tool")}
           usage={run.usage}
           elapsedMs={run.elapsedMs}

@@ -1,5 +1,5 @@
 import type { ErrorInfo } from "@/lib/client/error-text";
-import { emptyRunView, type RunView, timelineFromSteps } from "@/lib/client/run-view";
+import { emptyRunView, type RunView, reachedIterationLimit, timelineFromSteps } from "@/lib/client/run-view";
 import type { HeldInterrupt, StoredMessage } from "@/lib/client/types";
 import type { LiveTurn, SentAttachment } from "./live-turn";
 
@@ -62,6 +62,7 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
   // A run stored without its `error` event (an older one, a shutdown) has only the English text.
   const failure = !failed ? null : (run?.failure ?? (run?.error ? { code: "unknown", message: run.error } : null));
   const answer = message.content;
+  const timeline = timelineFromSteps(run?.steps ?? []);
   return {
     kind: "assistant",
     key: assistantKey(message.runId, message.id),
@@ -74,12 +75,13 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
       userMessageId: null,
       model: run?.model ?? null,
       mode: run?.mode ?? null,
-      timeline: timelineFromSteps(run?.steps ?? []),
+      timeline,
       answer,
       answering: answer.length > 0,
       status: message.status,
       failure,
       fallback,
+      iterationLimit: reachedIterationLimit(timeline),
       usage: run?.usage ?? null,
       iterations: run?.iterations ?? null,
       elapsedMs: run?.elapsedMs ?? null,

@@ -19,6 +19,14 @@ const footer = (props: Partial<Parameters<typeof MessageFooter>[0]>, locale: "en
   ).replace(/<!-- -->/g, "");
 
 describe("the footer under an answer", () => {
+  it("says that the tool loop stopped at the iteration limit, in both locales", () => {
+    expect(footer({ toolsRan: true, iterations: 50, iterationLimit: true })).toContain("50 iterations (limit reached)");
+    expect(footer({ toolsRan: true, iterations: 50, iterationLimit: true }, "ja")).toContain(
+      "50 回の反復（上限に到達）",
+    );
+    expect(footer({ toolsRan: true, iterations: 50 })).not.toContain("limit reached");
+  });
+
   it("names the mode and iterations only when a tool ran", () => {
     const plain = footer({ toolsRan: false });
     expect(plain).toContain("llama3.2:latest");

@@ -16,6 +16,7 @@ export function MessageFooter({
   model,
   mode,
   iterations,
+  iterationLimit = false,
   toolsRan,
   usage,
   elapsedMs,
@@ -27,6 +28,8 @@ export function MessageFooter({
   model: string | null;
   mode: string | null;
   iterations: number | null;
+  /** The tool loop stopped at MAX_ITERATIONS: said with the iterations. */
+  iterationLimit?: boolean;
   toolsRan: boolean;
   usage: Usage | null;
   elapsedMs: number | null;
@@ -45,7 +48,7 @@ export function MessageFooter({
   const facts = [
     model,
     toolsRan && mode && mode !== "plain" ? (MODES.has(mode) ? t(`mode.${mode}`) : t("otherMode", { mode })) : null,
-    toolsRan && iterations ? t("iterations", { count: iterations }) : null,
+    toolsRan && iterations ? t(iterationLimit ? "iterationLimit" : "iterations", { count: iterations }) : null,
     usage && usage.totalTokens > 0
       ? t("tokens", { input: tokens(usage.inputTokens), output: tokens(usage.outputTokens) })
       : null,

@@ -235,7 +235,7 @@ describe("pins follow the message, not its object identity", () => {
     expect(steps).toContainEqual(
       expect.objectContaining({
         type: "notice",
-        code: "cut",
+        about: expect.objectContaining({ code: "cut", what: "question", total: question.length }),
         text: expect.stringMatching(/^The question was too long/),
       }),
     );
@@ -265,7 +265,7 @@ describe("never silently: a cut to fit is a notice", () => {
     });
     const { run, steps } = harness(llm, tools, { interrupts: queue });
     await run();
-    const notices = steps.flatMap((s) => (s.type === "notice" && s.code === "cut" ? [s.text] : []));
+    const notices = steps.flatMap((s) => (s.type === "notice" && s.about?.code === "cut" ? [s.text] : []));
     expect(notices).toEqual([
       expect.stringMatching(
         /^A follow-up was too long for the model's context and was cut: [\d,]+ of its [\d,]+ characters were kept\.$/,

@@ -222,7 +222,7 @@ describe("limits", () => {
       {
         type: "notice",
         iteration: 2,
-        code: "iteration_limit",
+        about: { code: "iteration_limit", iterations: 2 },
         text: "Stopped after 2 model calls, the limit for one answer: the answer is written from what was found so far.",
       },
     ]);
@@ -321,7 +321,7 @@ describe("the tool-context budget with parallel paging calls", () => {
     expect(steps).toContainEqual(
       expect.objectContaining({
         type: "notice",
-        code: "tool_budget",
+        about: { code: "tool_budget", budget: "context", limit: 24000, chars: 6000 },
         text: "Stopped reading: the 24,000-character tool budget is used (6,000 characters read).",
       }),
     );

@@ -96,10 +96,7 @@ export class ReActAgent {
     } catch (error) {
       if (!(error instanceof IterationLimitReached)) throw error;
       hitMaxIterations = true;
-      loopState.notice(
-        "iteration_limit",
-        prompt(language, "notice_iteration_limit", { iterations: String(loopState.iterations) }),
-      );
+      loopState.notice({ code: "iteration_limit", iterations: loopState.iterations });
       answer = this.fallbackSummary(loopState.steps, loopState.iterations);
     }
     return {

@@ -1,9 +1,10 @@
 import type { ChatMessage, ChatOptions, ChatResult, ToolCall, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
-import type { AgentStep, AnswerPart, Artifact, NoticeCode, Source } from "@/lib/protocol/run-events";
+import type { AgentStep, AnswerPart, Artifact, NoticeAbout, Source } from "@/lib/protocol/run-events";
 import { renderObservation, toolError } from "@/lib/tools/outcome";
 import type { ContextGuard, MessageCut } from "./context-guard";
+import { noticeText } from "./notices";
 import { SourceList } from "./sources";
 import { cleanToolName, resolveToolName, withThinkingSplit } from "./tool-call-forms";
 import type { AgentOptions, StepRecord } from "./types";
@@ -90,12 +91,9 @@ export class RunState {
     return prompt(this.options.language, key, vars);
   }
 
-  private count(value: number): string {
-    return new Intl.NumberFormat(this.options.language).format(value);
-  }
-
-  notice(code: NoticeCode, text: string): void {
-    this.emit({ type: "notice", iteration: this.iterations, text, code });
+  /** A notice step: the data, and the sentence in the run's language. */
+  notice(about: NoticeAbout): void {
+    this.emit({ type: "notice", iteration: this.iterations, text: noticeText(this.options.language, about), about });
   }
 
   push(message: ChatMessage, role?: MessageRole): void {
@@ -112,13 +110,13 @@ export class RunState {
     if (!role) return;
     this.roles.delete(original);
     this.roles.set(cut, role);
-    const vars = { kept: this.count(cut.content.length), total: this.count(original.content.length) };
-    this.notice(
-      "cut",
-      role.as === "tool_result"
-        ? this.say("notice_cut_tool_result", { ...vars, tool: role.tool })
-        : this.say(role.as === "question" ? "notice_cut_question" : "notice_cut_follow_up", vars),
-    );
+    this.notice({
+      code: "cut",
+      what: role.as,
+      ...(role.as === "tool_result" ? { tool: role.tool } : {}),
+      kept: cut.content.length,
+      total: original.content.length,
+    });
   };
 
   /**
@@ -221,12 +219,12 @@ export class RunState {
       : this.say("tool_limit_rounds", { rounds: String(this.options.limits.maxToolRounds) });
   }
 
-  /** The budget as the trail's notice says it: a whole sentence. */
-  private budgetNotice(budget: Budget, chars: number): string {
+  /** The budget as the trail's notice says it. */
+  private budgetNotice(budget: Budget, chars: number): NoticeAbout {
     const { limits } = this.options;
     return budget === "context"
-      ? this.say("notice_budget_context", { limit: this.count(limits.maxToolContextChars), chars: this.count(chars) })
-      : this.say("notice_budget_rounds", { rounds: this.count(limits.maxToolRounds) });
+      ? { code: "tool_budget", budget, limit: limits.maxToolContextChars, chars }
+      : { code: "tool_budget", budget, rounds: limits.maxToolRounds };
   }
 
   /**
@@ -298,7 +296,7 @@ export class RunState {
     const budget = refusal ?? (this.toolRounds >= limits.maxToolRounds ? "rounds" : null);
     if (budget && !this.budgetReason) {
       this.budgetReason = this.budgetForModel(budget, charsBefore);
-      this.notice("tool_budget", this.budgetNotice(budget, charsBefore));
+      this.notice(this.budgetNotice(budget, charsBefore));
     }
     return outcomes;
   }

@@ -21,8 +21,11 @@ tempDbForEachTest((temp) => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-/** A direct answer's run, whose events are stored through `persist`. */
-async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>) {
+/** A direct answer's run (or the model's replies given), whose events are stored through `persist`. */
+async function answerRun(
+  persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>,
+  { llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] }), env = {} } = {},
+) {
   const { conversation, run } = await storedRunningRun(db, { model: "scripted" });
   const live = new LiveRun({
     runId: run.id,
@@ -32,7 +35,6 @@ async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, s
     busyRetries: { attempts: 2, delayMs: 1 },
   });
   live.markStarted(run);
-  const llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] });
   const received: SentRunEvent[] = [];
   live.subscribe(
     (event) => received.push(event),
@@ -45,7 +47,7 @@ async function answerRun(persist: (db: Db, runId: string, event: SentRunEvent, s
     synthesisLlm: llm,
     titleLlm: llm,
     registry: async () => new ToolRegistry(),
-    config: parseConfig({ NODE_ENV: "test" }),
+    config: parseConfig({ NODE_ENV: "test", ...env }),
     language: "en",
     toolCalling: "native",
     resolveRoleModel: async () => llm,
@@ -134,3 +136,30 @@ describe("a run's writes", () => {
 function busyError(): Error {
   return Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 }
+
+describe("how a run ends", () => {
+  it("done carries iterationLimit when the tool loop stopped at MAX_ITERATIONS, after a notice that says so", async () => {
+    const again = { toolCalls: [{ name: "web_search", arguments: { query: "again" } }] };
+    const llm = scriptedLLM({ chat: [again, again], stream: [["What was found."]] });
+    const { received, finished } = await answerRun(
+      (db, runId, event, seq) => appendRunEvent(db, { runId, seq, event }),
+      {
+        llm,
+        env: { MAX_ITERATIONS: "2" },
+      },
+    );
+    await finished;
+    const notice = received.find((event) => event.event === "step" && event.data.type === "notice");
+    expect(notice?.data).toMatchObject({ about: { code: "iteration_limit", iterations: 2 } });
+    expect(received.at(-1)).toMatchObject({ event: "done", data: { iterationLimit: true } });
+  });
+
+  it("done has no iterationLimit when the answer came within MAX_ITERATIONS", async () => {
+    const { received, finished } = await answerRun((db, runId, event, seq) =>
+      appendRunEvent(db, { runId, seq, event }),
+    );
+    await finished;
+    expect(received.at(-1)?.event).toBe("done");
+    expect(received.at(-1)?.data).not.toHaveProperty("iterationLimit");
+  });
+});

@@ -297,6 +297,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     ...(status === "stopped" ? { stopped: true } : {}),
     ...(status === "interrupted" ? { interrupted: true } : {}),
     ...(fallback ? { fallback: true } : {}),
+    ...(result?.hitMaxIterations ? { iterationLimit: true } : {}),
     ...(pending.length > 0 ? { pendingInterrupts: pending } : {}),
     ...(titlePending ? { titlePending: true } : {}),
   });

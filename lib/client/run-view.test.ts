@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunDone, RunEvent, RunStep } from "@/lib/protocol/run-events";
-import { applyRunEvent, emptyRunView, type RunView, timelineFromSteps } from "./run-view";
+import { applyRunEvent, emptyRunView, type RunView, reachedIterationLimit, timelineFromSteps } from "./run-view";
 
 const fold = (events: RunEvent[], start: RunView = emptyRunView()) =>
   events.reduce((view, event) => applyRunEvent(view, event, 1000), start);
@@ -125,6 +125,23 @@ describe("applyRunEvent", () => {
       fallback: true,
       failure: { code: "upstream:ollama", message: "boom" },
     });
+  });
+
+  it("a run that stopped at MAX_ITERATIONS says so: from done live, from its iteration_limit notice when stored", () => {
+    expect(fold([done({})]).iterationLimit).toBe(false);
+    expect(fold([done({ iterationLimit: true })]).iterationLimit).toBe(true);
+    const notice: RunStep = {
+      seq: 4,
+      at: 0,
+      iteration: 50,
+      type: "notice",
+      text: "Stopped after 50 model calls, the limit for one answer: the answer is written from what was found so far.",
+      about: { code: "iteration_limit", iterations: 50 },
+    };
+    const stored = timelineFromSteps([call(2, "a"), result(3, "a"), notice]);
+    expect(stored.at(-1)).toMatchObject({ kind: "notice", about: { code: "iteration_limit", iterations: 50 } });
+    expect(reachedIterationLimit(stored)).toBe(true);
+    expect(reachedIterationLimit(timelineFromSteps([{ ...notice, about: undefined }]))).toBe(false);
   });
 
   it("builds a stored run's timeline from its steps, with no live timer", () => {

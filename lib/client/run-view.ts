@@ -11,6 +11,7 @@ import type {
   Artifact,
   Compaction,
   Interrupt,
+  NoticeAbout,
   RunDone,
   RunEvent,
   SearchHit,
@@ -70,7 +71,7 @@ export type TimelineEntry =
       resolution: (ApprovalResolution & { at: number }) | null;
     }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
-  | { kind: "notice"; key: string; text: string }
+  | { kind: "notice"; key: string; text: string; about?: NoticeAbout }
   | { kind: "tool_selection"; key: string; selected: string[]; total: number }
   | ({ kind: "compact"; key: string } & Compaction)
   | { kind: "plan"; key: string; round: number; steps: PlanStepView[] };
@@ -100,6 +101,8 @@ export interface RunView {
   elapsedMs: number | null;
   /** The answer is the tool loop's draft: synthesis failed (`error` says why) before any of it streamed. */
   fallback: boolean;
+  /** The tool loop stopped at MAX_ITERATIONS (`done`, or a stored run's `iteration_limit` notice). */
+  iterationLimit: boolean;
   /** The id of the last SSE event folded in: where a reconnect resumes (`?after=`). */
   lastEventId: string | null;
 }
@@ -120,6 +123,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     iterations: null,
     elapsedMs: null,
     fallback: false,
+    iterationLimit: false,
     lastEventId: null,
     ...init,
   };
@@ -215,7 +219,12 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
     case "interrupt":
       return withEntry(timeline, { kind: "interrupt", key: `interrupt:${step.seq}`, interrupts: step.interrupts });
     case "notice":
-      return withEntry(timeline, { kind: "notice", key: `notice:${step.seq}`, text: step.text });
+      return withEntry(timeline, {
+        kind: "notice",
+        key: `notice:${step.seq}`,
+        text: step.text,
+        ...(step.about ? { about: step.about } : {}),
+      });
     case "tool_selection":
       return withEntry(timeline, {
         kind: "tool_selection",
@@ -301,6 +310,7 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
         iterations: done.iterations,
         elapsedMs: done.elapsedMs,
         fallback: done.fallback === true,
+        iterationLimit: done.iterationLimit === true || reachedIterationLimit(view.timeline),
       };
     }
     case "plan":
@@ -311,6 +321,11 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
     case "title":
       return next;
   }
+}
+
+/** The trail says the tool loop stopped at MAX_ITERATIONS: how a stored run, which keeps no `done`, knows it. */
+export function reachedIterationLimit(timeline: TimelineEntry[]): boolean {
+  return timeline.some((entry) => entry.kind === "notice" && entry.about?.code === "iteration_limit");
 }
 
 /** The timeline of a finished run, from the steps stored with it. */

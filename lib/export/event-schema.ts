@@ -11,6 +11,20 @@ const count = z.number().int().min(0);
 const text = z.string();
 const interrupt = z.looseObject({ id: text, text });
 
+/** A notice's data: the trail words it from these fields, so an imported one must have the shape it expects. */
+const noticeAbout = z.union([
+  z.object({
+    code: z.literal("cut"),
+    what: z.enum(["question", "follow_up", "tool_result"]),
+    tool: text.optional(),
+    kept: count,
+    total: count,
+  }),
+  z.object({ code: z.literal("tool_budget"), budget: z.literal("context"), limit: count, chars: count }),
+  z.object({ code: z.literal("tool_budget"), budget: z.literal("rounds"), rounds: count }),
+  z.object({ code: z.literal("iteration_limit"), iterations: count }),
+]);
+
 const stepBase = { seq: count, at: z.number(), iteration: count, stepId: text.optional() };
 const step = z.discriminatedUnion("type", [
   z.looseObject({ ...stepBase, type: z.literal("tool_call"), callId: text, tool: text, args: z.unknown() }),
@@ -30,7 +44,7 @@ const step = z.discriminatedUnion("type", [
   z.looseObject({ ...stepBase, type: z.literal("thinking"), text, durationMs: z.number().optional() }),
   z.looseObject({ ...stepBase, type: z.literal("interrupt"), interrupts: z.array(interrupt) }),
   z.looseObject({ ...stepBase, type: z.literal("tool_selection"), selected: z.array(text), total: count }),
-  z.looseObject({ ...stepBase, type: z.literal("notice"), text }),
+  z.looseObject({ ...stepBase, type: z.literal("notice"), text, about: noticeAbout.optional() }),
   z.looseObject({
     ...stepBase,
     type: z.literal("approval_request"),
@@ -110,6 +124,7 @@ export const runEventDataSchemas: Record<RunEventName, z.ZodType> = {
     stopped: z.boolean().optional(),
     interrupted: z.boolean().optional(),
     fallback: z.boolean().optional(),
+    iterationLimit: z.boolean().optional(),
     pendingInterrupts: z.array(interrupt).optional(),
     titlePending: z.boolean().optional(),
   }),

@@ -137,14 +137,24 @@ export type AgentStep =
       iteration: number;
       /** A whole sentence in the run's language. */
       text: string;
-      /** What kind of notice: something cut to fit, a tool budget used, the iteration limit reached. */
-      code?: NoticeCode;
+      /** What the notice says, as data: the trail words it in the reader's language; absent on other notices. */
+      about?: NoticeAbout;
     }
   | ({ type: "approval_request"; iteration: number } & ApprovalRequest)
   | ({ type: "approval_decision"; iteration: number } & ApprovalResolution);
 
-/** The notices a client may act on besides showing them (the footer marks a run that hit the iteration limit). */
-export type NoticeCode = "cut" | "tool_budget" | "iteration_limit";
+/**
+ * The engine's notices as data: something cut to fit the model's context (how many characters of
+ * how many were kept), a tool budget used, the iteration limit reached. `text` says the same in the
+ * run's language (prompts/*.json); the trail says it in the reader's (messages/*.json).
+ */
+export type NoticeAbout =
+  | { code: "cut"; what: "question" | "follow_up" | "tool_result"; tool?: string; kept: number; total: number }
+  | { code: "tool_budget"; budget: "context"; limit: number; chars: number }
+  | { code: "tool_budget"; budget: "rounds"; rounds: number }
+  | { code: "iteration_limit"; iterations: number };
+
+export type NoticeCode = NoticeAbout["code"];
 
 export type AgentStepType = AgentStep["type"];
 
@@ -258,6 +268,8 @@ export interface RunDone {
   interrupted?: boolean;
   /** Synthesis failed before any of it streamed: the answer is the tool loop's draft; the `error` before says why. */
   fallback?: boolean;
+  /** The tool loop stopped at MAX_ITERATIONS: the answer is written from what it had found (an `iteration_limit` notice says so too). */
+  iterationLimit?: boolean;
   /** Interrupts the run never took: held by the server, the next turn (a completed run) or unsent messages. */
   pendingInterrupts?: Interrupt[];
   /** On a conversation's first turn: a `title` event follows, once the model has made it. */

@@ -65,3 +65,46 @@ describe("the run's trail", () => {
     expect(html).toContain("2 rounds");
   });
 });
+
+describe("notices in the trail", () => {
+  const notice = (about: Extract<TimelineEntry, { kind: "notice" }>["about"], text = "run-language sentence") =>
+    render([{ kind: "notice", key: "n", text, ...(about ? { about } : {}) }], true).replace(/<!-- -->/g, "");
+
+  it("words the engine's notices from their data in the reader's language, as whole sentences (en + ja)", () => {
+    const cut = { code: "cut", what: "tool_result", tool: "scrape_url", kept: 2659, total: 20010 } as const;
+    expect(notice(cut)).toContain(
+      "A result of scrape_url was too long for the model&#x27;s context and was cut: 2,659 of its 20,010 characters were kept.",
+    );
+    const ja = (about: Parameters<typeof notice>[0]) =>
+      renderHtml(
+        createElement(RunTimeline, {
+          timeline: [{ kind: "notice", key: "n", text: "English sentence", ...(about ? { about } : {}) }],
+          runEnded: true,
+          elapsedMs: 0,
+        }),
+        "ja",
+      ).replace(/<!-- -->/g, "");
+    expect(ja(cut)).toContain(
+      "scrape_url の結果がモデルのコンテキストに収まらないため切り詰めました（20,010 文字のうち 2,659 文字を残しました）。",
+    );
+    const budget = { code: "tool_budget", budget: "context", limit: 24000, chars: 18000 } as const;
+    expect(notice(budget)).toContain(
+      "Stopped reading: the 24,000-character tool budget is used (18,000 characters read).",
+    );
+    expect(ja(budget)).toContain("読み込みを止めました: ツール結果の上限 24,000 文字に達しました");
+    expect(notice({ code: "tool_budget", budget: "rounds", rounds: 5 })).toContain(
+      "Stopped calling tools: the budget of 5 tool rounds is used.",
+    );
+    expect(notice({ code: "cut", what: "question", kept: 1300, total: 1600 })).toContain("The question was too long");
+    expect(ja({ code: "cut", what: "follow_up", kept: 1300, total: 1600 })).toContain("追加のメッセージ");
+    expect(notice({ code: "iteration_limit", iterations: 50 })).toContain("Stopped after 50 model calls");
+    expect(ja({ code: "iteration_limit", iterations: 50 })).toContain("50 回のモデル呼び出しに達したため止めました");
+    expect(ja({ code: "iteration_limit", iterations: 50 })).not.toContain("English sentence");
+  });
+
+  it("shows other notices in the run's own sentence", () => {
+    expect(notice(undefined, "No usable plan could be made (it has no steps); answering directly instead.")).toContain(
+      "No usable plan could be made",
+    );
+  });
+});

@@ -110,7 +110,7 @@ function TimelineItem({
     case "interrupt":
       return <TakenInterrupts interrupts={entry.interrupts} />;
     case "notice":
-      return <RunNotice text={entry.text} />;
+      return <RunNotice text={entry.text} about={entry.about} />;
     case "tool_selection":
       return <ToolSelectionNote selected={entry.selected} total={entry.total} />;
     case "compact":

@@ -1,13 +1,30 @@
 import { CornerDownRight, Info, ListFilter } from "lucide-react";
 import { useFormatter, useTranslations } from "use-intl";
-import type { Compaction, Interrupt } from "@/lib/protocol/run-events";
+import type { Compaction, Interrupt, NoticeAbout } from "@/lib/protocol/run-events";
 
-/** A small note inside a run, e.g. "the tool budget is reached". */
-export function RunNotice({ text }: { text: string }) {
+const CUT_KEYS = { question: "cutQuestion", follow_up: "cutFollowUp", tool_result: "cutToolResult" } as const;
+
+/**
+ * A small note inside a run, e.g. "the tool budget is used". The engine's notices come with their
+ * data (`about`) and are worded in the reader's language; others show the run's own sentence.
+ */
+export function RunNotice({ text, about }: { text: string; about?: NoticeAbout }) {
+  const t = useTranslations("tools.notice");
+  let shown = text;
+  if (about?.code === "cut") {
+    shown = t(CUT_KEYS[about.what], { kept: about.kept, total: about.total, tool: about.tool ?? "" });
+  } else if (about?.code === "tool_budget") {
+    shown =
+      about.budget === "context"
+        ? t("budgetContext", { limit: about.limit, chars: about.chars })
+        : t("budgetRounds", { rounds: about.rounds });
+  } else if (about?.code === "iteration_limit") {
+    shown = t("iterationLimit", { iterations: about.iterations });
+  }
   return (
     <p data-testid="run-notice" className="flex items-start gap-2 text-xs text-muted-foreground">
       <Info aria-hidden className="mt-px size-3.5 shrink-0" />
-      <span>{text}</span>
+      <span>{shown}</span>
     </p>
   );
 }

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { runEventDataSchemas } from "./event-schema";
+
+describe("an imported notice step", () => {
+  const notice = (about: unknown) => ({ seq: 3, at: 0, iteration: 2, type: "notice", text: "sentence", about });
+
+  it("keeps a notice's data in the shape the trail words it from", () => {
+    const about = { code: "cut", what: "tool_result", tool: "scrape_url", kept: 10, total: 20 };
+    expect(runEventDataSchemas.step.safeParse(notice(about)).success).toBe(true);
+    expect(runEventDataSchemas.step.safeParse({ ...notice(undefined), about: undefined }).success).toBe(true);
+  });
+
+  it("refuses a notice whose data the trail could not word: an unknown kind of cut, a missing figure", () => {
+    expect(
+      runEventDataSchemas.step.safeParse(notice({ code: "cut", what: "__proto__", kept: 1, total: 2 })).success,
+    ).toBe(false);
+    expect(
+      runEventDataSchemas.step.safeParse(notice({ code: "tool_budget", budget: "context", limit: 5 })).success,
+    ).toBe(false);
+    expect(runEventDataSchemas.step.safeParse(notice({ code: "iteration_limit", iterations: -1 })).success).toBe(false);
+  });
+});
