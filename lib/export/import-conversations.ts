@@ -5,6 +5,7 @@ import type { OwnerId } from "@/lib/db/queries";
 import { conversations, files, interrupts, messages, runEvents, runs, type StoredFile } from "@/lib/db/schema";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { sha256 } from "@/lib/files/file-store";
+import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusal } from "@/lib/files/quota";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
 import { inflatedSize, isEmptyZip, readEntry, type ZipEntry, zipEntries } from "@/lib/files/zip-entries";
@@ -144,12 +145,26 @@ async function importDocument(
     skip(checked);
     return;
   }
+  const limits = fileLimits(config);
+  // At once when its files cannot fit (by the sizes it claims), before they are decoded and checked.
+  const withContent = checked.files.filter((file) => file.bytes !== undefined);
+  const claimed = { files: withContent.length, bytes: withContent.reduce((total, file) => total + file.size, 0) };
+  const early = await quotaRefusal(db, { ownerId, adding: claimed, limits, lock: false });
+  if (early) {
+    skip(refusedByQuota(early));
+    return;
+  }
   const stored = await checkFiles(checked, config);
   if ("code" in stored) {
     skip(stored);
     return;
   }
-  const id = await storeConversation(db, { document: checked, files: stored, ownerId });
+  const outcome = await storeConversation(db, { document: checked, files: stored, ownerId, limits });
+  if (typeof outcome !== "string") {
+    skip(refusedByQuota(outcome.refused));
+    return;
+  }
+  const id = outcome;
   report.imported.push({ title: checked.conversation.title, id });
   if (checked.files.length > stored.length) {
     const count = checked.files.length - stored.length;
@@ -161,6 +176,11 @@ async function importDocument(
       ),
     );
   }
+}
+
+function refusedByQuota(refused: QuotaRefusal): SkipReason {
+  const error = quotaError(refused);
+  return because(error.code, `${error.message} The conversation was not imported.`, error.details as never);
 }
 
 /** The document, valid and self-consistent, or why not. */
@@ -300,11 +320,19 @@ function batches<T>(rows: T[]): T[][] {
   );
 }
 
-/** Stores the conversation under new ids, in one transaction; returns its id. */
+/**
+ * Stores the conversation under new ids, in one transaction; returns its id. Its files are counted
+ * against the owner's quotas first, in the same transaction: over one, nothing is stored.
+ */
 async function storeConversation(
   db: Db,
-  { document, files: fileRows, ownerId }: { document: ConversationExport; files: CheckedFile[]; ownerId: OwnerId },
-): Promise<string> {
+  {
+    document,
+    files: fileRows,
+    ownerId,
+    limits,
+  }: { document: ConversationExport; files: CheckedFile[]; ownerId: OwnerId; limits: FileLimits },
+): Promise<string | { refused: QuotaRefusal }> {
   const kept = new Set(fileRows.map((file) => file.id));
   const remap = remapIds([
     document.conversation.id,
@@ -316,7 +344,10 @@ async function storeConversation(
   const { conversation } = document;
   const conversationId = remap.id(conversation.id);
   const now = Date.now();
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    const adding = { files: fileRows.length, bytes: fileRows.reduce((total, file) => total + file.size, 0) };
+    const refused = await quotaRefusal(tx, { ownerId, adding, limits });
+    if (refused) return { refused };
     await tx.insert(conversations).values({
       ...conversation,
       id: conversationId,
@@ -364,6 +395,6 @@ async function storeConversation(
         .insert(interrupts)
         .values({ ...held, id: remap.id(held.id), conversationId, runId: remap.id(held.runId) });
     }
+    return conversationId;
   });
-  return conversationId;
 }

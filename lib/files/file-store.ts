@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { getConversation, type OwnerId } from "@/lib/db/queries";
-import { files, type StoredFile } from "@/lib/db/schema";
+import { conversations, files, type StoredFile } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
+import { type FileLimits, type QuotaRefusal, quotaRefusal } from "./quota";
 
 /** The conversation's files in SQLite: uploads and files fetched by tools. */
 
@@ -25,18 +26,34 @@ export function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export async function insertFile(
+interface NewFile {
+  conversationId: string;
+  origin: StoredFile["origin"];
+  filename: string;
+  mime: string;
+  bytes: Buffer;
+  pageCount: number | null;
+  sourceUrl: string | null;
+}
+
+/** Stores the file when it fits the owner's quotas (checked and stored in one transaction), or says which it breaks. */
+export async function insertFileInQuota(
   db: Db,
-  values: {
-    conversationId: string;
-    origin: StoredFile["origin"];
-    filename: string;
-    mime: string;
-    bytes: Buffer;
-    pageCount: number | null;
-    sourceUrl: string | null;
-  },
-): Promise<StoredFileInfo> {
+  { file, ownerId, limits }: { file: NewFile; ownerId: OwnerId; limits: FileLimits },
+): Promise<StoredFileInfo | { refused: QuotaRefusal }> {
+  return db.transaction(async (tx) => {
+    const refused = await quotaRefusal(tx, {
+      ownerId,
+      conversationId: file.conversationId,
+      adding: { files: 1, bytes: file.bytes.length },
+      limits,
+    });
+    return refused ? { refused } : insertFile(tx, file);
+  });
+}
+
+/** Stores the file as it is, outside any quota: for tests and tools that seed a database. */
+export async function insertFile(db: Db, values: NewFile): Promise<StoredFileInfo> {
   const row: StoredFile = {
     id: crypto.randomUUID(),
     conversationId: values.conversationId,
@@ -78,7 +95,7 @@ export async function findOwnedFile(
   return file;
 }
 
-export function createFileStore(db: Db): FileStore {
+export function createFileStore(db: Db, limits: FileLimits): FileStore {
   return {
     async get(conversationId, fileId) {
       const row = await findFile(db, { conversationId, fileId });
@@ -94,7 +111,18 @@ export function createFileStore(db: Db): FileStore {
         )
         .limit(1);
       if (existing) return toInfo(existing);
-      return insertFile(db, { conversationId, origin: "fetch", ...file });
+      const [owner] = await db
+        .select({ userId: conversations.userId })
+        .from(conversations)
+        .where(eq(conversations.id, conversationId))
+        .limit(1);
+      if (!owner) throw new AppError("not_found:conversation", `Conversation ${conversationId} not found.`);
+      const stored = await insertFileInQuota(db, {
+        file: { conversationId, origin: "fetch", ...file },
+        ownerId: owner.userId,
+        limits,
+      });
+      return "refused" in stored ? { refused: stored.refused } : stored;
     },
   };
 }

@@ -8,8 +8,9 @@ import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import { attachmentText, decodeText } from "./attachment-text";
 import { looksBinary } from "./document-types";
 import { DocxError, docxRefusal } from "./docx-html";
-import { insertFile, sha256 } from "./file-store";
+import { insertFileInQuota, sha256 } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
+import { fileLimits, quotaError, quotaRefusal } from "./quota";
 import { isZip, type SniffedType, safeFilename, sniffFileType } from "./sniff";
 
 /**
@@ -48,8 +49,23 @@ export async function storeUpload(
   },
 ): Promise<UploadResult> {
   await getConversation(db, { id: conversationId, ownerId });
+  const limits = fileLimits(getConfig());
+  // Refused at once when it cannot fit, before its checks run; counted again where it is stored.
+  const early = await quotaRefusal(db, {
+    ownerId,
+    conversationId,
+    adding: { files: 1, bytes: bytes.length },
+    limits,
+    lock: false,
+  });
+  if (early) throw quotaError(early);
   const checked = await checkUpload({ filename, bytes, maxBytes, imageLimits });
-  const stored = await insertFile(db, { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null });
+  const stored = await insertFileInQuota(db, {
+    file: { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null },
+    ownerId,
+    limits,
+  });
+  if ("refused" in stored) throw quotaError(stored.refused);
   return { ...stored, pageCount: checked.pageCount, ref: `attachment:${stored.id}` };
 }
 

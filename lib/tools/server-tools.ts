@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createFileStore } from "@/lib/files/file-store";
+import { fileLimits } from "@/lib/files/quota";
 import { getServerMcp } from "@/lib/mcp/server-hub";
 import { activeToolGroups } from "@/lib/mcp/tool-groups";
 import { getSettings } from "@/lib/settings";
@@ -31,7 +32,7 @@ export async function createServerToolServices(db: Db): Promise<ToolServices> {
         maxBytes: options.maxBytes ?? maxBytes,
         allowPrivate: config.FETCH_ALLOW_PRIVATE,
       }),
-    files: createFileStore(db),
+    files: createFileStore(db, fileLimits(config)),
     pageCache,
   };
 }

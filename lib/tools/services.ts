@@ -14,14 +14,23 @@ export interface StoredFileInfo {
   sourceUrl: string | null;
 }
 
+/** Why a file was not stored: the conversation holds its most files, or its owner's files their most bytes. */
+export type FileQuotaRefusal =
+  | { quota: "conversation_files"; limit: number }
+  | { quota: "user_storage"; limitBytes: number; usedBytes: number };
+
 export interface FileStore {
   /** A file of this conversation, or null — another conversation's file is indistinguishable from a missing one. */
   get(conversationId: string, fileId: string): Promise<(StoredFileInfo & { bytes: Buffer }) | null>;
-  /** Stores a file fetched by a tool (origin `fetch`) and returns it; the same bytes from the same URL are stored once. */
+  /**
+   * Stores a file fetched by a tool (origin `fetch`) and returns it; the same bytes from the same URL
+   * are stored once. A file over the conversation's or its owner's file quota is not stored: which
+   * quota, and its limit, instead.
+   */
   saveFetched(
     conversationId: string,
     file: { filename: string; mime: string; bytes: Buffer; sourceUrl: string; pageCount: number | null },
-  ): Promise<StoredFileInfo>;
+  ): Promise<StoredFileInfo | { refused: FileQuotaRefusal }>;
 }
 
 export type ToolLimits = Pick<

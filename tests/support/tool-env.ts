@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { createConversation } from "@/lib/db/queries";
 import { createFileStore } from "@/lib/files/file-store";
+import { fileLimits } from "@/lib/files/quota";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
@@ -74,7 +75,7 @@ export function setupToolEnv(env: Record<string, string> = {}) {
           allowPrivate: config.FETCH_ALLOW_PRIVATE,
           totalTimeoutMs: 5000,
         }),
-      files: createFileStore(db.db),
+      files: createFileStore(db.db, fileLimits(config)),
       pageCache: pageTextCacheFor(config),
     };
     ctx.registry = createBuiltinRegistry(ctx.services);

@@ -7,7 +7,7 @@ import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
 import { openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
 import { defineTool, type ToolContext } from "../registry";
-import type { StoredFileInfo, ToolServices } from "../services";
+import type { FileQuotaRefusal, StoredFileInfo, ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
 import { pageText } from "./scrape-url";
 import { searchWeb } from "./web-search";
@@ -113,12 +113,21 @@ export function fetchedFilename(url: string, fileType: string, pdf: boolean): st
   return safeFilename(last || "download", extension);
 }
 
+/** Why a fetched file was not stored, for the model: which quota, and its limit. */
+function notStoredReason(refused: FileQuotaRefusal, context: ToolContext): string {
+  return refused.quota === "conversation_files"
+    ? prompt(context.language, "fetch_not_stored_files", { limit: String(refused.limit) })
+    : prompt(context.language, "fetch_not_stored_storage", {
+        limit: String(Math.round(refused.limitBytes / 1024 / 1024)),
+      });
+}
+
 /** The current candidate as a stored file: the saved copy when the token names one, else fetched and saved now. */
 async function loadCandidate(
   cursor: FetchCursor,
   services: ToolServices,
   context: ToolContext,
-): Promise<{ file: StoredFileInfo & { bytes: Buffer } } | { error: string }> {
+): Promise<{ file: StoredFileInfo & { bytes: Buffer } } | { error: string } | { notStored: string }> {
   const candidate = cursor.matched[cursor.fileIdx] as Candidate;
   if (cursor.fileId) {
     const stored = await services.files.get(context.conversationId, cursor.fileId);
@@ -136,6 +145,7 @@ async function loadCandidate(
       sourceUrl: resource.url,
       pageCount: null,
     });
+    if ("refused" in saved) return { notStored: notStoredReason(saved.refused, context) };
     return { file: { ...saved, bytes: resource.bytes } };
   } catch (error) {
     if (context.signal.aborted) throw error;
@@ -217,12 +227,12 @@ export function createSearchAndFetch(services: ToolServices) {
       const limit = limits.MAX_TOOL_RESULT_CHARS;
       const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
 
-      if ("error" in loaded) {
+      if (!("file" in loaded)) {
         const next = nextCandidate(cursor);
         return fitPage(
           () => ({
             header: `${baseHeader("-", 0, "-")}---\n`,
-            body: say("fetch_failed", { reason: loaded.error }),
+            body: "notStored" in loaded ? loaded.notStored : say("fetch_failed", { reason: loaded.error }),
             nextToken: next ? tokenFor(next, services) : null,
           }),
           { limit, maxChars: limit },
