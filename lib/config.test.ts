@@ -113,6 +113,14 @@ describe("configuration", () => {
       },
     );
 
+    it("a CLUSTER_SECRET under 32 characters stops the start with one line naming it, without its value", () => {
+      expect(() => parseConfig({ CLUSTER_SECRET: "short-s3cret" })).toThrow(
+        /^Invalid configuration: CLUSTER_SECRET must be at least 32 characters[^"\n]*$/,
+      );
+      expect(parseConfig({ CLUSTER_SECRET: "x".repeat(32) }).CLUSTER_SECRET).toBe("x".repeat(32));
+      expect(parseConfig({}).CLUSTER_SECRET).toBeUndefined();
+    });
+
     it("a bad DATABASE_POOL_SIZE or DATABASE_CONNECT_TIMEOUT_MS stops the start", () => {
       expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
       expect(() => parseConfig({ DATABASE_CONNECT_TIMEOUT_MS: "soon" })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);

@@ -66,7 +66,7 @@ const databaseUrl = z
   .optional();
 
 /** Variables whose value an error must not repeat (a URL's password ends up in the logs). */
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "SETUP_TOKEN"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "SETUP_TOKEN", "CLUSTER_SECRET"]);
 
 /** Addresses (IPv4/IPv6) or CIDR ranges; "none" trusts no proxy. */
 const addressRangeList = z
@@ -263,6 +263,23 @@ export const configSchema = z
     INSTANCE_HEARTBEAT_S: positiveInt(5),
     /** With PostgreSQL, how long a stop or follow-up sent to the instance running the answer waits for its verdict (then 503). */
     INSTANCE_REQUEST_TIMEOUT_S: positiveInt(5),
+    /**
+     * With PostgreSQL, the key every message between app instances is signed with (HMAC-SHA256): the
+     * same on every instance, at least 32 characters. Unset, the instance runs alone: it takes no
+     * other process's message, and refuses to start while another instance is running.
+     */
+    CLUSTER_SECRET: z
+      .string()
+      .min(32, { error: "must be at least 32 characters (e.g. openssl rand -base64 32)" })
+      .optional(),
+    /** How old (or how far ahead of this instance's clock) a message between instances may be; older is dropped. */
+    CLUSTER_MESSAGE_MAX_AGE_S: positiveInt(30),
+    /** The longest message between instances (a followed run's backlog is sent in parts below it). */
+    CLUSTER_MAX_MESSAGE_MB: positiveInt(16),
+    /** Messages arriving in chunks put together at once; the oldest is dropped past this. */
+    CLUSTER_MAX_PENDING_MESSAGES: positiveInt(32),
+    /** Message ids remembered against replay within CLUSTER_MESSAGE_MAX_AGE_S. */
+    CLUSTER_REPLAY_CACHE_ENTRIES: positiveInt(100_000),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {

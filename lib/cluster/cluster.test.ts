@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
+import { resetConfigForTests } from "@/lib/config";
 import { closeDb, type Db, openPostgresDb } from "@/lib/db/client";
 import { listHeldInterrupts, storeInterrupt } from "@/lib/db/interrupts";
 import { postgresPool } from "@/lib/db/postgres";
@@ -202,5 +203,27 @@ describe("app instances sharing PostgreSQL", () => {
       code: "unavailable:instance_unreachable",
       status: 503,
     });
+  });
+
+  it("without CLUSTER_SECRET an instance runs alone: it refuses to start while another instance is alive", async () => {
+    const secret = process.env.CLUSTER_SECRET;
+    delete process.env.CLUSTER_SECRET;
+    resetConfigForTests();
+    try {
+      const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const alone = await startInstance("alone");
+      expect(warned).toHaveBeenCalledWith(expect.stringContaining("CLUSTER_SECRET is unset"));
+      await expect(startInstance("second")).rejects.toThrow(
+        /CLUSTER_SECRET is unset, but another app instance \(alone\) uses this database/,
+      );
+      const { rows } = await rawQuery(alone.db, "SELECT id FROM instances ORDER BY id");
+      expect(rows.map((row) => row.id)).toEqual(["alone"]);
+      // One that crashed stops counting once it missed its heartbeats.
+      await silentFor(alone.db, "alone", MISSED_HEARTBEATS + 1);
+      expect((await startInstance("after_crash")).cluster.id).toBe("after_crash");
+    } finally {
+      process.env.CLUSTER_SECRET = secret;
+      resetConfigForTests();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { type Db, recoverInterruptedRuns } from "@/lib/db/client";
 import { postgresPool } from "@/lib/db/postgres";
 import { runs } from "@/lib/db/schema";
 import { InstanceLink } from "./instance-link";
-import { InstanceRegistry } from "./instance-registry";
+import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";
 import { type OwnerRequest, ownerRequestHandler } from "./owner-requests";
 import { RunFollows } from "./run-follow";
 
@@ -15,7 +15,9 @@ import { RunFollows } from "./run-follow";
  * This app instance among those sharing one PostgreSQL (docs/architecture.md, "Several app
  * instances"): its row in the registry, its link to the others (answering their stops and
  * follow-ups with its own live runs) and its heartbeat, which also sweeps the runs of dead
- * instances. With SQLite there is none (`getCluster()` is undefined).
+ * instances. With SQLite there is none (`getCluster()` is undefined). Without CLUSTER_SECRET the
+ * instance must be the only one: it signs with a key no other process has, and refuses to start
+ * while another instance is alive.
  */
 
 export interface ClusterOptions {
@@ -56,6 +58,16 @@ export class Cluster {
     const config = getConfig();
     const heartbeatMs = options.heartbeatMs ?? config.INSTANCE_HEARTBEAT_S * 1000;
     const registry = new InstanceRegistry(pool, { id: options.id, heartbeatMs });
+    if (!config.CLUSTER_SECRET) {
+      // Its messages would be signed with a key of its own, and the others' dropped: it must be alone.
+      const others = await registry.othersAlive();
+      if (others.length > 0) {
+        throw new Error(
+          `CLUSTER_SECRET is unset, but another app instance (${others.join(", ")}) uses this database: set the same CLUSTER_SECRET on every instance (an instance that crashed counts until it misses ${MISSED_HEARTBEATS} heartbeats)`,
+        );
+      }
+      console.warn("[cluster] CLUSTER_SECRET is unset: this instance runs alone and takes no other instance's message");
+    }
     await registry.register();
     let link: InstanceLink;
     try {

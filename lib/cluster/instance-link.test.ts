@@ -1,8 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/errors";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
+import { clusterKey, encodeMessage, sign } from "./envelope";
 import { InstanceLink, type InstanceLinkOptions } from "./instance-link";
+import { instanceChannel } from "./instance-registry";
 
 let database: ThrowawayDatabase;
 const opened: InstanceLink[] = [];
@@ -132,5 +136,74 @@ describe("requests between app instances", () => {
       await sender.request("owner", { kind: "follow" }),
       await sender.request("owner", { kind: "stop" }),
     ]).toEqual(["followed", "handled"]);
+  });
+});
+
+describe("requests the link does not trust", () => {
+  /** A payload sent as is, as any role that may connect to the database can. */
+  async function rawNotify(instanceId: string, payloads: string[]) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (const payload of payloads)
+        await client.query("SELECT pg_notify($1, $2)", [instanceChannel(instanceId), payload]);
+    } finally {
+      await client.end();
+    }
+  }
+  const stop = { t: "request", id: "forged-1", from: "attacker", body: { kind: "stop", conversationId: "c1" } };
+
+  it("a stop request that is unsigned or signed with another key never reaches the owner's handler", async () => {
+    const seen: unknown[] = [];
+    await instance("guarded", async (body) => {
+      seen.push(body);
+      return null;
+    });
+    const sender = await instance("honest", nothing);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const channel = instanceChannel("guarded");
+    await rawNotify("guarded", [
+      JSON.stringify({ m: "x", t: Date.now(), d: stop }),
+      ...encodeMessage(randomBytes(32), channel, stop),
+    ]);
+    await sender.request("guarded", { kind: "stop", conversationId: "mine" });
+    expect(seen).toEqual([{ kind: "stop", conversationId: "mine" }]);
+    vi.restoreAllMocks();
+  });
+
+  it("a replayed request is answered once", async () => {
+    const seen: unknown[] = [];
+    await instance("replay_owner", async (body) => {
+      seen.push(body);
+      return null;
+    });
+    const sender = await instance("replay_sender", nothing);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const request = { ...stop, from: "replay_sender" };
+    const payloads = encodeMessage(clusterKey(), instanceChannel("replay_owner"), request);
+    await rawNotify("replay_owner", [...payloads, ...payloads]);
+    await sender.request("replay_owner", { kind: "stop", conversationId: "after" });
+    expect(seen).toEqual([request.body, { kind: "stop", conversationId: "after" }]);
+    vi.restoreAllMocks();
+  });
+
+  it("a signed message that is not a request, reply or message is dropped and the link goes on answering", async () => {
+    const seen: unknown[] = [];
+    await instance("shapes_owner", async (body) => {
+      seen.push(body);
+      return "ok";
+    });
+    const sender = await instance("shapes_sender", nothing);
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const channel = instanceChannel("shapes_owner");
+    await rawNotify("shapes_owner", [
+      sign(clusterKey(), channel, JSON.stringify({ m: "x", t: Date.now(), d: null })),
+      ...encodeMessage(clusterKey(), channel, { t: "request", id: "no-sender", body: {} }),
+      ...encodeMessage(clusterKey(), channel, { t: "reply", id: "nobody-asked", ok: true, value: 1 }),
+    ]);
+    expect(await sender.request("shapes_owner", { kind: "ping" })).toBe("ok");
+    expect(seen).toEqual([{ kind: "ping" }]);
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining("not a request, reply or message"));
+    vi.restoreAllMocks();
   });
 });

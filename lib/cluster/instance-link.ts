@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { getConfig } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { instanceChannel } from "./instance-registry";
@@ -15,7 +16,27 @@ import { NotifyChannel } from "./notify-channel";
  * reconnected after losing whatever was sent meanwhile.
  */
 
+const instanceId = z.string().min(1).max(64);
+const wireError = z.object({
+  code: z.string().max(100),
+  message: z.string().max(10_000),
+  retryable: z.boolean(),
+  details: z.unknown().optional(),
+});
 type WireError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
+
+/** What goes over the link, checked on receipt: a signed envelope may still carry a shape of another release. */
+const wire = z.union([
+  z.object({ t: z.literal("request"), id: z.string().min(1).max(64), from: instanceId, body: z.unknown() }),
+  z.object({
+    t: z.literal("reply"),
+    id: z.string().min(1).max(64),
+    ok: z.literal(true),
+    value: z.unknown(),
+  }),
+  z.object({ t: z.literal("reply"), id: z.string().min(1).max(64), ok: z.literal(false), error: wireError }),
+  z.object({ t: z.literal("message"), from: instanceId, body: z.unknown() }),
+]);
 
 type Reply =
   | { t: "reply"; id: string; ok: true; value: unknown }
@@ -32,8 +53,8 @@ export interface ServiceAnswer {
 
 /** A service on the link besides `handle`: the requests it answers, its one-way messages, reconnects. */
 export interface LinkService {
-  /** The answer to a request that is this service's; undefined for one that is not (`handle` answers it). */
-  answer?(body: unknown): Promise<ServiceAnswer> | undefined;
+  /** The answer to a request from the instance `from` that is this service's; undefined for one that is not (`handle` answers it). */
+  answer?(body: unknown, from: string): Promise<ServiceAnswer> | undefined;
   /** A one-way message from the instance `from`. */
   receive?(body: unknown, from: string): void;
   /** The channel is listening again after a loss: messages sent to this instance meanwhile are lost. */
@@ -75,7 +96,7 @@ export class InstanceLink {
       channel: instanceChannel(options.instanceId),
       reconnectDelayMs: options.reconnectDelayMs,
       closeTimeoutMs: options.timeoutMs,
-      onMessage: (message) => link?.receive(message as Wire),
+      onMessage: (message) => link?.receive(message),
       onReconnect: () => {
         for (const service of link?.services ?? []) service.reconnected?.();
       },
@@ -91,7 +112,7 @@ export class InstanceLink {
       const timer = setTimeout(
         () => {
           this.waiting.delete(id);
-          resolve({ t: "reply", id, ok: false, error: wireError(unreachableOwner()) });
+          resolve({ t: "reply", id, ok: false, error: toWireError(unreachableOwner()) });
         },
         this.options.timeoutMs ?? getConfig().INSTANCE_REQUEST_TIMEOUT_S * 1000,
       );
@@ -137,7 +158,7 @@ export class InstanceLink {
 
   async close(): Promise<void> {
     for (const id of [...this.waiting.keys()])
-      this.settle(id)?.resolve({ t: "reply", id, ok: false, error: wireError(unreachableOwner()) });
+      this.settle(id)?.resolve({ t: "reply", id, ok: false, error: toWireError(unreachableOwner()) });
     await this.channel.close();
   }
 
@@ -149,7 +170,13 @@ export class InstanceLink {
     return entry;
   }
 
-  private receive(message: Wire): void {
+  private receive(received: unknown): void {
+    const parsed = wire.safeParse(received);
+    if (!parsed.success) {
+      console.warn("[cluster] dropped a message from another instance that is not a request, reply or message");
+      return;
+    }
+    const message = parsed.data as Wire;
     if (message.t === "reply") {
       this.settle(message.id)?.resolve(message);
       return;
@@ -165,7 +192,7 @@ export class InstanceLink {
     let reply: Reply;
     let afterReply: (() => void) | undefined;
     try {
-      const answered = (await this.answeredByService(request.body)) ?? {
+      const answered = (await this.answeredByService(request.body, request.from)) ?? {
         value: await this.options.handle(request.body),
       };
       afterReply = answered.afterReply;
@@ -176,7 +203,7 @@ export class InstanceLink {
         error instanceof AppError
           ? error
           : new AppError("internal", "The server running this answer could not handle the request.");
-      reply = { t: "reply", id: request.id, ok: false, error: wireError(verdict) };
+      reply = { t: "reply", id: request.id, ok: false, error: toWireError(verdict) };
     }
     // A reply that cannot be sent makes the sender time out: that is its verdict then.
     const sent = this.channel.send(instanceChannel(request.from), reply).catch(() => {});
@@ -184,16 +211,16 @@ export class InstanceLink {
     await sent;
   }
 
-  private answeredByService(body: unknown): Promise<ServiceAnswer> | undefined {
+  private answeredByService(body: unknown, from: string): Promise<ServiceAnswer> | undefined {
     for (const service of this.services) {
-      const answer = service.answer?.(body);
+      const answer = service.answer?.(body, from);
       if (answer) return answer;
     }
     return undefined;
   }
 }
 
-function wireError(error: AppError): WireError {
+function toWireError(error: AppError): WireError {
   return {
     code: error.code,
     message: error.message,

@@ -66,6 +66,15 @@ export class InstanceRegistry {
     return rows.map((row) => row.id).sort();
   }
 
+  /** The other instances seen within `MISSED_HEARTBEATS` heartbeats: alive, as far as anyone can tell. */
+  async othersAlive(): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `SELECT id FROM instances WHERE id <> $1 AND seen_at >= ${DB_NOW} - $2::bigint ORDER BY id`,
+      [this.id, MISSED_HEARTBEATS * this.heartbeatMs],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Running runs owned by no registered instance (a dead one, or none: an earlier release's). */
   orphanedRuns(): Promise<string[]> {
     return orphanedRuns(this.db);

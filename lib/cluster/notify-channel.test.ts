@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";
-import { encodeMessage, MAX_PAYLOAD_BYTES, MessageAssembler, NotifyChannel } from "./notify-channel";
+import { clusterKey, encodeMessage, MAX_PAYLOAD_BYTES, MessageReceiver, sign } from "./envelope";
+import { NotifyChannel, type NotifyChannelOptions } from "./notify-channel";
 
 let database: ThrowawayDatabase;
 let admin: pg.Client;
@@ -26,18 +28,22 @@ afterAll(async () => {
 /** A channel whose received messages are kept, in order, with a way to wait for the n-th. */
 async function listen(
   channel: string,
-  extra: { onReconnect?: () => void; reconnectDelayMs?: number; closeTimeoutMs?: number } = {},
+  extra: Partial<Pick<NotifyChannelOptions, "onReconnect" | "reconnectDelayMs" | "closeTimeoutMs" | "limits">> & {
+    onMessage?: (message: unknown) => void;
+  } = {},
 ) {
+  const { onMessage, ...options } = extra;
   const received: unknown[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const opened_ = await NotifyChannel.open({
     url: database.url,
     channel,
     onMessage: (message) => {
+      onMessage?.(message);
       received.push(message);
       for (const waiter of waiters.filter((waiter) => received.length >= waiter.count)) waiter.resolve();
     },
-    ...extra,
+    ...options,
   });
   opened.push(opened_);
   const receivedCount = (count: number) =>
@@ -93,9 +99,9 @@ describe("PostgreSQL notify channel", () => {
     // Multi-byte characters, JSON escapes and a lone surrogate, cut wherever the chunks fall.
     const text = `${'日本語の回答 😀 "quoted" \\ \n'.repeat(2000)}\ud800 end`;
     const message = { type: "event", data: { content: text } };
-    expect(encodeMessage(message).length).toBeGreaterThan(1);
-    for (const payload of encodeMessage(message))
-      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    const payloads = encodeMessage(clusterKey(), "long_receiver", message);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
 
     await sender.channel.send("long_receiver", message);
     await sender.channel.send("long_receiver", { type: "after" });
@@ -104,15 +110,16 @@ describe("PostgreSQL notify channel", () => {
   });
 
   it("a message of exactly the largest payload goes as one notification, one byte more in chunks", () => {
-    const envelopeBytes = Buffer.byteLength(JSON.stringify({ m: "id", d: "" }));
+    const key = clusterKey();
+    const envelopeBytes = Buffer.byteLength(sign(key, "to", JSON.stringify({ m: "id", t: 1, d: "" })));
     const fits = "x".repeat(MAX_PAYLOAD_BYTES - envelopeBytes);
-    expect(encodeMessage(fits, "id")).toHaveLength(1);
-    expect(encodeMessage(`${fits}x`, "id").length).toBeGreaterThan(1);
+    expect(encodeMessage(key, "to", fits, { id: "id", now: 1 })).toHaveLength(1);
+    expect(encodeMessage(key, "to", `${fits}x`, { id: "id", now: 1 }).length).toBeGreaterThan(1);
   });
 
   it("puts chunks together whatever order they arrive in, and drops a malformed payload", async () => {
-    const assembler = new MessageAssembler();
-    const payloads = encodeMessage({ big: "ü".repeat(20_000) }, "m1");
+    const assembler = new MessageReceiver(clusterKey(), "to");
+    const payloads = encodeMessage(clusterKey(), "to", { big: "ü".repeat(20_000) }, { id: "m1" });
     const [first, ...rest] = payloads;
     for (const payload of rest.reverse()) expect(assembler.accept(payload)).toBeUndefined();
     expect(assembler.accept(first ?? "")).toEqual({ message: { big: "ü".repeat(20_000) } });
@@ -120,7 +127,7 @@ describe("PostgreSQL notify channel", () => {
 
     const receiver = await listen("malformed");
     await admin.query("SELECT pg_notify('malformed', 'not json')");
-    await admin.query(`SELECT pg_notify('malformed', $1)`, [encodeMessage("fine")[0]]);
+    await admin.query(`SELECT pg_notify('malformed', $1)`, [encodeMessage(clusterKey(), "malformed", "fine")[0]]);
     await receiver.receivedCount(1);
     expect(receiver.received).toEqual(["fine"]);
   });
@@ -210,5 +217,138 @@ describe("PostgreSQL notify channel", () => {
     );
     const { channel } = await listen("names");
     await expect(channel.send("A".repeat(64), {})).rejects.toThrow(/channel name/);
+  });
+});
+
+/** A payload sent as is, as any role that may connect to the database can. */
+const rawNotify = (channel: string, payload: string) => admin.query("SELECT pg_notify($1, $2)", [channel, payload]);
+const signed = (channel: string, envelope: unknown) => sign(clusterKey(), channel, JSON.stringify(envelope));
+
+describe("messages the channel does not trust", () => {
+  it("drops unsigned payloads, the malformed and the huge-chunk-count ones included, and keeps delivering", async () => {
+    const receiver = await listen("unsigned");
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await rawNotify("unsigned", '{"m":"x","d":null}');
+    await rawNotify("unsigned", '{"m":"x","i":0,"n":4294967295,"p":""}');
+    await rawNotify("unsigned", JSON.stringify({ m: "y", t: Date.now(), d: { t: "request", body: { kind: "stop" } } }));
+    await rawNotify("unsigned", encodeMessage(clusterKey(), "unsigned", "signed")[0] ?? "");
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["signed"]);
+    expect(receiver.channel.rejected).toEqual({ unsigned: 3 });
+    expect(receiver.channel.pending).toBe(0);
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining("dropped a unsigned message on unsigned"));
+    warned.mockRestore();
+  });
+
+  it("drops a payload signed with another key, or signed for another channel, as forged", async () => {
+    const receiver = await listen("forged");
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await rawNotify("forged", encodeMessage(randomBytes(32), "forged", { kind: "stop" })[0] ?? "");
+    await rawNotify("forged", encodeMessage(clusterKey(), "instance_other", { kind: "stop" })[0] ?? "");
+    await rawNotify("forged", encodeMessage(clusterKey(), "forged", "genuine")[0] ?? "");
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["genuine"]);
+    expect(receiver.channel.rejected).toEqual({ forged: 2 });
+    vi.restoreAllMocks();
+  });
+
+  it("a replayed payload is taken once; one older than CLUSTER_MESSAGE_MAX_AGE_S, or from the future, not at all", async () => {
+    const receiver = await listen("replayed", { limits: { maxAgeMs: 60_000 } });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const [once] = encodeMessage(clusterKey(), "replayed", "once");
+    await rawNotify("replayed", once ?? "");
+    await rawNotify("replayed", once ?? "");
+    await rawNotify("replayed", encodeMessage(clusterKey(), "replayed", "old", { now: Date.now() - 61_000 })[0] ?? "");
+    await rawNotify(
+      "replayed",
+      encodeMessage(clusterKey(), "replayed", "ahead", { now: Date.now() + 61_000 })[0] ?? "",
+    );
+    await rawNotify("replayed", encodeMessage(clusterKey(), "replayed", "last")[0] ?? "");
+    await receiver.receivedCount(2);
+    expect(receiver.received).toEqual(["once", "last"]);
+    expect(receiver.channel.rejected).toEqual({ replayed: 1, stale: 2 });
+    vi.restoreAllMocks();
+  });
+
+  it("a signed envelope of the wrong shape or bounds is dropped without reaching onMessage, and the connection goes on", async () => {
+    const receiver = await listen("shapes");
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const now = Date.now();
+    await rawNotify("shapes", signed("shapes", { m: "x", d: null }));
+    await rawNotify("shapes", signed("shapes", { m: "y", t: now, i: 0, n: 4294967295, p: "" }));
+    await rawNotify("shapes", signed("shapes", { m: "z", t: now, i: 5, n: 3, p: "" }));
+    await rawNotify("shapes", signed("shapes", { m: "w", t: "soon", d: 1 }));
+    await rawNotify("shapes", sign(clusterKey(), "shapes", "{not json"));
+    await rawNotify("shapes", encodeMessage(clusterKey(), "shapes", "fine")[0] ?? "");
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["fine"]);
+    expect(receiver.channel.rejected).toEqual({ malformed: 5 });
+    expect(receiver.channel.pending).toBe(0);
+    vi.restoreAllMocks();
+  });
+
+  it("a message that makes onMessage throw is logged and dropped; the next one arrives", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const receiver = await listen("throwing", {
+      onMessage: (message) => {
+        if (message === null) throw new TypeError("Cannot read properties of null (reading 't')");
+      },
+    });
+    await rawNotify("throwing", signed("throwing", { m: "x", t: Date.now(), d: null }));
+    await rawNotify("throwing", encodeMessage(clusterKey(), "throwing", "after")[0] ?? "");
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["after"]);
+    expect(receiver.channel.listening).toBe(true);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("could not be handled"), expect.any(TypeError));
+    errors.mockRestore();
+  });
+
+  it("chunks of messages that never complete are held for CLUSTER_MAX_PENDING_MESSAGES messages at most", async () => {
+    const receiver = await listen("partial", { limits: { maxPending: 3 } });
+    const now = Date.now();
+    for (let index = 0; index < 10; index++) {
+      await rawNotify("partial", signed("partial", { m: `never${index}`, t: now, i: 0, n: 2, p: "AAAA" }));
+    }
+    await rawNotify("partial", encodeMessage(clusterKey(), "partial", { long: "x".repeat(20_000) })[0] ?? "");
+    await rawNotify("partial", encodeMessage(clusterKey(), "partial", "whole")[0] ?? "");
+    await receiver.receivedCount(1);
+    expect(receiver.received).toEqual(["whole"]);
+    expect(receiver.channel.pending).toBe(3);
+  });
+});
+
+describe("the envelope's bounds", () => {
+  const key = randomBytes(32);
+  const limits = { maxAgeMs: 1_000, maxMessageBytes: 1024 * 1024, maxPending: 2, maxRemembered: 3 };
+
+  it("chunks that never complete are dropped once older than CLUSTER_MESSAGE_MAX_AGE_S", () => {
+    const receiver = new MessageReceiver(key, "to", limits);
+    const [first] = encodeMessage(key, "to", "x".repeat(20_000), { now: 10_000 });
+    expect(receiver.accept(first ?? "", 10_000)).toBeUndefined();
+    expect(receiver.pending).toBe(1);
+    const [other] = encodeMessage(key, "to", "y".repeat(20_000), { now: 11_500 });
+    expect(receiver.accept(other ?? "", 11_500)).toBeUndefined();
+    expect(receiver.pending).toBe(1);
+  });
+
+  it("remembers CLUSTER_REPLAY_CACHE_ENTRIES ids at most, and a forgotten one is still refused", () => {
+    const receiver = new MessageReceiver(key, "to", limits);
+    const payloads = Array.from(
+      { length: 6 },
+      (_, index) => encodeMessage(key, "to", index, { now: 10_000 + index })[0] ?? "",
+    );
+    for (const payload of payloads) expect(receiver.accept(payload, 10_010)).toHaveProperty("message");
+    expect(receiver.remembered).toBe(3);
+    for (const payload of payloads) expect(receiver.accept(payload, 10_010)).toEqual({ rejected: "replayed" });
+  });
+
+  it("a message over CLUSTER_MAX_MESSAGE_MB is refused by its sender, and a chunk count past it by the receiver", () => {
+    expect(() => encodeMessage(key, "to", "x".repeat(2 * 1024 * 1024), { maxMessageBytes: 1024 * 1024 })).toThrow(
+      /CLUSTER_MAX_MESSAGE_MB/,
+    );
+    const receiver = new MessageReceiver(key, "to", limits);
+    const tooMany = sign(key, "to", JSON.stringify({ m: "x", t: 10_000, i: 0, n: 1000, p: "" }));
+    expect(receiver.accept(tooMany, 10_000)).toEqual({ rejected: "malformed" });
+    expect(receiver.pending).toBe(0);
   });
 });

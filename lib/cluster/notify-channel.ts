@@ -1,26 +1,31 @@
 import "server-only";
 import pg from "pg";
 import { getConfig } from "@/lib/config";
+import {
+  clusterKey,
+  type EnvelopeLimits,
+  encodeMessage,
+  envelopeLimits,
+  MessageReceiver,
+  type RejectReason,
+} from "./envelope";
 
 /**
  * An instance's PostgreSQL `LISTEN/NOTIFY` channel (docs/architecture.md, "Several app instances"):
  * one dedicated connection, outside the pool, listening on the instance's own channel. Messages are
- * JSON; one too long for a notification (payloads are under 8000 bytes) is sent as numbered chunks
- * in one statement and put together again here. When the connection drops it reconnects with
- * backoff, listens again and calls `onReconnect`: whatever was sent meanwhile is lost.
+ * JSON in a signed envelope (lib/cluster/envelope.ts); one too long for a notification (payloads
+ * are under 8000 bytes) is sent as numbered chunks in one statement and put together again here. A
+ * payload that fails the envelope's checks is dropped, counted (`rejected`) and logged; one that
+ * makes `onMessage` throw is logged: neither ever reaches pg's notification handler, whose
+ * connection would not recover. When the connection drops it reconnects with backoff, listens
+ * again and calls `onReconnect`: whatever was sent meanwhile is lost.
  */
-
-/** PostgreSQL refuses a payload of 8000 bytes or more. */
-export const MAX_PAYLOAD_BYTES = 7999;
-/** Bytes of the message's JSON per chunk: base64 makes them 4/3 as long, and the envelope fits beside. */
-const CHUNK_BYTES = 5600;
-
-type Envelope = { m: string; d: unknown } | { m: string; i: number; n: number; p: string };
 
 export interface NotifyChannelOptions {
   url: string;
   /** The channel this instance listens on; a lowercase name of at most 63 bytes. */
   channel: string;
+  /** Called with each message that passed the envelope's checks (lib/cluster/envelope.ts). */
   onMessage: (message: unknown) => void;
   /** Called after the connection was lost and is listening again. */
   onReconnect?: () => void;
@@ -29,58 +34,24 @@ export interface NotifyChannelOptions {
   /** First reconnect delay; it doubles up to `maxReconnectDelayMs`. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
+  /** The key messages are signed and checked with; CLUSTER_SECRET's (`clusterKey`) by default. */
+  key?: Buffer;
+  /** The envelope's bounds; from the configuration by default. */
+  limits?: Partial<EnvelopeLimits>;
 }
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** The payloads that carry `message`: one envelope, or chunks when that would be too long. */
-export function encodeMessage(message: unknown, id: string = crypto.randomUUID()): string[] {
-  const whole = JSON.stringify({ m: id, d: message } satisfies Envelope);
-  if (Buffer.byteLength(whole) <= MAX_PAYLOAD_BYTES) return [whole];
-  const bytes = Buffer.from(JSON.stringify(message));
-  const count = Math.ceil(bytes.length / CHUNK_BYTES);
-  return Array.from({ length: count }, (_, index) =>
-    JSON.stringify({
-      m: id,
-      i: index,
-      n: count,
-      p: bytes.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES).toString("base64"),
-    } satisfies Envelope),
-  );
-}
-
-/** Puts chunked messages together; a message is delivered once all its chunks are in. */
-export class MessageAssembler {
-  private readonly partial = new Map<string, string[]>();
-
-  /** The message a payload completes, or undefined while chunks are missing. */
-  accept(payload: string): { message: unknown } | undefined {
-    const envelope = JSON.parse(payload) as Envelope;
-    if ("d" in envelope) return { message: envelope.d };
-    const parts = this.partial.get(envelope.m) ?? new Array<string>(envelope.n);
-    parts[envelope.i] = envelope.p;
-    if (parts.filter((part) => part !== undefined).length < envelope.n) {
-      this.partial.set(envelope.m, parts);
-      return undefined;
-    }
-    this.partial.delete(envelope.m);
-    const bytes = Buffer.concat(parts.map((part) => Buffer.from(part, "base64")));
-    return { message: JSON.parse(bytes.toString("utf8")) };
-  }
-
-  /** Chunks of a message that can no longer complete (the connection was lost) are dropped. */
-  clear(): void {
-    this.partial.clear();
-  }
-
-  get pending(): number {
-    return this.partial.size;
-  }
-}
+/** A dropped payload is logged at most this often per reason (a flood must not flood the log too). */
+const REJECT_LOG_INTERVAL_MS = 60_000;
 
 export class NotifyChannel {
   private client: pg.Client | undefined;
-  private readonly assembler = new MessageAssembler();
+  private readonly key: Buffer;
+  private readonly limits: EnvelopeLimits;
+  private readonly receiver: MessageReceiver;
+  /** Payloads dropped, by reason. */
+  readonly rejected: Partial<Record<RejectReason, number>> = {};
+  private readonly rejectLogged = new Map<RejectReason, number>();
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private closed = false;
@@ -95,7 +66,11 @@ export class NotifyChannel {
   /** Who waits for the queue to be sent (closing). */
   private readonly idle: (() => void)[] = [];
 
-  private constructor(private readonly options: NotifyChannelOptions) {}
+  private constructor(private readonly options: NotifyChannelOptions) {
+    this.key = options.key ?? clusterKey();
+    this.limits = envelopeLimits(options.limits);
+    this.receiver = new MessageReceiver(this.key, options.channel, this.limits);
+  }
 
   /** Connects and listens; rejects when the first connection fails. */
   static async open(options: NotifyChannelOptions): Promise<NotifyChannel> {
@@ -118,7 +93,12 @@ export class NotifyChannel {
    */
   send(channel: string, message: unknown): Promise<void> {
     if (!CHANNEL_NAME.test(channel)) return Promise.reject(new Error(`Not a channel name: ${channel}`));
-    const payloads = encodeMessage(message);
+    let payloads: string[];
+    try {
+      payloads = encodeMessage(this.key, channel, message, { maxMessageBytes: this.limits.maxMessageBytes });
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       this.queued.push({ channel, payloads, resolve, reject });
       if (!this.sending) void this.sendQueued();
@@ -175,13 +155,7 @@ export class NotifyChannel {
     client.on("error", () => {});
     client.on("notification", (notification) => {
       if (notification.channel !== this.options.channel || notification.payload === undefined) return;
-      let delivered: { message: unknown } | undefined;
-      try {
-        delivered = this.assembler.accept(notification.payload);
-      } catch {
-        return; // Not one of ours: anyone who may connect can notify, and a malformed payload is dropped.
-      }
-      if (delivered) this.options.onMessage(delivered.message);
+      this.receive(notification.payload);
     });
     try {
       await client.connect();
@@ -199,10 +173,41 @@ export class NotifyChannel {
     this.failures = 0;
   }
 
+  /** Anyone who may connect can notify: only a payload that passes the envelope's checks is delivered. */
+  private receive(payload: string): void {
+    const accepted = this.receiver.accept(payload);
+    if (!accepted) return;
+    if ("rejected" in accepted) {
+      this.reject(accepted.rejected);
+      return;
+    }
+    try {
+      this.options.onMessage(accepted.message);
+    } catch (error) {
+      console.error(`[cluster] a message on ${this.options.channel} could not be handled; dropped`, error);
+    }
+  }
+
+  private reject(reason: RejectReason): void {
+    this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;
+    const now = Date.now();
+    const last = this.rejectLogged.get(reason);
+    if (last !== undefined && now - last < REJECT_LOG_INTERVAL_MS) return;
+    this.rejectLogged.set(reason, now);
+    console.warn(
+      `[cluster] dropped a ${reason} message on ${this.options.channel} (${this.rejected[reason]} so far); every instance needs the same CLUSTER_SECRET`,
+    );
+  }
+
+  /** Chunked messages waiting for their other chunks. */
+  get pending(): number {
+    return this.receiver.pending;
+  }
+
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = undefined;
-    this.assembler.clear();
+    this.receiver.clear();
     this.scheduleReconnect();
   }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import type { InstanceLink, LinkService, ServiceAnswer } from "./instance-link";
 import type { InstanceRegistry } from "./instance-registry";
@@ -120,10 +121,18 @@ export class RunFollows implements LinkService {
     for (const followId of [...this.forwarding.keys()]) this.stopForwarding(followId);
   }
 
-  answer(body: unknown): Promise<ServiceAnswer> | undefined {
+  answer(body: unknown, from: string): Promise<ServiceAnswer> | undefined {
     const request = followRequest.safeParse(body);
     if (!request.success) return undefined;
-    return Promise.resolve(this.startForwarding(request.data));
+    return this.followedBy(request.data, from);
+  }
+
+  /** A run's events go only to the registered instance that asked for them itself. */
+  private async followedBy(request: FollowRequest, from: string): Promise<ServiceAnswer> {
+    if (request.follower !== from || !(await this.registry.registered([from])).has(from)) {
+      throw new AppError("forbidden:follower", "Only a registered instance may follow a run, for itself.");
+    }
+    return this.startForwarding(request);
   }
 
   receive(body: unknown, from: string): void {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { createDatabase } from "./throwaway-postgres";
 
@@ -11,6 +12,8 @@ if (!adminUrl)
   throw new Error("The PostgreSQL test project runs without its cluster (tests/support/postgres-global-setup.ts).");
 const database = await createDatabase(adminUrl, "file");
 process.env.DATABASE_URL = database.url;
+// Several app instances, as their tests start them, sign their messages with one shared secret.
+process.env.CLUSTER_SECRET = randomBytes(32).toString("base64");
 
 afterAll(async () => {
   await database.drop();
