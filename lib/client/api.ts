@@ -5,7 +5,9 @@
  */
 import type { ModelDetails } from "@/lib/llm/ollama-api";
 import type { OllamaServerStatus, PooledLoadedModel } from "@/lib/llm/ollama-pool";
+import type { McpToolApproval } from "@/lib/mcp/types";
 import type { PullEvent } from "@/lib/protocol/pull-events";
+import type { ApprovalDecided, ApprovalDecision } from "@/lib/protocol/run-events";
 import type {
   ChatSettings,
   ConversationDetail,
@@ -168,6 +170,13 @@ export const api = {
       method: "POST",
     }),
 
+  /** The user's decision on a tool call that waits for approval; ApiError 409 once nothing waits. */
+  decideApproval: (id: string, approvalId: string, decision: ApprovalDecision) =>
+    request<ApprovalDecided>(
+      `/api/conversations/${encodeURIComponent(id)}/approvals/${encodeURIComponent(approvalId)}`,
+      { method: "POST", body: JSON.stringify({ decision }) },
+    ),
+
   /** A message for the running agent: 202 while it runs, ApiError 409 once it has finished. */
   interrupt: (id: string, message: string) =>
     request<InterruptAccepted>(`/api/conversations/${encodeURIComponent(id)}/interrupt`, {
@@ -283,7 +292,12 @@ export const api = {
   /** `null` env or header values keep the saved ones. */
   updateMcpServer: (
     name: string,
-    body: { enabled?: boolean; transport?: McpTransportPatch; disabledTools?: string[] },
+    body: {
+      enabled?: boolean;
+      transport?: McpTransportPatch;
+      disabledTools?: string[];
+      toolApproval?: McpToolApproval;
+    },
   ) =>
     request<{ server: McpServerView }>(`/api/admin/mcp/servers/${encodeURIComponent(name)}`, {
       method: "PATCH",

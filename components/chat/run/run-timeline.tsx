@@ -5,6 +5,7 @@ import { memo, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import { runSources, type TimelineEntry } from "@/lib/client/run-view";
+import { ApprovalCard } from "./approval-card";
 import { PlanCard } from "./plan-card";
 import { ThinkingBlock } from "./thinking-block";
 import { CompactDivider, RunNotice, TakenInterrupts, ToolSelectionNote } from "./timeline-notes";
@@ -105,6 +106,8 @@ function TimelineItem({
       return <PlanCard entry={entry} tools={stepTools} runEnded={runEnded} />;
     case "tool":
       return entry.stepId === undefined ? <ToolCard entry={entry} runEnded={runEnded} /> : null;
+    case "approval":
+      return <ApprovalCard entry={entry} runEnded={runEnded} />;
     case "thinking":
       return <ThinkingBlock text={entry.text} live={entry.live} durationMs={entry.durationMs} />;
     case "interrupt":

@@ -7,11 +7,17 @@ import { InlineConfirm } from "@/components/ui/inline-confirm";
 import { Switch } from "@/components/ui/switch";
 import { cx } from "@/lib/client/cx";
 import type { McpServerView } from "@/lib/client/types";
+import { type McpToolApproval, type ToolApprovalPolicy, toolApprovalPolicy } from "@/lib/mcp/types";
+import { ApprovalSelect } from "./approval-select";
 import { ServerStatus } from "./server-status";
 
 export interface ServerActions {
   /** Each resolves with an error message to show, or null. */
-  update: (body: { enabled?: boolean; disabledTools?: string[] }) => Promise<string | null>;
+  update: (body: {
+    enabled?: boolean;
+    disabledTools?: string[];
+    toolApproval?: McpToolApproval;
+  }) => Promise<string | null>;
   test: () => Promise<string | null>;
   remove: () => Promise<string | null>;
   edit: () => void;
@@ -24,8 +30,9 @@ const summary = (server: McpServerView) =>
 
 /**
  * One server: where it is configured, its state and error, its tools. A stored server can be
- * switched, edited, tested and removed (asked first), its tools switched one by one; a server of
- * the `MCP_CONFIG` file can only be tested.
+ * switched, edited, tested and removed (asked first), its tools switched one by one and their
+ * approval policy set, for the server and per tool; a server of the `MCP_CONFIG` file can only be
+ * tested (its policies are set in the file, and shown).
  */
 export function ServerCard({ server, actions }: { server: McpServerView; actions: ServerActions }) {
   const t = useTranslations("mcp");
@@ -40,6 +47,15 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
     setBusy(true);
     setError(await action());
     setBusy(false);
+  };
+  const { toolApproval } = server;
+  const setServerPolicy = (policy: ToolApprovalPolicy | null) =>
+    act(() => actions.update({ toolApproval: { ...toolApproval, default: policy } }));
+  const setToolPolicy = (tool: string, policy: ToolApprovalPolicy | null) => {
+    const { [tool]: _previous, ...others } = toolApproval.tools;
+    return act(() =>
+      actions.update({ toolApproval: { ...toolApproval, tools: policy ? { ...others, [tool]: policy } : others } }),
+    );
   };
   const toggleTool = (tool: string, on: boolean) =>
     act(() =>
@@ -128,6 +144,18 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
           onConfirm={() => void act(actions.remove)}
         />
       ) : null}
+      <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+        <span>{t("approval.server", { name: server.name })}</span>
+        <ApprovalSelect
+          value={toolApproval.default}
+          inherited={t("approval.byAnnotations")}
+          onChange={(policy) => void setServerPolicy(policy)}
+          disabled={busy || !editable}
+          label={t("approval.server", { name: server.name })}
+          testId="mcp-approval-default"
+        />
+        <span className="basis-full">{t("approval.note")}</span>
+      </div>
       {tools.length > 0 ? (
         <ul aria-label={t("toolsOf", { name: server.name })} className="space-y-1.5 border-t border-border pt-3">
           {tools.map((tool) => {
@@ -142,6 +170,16 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
                     <p className="line-clamp-2 text-xs text-muted-foreground">{tool.description}</p>
                   ) : null}
                 </div>
+                <ApprovalSelect
+                  value={toolApproval.tools[tool.name] ?? null}
+                  inherited={t("approval.effective", {
+                    policy: toolApprovalPolicy({ default: toolApproval.default, tools: {} }, tool),
+                  })}
+                  onChange={(policy) => void setToolPolicy(tool.name, policy)}
+                  disabled={busy || !editable}
+                  label={t("approval.tool", { tool: tool.qualifiedName })}
+                  testId="mcp-tool-approval"
+                />
                 {editable ? (
                   <Switch
                     size="sm"
