@@ -38,6 +38,8 @@ export function repairInvalidEscapes(text: string): string {
   return out;
 }
 
+const PYTHON_WORD = /(True|False|None)\b/y;
+
 /** Trailing commas, single-quoted strings and Python's True/False/None, outside double-quoted strings. */
 function repairLenient(text: string): string {
   let out = "";
@@ -64,10 +66,13 @@ function repairLenient(text: string): string {
       continue;
     }
     if (char === ",") {
-      const rest = text.slice(i + 1).trimStart();
-      if (rest.startsWith("}") || rest.startsWith("]")) continue;
+      let next = i + 1;
+      while (next < text.length && /\s/.test(text[next] as string)) next++;
+      if (text[next] === "}" || text[next] === "]") continue;
     }
-    const word = /^(True|False|None)\b/.exec(text.slice(i));
+    // Looked at in place (a sticky regex), never on a copy of the rest: linear in the text.
+    PYTHON_WORD.lastIndex = i;
+    const word = char === "T" || char === "F" || char === "N" ? PYTHON_WORD.exec(text) : null;
     if (word && !/[\w$]/.test(text[i - 1] ?? "")) {
       out += word[1] === "True" ? "true" : word[1] === "False" ? "false" : "null";
       i += (word[1] as string).length - 1;
@@ -80,14 +85,15 @@ function repairLenient(text: string): string {
 
 /** A JSON value (object, array, ...) with the same repairs as objects get; undefined when none parses. */
 export function parseLenientJson(text: string): unknown {
+  // Each repair is made only when the text before it did not parse.
   for (const candidate of [
-    text,
-    repairInvalidEscapes(text),
-    repairLenient(text),
-    repairInvalidEscapes(repairLenient(text)),
+    () => text,
+    () => repairInvalidEscapes(text),
+    () => repairLenient(text),
+    () => repairInvalidEscapes(repairLenient(text)),
   ]) {
     try {
-      return JSON.parse(candidate) as unknown;
+      return JSON.parse(candidate()) as unknown;
     } catch {
       // try the next repair
     }

@@ -45,6 +45,40 @@ export function scanValue(text: string, start: number): ScannedValue | null {
   return null;
 }
 
+/**
+ * Every balanced `{…}` in the text, outermost first in order of opening, found in one pass (quotes
+ * respected from the start of the text): linear however many openings never close. An object
+ * left open one brace short at the end counts, repaired.
+ */
+export function objectsIn(text: string): ScannedValue[] {
+  const spans: { start: number; value: ScannedValue }[] = [];
+  const stack: { char: string; at: number }[] = [];
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = null;
+      continue;
+    }
+    if (char === '"') quote = char;
+    else if (char === "{" || char === "[") stack.push({ char, at: i });
+    else if (char === "}" || char === "]") {
+      const open = stack.pop();
+      if (!open || CLOSER[open.char] !== char) {
+        stack.length = 0;
+        continue;
+      }
+      if (char === "}") spans.push({ start: open.at, value: { text: text.slice(open.at, i + 1), end: i + 1 } });
+    }
+  }
+  if (!quote && stack.length === 1 && stack[0]?.char === "{") {
+    const at = stack[0].at;
+    spans.push({ start: at, value: { text: `${text.slice(at).trimEnd()}}`, end: text.length } });
+  }
+  return spans.sort((a, b) => a.start - b.start).map((span) => span.value);
+}
+
 /** Parses a scanned value leniently (single quotes, Python literals, trailing commas, bad escapes). */
 export function parseValue(text: string): unknown {
   return parseLenientJson(text);

@@ -1,5 +1,5 @@
 import { callsFromValue } from "../call-object";
-import { parseValue, scanValue, valuesInRow } from "../scan";
+import { objectsIn, parseValue, valuesInRow } from "../scan";
 import type { FormContext, Recognised, TextToolCall, ToolCallForm } from "../types";
 
 /**
@@ -33,15 +33,14 @@ function wholeText(body: string, context: FormContext): Recognised {
 /** Calls of offered tools anywhere in prose ("Let me search. {…}"), in order. */
 function embedded(text: string, context: FormContext): Recognised {
   const calls: TextToolCall[] = [];
-  let openings = 0;
-  for (let i = text.indexOf("{"); i !== -1 && openings < MAX_OPENINGS; i = text.indexOf("{", i + 1)) {
-    openings++;
-    const scanned = scanValue(text, i);
-    if (!scanned) continue;
-    const found = allOffered(callsFromValue(parseValue(scanned.text)), context);
+  let after = 0;
+  for (const object of objectsIn(text).slice(0, MAX_OPENINGS)) {
+    // An object inside a call already taken is part of it.
+    if (object.end - object.text.length < after) continue;
+    const found = allOffered(callsFromValue(parseValue(object.text)), context);
     if (found) {
       calls.push(...found);
-      i = scanned.end - 1;
+      after = object.end;
     }
   }
   return calls.length > 0 ? calls : null;
