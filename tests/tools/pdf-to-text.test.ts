@@ -150,6 +150,23 @@ describe("pdf_to_text", () => {
     expect(await env.run("pdf_to_text", { url_or_path: url })).toBe(NO_TEXT_LAYER);
   });
 
+  it("a first window of blank (scanned) pages names them and reads on to the text after them, losslessly", async () => {
+    const small = setupLimits(3);
+    const bytes = makeTextPdf([[], [], [], [], ["The typed report starts here."], ["And ends here."]]);
+    const url = servePdf("/half-scanned.pdf", bytes);
+    const call = (args: Record<string, unknown>, language: "en" | "ja" = "en") =>
+      env.outcome("pdf_to_text", args, { language }, small.registry);
+    const pages = await followPages(call, { url_or_path: url }, { limit });
+    const note = "[No text on pages 1–3 (scanned pages?); the text may go on after them.]\n";
+    expect(pages[0]?.body.startsWith(note)).toBe(true);
+    expect(pages[0]?.body).not.toContain(NO_TEXT_LAYER);
+    expect(pages.map((page) => page.body.replace(/^\[No text on pages [^\]]*\]\n/, "")).join("")).toBe(
+      await fullText(bytes),
+    );
+    const ja = await call({ url_or_path: url }, "ja");
+    expect(ja.ok && ja.output.startsWith("[1–3 ページには文字がありません")).toBe(true);
+  });
+
   it("answers clearly for encrypted and corrupt PDFs and for non-PDF content", async () => {
     expect(await env.run("pdf_to_text", { url_or_path: servePdf("/enc.pdf", makeEncryptedPdf()) })).toMatch(
       /^PDF is encrypted/,

@@ -176,6 +176,38 @@ describe("search_and_fetch", () => {
     ).toContain("Attachment not found");
   });
 
+  it("a PDF's file header gives its page count and its character count", async () => {
+    serveResults([{ title: "Report", path: "/report.pdf" }]);
+    const pdf = makeTextPdf([["Report page one"], ["Report page two"]]);
+    env.web().routes.set("/report.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
+    const result = await env.run("search_and_fetch", { query: "report", file_type: "pdf" });
+    expect(result).toContain(`Pages: 2\nCharacters: ${"Report page one\n\nReport page two".length}\n`);
+    // Counting more pages than one call may read is left to the reading.
+    const registry = createBuiltinRegistry({ ...env.services, limits: { ...env.services.limits, MAX_PDF_PAGES: 1 } });
+    const long = await env.run("search_and_fetch", { query: "report", file_type: "pdf" }, { language: "ja" }, registry);
+    expect(long).toContain("ページ数: 2\n文字数: 未計数（1 ページを超えるため");
+  });
+
+  it("names blank (scanned) PDF pages above the body and reads on to the text after them, losslessly", async () => {
+    serveResults([{ title: "Scan", path: "/scan.pdf" }]);
+    const pdf = makeTextPdf([[], [], [], ["Typed page after the scans."]]);
+    env.web().routes.set("/scan.pdf", { headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) });
+    const registry = createBuiltinRegistry({ ...env.services, limits: { ...env.services.limits, MAX_PDF_PAGES: 2 } });
+    const pages = await followPages(
+      (args) => env.outcome("search_and_fetch", args, {}, registry),
+      { query: "scan", file_type: "pdf" },
+      { limit },
+    );
+    expect(pages[0]?.body).toContain("[No text on pages 1–2 (scanned pages?); the text may go on after them.]\n---\n");
+    const bodies = pages.map((page) => page.body.split("\n---\n").slice(1).join("\n---\n")).join("");
+    const doc = await openPdf(pdf, testPdfLimits());
+    let text = "";
+    for (let i = 0; i < doc.pageCount; i++) text += await doc.pageText(i);
+    await doc.close();
+    expect(bodies).toBe(text);
+    expect(bodies).toContain("Typed page after the scans.");
+  });
+
   it("reports a PDF stopped by a limit like a failed fetch, and the token moves on to the next candidate", async () => {
     serveResults([
       { title: "Bomb", path: "/endless.pdf" },

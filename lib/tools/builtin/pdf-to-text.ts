@@ -1,11 +1,20 @@
 import { z } from "zod";
+import { prompt } from "@/lib/prompts";
 import { ATTACHMENT_PREFIX, findAttachment, isPdfFile, readTextAttachment } from "../attachment-reader";
 import { type ToolError, type ToolOutcome, toolError, toolOk, withSource } from "../outcome";
 import { fitPage } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken } from "../pagination";
-import { lacksTextLayer, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
+import {
+  coversBlankPages,
+  lacksTextLayer,
+  openPdfCached,
+  PdfError,
+  type PdfText,
+  pdfLimits,
+  readWindow,
+} from "../pdf/pdf-text";
 import { attachmentPdf, fetchPdf, type PdfSource, parsePdfSource } from "../pdf-source";
-import { defineTool } from "../registry";
+import { defineTool, type ToolContext } from "../registry";
 import type { ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
 
@@ -86,7 +95,7 @@ export function createPdfToText(services: ToolServices) {
       let pdf: Awaited<ReturnType<typeof openPdfCached>> | undefined;
       try {
         pdf = await openPdfCached(loaded.key, () => loaded.bytes, pdfLimits(limits));
-        const page = await readPage(pdf, source, cursor, maxChars);
+        const page = await readPage(pdf, source, cursor, maxChars, context.language);
         const url = source.kind === "url" ? source.url : `${ATTACHMENT_PREFIX}${source.fileId}`;
         return withSource(page, { url, title: loaded.title });
       } catch (error) {
@@ -104,6 +113,7 @@ export function createPdfToText(services: ToolServices) {
     source: PdfSource,
     cursor: { pageIndex: number; pageCharOffset: number },
     maxChars: number,
+    language: ToolContext["language"],
   ): Promise<ToolOutcome> {
     if (cursor.pageIndex >= pdf.pageCount) return toolOk(`No more text: the PDF has ${pdf.pageCount} pages.`);
     return fitPage(
@@ -121,10 +131,14 @@ export function createPdfToText(services: ToolServices) {
               services.now?.(),
             )
           : null;
-        // A document with no text from its start through this window is most likely a scan.
-        const body = lacksTextLayer(window) ? NO_TEXT_LAYER : window.text;
+        // A document with no text at all is most likely a scan. Blank pages before text are named
+        // above the body, which keeps their whitespace: the bodies still add up to the text.
+        const blank = !lacksTextLayer(window) && coversBlankPages(window, budget);
         return {
-          body,
+          header: blank
+            ? prompt(language, "pdf_no_text_pages", { first: String(window.firstPage), last: String(window.lastPage) })
+            : undefined,
+          body: lacksTextLayer(window) ? NO_TEXT_LAYER : window.text,
           nextToken,
           sourcePages: { first: window.firstPage, last: window.lastPage, total: window.totalPages },
         };

@@ -5,7 +5,7 @@ import { fetchFailure, isMediaType } from "../fetch-errors";
 import { toolError, toolOk, withSource } from "../outcome";
 import { fitPage, sliceText } from "../page-fit";
 import { InvalidTokenError, makeToken, parseToken, type TokenPayload } from "../pagination";
-import { openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
+import { coversBlankPages, openPdfCached, PdfError, type PdfText, pdfLimits, readWindow } from "../pdf/pdf-text";
 import { defineTool, type ToolContext } from "../registry";
 import type { FileQuotaRefusal, StoredFileInfo, ToolServices } from "../services";
 import { continueFrom, limitOr, optionalCount } from "./args";
@@ -224,6 +224,19 @@ export function createSearchAndFetch(services: ToolServices) {
           size: String(size),
           extent,
         });
+      /**
+       * A PDF's pages and characters. Counting the characters reads every page, so it is done only
+       * when that is within one call's page budget (the pages are memoised for the windows that follow).
+       */
+      const pdfExtent = async (pdf: PdfText) => {
+        const pages = say("fetch_pages", { pages: String(pdf.pageCount) });
+        if (pdf.pageCount > limits.MAX_PDF_PAGES) {
+          return `${pages}\n${say("fetch_chars_uncounted", { max_pages: String(limits.MAX_PDF_PAGES) })}`;
+        }
+        let chars = 0;
+        for (let index = 0; index < pdf.pageCount; index++) chars += (await pdf.pageText(index)).length;
+        return `${pages}\n${say("fetch_chars", { chars: String(chars) })}`;
+      };
       const limit = limits.MAX_TOOL_RESULT_CHARS;
       const maxChars = limitOr(args.max_chars, limits.FETCH_MAX_CHARS);
 
@@ -249,7 +262,7 @@ export function createSearchAndFetch(services: ToolServices) {
         try {
           pdf = await openPdfCached(file.sha256, () => file.bytes, pdfLimits(limits));
           const leased = pdf;
-          const header = `${baseHeader(file.mime, file.size, say("fetch_pages", { pages: String(leased.pageCount) }))}${saved}---\n`;
+          const header = `${baseHeader(file.mime, file.size, await pdfExtent(leased))}${saved}`;
           const page = await fitPage(
             async (budget) => {
               const window = await readWindow(
@@ -260,7 +273,15 @@ export function createSearchAndFetch(services: ToolServices) {
               const next = window.hasMore
                 ? { ...cursor, pdfPageIndex: window.nextPage, pdfPageCharOffset: window.nextOffset, fileId: file.id }
                 : nextCandidate(cursor);
-              return { header, body: window.text, nextToken: next ? tokenFor(next, services) : null };
+              // Blank (scanned) pages are named above the body, which keeps their whitespace.
+              const blank = coversBlankPages(window, budget)
+                ? say("pdf_no_text_pages", { first: String(window.firstPage), last: String(window.lastPage) })
+                : "";
+              return {
+                header: `${header}${blank}---\n`,
+                body: window.text,
+                nextToken: next ? tokenFor(next, services) : null,
+              };
             },
             { limit, maxChars },
           );

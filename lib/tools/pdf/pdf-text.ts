@@ -9,4 +9,11 @@ export { openPdf, type PdfText } from "./pdf-document";
 export { PdfError, type PdfErrorKind } from "./pdf-error";
 export { PdfBudget, type PdfLimits, pdfLimits } from "./pdf-limits";
 export { pdfWorkerCounts } from "./pdf-worker-host";
-export { lacksTextLayer, type PdfCursor, type PdfWindow, type PdfWindowLimits, readWindow } from "./read-window";
+export {
+  coversBlankPages,
+  lacksTextLayer,
+  type PdfCursor,
+  type PdfWindow,
+  type PdfWindowLimits,
+  readWindow,
+} from "./read-window";

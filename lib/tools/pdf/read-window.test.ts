@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeScannedPdf, makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { testPdfLimits } from "@/tests/support/pdf-work";
-import { lacksTextLayer, openPdf, type PdfText, type PdfWindow, readWindow } from "./pdf-text";
+import { coversBlankPages, lacksTextLayer, openPdf, type PdfText, type PdfWindow, readWindow } from "./pdf-text";
 
 const limits = testPdfLimits();
 
@@ -267,5 +267,23 @@ describe("lacksTextLayer", () => {
     const later = await readWindow(pdf, { pageIndex: 1, pageCharOffset: 0 }, { maxChars: 100, maxPages: 5 });
     expect(later.text.trim()).toBe("");
     expect(lacksTextLayer(later)).toBe(false);
+  });
+});
+
+describe("blank pages before text", () => {
+  it("a first window of blank pages with text after them is not a document without text", async () => {
+    const pdf = fakePdf(["\n\n", "\n\n", "\n\n", "typed text"]);
+    const first = await readWindow(pdf, { pageIndex: 0, pageCharOffset: 0 }, { maxChars: 100, maxPages: 2 });
+    expect(first.hasMore).toBe(true);
+    expect(lacksTextLayer(first)).toBe(false);
+    expect(coversBlankPages(first, 100)).toBe(true);
+    expect([first.firstPage, first.lastPage]).toEqual([1, 2]);
+  });
+
+  it("a window cut short by its room on a blank line is not a blank page", async () => {
+    const pdf = fakePdf(["line one\n\n\nline two"]);
+    const window = await readWindow(pdf, { pageIndex: 0, pageCharOffset: 8 }, { maxChars: 2, maxPages: 5 });
+    expect(window.text).toBe("\n\n");
+    expect(coversBlankPages(window, 2)).toBe(false);
   });
 });

@@ -109,10 +109,20 @@ export async function readWindow(pdf: PdfText, cursor: PdfCursor, limits: PdfWin
 }
 
 /**
- * True when everything from the start of the document to the end of `window` is whitespace: the PDF
- * has no text layer (a scan), over the whole document when `hasMore` is false, else so far. The tool
- * then says "No extractable text (scanned PDF?)" instead of returning blank text.
+ * True when the whole document is whitespace: `window` starts at the beginning and reaches the end
+ * with no text. The PDF has no text layer (a scan); the tool says "No extractable text (scanned
+ * PDF?)" instead of returning blank text.
  */
 export function lacksTextLayer(window: PdfWindow): boolean {
-  return window.startPage === 0 && window.startOffset === 0 && window.text.trim() === "";
+  return window.startPage === 0 && window.startOffset === 0 && !window.hasMore && window.text.trim() === "";
+}
+
+/**
+ * True when `window`, read with room for `maxChars`, covers pages with no text on them: it is
+ * whitespace and ended where its page budget did, not where its room did (a window of a few
+ * characters that happens to fall on a blank line is not a blank page). The tool names the pages,
+ * so "no text on pages 1–25" is not read as "no text in the PDF", and reads on.
+ */
+export function coversBlankPages(window: PdfWindow, maxChars: number): boolean {
+  return window.pagesRead > 0 && window.text.length < maxChars && window.text.trim() === "";
 }
