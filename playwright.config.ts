@@ -89,6 +89,8 @@ export default defineConfig({
         // The agent's tools may reach the fake web on loopback, and search through its DuckDuckGo page.
         FETCH_ALLOW_PRIVATE: `127.0.0.1:${FAKE_WEB_PORT}`,
         DUCKDUCKGO_URL: `${FAKE_WEB_URL}/html/`,
+        // e2e/mcp.spec.ts adds the stdio test server from the settings page.
+        MCP_STDIO_FROM_UI: "1",
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,4 +1,5 @@
 import "server-only";
+import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
@@ -27,6 +28,8 @@ export interface McpServerView {
 export interface McpServersView {
   servers: McpServerView[];
   file: McpFileStatus | null;
+  /** Whether stdio servers may be added or changed here (MCP_STDIO_FROM_UI=1); else only in the MCP_CONFIG file. */
+  stdioFromUi: boolean;
 }
 
 const hidden = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((key) => [key, null]));
@@ -63,7 +66,24 @@ export async function listServerViews(db: Db, stored: McpServerConfig[]): Promis
     ...mcp.fileServers.map((server) => serverView(server, states.get(server.name))),
     ...stored.map((server) => serverView(server, states.get(server.name), shadowed.has(server.name))),
   ];
-  return { servers: views, file: mcp.file };
+  return { servers: views, file: mcp.file, stdioFromUi: stdioFromUi() };
+}
+
+export const stdioFromUi = (config: Pick<Config, "MCP_STDIO_FROM_UI"> = getConfig()) =>
+  config.MCP_STDIO_FROM_UI === "1";
+
+/**
+ * A stdio server is a command this machine runs as the app's user: from the settings page and API it
+ * may be added, imported or have its transport changed only with MCP_STDIO_FROM_UI=1, so whoever holds
+ * an admin session (the first visitor of a fresh install, a stolen cookie) does not get to run programs.
+ * Enabling, disabling, tool switches and removal of a stored one stay open: they start nothing new.
+ */
+export function refuseStdioFromUi(transports: readonly { type: string }[], config = getConfig()): void {
+  if (stdioFromUi(config) || !transports.some((transport) => transport.type === "stdio")) return;
+  throw new AppError(
+    "forbidden:mcp_stdio",
+    "Stdio MCP servers (commands this server runs) cannot be added or changed from the settings page here: set MCP_STDIO_FROM_UI=1, or list the server in the MCP_CONFIG file.",
+  );
 }
 
 /** A new server may not take a name the `MCP_CONFIG` file uses. */

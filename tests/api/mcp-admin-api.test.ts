@@ -20,7 +20,8 @@ import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
 
-const { admin, user } = setupAccounts();
+// These tests add stdio servers through the API, as an install that allows it does (tests/api/mcp-stdio-api.test.ts: the default).
+const { admin, user } = setupAccounts({ env: { MCP_STDIO_FROM_UI: "1" } });
 let hub: FakeMcpHub;
 
 const SECRET = "sk-very-secret-value-1234";

@@ -56,12 +56,15 @@ const offered = (index: number) =>
 beforeEach(async () => {
   // The test server's own tools and the built-ins are over the selection threshold: these runs skip it.
   process.env.TOOL_SELECTION_THRESHOLD = "100";
+  // These tests add stdio servers through the API, as an install that allows it does.
+  process.env.MCP_STDIO_FROM_UI = "1";
   resetConfigForTests();
   await (await getDb()).delete(mcpServers);
   await resetServerMcpForTests();
 });
 afterEach(() => {
   delete process.env.TOOL_SELECTION_THRESHOLD;
+  delete process.env.MCP_STDIO_FROM_UI;
   resetConfigForTests();
 });
 afterAll(() => resetServerMcpForTests());

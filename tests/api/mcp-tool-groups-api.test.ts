@@ -1,8 +1,9 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as add, GET as list } from "@/app/api/admin/mcp/servers/route";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne, PATCH } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
+import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { mcpServers } from "@/lib/db/schema";
 import { resetServerMcpForTests } from "@/lib/mcp/server-hub";
@@ -24,6 +25,16 @@ setupAppEnv(fake);
 
 let hub: FakeMcpHub;
 const BUILTIN = ["web_search", "scrape_url", "pdf_to_text", "search_and_fetch"];
+
+// These tests add stdio servers through the API, as an install that allows it does.
+beforeAll(() => {
+  process.env.MCP_STDIO_FROM_UI = "1";
+  resetConfigForTests();
+});
+afterAll(() => {
+  delete process.env.MCP_STDIO_FROM_UI;
+  resetConfigForTests();
+});
 
 beforeEach(async () => {
   await (await getDb()).delete(mcpServers);

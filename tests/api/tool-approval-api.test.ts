@@ -19,7 +19,7 @@ import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 // MCP tools that act wait for the user's approval (docs/security.md, "MCP tools"), through the API.
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
-const { admin, user } = setupAccounts({ env: { TOOL_SELECTION_THRESHOLD: "100" } });
+const { admin, user } = setupAccounts({ env: { TOOL_SELECTION_THRESHOLD: "100", MCP_STDIO_FROM_UI: "1" } });
 
 let hub: FakeMcpHub;
 const WRITE = "files__write_file";

@@ -57,7 +57,12 @@ export function McpSettings() {
           {data.servers.map((server) =>
             open?.form === "edit" && open.server.name === server.name && server.origin === "settings" ? (
               <li key={`${server.origin}:${server.name}`} className="p-2">
-                <ServerForm server={server} onSubmit={save} onCancel={() => setOpen(null)} />
+                <ServerForm
+                  server={server}
+                  stdioAllowed={data.stdioFromUi}
+                  onSubmit={save}
+                  onCancel={() => setOpen(null)}
+                />
               </li>
             ) : (
               <ServerCard
@@ -78,7 +83,9 @@ export function McpSettings() {
           {t("empty")}
         </p>
       ) : null}
-      {open?.form === "add" ? <ServerForm onSubmit={save} onCancel={() => setOpen(null)} /> : null}
+      {open?.form === "add" ? (
+        <ServerForm stdioAllowed={data?.stdioFromUi ?? false} onSubmit={save} onCancel={() => setOpen(null)} />
+      ) : null}
       {open?.form === "import" ? (
         <ImportForm
           onDone={() => {

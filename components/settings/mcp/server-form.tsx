@@ -19,10 +19,13 @@ const savedRows = (values: Record<string, string | null>) => Object.keys(values)
  */
 export function ServerForm({
   server,
+  stdioAllowed,
   onSubmit,
   onCancel,
 }: {
   server?: McpServerView;
+  /** MCP_STDIO_FROM_UI=1: stdio servers may be added and changed here; else the form says where to. */
+  stdioAllowed: boolean;
   /** Resolves with an error message to show, or null when saved. */
   onSubmit: (value: ServerFormValue) => Promise<string | null>;
   onCancel: () => void;
@@ -31,7 +34,9 @@ export function ServerForm({
   const ids = { name: useId(), type: useId(), command: useId(), args: useId(), cwd: useId(), url: useId() };
   const initial = server?.transport;
   const [name, setName] = useState(server?.name ?? "");
-  const [type, setType] = useState<"stdio" | "http">(initial?.type ?? "stdio");
+  const [type, setType] = useState<"stdio" | "http">(initial?.type ?? (stdioAllowed ? "stdio" : "http"));
+  /** A stdio server that this server does not let the page change: shown, not editable. */
+  const locked = type === "stdio" && !stdioAllowed;
   const [command, setCommand] = useState(initial?.type === "stdio" ? initial.command : "");
   const [args, setArgs] = useState(initial?.type === "stdio" ? initial.args.join("\n") : "");
   const [cwd, setCwd] = useState(initial?.type === "stdio" ? (initial.cwd ?? "") : "");
@@ -95,13 +100,20 @@ export function ServerForm({
             value={type}
             onChange={(event) => setType(event.target.value === "http" ? "http" : "stdio")}
           >
-            <option value="stdio">{t("stdio")}</option>
+            <option value="stdio" disabled={!stdioAllowed}>
+              {t("stdio")}
+            </option>
             <option value="http">{t("http")}</option>
           </select>
         </div>
       </div>
+      {!stdioAllowed ? (
+        <p data-testid="mcp-stdio-off" className="text-xs text-muted-foreground">
+          {t("stdioOff")}
+        </p>
+      ) : null}
       {type === "stdio" ? (
-        <>
+        <fieldset disabled={locked} className="space-y-4">
           <div className="space-y-1.5">
             <label htmlFor={ids.command} className="text-sm font-medium">
               {t("command")}
@@ -148,7 +160,7 @@ export function ServerForm({
               spellCheck={false}
             />
           </div>
-        </>
+        </fieldset>
       ) : (
         <>
           <div className="space-y-1.5">
@@ -182,7 +194,7 @@ export function ServerForm({
         <button type="button" className={BUTTON_SECONDARY} onClick={onCancel} disabled={saving}>
           {t("cancel")}
         </button>
-        <button type="submit" data-testid="mcp-save" className={BUTTON_PRIMARY} disabled={saving}>
+        <button type="submit" data-testid="mcp-save" className={BUTTON_PRIMARY} disabled={saving || locked}>
           {server ? t("save") : t("add")}
         </button>
       </div>

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { listServerViews, refuseFileName, serverView } from "@/lib/mcp/admin";
+import { listServerViews, refuseFileName, refuseStdioFromUi, serverView } from "@/lib/mcp/admin";
 import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
 import { addServer, listStoredServers } from "@/lib/mcp/store";
 import { addServerBody } from "../schema";
@@ -17,10 +17,11 @@ export const GET = apiRoute(
   { admin: true },
 );
 
-/** Admin: adds a server; it connects when first used or tested. */
+/** Admin: adds a server; it connects when first used or tested. A stdio one needs MCP_STDIO_FROM_UI=1 (403). */
 export const POST = apiRoute(
   async (request: Request) => {
     const body = await parseJsonBody(request, addServerBody);
+    refuseStdioFromUi([body.transport]);
     const db = await getDb();
     await refuseFileName(db, body.name);
     const server = await addServer(db, body);

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { editableServer, serverView } from "@/lib/mcp/admin";
+import { editableServer, refuseStdioFromUi, serverView } from "@/lib/mcp/admin";
 import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
 import { removeServer, updateServer } from "@/lib/mcp/store";
 import { updateServerBody } from "../../schema";
@@ -10,13 +10,17 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ name: string }> };
 
-/** Admin: enables or disables a stored server, changes its transport, or switches its tools. */
+/**
+ * Admin: enables or disables a stored server, changes its transport, or switches its tools. A stdio
+ * transport (a new or a changed command, arguments, environment) needs MCP_STDIO_FROM_UI=1 (403).
+ */
 export const PATCH = apiRoute(
   async (request: Request, { params }: Context) => {
     const { name } = await params;
     const db = await getDb();
     const body = await parseJsonBody(request, updateServerBody);
     await editableServer(db, name);
+    if (body.transport) refuseStdioFromUi([body.transport]);
     const server = await updateServer(db, { name, ...body });
     const mcp = await reconfigureServerMcp(db);
     const state = mcp.hub.states().find((s) => s.name === name);
