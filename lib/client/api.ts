@@ -3,11 +3,13 @@
  * reads through SWR (keys in `cache-keys.ts`), which calls these as its fetchers: this module stays
  * the one place that knows the URLs, the error shape and the sign-in redirect on a 401.
  */
+import type { FileUsage } from "@/lib/files/quota";
 import type { ModelDetails } from "@/lib/llm/ollama-api";
 import type { OllamaServerStatus, PooledLoadedModel } from "@/lib/llm/ollama-pool";
 import type { McpToolApproval } from "@/lib/mcp/types";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import type { ApprovalDecided, ApprovalDecision } from "@/lib/protocol/run-events";
+import { cacheKeys } from "./cache-keys";
 import type {
   ChatSettings,
   ConversationDetail,
@@ -283,6 +285,9 @@ export const api = {
 
   /** The tool groups a conversation can switch: web and each enabled MCP server. */
   toolGroups: () => request<{ groups: ToolGroup[] }>("/api/tool-groups", { cache: "no-store" }),
+
+  fileUsage: (conversationId: string | null) =>
+    request<FileUsage>(cacheKeys.fileUsage(conversationId), { cache: "no-store" }),
 
   mcpServers: () => request<McpServersView>("/api/admin/mcp/servers", { cache: "no-store" }),
 

@@ -15,6 +15,9 @@ export const cacheKeys = {
   mcpServers: "/api/admin/mcp/servers",
   toolGroups: "/api/tool-groups",
   conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,
+  /** The user's file storage, and the conversation's file count when there is one. */
+  fileUsage: (conversationId: string | null) =>
+    conversationId ? `/api/files/usage?conversation=${encodeURIComponent(conversationId)}` : "/api/files/usage",
 } as const;
 
 /**

@@ -101,11 +101,17 @@ export function quotaError(refusal: QuotaRefusal): AppError {
   );
 }
 
+/** `GET /api/files/usage`: the owner's storage, and one conversation's file count when named. */
+export interface FileUsage {
+  storage: { usedBytes: number; limitBytes: number };
+  conversation?: { files: number; limit: number };
+}
+
 /** What the owner's files use of the quotas, and of one conversation's when named. */
 export async function fileUsage(
   db: Db,
   { ownerId, conversationId, limits }: { ownerId: OwnerId; conversationId?: string; limits: FileLimits },
-): Promise<{ storage: { usedBytes: number; limitBytes: number }; conversation?: { files: number; limit: number } }> {
+): Promise<FileUsage> {
   const usedBytes = await storageUsed(db, ownerId);
   const storage = { usedBytes, limitBytes: limits.maxStorageBytes };
   if (conversationId === undefined) return { storage };

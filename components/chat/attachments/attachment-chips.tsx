@@ -9,6 +9,7 @@ import { useConversationFiles } from "../files/conversation-files-context";
 import { FilePreviewDialog, type PreviewedFile } from "../files/file-preview";
 import { FileChip } from "./file-chip";
 import { hasTextPreview, isImage, useFileFacts } from "./file-facts";
+import { FileUsageLine } from "./file-usage";
 import type { PendingAttachment } from "./use-attachments";
 
 /**
@@ -107,6 +108,7 @@ export function AttachmentChips({
           </li>
         ))}
       </ul>
+      <FileUsageLine conversationId={conversationId} stored={items.filter((item) => item.state === "ready").length} />
       {conversationId ? (
         <FilePreviewDialog conversationId={conversationId} file={previewed} onClose={() => setPreviewed(null)} />
       ) : null}
