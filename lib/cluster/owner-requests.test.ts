@@ -96,6 +96,24 @@ describe("stop and follow-ups reach the instance that runs the answer", () => {
       .toEqual([expect.objectContaining({ id: (accepted as { interruptId: string }).interruptId, runId: live.runId })]);
   });
 
+  it("a tool approval sent through another instance reaches the owner's waiting call, with who decided", async () => {
+    const owner = await appInstance("owner");
+    const other = await appInstance("other");
+    const live = await runningOn(owner);
+    const waiting = live.approvals.wait("approval-1", "files__write_file", { signal: live.signal, timeoutMs: 60_000 });
+    const decision = { kind: "approval", conversationId: live.conversationId, approvalId: "approval-1" } as const;
+    expect(await other.link.request("owner", { ...decision, decision: "once", decidedBy: "user-7" })).toEqual({
+      approvalId: "approval-1",
+      runId: live.runId,
+      decision: "once",
+    });
+    expect(await waiting).toEqual({ decision: "once", decidedBy: "user-7" });
+    // Decided: a second decision finds nothing waiting, and the owner says so.
+    await expect(
+      other.link.request("owner", { ...decision, decision: "deny", decidedBy: "user-7" }),
+    ).rejects.toMatchObject({ code: "conflict:no_pending_approval", status: 409 });
+  });
+
   it("the owner's refusals reach the sender: nothing running is a 409, past the run's follow-ups a 429", async () => {
     const owner = await appInstance("owner");
     const other = await appInstance("other");
