@@ -90,6 +90,21 @@ describe("an MCP reply over MCP_MAX_MESSAGE_MB is refused before it is held, and
   });
 });
 
+describe("a server that keeps saying its tools changed", () => {
+  it("is listed once more however many list_changed arrive while a listing runs, not once per notification", async () => {
+    const mcp = hub();
+    mcp.configure([stdioServer("noisy", { args: ["--hostile", "list-spam"] })]);
+    const tools = await mcp.tools(["noisy"]);
+    const lists = async () => Number((await callTool(tools, "noisy__list_count", {})).observation);
+    expect(await lists()).toBe(1);
+    await callTool(tools, "noisy__spam", { count: 200 });
+    // The first notification's listing, then one for all that came while it ran.
+    await expect.poll(lists).toBeGreaterThanOrEqual(3);
+    await callTool(tools, "noisy__ok", {});
+    expect(await lists()).toBe(3);
+  });
+});
+
 describe("messageCounter", () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
 

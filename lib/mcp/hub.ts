@@ -254,15 +254,31 @@ class Hub implements McpHub {
 
   private makeClient(entry: Entry): Client {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    /** A `list_changed` listing runs; another came meanwhile (one more listing follows). */
+    let relisting = false;
+    let relistAgain = false;
     client.onerror = (error) => {
       if (entry.client === client || entry.client === null) entry.transportError ??= describeError(error);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (entry.client !== client) return;
+      // However often a server says so, one listing runs and one more follows for all said meanwhile.
+      if (relisting) {
+        relistAgain = true;
+        return;
+      }
+      relisting = true;
       try {
-        await this.list(entry, client);
-      } catch (error) {
-        if (entry.client === client) entry.error = `Listing the changed tools failed: ${describeError(error)}`;
+        do {
+          relistAgain = false;
+          try {
+            await this.list(entry, client);
+          } catch (error) {
+            if (entry.client === client) entry.error = `Listing the changed tools failed: ${describeError(error)}`;
+          }
+        } while (relistAgain && entry.client === client);
+      } finally {
+        relisting = false;
       }
     });
     return client;

@@ -5,8 +5,8 @@ export declare function startHttpTestServer(options?: {
   sse?: boolean;
   /** Twenty numbered tools instead of the test tools. */
   many?: boolean;
-  /** A hostile server: a tool whose schema fans out, or a 512 KB tool list. */
-  hostile?: "schema-bomb" | "huge-list";
+  /** A hostile server: a tool whose schema fans out, a 512 KB tool list, or list_changed on demand. */
+  hostile?: "schema-bomb" | "huge-list" | "list-spam";
 }): Promise<{
   url: string;
   /** Streamable HTTP sessions a client ended with DELETE, in order. */

@@ -9,13 +9,14 @@
  *   --many                                                 twenty numbered tools (tool_01…tool_20) instead
  *   --fail-if-exists PATH                                  exit at once with status 1 while PATH exists
  *                                                          (a server that keeps failing to start)
- *   --hostile schema-bomb|huge-list                        a hostile server instead (below)
+ *   --hostile schema-bomb|huge-list|list-spam              a hostile server instead (below)
  *
  * In-process: `startHttpTestServer({ port, sse, many, hostile })` → `{ url, endedSessions(), close() }`.
  *
  * Hostile servers list `ok` (answers "ok") and, with `schema-bomb`, `bomb`, whose input schema is
  * 1.3 KB of references that fan out into 4^8 properties; with `huge-list`, `bulky`, whose
- * description is 512 KB.
+ * description is 512 KB; with `list-spam`, `spam {count}` (sends that many list_changed at once) and
+ * `list_count` (the tools/list requests received).
  *
  * Tools: echo {text}; fail {message} (isError); slow {ms} (waits, or until cancelled: each
  * notifications/cancelled it receives is recorded); in_flight (slow calls running); cancellations
@@ -203,14 +204,37 @@ function fanOutSchema() {
 
 /** A server written at the protocol level: its tool list is whatever JSON it chooses to send. */
 function makeHostileServer(kind) {
-  const server = new Server({ name: "ollama-web-hostile-server", version: "1.0.0" }, { capabilities: { tools: {} } });
-  const ok = { name: "ok", description: "Answers ok.", inputSchema: { type: "object", properties: {} } };
-  const other =
-    kind === "schema-bomb"
-      ? { name: "bomb", description: "A schema that fans out.", inputSchema: fanOutSchema() }
-      : { name: "bulky", description: "x".repeat(512 * 1024), inputSchema: { type: "object", properties: {} } };
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [ok, other] }));
-  server.setRequestHandler(CallToolRequestSchema, async () => text("ok"));
+  const server = new Server(
+    { name: "ollama-web-hostile-server", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  const noArguments = { type: "object", properties: {} };
+  const ok = { name: "ok", description: "Answers ok.", inputSchema: noArguments };
+  const others = {
+    "schema-bomb": [{ name: "bomb", description: "A schema that fans out.", inputSchema: fanOutSchema() }],
+    "huge-list": [{ name: "bulky", description: "x".repeat(512 * 1024), inputSchema: noArguments }],
+    "list-spam": [
+      {
+        name: "spam",
+        description: "Says count times, at once, that the tool list changed.",
+        inputSchema: { type: "object", properties: { count: { type: "integer" } } },
+      },
+      { name: "list_count", description: "How many tools/list requests came.", inputSchema: noArguments },
+    ],
+  };
+  let lists = 0;
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    lists++;
+    return { tools: [ok, ...others[kind]] };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    if (request.params.name === "list_count") return text(String(lists));
+    if (request.params.name === "spam") {
+      // All written before this handler yields: the client has every one before any listing's answer.
+      for (let i = 0; i < (request.params.arguments?.count ?? 0); i++) void server.sendToolListChanged();
+    }
+    return text("ok");
+  });
   return server;
 }
 
