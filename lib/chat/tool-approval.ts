@@ -109,6 +109,7 @@ function gated(tool: ToolDefinition, consent: ToolConsent, options: ApprovalGate
   return {
     ...tool,
     execute: async (args: unknown, context: ToolContext): Promise<ToolOutcome> => {
+      await consent.refresh?.();
       const policy = consent.policy();
       if (policy === "deny") return say("tool_policy_denied");
       if (policy === "ask" && !(await options.always.has(tool.name))) {

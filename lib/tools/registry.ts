@@ -46,6 +46,8 @@ export interface ToolConsent {
   annotations: Record<string, unknown>;
   /** Read at each call, so an admin's change applies to runs already going. */
   policy(): "ask" | "allow" | "deny";
+  /** Before `policy` is read: brings it up to date with a change made on another instance. */
+  refresh?(): Promise<void>;
 }
 
 export interface ToolDefinition<Args = unknown> {

@@ -56,12 +56,17 @@ export async function createRunToolRegistry(
   const groups = activeToolGroups(disabledToolGroups, enabled);
   const registry = groups.web ? await createServerToolRegistry(db) : new ToolRegistry();
   if (groups.servers.length === 0) return { registry, unavailable: [] };
+  // What an admin changed on another instance since the run began — a server or tool switched off, a
+  // tool's approval — holds before the approval gate reads the policy and again before the call.
+  const sync = async () => {
+    await getServerMcp(db);
+  };
   for (const tool of await mcp.hub.tools(groups.servers, signal)) {
-    // A server or tool switched off on another instance since the run began is refused, not called.
     registry.register({
       ...tool,
+      ...(tool.consent ? { consent: { ...tool.consent, refresh: sync } } : {}),
       execute: async (args, context) => {
-        await getServerMcp(db);
+        await sync();
         return tool.execute(args, context);
       },
     });

@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getSettings } from "@/app/api/settings/route";
+import { gateToolCalls, PendingApprovals } from "@/lib/chat/tool-approval";
 import { getConfig, resetConfigForTests } from "@/lib/config";
 import { closeDb, DB_FILENAME, type Db, getDb, openDb, openPostgresDb } from "@/lib/db/client";
 import { mcpServers } from "@/lib/db/schema";
@@ -91,6 +92,30 @@ describe("an admin's change on one instance reaches every instance", () => {
     const serverOff = await callTool(tools, "files__pid", {});
     expect(serverOff).toMatchObject({ ok: false, error: { kind: "tool_failed" } });
     expect(serverOff.observation).toContain("The MCP server files is no longer available");
+  });
+
+  it("a tool's approval set to deny on another instance applies to a run already holding the tool", async () => {
+    await addServer(other, { name: "files", enabled: true, transport });
+    await updateServer(other, { name: "files", toolApproval: { default: "allow", tools: {} } });
+    const { registry } = await createRunToolRegistry(await getDb(), {
+      disabledToolGroups: [WEB_TOOL_GROUP],
+      signal: new AbortController().signal,
+    });
+    const gated = gateToolCalls(registry, {
+      pending: new PendingApprovals(),
+      always: { has: async () => false, add: async () => {} },
+      onStep: () => {},
+      timeoutMs: 60_000,
+      language: "en",
+    });
+    const tools = gated.names.map((name) => gated.get(name)!);
+    expect(await callTool(tools, "files__echo", { text: "allowed" })).toMatchObject({ ok: true, output: "allowed" });
+
+    await updateServer(other, { name: "files", toolApproval: { default: "deny", tools: {} } });
+    expect(await callTool(tools, "files__echo", { text: "denied" })).toMatchObject({
+      ok: false,
+      error: { kind: "not_approved" },
+    });
   });
 
   it("a setting saved on another instance is what this instance's next run sends and its settings page shows", async () => {

@@ -10,11 +10,21 @@ const server: McpServerView = {
   enabled: true,
   transport: { type: "stdio", command: "node", args: ["server.js"], env: {} },
   disabledTools: [],
+  toolApproval: { default: null, tools: {} },
   shadowedByFile: false,
   state: {
     name: "hostile",
     status: "connected",
-    tools: [{ name: "ok", qualifiedName: "hostile__ok", description: "Answers ok.", enabled: true }],
+    tools: [
+      {
+        name: "ok",
+        qualifiedName: "hostile__ok",
+        description: "Answers ok.",
+        enabled: true,
+        annotations: { readOnlyHint: true },
+        approval: "allow",
+      },
+    ],
     droppedTools: [{ name: "bomb", reason: "Its input schema takes more than 10000 steps to read." }],
   },
 };
