@@ -35,6 +35,12 @@ describe("PDF reading fidelity (real producers)", () => {
     expect(withoutSpace(text)).toBe(withoutSpace(sourceLines("ja-horizontal").join("")));
   });
 
+  it("maps the CJK Radicals Supplement code points Chrome writes for 長 and 黄 (⻑, ⻩) to the ideographs", async () => {
+    const text = await textOf(fixture("ja-radicals"));
+    expect(text).not.toMatch(/[\u2E80-\u2EFF]/u);
+    expect(text.split("\n\n")).toEqual(sourceLines("ja-radicals"));
+  });
+
   it("joins vertical writing into one line per column, columns right to left, vertical forms normalised", async () => {
     const text = await textOf(fixture("ja-vertical"));
     const source = sourceLines("ja-vertical");

@@ -7,6 +7,13 @@ describe("compatibility forms in PDF text", () => {
     expect(normaliseCompatForms("あ︒い︑︵う︶︐")).toBe("あ。い、（う），");
   });
 
+  it("maps CJK Radicals Supplement code points to their equivalent ideograph, which NFKC leaves alone (⻑ → 長, ⻩ → 黄)", () => {
+    expect("⻑⻩".normalize("NFKC")).toBe("⻑⻩");
+    expect(normaliseCompatForms("⻑い⻩色の⻤、⺟")).toBe("長い黄色の鬼、母");
+    // U+2E80 has no equivalent ideograph in Unicode's data: it stays as written.
+    expect(normaliseCompatForms("\u2E80")).toBe("\u2E80");
+  });
+
   it("maps Arabic and Hebrew presentation forms to their letters", () => {
     expect(normaliseCompatForms("ﻣﺮﺣﺒﺎ ﻼ \uFB2A")).toBe("مرحبا لا \u05E9\u05C1");
   });

@@ -1,9 +1,13 @@
+import { RADICALS_SUPPLEMENT_IDEOGRAPHS } from "./equivalent-ideographs";
+
 /**
  * Characters PDF producers write where the reader means another one, and only those: fonts often map
  * a glyph shared by an ideograph and a radical to the radical (⽣ U+2F63 for 生), and vertical or
  * shaped glyphs to their presentation form (︒ for 。, ﻣ for م). NFKC is applied to these blocks alone:
  *
- * - U+2E80–U+2EFF CJK Radicals Supplement (NFKC maps only ⺟ and ⻳) and U+2F00–U+2FDF Kangxi Radicals
+ * - U+2E80–U+2EFF CJK Radicals Supplement, to their equivalent unified ideograph (Unicode's
+ *   EquivalentUnifiedIdeograph.txt, `equivalent-ideographs.ts`: ⻑ → 長, ⻩ → 黄, which NFKC leaves
+ *   alone; it maps only ⺟ and ⻳), and U+2F00–U+2FDF Kangxi Radicals
  * - U+F900–U+FAFF and U+2F800–U+2FA1F CJK Compatibility Ideographs (and Supplement)
  * - U+FE10–U+FE1F Vertical Forms and U+FE30–U+FE4F CJK Compatibility Forms, to the full-width form
  *   where NFKC gives ASCII (︵ → （, ︐ → ，)
@@ -18,7 +22,15 @@ const COMPAT_FORMS =
 /** Vertical punctuation whose NFKC is ASCII stands for the full-width form CJK text uses (︵ → （, not "("). */
 const VERTICAL_FORM = /[\uFE10-\uFE1F\uFE30-\uFE4F]/u;
 
+const RADICAL_IDEOGRAPH = new Map<number, string>(
+  RADICALS_SUPPLEMENT_IDEOGRAPHS.flatMap(([first, last, ideograph]) =>
+    Array.from({ length: last - first + 1 }, (_, i) => [first + i, String.fromCodePoint(ideograph)] as const),
+  ),
+);
+
 function normaliseForm(char: string): string {
+  const radical = RADICAL_IDEOGRAPH.get(char.codePointAt(0)!);
+  if (radical) return radical;
   const normal = char.normalize("NFKC");
   const code = normal.codePointAt(0)!;
   const ascii = normal.length === 1 && code > 0x20 && code < 0x7f;

@@ -1,0 +1,117 @@
+/**
+ * CJK Radicals Supplement (U+2E80–U+2EFF) → the unified ideograph each one stands for, as
+ * [first, last, ideograph] ranges: the entries in that block of Unicode's
+ * EquivalentUnifiedIdeograph-15.0.0.txt (2022-04-26, 20:42:00 GMT [KL, KW]),
+ * written by scripts/unicode/make-equivalent-ideographs.mjs.
+ * NFKC maps only two of them (⺟, ⻳); fonts map many more glyphs to them (⻑ for 長, ⻩ for 黄).
+ */
+export const RADICALS_SUPPLEMENT_IDEOGRAPHS: readonly (readonly [number, number, number])[] = [
+  [0x2e81, 0x2e81, 0x5382], // CJK RADICAL CLIFF
+  [0x2e82, 0x2e82, 0x4e5b], // CJK RADICAL SECOND ONE
+  [0x2e83, 0x2e83, 0x4e5a], // CJK RADICAL SECOND TWO
+  [0x2e84, 0x2e84, 0x4e59], // CJK RADICAL SECOND THREE
+  [0x2e85, 0x2e85, 0x4ebb], // CJK RADICAL PERSON
+  [0x2e86, 0x2e86, 0x5182], // CJK RADICAL BOX
+  [0x2e87, 0x2e87, 0x20628], // CJK RADICAL TABLE
+  [0x2e88, 0x2e88, 0x5200], // CJK RADICAL KNIFE ONE
+  [0x2e89, 0x2e89, 0x5202], // CJK RADICAL KNIFE TWO
+  [0x2e8a, 0x2e8a, 0x535c], // CJK RADICAL DIVINATION
+  [0x2e8b, 0x2e8b, 0x353e], // CJK RADICAL SEAL
+  [0x2e8c, 0x2e8d, 0x5c0f], // [2] CJK RADICAL SMALL ONE..CJK RADICAL SMALL TWO
+  [0x2e8e, 0x2e8e, 0x5140], // CJK RADICAL LAME ONE
+  [0x2e8f, 0x2e8f, 0x5c23], // CJK RADICAL LAME TWO
+  [0x2e90, 0x2e90, 0x5c22], // CJK RADICAL LAME THREE
+  [0x2e91, 0x2e91, 0x21bc2], // CJK RADICAL LAME FOUR
+  [0x2e92, 0x2e92, 0x5df3], // CJK RADICAL SNAKE
+  [0x2e93, 0x2e93, 0x5e7a], // CJK RADICAL THREAD
+  [0x2e94, 0x2e94, 0x5f51], // CJK RADICAL SNOUT ONE
+  [0x2e95, 0x2e95, 0x2b739], // CJK RADICAL SNOUT TWO
+  [0x2e96, 0x2e96, 0x5fc4], // CJK RADICAL HEART ONE
+  [0x2e97, 0x2e97, 0x5fc3], // CJK RADICAL HEART TWO
+  [0x2e98, 0x2e98, 0x624c], // CJK RADICAL HAND
+  [0x2e99, 0x2e99, 0x6535], // CJK RADICAL RAP
+  [0x2e9b, 0x2e9b, 0x65e1], // CJK RADICAL CHOKE
+  [0x2e9c, 0x2e9c, 0x65e5], // CJK RADICAL SUN
+  [0x2e9d, 0x2e9d, 0x6708], // CJK RADICAL MOON
+  [0x2e9e, 0x2e9e, 0x6b7a], // CJK RADICAL DEATH
+  [0x2e9f, 0x2e9f, 0x6bcd], // CJK RADICAL MOTHER
+  [0x2ea0, 0x2ea0, 0x6c11], // CJK RADICAL CIVILIAN
+  [0x2ea1, 0x2ea1, 0x6c35], // CJK RADICAL WATER ONE
+  [0x2ea2, 0x2ea2, 0x6c3a], // CJK RADICAL WATER TWO
+  [0x2ea3, 0x2ea3, 0x706c], // CJK RADICAL FIRE
+  [0x2ea4, 0x2ea5, 0x722b], // [2] CJK RADICAL PAW ONE..CJK RADICAL PAW TWO
+  [0x2ea6, 0x2ea6, 0x4e2c], // CJK RADICAL SIMPLIFIED HALF TREE TRUNK
+  [0x2ea7, 0x2ea7, 0x725b], // CJK RADICAL COW
+  [0x2ea8, 0x2ea8, 0x72ad], // CJK RADICAL DOG
+  [0x2ea9, 0x2ea9, 0x738b], // CJK RADICAL JADE
+  [0x2eaa, 0x2eaa, 0x24d14], // CJK RADICAL BOLT OF CLOTH
+  [0x2eab, 0x2eab, 0x76ee], // CJK RADICAL EYE
+  [0x2eac, 0x2eac, 0x793a], // CJK RADICAL SPIRIT ONE
+  [0x2ead, 0x2ead, 0x793b], // CJK RADICAL SPIRIT TWO
+  [0x2eae, 0x2eae, 0x25ad7], // CJK RADICAL BAMBOO
+  [0x2eaf, 0x2eaf, 0x7cf9], // CJK RADICAL SILK
+  [0x2eb0, 0x2eb0, 0x7e9f], // CJK RADICAL C-SIMPLIFIED SILK
+  [0x2eb1, 0x2eb1, 0x7f53], // CJK RADICAL NET ONE
+  [0x2eb2, 0x2eb2, 0x7f52], // CJK RADICAL NET TWO
+  [0x2eb3, 0x2eb3, 0x34c1], // CJK RADICAL NET THREE
+  [0x2eb4, 0x2eb4, 0x5197], // CJK RADICAL NET FOUR
+  [0x2eb5, 0x2eb5, 0x2626b], // CJK RADICAL MESH
+  [0x2eb6, 0x2eb6, 0x7f8a], // CJK RADICAL SHEEP
+  [0x2eb7, 0x2eb7, 0x2634c], // CJK RADICAL RAM
+  [0x2eb8, 0x2eb8, 0x2634b], // CJK RADICAL EWE
+  [0x2eb9, 0x2eb9, 0x8002], // CJK RADICAL OLD
+  [0x2eba, 0x2eba, 0x8080], // CJK RADICAL BRUSH ONE
+  [0x2ebb, 0x2ebb, 0x807f], // CJK RADICAL BRUSH TWO
+  [0x2ebc, 0x2ebc, 0x8089], // CJK RADICAL MEAT
+  [0x2ebd, 0x2ebd, 0x26951], // CJK RADICAL MORTAR
+  [0x2ebe, 0x2ec0, 0x8279], // [3] CJK RADICAL GRASS ONE..CJK RADICAL GRASS THREE
+  [0x2ec1, 0x2ec1, 0x864e], // CJK RADICAL TIGER
+  [0x2ec2, 0x2ec2, 0x8864], // CJK RADICAL CLOTHES
+  [0x2ec3, 0x2ec3, 0x8980], // CJK RADICAL WEST ONE
+  [0x2ec4, 0x2ec4, 0x897f], // CJK RADICAL WEST TWO
+  [0x2ec5, 0x2ec5, 0x89c1], // CJK RADICAL C-SIMPLIFIED SEE
+  [0x2ec6, 0x2ec6, 0x89d2], // CJK RADICAL SIMPLIFIED HORN
+  [0x2ec7, 0x2ec7, 0x278b2], // CJK RADICAL HORN
+  [0x2ec8, 0x2ec8, 0x8ba0], // CJK RADICAL C-SIMPLIFIED SPEECH
+  [0x2ec9, 0x2ec9, 0x8d1d], // CJK RADICAL C-SIMPLIFIED SHELL
+  [0x2eca, 0x2eca, 0x27fb7], // CJK RADICAL FOOT
+  [0x2ecb, 0x2ecb, 0x8f66], // CJK RADICAL C-SIMPLIFIED CART
+  [0x2ecc, 0x2ece, 0x8fb6], // [3] CJK RADICAL SIMPLIFIED WALK..CJK RADICAL WALK TWO
+  [0x2ecf, 0x2ecf, 0x9091], // CJK RADICAL CITY
+  [0x2ed0, 0x2ed0, 0x9485], // CJK RADICAL C-SIMPLIFIED GOLD
+  [0x2ed1, 0x2ed1, 0x9577], // CJK RADICAL LONG ONE
+  [0x2ed2, 0x2ed2, 0x9578], // CJK RADICAL LONG TWO
+  [0x2ed3, 0x2ed3, 0x957f], // CJK RADICAL C-SIMPLIFIED LONG
+  [0x2ed4, 0x2ed4, 0x95e8], // CJK RADICAL C-SIMPLIFIED GATE
+  [0x2ed5, 0x2ed5, 0x28e0f], // CJK RADICAL MOUND ONE
+  [0x2ed6, 0x2ed6, 0x961d], // CJK RADICAL MOUND TWO
+  [0x2ed7, 0x2ed7, 0x96e8], // CJK RADICAL RAIN
+  [0x2ed8, 0x2ed8, 0x9752], // CJK RADICAL BLUE
+  [0x2ed9, 0x2ed9, 0x97e6], // CJK RADICAL C-SIMPLIFIED TANNED LEATHER
+  [0x2eda, 0x2eda, 0x9875], // CJK RADICAL C-SIMPLIFIED LEAF
+  [0x2edb, 0x2edb, 0x98ce], // CJK RADICAL C-SIMPLIFIED WIND
+  [0x2edc, 0x2edc, 0x98de], // CJK RADICAL C-SIMPLIFIED FLY
+  [0x2edd, 0x2edd, 0x98df], // CJK RADICAL EAT ONE
+  [0x2ede, 0x2ede, 0x2967f], // CJK RADICAL EAT TWO
+  [0x2edf, 0x2edf, 0x98e0], // CJK RADICAL EAT THREE
+  [0x2ee0, 0x2ee0, 0x9963], // CJK RADICAL C-SIMPLIFIED EAT
+  [0x2ee1, 0x2ee1, 0x29810], // CJK RADICAL HEAD
+  [0x2ee2, 0x2ee2, 0x9a6c], // CJK RADICAL C-SIMPLIFIED HORSE
+  [0x2ee3, 0x2ee3, 0x9aa8], // CJK RADICAL BONE
+  [0x2ee4, 0x2ee4, 0x9b3c], // CJK RADICAL GHOST
+  [0x2ee5, 0x2ee5, 0x9c7c], // CJK RADICAL C-SIMPLIFIED FISH
+  [0x2ee6, 0x2ee6, 0x9e1f], // CJK RADICAL C-SIMPLIFIED BIRD
+  [0x2ee7, 0x2ee7, 0x5364], // CJK RADICAL C-SIMPLIFIED SALT
+  [0x2ee8, 0x2ee8, 0x9ea6], // CJK RADICAL SIMPLIFIED WHEAT
+  [0x2ee9, 0x2ee9, 0x9ec4], // CJK RADICAL SIMPLIFIED YELLOW
+  [0x2eea, 0x2eea, 0x9efe], // CJK RADICAL C-SIMPLIFIED FROG
+  [0x2eeb, 0x2eeb, 0x6589], // CJK RADICAL J-SIMPLIFIED EVEN
+  [0x2eec, 0x2eec, 0x9f50], // CJK RADICAL C-SIMPLIFIED EVEN
+  [0x2eed, 0x2eed, 0x6b6f], // CJK RADICAL J-SIMPLIFIED TOOTH
+  [0x2eee, 0x2eee, 0x9f7f], // CJK RADICAL C-SIMPLIFIED TOOTH
+  [0x2eef, 0x2eef, 0x7adc], // CJK RADICAL J-SIMPLIFIED DRAGON
+  [0x2ef0, 0x2ef0, 0x9f99], // CJK RADICAL C-SIMPLIFIED DRAGON
+  [0x2ef1, 0x2ef1, 0x9f9c], // CJK RADICAL TURTLE
+  [0x2ef2, 0x2ef2, 0x4e80], // CJK RADICAL J-SIMPLIFIED TURTLE
+  [0x2ef3, 0x2ef3, 0x9f9f], // CJK RADICAL C-SIMPLIFIED TURTLE
+];
