@@ -12,6 +12,8 @@ export interface TempDb {
   dir: string;
   /** Closes the database and opens it again, as a restart of the server does; `db` is then the new handle. */
   reopen: () => Promise<Db>;
+  /** Another handle on the same database, as a second app instance has; the caller closes it. */
+  openAnother: () => Promise<Db>;
   /** Closes whichever database `db` holds now and removes it. */
   cleanup: () => Promise<void>;
 }
@@ -30,6 +32,7 @@ export async function tempDb(): Promise<TempDb> {
     db: await open(),
     file,
     dir,
+    openAnother: open,
     reopen: async () => {
       await closeDb(ctx.db);
       ctx.db = await open();
