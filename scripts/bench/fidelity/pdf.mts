@@ -18,6 +18,7 @@ const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "
 const DOCUMENTS = [
   "ja-horizontal",
   "ja-vertical",
+  "ja-radicals",
   "rtl",
   "chrome-code",
   "groff-code",
@@ -28,7 +29,7 @@ const DOCUMENTS = [
 ];
 /** Code listings: their lines are compared whole, indentation included. */
 const LISTINGS = ["groff-code", "ghostscript-code"];
-const CJK = new Set(["ja-horizontal", "ja-vertical"]);
+const CJK = new Set(["ja-horizontal", "ja-vertical", "ja-radicals"]);
 /** The paged text's window, as a continuation of pdf_to_text reads it with a small max_chars. */
 const WINDOW_CHARS = 2000;
 const MID_WORD_GOAL = 0.05;
