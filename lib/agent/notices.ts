@@ -6,13 +6,19 @@ import type { NoticeAbout } from "@/lib/protocol/run-events";
  * fit and how much was kept, which tool budget is used, that the iteration limit was reached. The
  * trail words the same data in the reader's language (components/chat/run/timeline-notes.tsx).
  */
+const CUT_PROMPTS = {
+  question: "notice_cut_question",
+  follow_up: "notice_cut_follow_up",
+  tool_result: "notice_cut_tool_result",
+  research: "notice_cut_research",
+} as const;
+
 export function noticeText(language: PromptLanguage, about: NoticeAbout): string {
   const count = (value: number) => new Intl.NumberFormat(language).format(value);
   switch (about.code) {
     case "cut": {
       const vars = { kept: count(about.kept), total: count(about.total), tool: about.tool ?? "" };
-      if (about.what === "tool_result") return prompt(language, "notice_cut_tool_result", vars);
-      return prompt(language, about.what === "question" ? "notice_cut_question" : "notice_cut_follow_up", vars);
+      return prompt(language, CUT_PROMPTS[about.what], vars);
     }
     case "tool_budget":
       return about.budget === "context"

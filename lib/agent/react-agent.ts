@@ -4,6 +4,7 @@ import { prompt } from "@/lib/prompts";
 import { ContextGuard } from "./context-guard";
 import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
+import { noticeText } from "./notices";
 import { IterationLimitReached, RunState } from "./run-state";
 import {
   type SynthesisOutcome,
@@ -123,7 +124,12 @@ export class ReActAgent {
     });
     const llm = this.options.synthesisLlm ?? this.options.llm;
     const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
-    yield* streamSynthesis(llm, guard, messages, { images: input.images, signal });
+    const { language, onStep } = this.options;
+    yield* streamSynthesis(llm, guard, messages, {
+      images: input.images,
+      signal,
+      onNotice: (about) => onStep?.({ type: "notice", iteration: 0, text: noticeText(language, about), about }),
+    });
   }
 
   /**

@@ -66,6 +66,27 @@ describe("synthesis", () => {
     );
   });
 
+  it("says so when the question with its research had to be cut to fit the answer's model", async () => {
+    const read = (n: number) => ({ toolCalls: [{ name: "scrape_url", arguments: { url: `http://x/${n}` } }] });
+    const llm = scriptedLLM({ chat: [read(1), read(2), read(3), { content: "draft" }] });
+    const writer = scriptedLLM({ contextLength: 2048, stream: [["Answer."]] });
+    const { agent, steps } = harness(llm, fakeToolbox({ scrape_url: () => "r".repeat(2000) }), {
+      synthesisLlm: writer,
+    });
+    const result = await agent.run(INPUT, new AbortController().signal);
+    for await (const _ of agent.streamAnswer(result, INPUT, new AbortController().signal)) {
+      // drain
+    }
+    const sent = writer.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(sent).toContain("[Truncated]");
+    expect(steps.at(-1)).toMatchObject({
+      type: "notice",
+      iteration: 0,
+      about: { code: "cut", what: "research", kept: sent.length },
+      text: expect.stringMatching(/^The question with its research was too long .* characters were kept\.$/),
+    });
+  });
+
   it("uses the Japanese synthesiser prompt for a Japanese conversation", async () => {
     const llm = scriptedLLM({ chat: [{ content: "答え" }], stream: [["はい"]] });
     const { agent } = harness(llm, fakeToolbox({}), { language: "ja" });

@@ -1,6 +1,6 @@
 import { type ChatMessage, emptyUsage, type LLM, type StreamPart, type Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
-import type { Source } from "@/lib/protocol/run-events";
+import type { NoticeAbout, Source } from "@/lib/protocol/run-events";
 import type { ContextGuard } from "./context-guard";
 import { shownStream } from "./tool-call-forms";
 import type { AgentResult } from "./types";
@@ -107,7 +107,7 @@ export async function* streamSynthesis(
   llm: LLM,
   guard: ContextGuard,
   messages: ChatMessage[],
-  { images, signal }: { images?: string[]; signal: AbortSignal },
+  { images, signal, onNotice }: { images?: string[]; signal: AbortSignal; onNotice?: (about: NoticeAbout) => void },
 ): AsyncIterable<StreamPart> {
   const last = messages.at(-1) as ChatMessage;
   const question: ChatMessage =
@@ -115,6 +115,11 @@ export async function* streamSynthesis(
   const fitted = await guard.fit([...messages.slice(0, -1), question], new Set([question]), {
     hint: "general",
     signal,
+    // The question with its research had to be cut: the trail says so.
+    onCut: ({ original, cut }) => {
+      if (original !== question) return;
+      onNotice?.({ code: "cut", what: "research", kept: cut.content.length, total: original.content.length });
+    },
   });
   // Thinking written into the text goes to thinking; special tokens never reach the answer.
   yield* shownStream(llm.streamChat(fitted, { signal }));

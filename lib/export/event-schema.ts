@@ -15,7 +15,7 @@ const interrupt = z.looseObject({ id: text, text });
 const noticeAbout = z.union([
   z.object({
     code: z.literal("cut"),
-    what: z.enum(["question", "follow_up", "tool_result"]),
+    what: z.enum(["question", "follow_up", "tool_result", "research"]),
     tool: text.optional(),
     kept: count,
     total: count,

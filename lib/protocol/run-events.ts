@@ -149,7 +149,13 @@ export type AgentStep =
  * run's language (prompts/*.json); the trail says it in the reader's (messages/*.json).
  */
 export type NoticeAbout =
-  | { code: "cut"; what: "question" | "follow_up" | "tool_result"; tool?: string; kept: number; total: number }
+  | {
+      code: "cut";
+      what: "question" | "follow_up" | "tool_result" | "research";
+      tool?: string;
+      kept: number;
+      total: number;
+    }
   | { code: "tool_budget"; budget: "context"; limit: number; chars: number }
   | { code: "tool_budget"; budget: "rounds"; rounds: number }
   | { code: "iteration_limit"; iterations: number };

@@ -97,6 +97,10 @@ describe("notices in the trail", () => {
     );
     expect(notice({ code: "cut", what: "question", kept: 1300, total: 1600 })).toContain("The question was too long");
     expect(ja({ code: "cut", what: "follow_up", kept: 1300, total: 1600 })).toContain("追加のメッセージ");
+    expect(notice({ code: "cut", what: "research", kept: 5000, total: 9000 })).toContain(
+      "The question with its research was too long for the context of the model writing the answer and was cut: 5,000 of its 9,000",
+    );
+    expect(ja({ code: "cut", what: "research", kept: 5000, total: 9000 })).toContain("質問と調査の記録");
     expect(notice({ code: "iteration_limit", iterations: 50 })).toContain("Stopped after 50 model calls");
     expect(ja({ code: "iteration_limit", iterations: 50 })).toContain("50 回のモデル呼び出しに達したため止めました");
     expect(ja({ code: "iteration_limit", iterations: 50 })).not.toContain("English sentence");

@@ -2,7 +2,12 @@ import { CornerDownRight, Info, ListFilter } from "lucide-react";
 import { useFormatter, useTranslations } from "use-intl";
 import type { Compaction, Interrupt, NoticeAbout } from "@/lib/protocol/run-events";
 
-const CUT_KEYS = { question: "cutQuestion", follow_up: "cutFollowUp", tool_result: "cutToolResult" } as const;
+const CUT_KEYS = {
+  question: "cutQuestion",
+  follow_up: "cutFollowUp",
+  tool_result: "cutToolResult",
+  research: "cutResearch",
+} as const;
 
 /**
  * A small note inside a run, e.g. "the tool budget is used". The engine's notices come with their

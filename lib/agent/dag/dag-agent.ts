@@ -11,6 +11,7 @@ import type {
   ThinkingDelta,
 } from "@/lib/protocol/run-events";
 import { type CompactionEvent, ContextGuard } from "../context-guard";
+import { noticeText } from "../notices";
 import { ReActAgent } from "../react-agent";
 import { SourceList } from "../sources";
 import {
@@ -242,7 +243,12 @@ export class DagAgent {
       history: input.history,
       language,
     });
-    yield* streamSynthesis(llm, new ContextGuard({ llm, language }), messages, { images: input.images, signal });
+    yield* streamSynthesis(llm, new ContextGuard({ llm, language }), messages, {
+      images: input.images,
+      signal,
+      onNotice: (about) =>
+        this.options.onStep?.({ type: "notice", iteration: 0, text: noticeText(language, about), about }),
+    });
   }
 
   /** The streamed answer, with ReAct mode's handling of a synthesis that fails (the draft, or what streamed). */
