@@ -21,10 +21,9 @@ function callsAfter(text: string, start: number): TextToolCall[] {
   }
   const named = NAMED.exec(text.slice(i, i + 300));
   if (!named) return [];
-  const open = i + named[0].length;
-  const scanned = scanValue(text, open);
+  const scanned = scanValue(text, i + named[0].length);
   const args = scanned ? parseValue(scanned.text) : undefined;
-  return callsFromValue({ name: named[1], arguments: args ?? "" }).filter(() => args !== undefined);
+  return args === undefined ? [] : callsFromValue({ name: named[1], arguments: args });
 }
 
 export const mistralForm: ToolCallForm = {
