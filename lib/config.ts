@@ -280,6 +280,9 @@ export const configSchema = z
     CLUSTER_MAX_PENDING_MESSAGES: positiveInt(32),
     /** Message ids remembered against replay within CLUSTER_MESSAGE_MAX_AGE_S. */
     CLUSTER_REPLAY_CACHE_ENTRIES: positiveInt(100_000),
+    /** Clients following answers held by another instance through this one: per user, and per answer. */
+    MAX_FOLLOWS_PER_USER: positiveInt(8),
+    MAX_FOLLOWS_PER_RUN: positiveInt(16),
   })
   .superRefine((config, context) => {
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {

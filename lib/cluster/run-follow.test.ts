@@ -39,14 +39,23 @@ afterAll(async () => {
 
 const nothing = async () => null;
 
-async function appInstance(id: string, { timeoutMs = 5_000, reconnectDelayMs = 250 } = {}) {
+async function appInstance(
+  id: string,
+  {
+    timeoutMs = 5_000,
+    reconnectDelayMs = 250,
+    maxPerUser = 100,
+    maxPerRun = 100,
+    maxMessageBytes = 16 * 1024 * 1024,
+  } = {},
+) {
   const liveRuns = new LiveRuns(0);
   // The application name lets a test find this instance's listening connection.
   const url = `${database.url}?application_name=instance_${id}`;
   const link = await InstanceLink.open({ url, instanceId: id, handle: nothing, timeoutMs, reconnectDelayMs });
   const registry = new InstanceRegistry(pool, { id });
   await registry.register();
-  const follows = new RunFollows({ link, liveRuns, registry, checkMs: 50 });
+  const follows = new RunFollows({ link, liveRuns, registry, checkMs: 50, maxPerUser, maxPerRun, maxMessageBytes });
   cleanups.push(
     () => link.close(),
     () => follows.close(),
@@ -249,6 +258,24 @@ describe("following a run through an instance that does not hold it", () => {
     expect(toFollower).toEqual(["reply", "events"]);
   });
 
+  it("a backlog longer than half of CLUSTER_MAX_MESSAGE_MB goes in several messages and arrives whole, in order", async () => {
+    const a = await appInstance("a", { maxMessageBytes: 8_000 });
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    live.emit("answer", { status: "start" });
+    for (let index = 0; index < 500; index++)
+      live.emit("answer", { status: "delta", content: `word${index} ` }, { store: false });
+    const own = ownSubscriber(live);
+    const send = vi.spyOn(a.link, "send");
+    const follower = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, follower.sink);
+    await expect.poll(() => follower.events.length, settle).toBe(own.events.length);
+    expect(follower.events).toEqual(own.events);
+    const parts = send.mock.calls.map(([, body]) => body as { kind: string; events: SentRunEvent[] });
+    expect(parts.length).toBeGreaterThan(5);
+    for (const part of parts) expect(Buffer.byteLength(JSON.stringify(part.events))).toBeLessThanOrEqual(4_000 + 100);
+  });
+
   it("a client leaving stops the owner's forwarding: the run's subscribers are its own again", async () => {
     const a = await appInstance("a");
     const b = await appInstance("b");
@@ -399,5 +426,133 @@ describe("the follower passes events on in order", () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("follows through an instance are shared and capped", () => {
+  /** The events messages `instance` sent, of every follow. */
+  function sentEvents(instance: { link: InstanceLink }) {
+    const send = vi.spyOn(instance.link, "send");
+    return () => send.mock.calls.filter(([, body]) => (body as { kind?: string }).kind === "events").length;
+  }
+
+  it("a second client of a run on the same follower instance shares its follow: the owner sends the backlog once", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    toolCall(live, 1);
+    answer(live, ["one ", "two"]);
+    const own = ownSubscriber(live);
+    const sent = sentEvents(a);
+    const first = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, first.sink);
+    await expect.poll(() => first.ids(), settle).toEqual(own.ids());
+    const backlogs = sent();
+    const second = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, second.sink);
+    const resumed = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: own.ids()[2] ?? "" }, resumed.sink);
+    expect(second.ids()).toEqual(own.ids());
+    expect(resumed.ids()).toEqual(own.ids().slice(3));
+    expect([a.follows.forwardingCount, b.follows.followingCount, sent()]).toEqual([1, 3, backlogs]);
+
+    finish(live);
+    await expect.poll(() => [first.closed, second.closed, resumed.closed], settle).toEqual([true, true, true]);
+    expect(second.ids()).toEqual(own.ids());
+    expect(resumed.ids()).toEqual(own.ids().slice(3));
+    expect(sent()).toBe(backlogs + 1);
+  });
+
+  it("a client that needs events from before the shared follow's start has it followed again; the others get nothing twice", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    answer(live, ["one ", "two"]);
+    const own = ownSubscriber(live);
+    const late = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: own.ids()[2] ?? "" }, late.sink);
+    await expect.poll(() => late.ids(), settle).toEqual(own.ids().slice(3));
+    const early = client();
+    b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, early.sink);
+    await expect.poll(() => early.ids(), settle).toEqual(own.ids());
+    toolCall(live, 2);
+    finish(live);
+    await expect.poll(() => [late.closed, early.closed], settle).toEqual([true, true]);
+    expect(late.ids()).toEqual(own.ids().slice(3));
+    expect(early.ids()).toEqual(own.ids());
+    expect(a.follows.forwardingCount).toBe(0);
+  });
+
+  it("the last client leaving ends the shared follow; one leaving before it does not", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    const live = runningOn(a);
+    const one = client();
+    const two = client();
+    const leaveOne = b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, one.sink);
+    const leaveTwo = b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, two.sink);
+    await expect.poll(() => a.follows.forwardingCount, settle).toBe(1);
+    leaveOne();
+    toolCall(live, 1);
+    await expect.poll(() => two.ids().length, settle).toBe(2);
+    expect([a.follows.forwardingCount, one.ids().length]).toEqual([1, 1]);
+    leaveTwo();
+    await expect.poll(() => a.follows.forwardingCount, settle).toBe(0);
+    expect(b.follows.followingCount).toBe(0);
+  });
+
+  it("following runs held elsewhere is capped per user (MAX_FOLLOWS_PER_USER) and per run (MAX_FOLLOWS_PER_RUN): a 429 past them", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b", { maxPerUser: 3, maxPerRun: 2 });
+    const [r1, r2, r3] = [runningOn(a), runningOn(a), runningOn(a)];
+    const follow = (live: LiveRun, user: string) =>
+      b.follows.follow({ runId: live.runId, owner: "a", after: "0", user }, client().sink);
+    follow(r1, "u1");
+    follow(r1, "u1");
+    expect(() => follow(r1, "u2")).toThrow(
+      expect.objectContaining({ code: "rate_limited:follows_per_run", status: 429 }),
+    );
+    follow(r2, "u1");
+    expect(() => follow(r3, "u1")).toThrow(
+      expect.objectContaining({ code: "rate_limited:follows_per_user", status: 429 }),
+    );
+    follow(r3, "u2");
+    expect(b.follows.followingCount).toBe(4);
+    await expect.poll(() => a.follows.forwardingCount, settle).toBe(3);
+  });
+
+  it("an owner forwards a run once per follower instance: a second follow of it from the same instance replaces the first", async () => {
+    const a = await appInstance("a");
+    // A follower that never answers what it gets (no unfollow for a follow it does not know).
+    const link = await InstanceLink.open({ url: database.url, instanceId: "bare", handle: nothing });
+    cleanups.push(() => link.close());
+    await new InstanceRegistry(pool, { id: "bare" }).register();
+    const live = runningOn(a);
+    const follow = (followId: string) => ({
+      kind: "follow",
+      followId,
+      runId: live.runId,
+      after: "0",
+      follower: "bare",
+    });
+    await link.request("a", follow("f1"));
+    await link.request("a", follow("f2"));
+    expect(a.follows.forwardingCount).toBe(1);
+  });
+
+  it("a follow naming another instance as its follower, or from an unregistered one, is refused and nothing is forwarded", async () => {
+    const a = await appInstance("a");
+    const b = await appInstance("b");
+    await appInstance("c");
+    const live = runningOn(a);
+    const sent = sentEvents(a);
+    await expect(
+      b.link.request("a", { kind: "follow", followId: "f1", runId: live.runId, after: "0", follower: "c" }),
+    ).rejects.toMatchObject({ code: "forbidden:follower", status: 403 });
+    await b.registry.deregister();
+    await expect(
+      b.link.request("a", { kind: "follow", followId: "f2", runId: live.runId, after: "0", follower: "b" }),
+    ).rejects.toMatchObject({ code: "forbidden:follower" });
+    expect([a.follows.forwardingCount, sent()]).toEqual([0, 0]);
   });
 });

@@ -51,17 +51,32 @@ export interface FollowSink {
   notHeld(position: string): void;
 }
 
+/** One client's stream sharing its instance's follow of a run. */
+interface FollowClient {
+  sink: FollowSink;
+  /** The last event this client has. */
+  position: string;
+  /** Whose it is, for MAX_FOLLOWS_PER_USER ("" for the single local user). */
+  user: string;
+}
+
+/** This instance's one follow of a run held elsewhere, shared by every client following it here. */
 interface Following {
   runId: string;
   owner: string;
-  /** Where the client started; the last event passed on, once there is one. */
+  /** Where the owner was asked to start: the log below holds every event after it. */
+  start: string;
+  /** The last event passed on, or `start` before the first. */
   position: string;
   /** Whether an event was passed on: until then the owner may replay from the start. */
   passedAny: boolean;
-  sink: FollowSink;
+  /** The events passed on since `start`, for a client that joins later. */
+  log: SentRunEvent[];
+  clients: Set<FollowClient>;
 }
 
 interface Forwarding {
+  runId: string;
   follower: string;
   stop: () => void;
   /** A send failed (this instance's channel was down): nothing more is sent but `end`, once it listens again. */
@@ -76,11 +91,22 @@ export interface RunFollowsOptions {
   registry: Pick<InstanceRegistry, "registered">;
   /** How often that is checked; INSTANCE_HEARTBEAT_S by default. */
   checkMs?: number;
+  /** Clients following runs held elsewhere through this instance: per user, and per run; the configuration's by default. */
+  maxPerUser?: number;
+  maxPerRun?: number;
+  /** The longest message between instances; CLUSTER_MAX_MESSAGE_MB by default. */
+  maxMessageBytes?: number;
 }
 
 export class RunFollows implements LinkService {
-  /** This instance following other instances' runs, by follow id. */
+  /** This instance following other instances' runs, by follow id; one follow per run. */
   private readonly following = new Map<string, Following>();
+  /** The follow id of each run followed. */
+  private readonly followIdOf = new Map<string, string>();
+  private readonly maxPerUser: number;
+  private readonly maxPerRun: number;
+  /** CLUSTER_MAX_MESSAGE_MB: a backlog goes in parts of half that at most. */
+  private readonly maxMessageBytes: number;
   /** Other instances following this instance's runs, by follow id. */
   private readonly forwarding = new Map<string, Forwarding>();
   private readonly link: InstanceLink;
@@ -92,6 +118,9 @@ export class RunFollows implements LinkService {
     this.link = options.link;
     this.liveRuns = options.liveRuns;
     this.registry = options.registry;
+    this.maxPerUser = options.maxPerUser ?? getConfig().MAX_FOLLOWS_PER_USER;
+    this.maxPerRun = options.maxPerRun ?? getConfig().MAX_FOLLOWS_PER_RUN;
+    this.maxMessageBytes = options.maxMessageBytes ?? getConfig().CLUSTER_MAX_MESSAGE_MB * 1024 * 1024;
     this.link.attach(this);
     this.timer = setInterval(() => void this.dropGone(), options.checkMs ?? getConfig().INSTANCE_HEARTBEAT_S * 1000);
     this.timer.unref();
@@ -102,16 +131,87 @@ export class RunFollows implements LinkService {
     return this.forwarding.size;
   }
 
+  /** How many clients follow runs held elsewhere through this instance. */
+  get followingCount(): number {
+    let count = 0;
+    for (const following of this.following.values()) count += following.clients.size;
+    return count;
+  }
+
+  /**
+   * Throws the 429 a client gets when it may not follow `runId` through this instance now: its user
+   * follows MAX_FOLLOWS_PER_USER runs here already, or the run has MAX_FOLLOWS_PER_RUN clients here.
+   */
+  admit({ runId, user }: { runId: string; user: string | null }): void {
+    let ofUser = 0;
+    for (const following of this.following.values()) {
+      for (const client of following.clients) if (client.user === (user ?? "")) ofUser++;
+    }
+    if (ofUser >= this.maxPerUser) {
+      throw new AppError(
+        "rate_limited:follows_per_user",
+        `You follow ${this.maxPerUser} running answers through this server already. Close a tab, then retry.`,
+        { retryable: true, details: { retryAfterSeconds: 10, max: this.maxPerUser } },
+      );
+    }
+    const followId = this.followIdOf.get(runId);
+    const clients = followId ? (this.following.get(followId)?.clients.size ?? 0) : 0;
+    if (clients >= this.maxPerRun) {
+      throw new AppError(
+        "rate_limited:follows_per_run",
+        `This answer is followed by ${this.maxPerRun} clients through this server already. Retry later.`,
+        { retryable: true, details: { retryAfterSeconds: 10, max: this.maxPerRun } },
+      );
+    }
+  }
+
   /**
    * Follows the run `runId` held by the instance `owner` from the client's position `after`, into
-   * `sink`; returns the function that leaves (the client went away).
+   * `sink` (once `admit` let it); returns the function that leaves (the client went away). Clients of
+   * one run share this instance's one follow of it: a later one gets what it lacks from the events
+   * passed on so far, and the owner is asked again only for one that needs events from before them.
    */
-  follow({ runId, owner, after }: { runId: string; owner: string; after: string }, sink: FollowSink): () => void {
+  follow(
+    { runId, owner, after, user = null }: { runId: string; owner: string; after: string; user?: string | null },
+    sink: FollowSink,
+  ): () => void {
+    this.admit({ runId, user });
+    const client: FollowClient = { sink, position: after, user: user ?? "" };
+    const followId = this.followIdOf.get(runId);
+    const shared = followId ? this.following.get(followId) : undefined;
+    if (shared && shared.owner === owner && !passed(after, shared.start)) {
+      // Starts before the shared follow's first event: followed again from there, for everyone.
+      this.refollow(followId ?? "", shared, after).clients.add(client);
+    } else if (shared && shared.owner === owner) {
+      for (const event of shared.log) this.passTo(client, event);
+      shared.clients.add(client);
+    } else {
+      if (followId) this.closeFollowing(followId);
+      this.startFollowing(runId, owner, after).clients.add(client);
+    }
+    return () => this.leave(runId, client);
+  }
+
+  private startFollowing(runId: string, owner: string, after: string, clients = new Set<FollowClient>()): Following {
     const followId = crypto.randomUUID();
-    const following: Following = { runId, owner, position: after, passedAny: false, sink };
+    const following: Following = { runId, owner, start: after, position: after, passedAny: false, log: [], clients };
     this.following.set(followId, following);
+    this.followIdOf.set(runId, followId);
     void this.askOwner(followId, following);
-    return () => this.leave(followId);
+    return following;
+  }
+
+  /** The run's follow again from `after`, its clients kept: the earlier one is left. */
+  private refollow(followId: string, following: Following, after: string): Following {
+    this.following.delete(followId);
+    void this.link.send(following.owner, { kind: "unfollow", followId }).catch(() => {});
+    return this.startFollowing(following.runId, following.owner, after, following.clients);
+  }
+
+  private passTo(client: FollowClient, event: SentRunEvent): void {
+    if (passed(client.position, event.id)) return;
+    client.position = event.id;
+    client.sink.send(event);
   }
 
   /** Stops following and forwarding (shutdown): the followers' streams close, so their clients reconnect. */
@@ -167,12 +267,17 @@ export class RunFollows implements LinkService {
       ({ held } = (await this.link.request(following.owner, request)) as { held: boolean });
     } catch {
       // The owner did not answer (it died, or its channel is down): the client reconnects and finds out.
-      this.closeFollowing(followId);
+      if (this.following.get(followId) === following) this.closeFollowing(followId);
       return;
     }
     if (held || this.following.get(followId) !== following) return;
+    this.forget(followId, following);
+    for (const client of following.clients) client.sink.notHeld(client.position);
+  }
+
+  private forget(followId: string, following: Following): void {
     this.following.delete(followId);
-    following.sink.notHeld(following.position);
+    if (this.followIdOf.get(following.runId) === followId) this.followIdOf.delete(following.runId);
   }
 
   private fromOwner(message: Exclude<FollowMessage, { kind: "unfollow" }>, from: string): void {
@@ -185,49 +290,67 @@ export class RunFollows implements LinkService {
     }
     if (from !== following.owner) return;
     if (message.kind === "end") {
-      this.following.delete(message.followId);
-      following.sink.close();
+      this.forget(message.followId, following);
+      for (const client of following.clients) client.sink.close();
       return;
     }
     let prev = message.prev;
     for (const event of message.events as SentRunEvent[]) {
       // An owner that does not know the client's position replays the run from its first event.
-      const fromStart = !following.passedAny && prev === "0";
+      const fromStart = !following.passedAny && prev === "0" && following.start !== "0";
       const previous = prev;
       prev = event.id;
       if (!fromStart && passed(following.position, event.id)) continue;
       if (!fromStart && previous !== following.position) {
-        this.leave(message.followId);
-        following.sink.close();
+        this.closeFollowing(message.followId);
         return;
+      }
+      if (fromStart) {
+        // As the owner's own client would get it: the run from its start, for every client.
+        following.start = "0";
+        for (const client of following.clients) client.position = "0";
       }
       following.position = event.id;
       following.passedAny = true;
-      following.sink.send(event);
+      following.log.push(event);
+      for (const client of following.clients) this.passTo(client, event);
     }
   }
 
-  /** The client went away, or the stream cannot go on: the owner stops forwarding. */
-  private leave(followId: string): void {
+  /** A client went away: the last one of a run's follow leaves it, and the owner stops forwarding. */
+  private leave(runId: string, client: FollowClient): void {
+    const followId = this.followIdOf.get(runId);
+    const following = followId ? this.following.get(followId) : undefined;
+    if (!followId || !following?.clients.delete(client) || following.clients.size > 0) return;
+    this.unfollow(followId);
+  }
+
+  /** The owner stops forwarding this follow. */
+  private unfollow(followId: string): void {
     const following = this.following.get(followId);
     if (!following) return;
-    this.following.delete(followId);
+    this.forget(followId, following);
     void this.link.send(following.owner, { kind: "unfollow", followId }).catch(() => {});
   }
 
+  /** The stream cannot go on: every client's closes, so each reconnects from the last event it has. */
   private closeFollowing(followId: string): void {
     const following = this.following.get(followId);
-    this.leave(followId);
-    following?.sink.close();
+    this.unfollow(followId);
+    for (const client of following?.clients ?? []) client.sink.close();
   }
 
   /** A follow request: says whether the run is here and, once that reply is on its way, forwards its events after `after`. */
   private startForwarding({ followId, runId, after, follower }: FollowRequest): ServiceAnswer {
-    // A follow again with the same id (the follower's channel reconnected) replaces the earlier one.
+    // A follow again with the same id (the follower's channel reconnected) replaces the earlier one,
+    // and so does one of the same run by the same follower: it follows each run once.
     this.stopForwarding(followId, follower);
+    for (const [otherId, other] of this.forwarding) {
+      if (other.runId === runId && other.follower === follower) this.stopForwarding(otherId, follower);
+    }
     const live = this.liveRuns.get(runId);
     if (!live) return { value: { held: false } };
-    const forwarding: Forwarding = { follower, stop: () => {}, broken: false };
+    const forwarding: Forwarding = { runId, follower, stop: () => {}, broken: false };
     this.forwarding.set(followId, forwarding);
     return { value: { held: true }, afterReply: () => this.forward(followId, forwarding, live, after) };
   }
@@ -246,7 +369,7 @@ export class RunFollows implements LinkService {
     };
     let backlog: SentRunEvent[] | undefined = [];
     const sendBacklog = () => {
-      if (backlog) send(backlog);
+      for (const part of backlogParts(backlog ?? [], this.maxMessageBytes / 2)) send(part);
       backlog = undefined;
     };
     forwarding.stop = live.subscribe(
@@ -303,6 +426,25 @@ export class RunFollows implements LinkService {
       if (!alive.has(following.owner)) this.closeFollowing(followId);
     }
   }
+}
+
+/** The backlog cut into parts of at most `maxBytes` of JSON each (an event longer than that goes alone). */
+export function backlogParts(events: SentRunEvent[], maxBytes: number): SentRunEvent[][] {
+  const parts: SentRunEvent[][] = [];
+  let part: SentRunEvent[] = [];
+  let bytes = 0;
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event));
+    if (part.length > 0 && bytes + size > maxBytes) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(event);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
 
 /** Whether the event `id` comes at or before the event `last` ("N" or "N.k"): the follower passed it on already. */

@@ -11,7 +11,7 @@ import { appendRunEvent, createRun } from "@/lib/db/runs";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { signIn, signUp, type TestClient } from "@/tests/support/accounts";
-import { params, readEvents, setupAppEnv } from "@/tests/support/app-env";
+import { expectApiError, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 
 /**
  * `GET /api/runs/:id/events` on an instance that does not hold the run: this test process's app is
@@ -30,6 +30,7 @@ let a: { db: Db; liveRuns: LiveRuns; cluster: Cluster };
 
 beforeAll(async () => {
   process.env.AUTH_MODE = "required";
+  process.env.MAX_FOLLOWS_PER_RUN = "2";
   resetConfigForTests();
   // The first account is the admin; it adds the second (sign-up is closed from then on).
   alice = await signUp("alice");
@@ -48,6 +49,7 @@ afterAll(async () => {
   await a?.cluster.stop();
   if (a) await closeDb(a.db);
   delete process.env.AUTH_MODE;
+  delete process.env.MAX_FOLLOWS_PER_RUN;
   resetConfigForTests();
 });
 
@@ -120,6 +122,22 @@ describe("following a run through an instance that does not hold it", () => {
     const received = await reading;
     expect(received).toEqual(ownersEvents(live));
     expect(received.map((event) => event.id)).toEqual(["1", "2", "3", "4", "4.1", "4.2", "4.3", "5", "6"]);
+  });
+
+  it("clients of one run through another instance share its follow, MAX_FOLLOWS_PER_RUN at most: one more is a 429", async () => {
+    const live = await aliceRunOnA();
+    const first = await eventsThroughB(alice, live.runId);
+    const second = await eventsThroughB(alice, live.runId);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await expect.poll(() => live.subscriberCount).toBe(1);
+    await expectApiError(await eventsThroughB(alice, live.runId), 429, "rate_limited:follows_per_run");
+    const reading = [readEvents(first), readEvents(second)];
+    finish(live);
+    const [one, two] = await Promise.all(reading);
+    expect(one).toEqual(ownersEvents(live));
+    expect(two).toEqual(ownersEvents(live));
+    // Its slot back: the owner's live runs are capped per user, like any instance's.
+    a.liveRuns.release(live);
   });
 
   it("a client reconnecting mid-answer with `after` resumes after that event, none twice", async () => {

@@ -35,9 +35,12 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
   const cluster = getCluster();
   const owner = run.status === "running" ? run.instanceId : null;
   if (cluster && owner && owner !== cluster.id) {
+    const user = ownerOf(viewer);
+    // Past MAX_FOLLOWS_PER_USER or MAX_FOLLOWS_PER_RUN here: a 429 before the stream opens.
+    cluster.follows.admit({ runId, user });
     return sseResponse((send, close) =>
       cluster.follows.follow(
-        { runId, owner, after },
+        { runId, owner, after, user },
         {
           send,
           close,
