@@ -491,7 +491,8 @@ describe("follows through an instance are shared and capped", () => {
     const two = client();
     const leaveOne = b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, one.sink);
     const leaveTwo = b.follows.follow({ runId: live.runId, owner: "a", after: "0" }, two.sink);
-    await expect.poll(() => a.follows.forwardingCount, settle).toBe(1);
+    await expect.poll(() => [one.ids().length, two.ids().length], settle).toEqual([1, 1]);
+    expect(a.follows.forwardingCount).toBe(1);
     leaveOne();
     toolCall(live, 1);
     await expect.poll(() => two.ids().length, settle).toBe(2);
