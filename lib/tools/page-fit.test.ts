@@ -117,4 +117,18 @@ describe("fitting a page and its footer into the result limit", () => {
     expect(outcome.error.message).toContain("MAX_TOOL_RESULT_CHARS");
     expect(outcome.error.message).toContain("90");
   });
+
+  it("ends for any page builder, even one that ignores the room it is given", async () => {
+    let builds = 0;
+    const outcome = await fitPage(
+      () => {
+        builds++;
+        return { body: "x".repeat(500), nextToken: token };
+      },
+      { limit: 300, maxChars: 300 },
+    );
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "result_too_large", retryable: true } });
+    expect(outcome.ok || outcome.error.message).toContain("smaller max_chars");
+    expect(builds).toBeLessThanOrEqual(300);
+  });
 });

@@ -43,13 +43,16 @@ export async function fitPage(
   }
 }
 
-/** The header and footer alone take `frame` of the `limit` characters: no tool argument can help. */
+/**
+ * Nothing of the page fitted: its header and footer alone take `frame` of the `limit` characters
+ * (no argument helps: the limit must be raised), or its builder did not shrink the text.
+ */
 function footerDoesNotFit(frame: number, limit: number): ToolOutcome {
-  return toolError(
-    "result_too_large",
-    `This page's header and continuation footer take ${frame} characters and leave no room for its text within the ${limit}-character tool result limit. Ask an administrator to raise MAX_TOOL_RESULT_CHARS above ${frame}, then retry the same call.`,
-    { retryable: true },
-  );
+  const message =
+    frame >= limit
+      ? `This page's header and continuation footer take ${frame} characters and leave no room for its text within the ${limit}-character tool result limit. Ask an administrator to raise MAX_TOOL_RESULT_CHARS above ${frame}, then retry the same call.`
+      : `This page's text could not be fitted with its header and footer into the ${limit}-character tool result limit. Retry the same call with a smaller max_chars.`;
+  return toolError("result_too_large", message, { retryable: true });
 }
 
 /** A page may end this far (a share of its length) before its limit to end between words. */
