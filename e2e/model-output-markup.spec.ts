@@ -44,7 +44,7 @@ const MARKUP = [
 ];
 
 async function expectNoMarkup(page: Page) {
-  const text = await page.locator("main").innerText();
+  const text = (await page.locator("main").textContent()) ?? "";
   for (const marker of MARKUP) expect(text, marker).not.toContain(marker);
 }
 
