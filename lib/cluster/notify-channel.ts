@@ -43,6 +43,14 @@ export interface NotifyChannelOptions {
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** A dropped payload is logged at most this often per reason (a flood must not flood the log too). */
 const REJECT_LOG_INTERVAL_MS = 60_000;
+const REJECT_HINTS: Record<RejectReason, string> = {
+  unsigned: "something that is no app instance notifies this channel, or one of an earlier release",
+  forged: "every instance needs the same CLUSTER_SECRET",
+  malformed: "an instance of another release, or one holding CLUSTER_SECRET that should not",
+  stale: "keep the instances' clocks in sync (NTP), within CLUSTER_MESSAGE_MAX_AGE_S",
+  replayed: "a message sent again by someone who saw it",
+  too_large: "a message over CLUSTER_MAX_MESSAGE_MB",
+};
 
 export class NotifyChannel {
   private client: pg.Client | undefined;
@@ -195,7 +203,7 @@ export class NotifyChannel {
     if (last !== undefined && now - last < REJECT_LOG_INTERVAL_MS) return;
     this.rejectLogged.set(reason, now);
     console.warn(
-      `[cluster] dropped a ${reason} message on ${this.options.channel} (${this.rejected[reason]} so far); every instance needs the same CLUSTER_SECRET`,
+      `[cluster] dropped a ${reason} message on ${this.options.channel} (${this.rejected[reason]} so far); ${REJECT_HINTS[reason]}`,
     );
   }
 
