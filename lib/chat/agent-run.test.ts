@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AgentInput, AgentMode } from "@/lib/agent/types";
 import { parseConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { appendRunEvent, getRun, listRunEvents, runMessage } from "@/lib/db/runs";
+import type { ChatMessage, ChatOptions } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import { ToolRegistry } from "@/lib/tools/registry";
-import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { type ScriptedChat, type ScriptedLLM, scriptedLLM } from "@/tests/support/scripted-llm";
 import { storedRunningRun } from "@/tests/support/seed-conversation";
 import { tempDbForEachTest } from "@/tests/support/temp-db";
 import { runAgentTurn } from "./agent-run";
@@ -24,7 +27,17 @@ afterEach(() => vi.restoreAllMocks());
 /** A direct answer's run (or the model's replies given), whose events are stored through `persist`. */
 async function answerRun(
   persist: (db: Db, runId: string, event: SentRunEvent, seq: number) => Promise<void>,
-  { llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] }), env = {} } = {},
+  {
+    llm = scriptedLLM({ chat: [{ content: "Hello there, how are you?" }] }),
+    env = {},
+    toolCalling = "native",
+    input = { system: "s", history: [], question: "hi" },
+  }: {
+    llm?: ScriptedLLM;
+    env?: Record<string, string>;
+    toolCalling?: AgentMode | "dag";
+    input?: AgentInput;
+  } = {},
 ) {
   const { conversation, run } = await storedRunningRun(db, { model: "scripted" });
   const live = new LiveRun({
@@ -49,9 +62,9 @@ async function answerRun(
     registry: async () => new ToolRegistry(),
     config: parseConfig({ NODE_ENV: "test", ...env }),
     language: "en",
-    toolCalling: "native",
+    toolCalling,
     resolveRoleModel: async () => llm,
-    input: { system: "s", history: [], question: "hi" },
+    input,
     onInterrupt: () => {},
     onCompact: () => {},
     onEndNotStored: async () => {},
@@ -161,5 +174,90 @@ describe("how a run ends", () => {
     await finished;
     expect(received.at(-1)?.event).toBe("done");
     expect(received.at(-1)?.data).not.toHaveProperty("iterationLimit");
+  });
+});
+
+/** One model for every role, answering each kind of call by what it is asked; each call reports its own usage. */
+function everyCallModel(contextLength: number) {
+  let call = 0;
+  const usage = () => {
+    call++;
+    return { inputTokens: 100 * call + 1, outputTokens: call, totalTokens: 101 * call + 1 };
+  };
+  let loopCalls = 0;
+  const reply = (messages: ChatMessage[], options: ChatOptions): ScriptedChat => {
+    const tools = (options.tools ?? []).map((tool) => tool.name);
+    if (messages[0]?.content === prompt("en", "compaction_system")) return { content: "A summary.", usage: usage() };
+    if (tools.includes("make_plan")) {
+      const steps = [
+        { id: "s1", task: "Find A", dependencies: [] },
+        { id: "s2", task: "Compare with A", dependencies: ["s1"] },
+      ];
+      return { toolCalls: [{ name: "make_plan", arguments: { steps } }], usage: usage() };
+    }
+    if (tools.includes("judge_results")) {
+      const verdict = { achieved: true, confidence: 0.9, final_answer: null, reasoning: "enough" };
+      return { toolCalls: [{ name: "judge_results", arguments: verdict }], usage: usage() };
+    }
+    loopCalls++;
+    const task = /Your step: (.*)/.exec(messages.find((m) => m.role === "user")?.content ?? "")?.[1];
+    if (task === "Find A") return { content: "A is ".repeat(1200), usage: usage() };
+    if (task) return { content: "B beats A.", usage: usage() };
+    return loopCalls === 1
+      ? { toolCalls: [{ name: "web_search", arguments: { query: "q" } }], usage: usage() }
+      : { content: "Found it.", usage: usage() };
+  };
+  return scriptedLLM({
+    contextLength,
+    chat: Array.from({ length: 40 }, () => reply),
+    stream: [["The ", "answer."]],
+  });
+}
+
+describe("usage", () => {
+  const long = "Earlier words about many things. ".repeat(120);
+  const history: ChatMessage[] = Array.from({ length: 8 }, (_, i) => ({
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: long,
+  }));
+
+  it("done.usage counts every call of a ReAct run: compaction, the loop and synthesis", async () => {
+    const llm = everyCallModel(2048);
+    const { received, finished } = await answerRun(
+      (db, runId, event, seq) => appendRunEvent(db, { runId, seq, event }),
+      {
+        llm,
+        input: { system: "s", history, question: "What is new?" },
+      },
+    );
+    await finished;
+    const compactions = llm.chatCalls.filter((c) => c.messages[0]?.content === prompt("en", "compaction_system"));
+    expect(compactions.length).toBeGreaterThan(0);
+    const done = received.at(-1);
+    expect(done?.event).toBe("done");
+    expect(done?.data).toMatchObject({
+      usage: { inputTokens: llm.reported.inputTokens, outputTokens: llm.reported.outputTokens },
+    });
+  });
+
+  it("done.usage counts every call of a DAG run: planner, steps, dependency summaries, analyzer and synthesis", async () => {
+    const llm = everyCallModel(16384);
+    const { received, finished } = await answerRun(
+      (db, runId, event, seq) => appendRunEvent(db, { runId, seq, event }),
+      {
+        llm,
+        toolCalling: "dag",
+        env: { DAG_DEPENDENCY_CHARS: "1000" },
+        input: { system: "s", history: [], question: "Compare A and B" },
+      },
+    );
+    await finished;
+    const summaries = llm.chatCalls.filter((c) => c.messages[0]?.content === prompt("en", "compaction_system"));
+    expect(summaries.length).toBe(1);
+    const done = received.at(-1);
+    expect(done?.event).toBe("done");
+    expect(done?.data).toMatchObject({
+      usage: { inputTokens: llm.reported.inputTokens, outputTokens: llm.reported.outputTokens },
+    });
   });
 });

@@ -3,13 +3,14 @@ import type { CompactionEvent } from "@/lib/agent/context-guard";
 import { DagAgent, type DagLimits } from "@/lib/agent/dag/dag-agent";
 import { ReActAgent } from "@/lib/agent/react-agent";
 import type { AgentInput, AgentLimits, AgentMode, AgentResult } from "@/lib/agent/types";
+import { UsageMeter } from "@/lib/agent/usage-meter";
 import type { Config } from "@/lib/config";
 import { databaseBusyError, isDatabaseBusy, writeWhenFree } from "@/lib/db/busy";
 import type { Db } from "@/lib/db/client";
 import { finishRun, savePartialAnswer } from "@/lib/db/runs";
 import type { RunStatus } from "@/lib/db/schema";
 import { AppError, isAbortError } from "@/lib/errors";
-import { addUsage, emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
+import { emptyUsage, type LLM, type Usage } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { AnswerPart, Interrupt, ModelHint, RunEventData, RunFailure } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
@@ -94,7 +95,12 @@ function toAppError(error: unknown): AppError {
  * the run's `error`, never part of the answer. Stop ends it as `stopped`.
  */
 export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
-  const { db, live, llm, config, language, input } = options;
+  const { db, live, config, language, input } = options;
+  // Every model call of the run is counted here, whoever makes it: `done.usage` is their sum.
+  const meter = new UsageMeter();
+  const llm = meter.wrap(options.llm);
+  const synthesisLlm = meter.wrap(options.synthesisLlm);
+  const resolveRoleModel = async (hint: ModelHint) => meter.wrap(await options.resolveRoleModel(hint));
   const startedAt = Date.now();
   let text = "";
   let answerStarted = false;
@@ -164,8 +170,8 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
       ? new DagAgent({
           ...common,
           tools,
-          llm: options.synthesisLlm,
-          resolveLlm: options.resolveRoleModel,
+          llm: synthesisLlm,
+          resolveLlm: resolveRoleModel,
           dag: dagLimits(config),
           onAnswer,
           onPlan: (plan) => live.emit("plan", plan),
@@ -175,10 +181,10 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
           ...common,
           tools,
           llm,
-          synthesisLlm: options.synthesisLlm,
+          synthesisLlm,
           toolCalling: options.toolCalling,
           // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
-          ...(llm.model === options.synthesisLlm.model ? { onAnswer } : {}),
+          ...(llm.model === synthesisLlm.model ? { onAnswer } : {}),
         });
   };
 
@@ -191,7 +197,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   try {
     const agent = agentWith(await options.registry(live.signal));
     result = await agent.run(input, live.signal);
-    usage = result.usage;
     if (!result.direct) {
       onAnswer({ status: "start" });
       const outcome = await agent.synthesize(result, input, live.signal, {
@@ -200,7 +205,6 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
         onThought: (thinking, durationMs) =>
           live.emitStep({ type: "thinking", iteration: 0, text: thinking, durationMs }, Date.now()),
       });
-      usage = addUsage(usage, outcome.usage);
       if (outcome.ended !== "complete") {
         // What streamed stands (interrupted); only when nothing did, the loop's draft, labelled as such.
         failure = toAppError(outcome.failure);
@@ -218,6 +222,8 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     }
   }
   if (live.signal.aborted) status = "stopped";
+  // The title is made after `done` by its own model: it is not part of the run's figures.
+  usage = meter.total;
   // A shutdown already stored this run as interrupted.
   if (live.finalized) return;
   live.finalized = true;

@@ -7,7 +7,9 @@ import type {
   ReplyPart,
   StreamPart,
   ToolCall,
+  Usage,
 } from "@/lib/llm/types";
+import { addUsage, emptyUsage } from "@/lib/llm/types";
 
 /**
  * A scripted model behind the `LLM` interface, for engine tests that run in milliseconds. Each
@@ -35,6 +37,8 @@ export interface ScriptedLLM extends LLM {
   streamCalls: { messages: ChatMessage[] }[];
   queueChat(...replies: ScriptedChat[]): void;
   queueStream(...streams: ScriptedStream[]): void;
+  /** The sum of the usage this model reported, over every call that reported one. */
+  readonly reported: Usage;
 }
 
 export const ALL_ABILITIES: Abilities = { tool_call: true, json_mode: true, thinking: false, vision: false };
@@ -79,17 +83,23 @@ export function scriptedLLM({
     return { result, chunks: reply.chunks, failAfter: reply.failAfter };
   };
 
+  const report = (usage: Usage) => {
+    (llm as { reported: Usage }).reported = addUsage(llm.reported, usage);
+  };
+
   const llm: ScriptedLLM = {
     model,
     abilities: { ...ALL_ABILITIES, ...abilities },
     contextLength,
     chatCalls: [],
     streamCalls: [],
+    reported: emptyUsage(),
     queueChat: (...replies) => chatQueue.push(...replies),
     queueStream: (...streams) => streamQueue.push(...streams),
     async chat(messages, options = {}) {
       const { result, failAfter } = await nextReply(messages, options, false);
       if (failAfter) throw failAfter;
+      report(result.usage);
       return result;
     },
     async *streamReply(messages, options = {}): AsyncIterable<ReplyPart> {
@@ -110,6 +120,7 @@ export function scriptedLLM({
       ];
       for (const part of tail) {
         onPart?.(part);
+        if (part.type === "finish") report(part.usage);
         yield part;
       }
     },
@@ -124,11 +135,9 @@ export function scriptedLLM({
         yield { type: "text", text };
       }
       if (!Array.isArray(script)) throw script.failAfter;
-      yield {
-        type: "finish",
-        usage: { inputTokens: 20, outputTokens: chunks.length, totalTokens: 20 + chunks.length },
-        finishReason: "stop",
-      };
+      const usage = { inputTokens: 20, outputTokens: chunks.length, totalTokens: 20 + chunks.length };
+      report(usage);
+      yield { type: "finish", usage, finishReason: "stop" };
     },
   };
   return llm;
