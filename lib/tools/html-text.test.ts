@@ -51,6 +51,12 @@ describe("a page is never read as empty while it has text", () => {
     expect(text).toContain("Inserting Quote Characters");
   });
 
+  it("text after </body></html> is read, as browsers show it", () => {
+    const page =
+      '<html><head><title>T</title></head><body>\n</body></html>\n<p>Written after the end.</p><a href="/x">x</a>';
+    expect(extractHtmlText(page).text).toBe("Written after the end.\n\nx");
+  });
+
   it("link-dense blocks still go when the page has other text", () => {
     expect(text('<ul><li><a href="/a">Home</a></li><li><a href="/b">About</a></li></ul><p>The article.</p>')).toBe(
       "The article.",

@@ -155,6 +155,8 @@ const READINGS = [
   { container: "main", keepLinkDense: false },
   { container: "body", keepLinkDense: false },
   { container: "body", keepLinkDense: true },
+  // Text after `</body></html>` (groff's grohtml writes pages so), which browsers show in the body.
+  { container: "document", keepLinkDense: true },
 ] as const;
 
 function parse(html: string): cheerio.CheerioAPI {
@@ -172,7 +174,12 @@ export function extractHtmlText(html: string): ExtractedPage {
   for (const [index, reading] of READINGS.entries()) {
     if (index > 0) $ = parse(html);
     $(NEVER_TEXT).remove();
-    const container = reading.container === "main" ? mainContainer($) : $("body").get(0);
+    const container =
+      reading.container === "main"
+        ? mainContainer($)
+        : reading.container === "body"
+          ? $("body").get(0)
+          : ($.root().get(0) as Element | undefined);
     if (!container) return { title, text: renderMarkdown($.root().get(0)) };
     // The body read the same way again would give the same nothing.
     if (index === 1 && container === mainContainer($)) continue;
