@@ -3,12 +3,13 @@ import type { TextToolCall } from "./types";
 
 /**
  * One object a model wrote as a call, in any of the key spellings seen: the name under `name`,
- * `tool`, `tool_name` or `function` (a string, or `{name, arguments}`); the arguments under
+ * `tool`, `tool_name` or `function` (a string, or `{name, arguments}`), or `method` (a JSON-RPC
+ * request, as Mistral Nemo wrote one; a method that is no offered tool stays JSON); the arguments under
  * `arguments`, `parameters`, `args`, `input`, `tool_input`, `params` or `tool_args`, as an object
  * or a JSON string. `{"tool_calls": […]}` and arrays hold several.
  */
 
-const NAME_KEYS = ["name", "tool_name", "tool", "function"] as const;
+const NAME_KEYS = ["name", "tool_name", "tool", "function", "method"] as const;
 const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input", "tool_input", "params", "tool_args"] as const;
 
 type JsonObject = Record<string, unknown>;
