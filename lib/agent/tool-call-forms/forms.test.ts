@@ -55,8 +55,7 @@ describe("recognising calls written as text", () => {
   });
 
   it("reads a JSON-RPC request whose method is an offered tool as a call of it, and one whose method is not as JSON", () => {
-    const request = (method: string) =>
-      `{"jsonrpc": "2.0", "method": "${method}", "params": {"expression": "1 + 1"}}`;
+    const request = (method: string) => `{"jsonrpc": "2.0", "method": "${method}", "params": {"expression": "1 + 1"}}`;
     expect(recognise(request("eval"), ["eval"]).calls).toEqual([{ name: "eval", arguments: { expression: "1 + 1" } }]);
     expect(recognise(request("tools/call"), ["eval"]).family).toBeNull();
   });
