@@ -172,11 +172,25 @@ export class ContextGuard {
           `${m.role.toUpperCase()}${m.role === "tool" ? ` (${m.toolName})` : ""}: ${this.cut({ role: "user", content: messageText(m) }, share).content}`,
       )
       .join("\n\n");
+    // Shares are counted in characters; a transcript of wide characters is cut again to fit the call.
+    const frame = this.estimate([
+      { role: "system", content: prompt(language, "compaction_system") },
+      { role: "user", content: prompt(language, `compaction_${hint}`, { transcript: "" }) },
+    ]);
+    const room = this.budget - frame;
+    const tokens = this.estimate([], transcript);
+    const fitted =
+      tokens <= room
+        ? transcript
+        : this.cut(
+            { role: "user", content: transcript },
+            Math.max(200, Math.floor((transcript.length * room) / tokens)),
+          ).content;
     try {
       const reply = await llm.chat(
         [
           { role: "system", content: prompt(language, "compaction_system") },
-          { role: "user", content: prompt(language, `compaction_${hint}`, { transcript }) },
+          { role: "user", content: prompt(language, `compaction_${hint}`, { transcript: fitted }) },
         ],
         { signal },
       );

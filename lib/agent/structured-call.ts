@@ -1,12 +1,16 @@
 import type { ChatMessage, ChatResult, LLM, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import { type CompactionEvent, type CompactionHint, ContextGuard, type MessageCut } from "./context-guard";
 import { extractJson } from "./extract-json";
 
 /**
  * The single entry point for JSON from an LLM: native function calling, then JSON mode
  * with the schema as `format` (one retry), then plain text with extractJson / regexFallback (one
- * retry), each level only when the model's abilities allow it. At most five calls.
+ * retry), each level only when the model's abilities allow it. At most five calls. Every call goes
+ * through the context guard with the schema it carries: older messages are summarised with `hint`,
+ * the request itself (the last user message) is kept, cut when it alone is too long, and `onCut`
+ * hears of the cut so the caller can say so.
  */
 
 export type StructuredLevel = "native" | "json_mode" | "plain" | "default";
@@ -27,6 +31,11 @@ export interface StructuredCallOptions<T> {
   defaultValue?: T;
   language: PromptLanguage;
   signal?: AbortSignal;
+  /** How older messages are summarised when the call does not fit; "general" by default. */
+  hint?: CompactionHint;
+  /** The request had to be cut to fit the model's context. */
+  onCut?: (cut: MessageCut) => void;
+  onCompact?: (event: CompactionEvent) => void;
 }
 
 export interface StructuredCallResult<T> {
@@ -56,9 +65,25 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
   let usage = emptyUsage();
   const failures: string[] = [];
 
+  const guard = new ContextGuard({ llm, language: options.language, onCompact: options.onCompact });
+  const request = messages.findLast((message) => message.role === "user");
+  let reportedCut = false;
   const call = async (history: ChatMessage[], chatOptions: Parameters<LLM["chat"]>[1] = {}): Promise<ChatResult> => {
     llmCalls++;
-    const result = await llm.chat(history, { ...chatOptions, signal });
+    // The schema travels with the messages (as the tool or as `format`) and takes context too.
+    const extraText = JSON.stringify(chatOptions.tools ?? chatOptions.format ?? "");
+    const fitted = await guard.fit(history, new Set(request ? [request] : []), {
+      hint: options.hint ?? "general",
+      signal,
+      extraText,
+      onCut: (cut) => {
+        if (reportedCut || cut.original !== request) return;
+        reportedCut = true;
+        options.onCut?.(cut);
+      },
+    });
+    const result = await llm.chat(fitted, { ...chatOptions, signal });
+    guard.observe(fitted, result.usage.inputTokens, extraText);
     usage = addUsage(usage, result.usage);
     return result;
   };

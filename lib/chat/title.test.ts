@@ -26,3 +26,12 @@ describe("automatic title from the first exchange", () => {
     expect(await suggestTitle(llm, { question: "q", answer: "a", language: "ja" })).toBeNull();
   });
 });
+
+describe("the title's call", () => {
+  it("fits its model's context: a long Japanese exchange is cut, not sent over the context", async () => {
+    const llm = scriptedLLM({ contextLength: 1024, chat: [{ content: "長い質問" }] });
+    const title = await suggestTitle(llm, { question: "質".repeat(1000), answer: "答".repeat(1500), language: "ja" });
+    expect(llm.overContext).toEqual([]);
+    expect(title).toBe("長い質問");
+  });
+});

@@ -1,3 +1,4 @@
+import { ContextGuard } from "@/lib/agent/context-guard";
 import type { LLM } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 
@@ -43,19 +44,17 @@ export async function suggestTitle(
   },
 ): Promise<string | null> {
   try {
-    const reply = await llm.chat(
-      [
-        {
-          role: "user",
-          content: prompt(language, "title", { question: question.slice(0, 1000), answer: answer.slice(0, 1500) }),
-        },
-      ],
-      {
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
-        temperature: 0.2,
-        think: false,
-      },
-    );
+    const request = {
+      role: "user" as const,
+      content: prompt(language, "title", { question: question.slice(0, 1000), answer: answer.slice(0, 1500) }),
+    };
+    // Like every model call, the title's fits its model's context (cut, never sent whole to be dropped by Ollama).
+    const messages = await new ContextGuard({ llm, language }).fit([request], new Set([request]), { hint: "general" });
+    const reply = await llm.chat(messages, {
+      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
+      temperature: 0.2,
+      think: false,
+    });
     return cleanTitle(reply.content);
   } catch {
     return null;

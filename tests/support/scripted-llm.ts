@@ -1,3 +1,4 @@
+import { estimateTextTokens, estimateTokens } from "@/lib/agent/context-guard";
 import type {
   Abilities,
   ChatMessage,
@@ -16,7 +17,18 @@ import { addUsage, emptyUsage } from "@/lib/llm/types";
  * `chat` or `streamReply` call takes the next reply (a partial result, an error to throw, or a
  * function of the request); `streamReply` sends it in pieces (`chunks`, or word by word), thinking
  * first, each tool call whole. `streamChat` takes the next stream script. Every request is recorded.
+ * Like Ollama's context window, but loudly: a call whose messages (and tool schemas or `format`)
+ * pass `contextLength` by the engine's own estimate FAILS, so a model call that skips the context
+ * guard cannot pass a test (docs/architecture.md, "Budgets and usage").
  */
+
+export class OverContextError extends Error {}
+
+/** The prompt size of a call as the context guard estimates it. */
+export function promptTokens(messages: ChatMessage[], options: ChatOptions = {}): number {
+  const extra = options.tools ?? options.format;
+  return estimateTokens(messages) + (extra ? estimateTextTokens(JSON.stringify(extra)) : 0);
+}
 
 export type ScriptedChat =
   | (Partial<Omit<ChatResult, "toolCalls">> & {
@@ -37,6 +49,8 @@ export interface ScriptedLLM extends LLM {
   streamCalls: { messages: ChatMessage[] }[];
   queueChat(...replies: ScriptedChat[]): void;
   queueStream(...streams: ScriptedStream[]): void;
+  /** The calls refused for passing the context length (each also threw an OverContextError). */
+  readonly overContext: string[];
   /** The sum of the usage this model reported, over every call that reported one. */
   readonly reported: Usage;
 }
@@ -64,8 +78,17 @@ export function scriptedLLM({
   const chatQueue = [...chat];
   const streamQueue = [...stream];
 
+  const checkContext = (messages: ChatMessage[], options: ChatOptions = {}) => {
+    const tokens = promptTokens(messages, options);
+    if (tokens > contextLength) {
+      llm.overContext.push(`${tokens} tokens: ${messages.map((m) => m.content.slice(0, 40)).join(" | ")}`);
+      throw new OverContextError(`scripted LLM: a call of ${tokens} tokens, over its ${contextLength}-token context`);
+    }
+  };
+
   const nextReply = async (messages: ChatMessage[], options: ChatOptions, streamed: boolean) => {
     llm.chatCalls.push({ messages: structuredClone(messages), options: { ...options, signal: undefined }, streamed });
+    checkContext(messages, options);
     if (options.signal?.aborted) throw new DOMException("aborted", "AbortError");
     let reply = chatQueue.shift();
     if (reply === undefined) throw new Error(`scripted LLM: no reply left for chat call ${llm.chatCalls.length}`);
@@ -94,6 +117,7 @@ export function scriptedLLM({
     chatCalls: [],
     streamCalls: [],
     reported: emptyUsage(),
+    overContext: [],
     queueChat: (...replies) => chatQueue.push(...replies),
     queueStream: (...streams) => streamQueue.push(...streams),
     async chat(messages, options = {}) {
@@ -126,6 +150,7 @@ export function scriptedLLM({
     },
     async *streamChat(messages, options = {}): AsyncIterable<StreamPart> {
       llm.streamCalls.push({ messages: structuredClone(messages) });
+      checkContext(messages);
       const script = streamQueue.shift();
       if (script === undefined) throw new Error("scripted LLM: no stream left");
       if (script instanceof Error) throw script;

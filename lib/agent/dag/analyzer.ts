@@ -1,5 +1,6 @@
 import type { LLM, Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { MessageCut } from "../context-guard";
 import { structuredLlmCall } from "../structured-call";
 
 /** The analyzer: one structured call judging whether the steps' results achieve the goal. */
@@ -44,6 +45,7 @@ export async function analyze({
   followUps,
   language,
   signal,
+  onCut,
 }: {
   llm: LLM;
   goal: string;
@@ -53,6 +55,8 @@ export async function analyze({
   followUps: string[];
   language: PromptLanguage;
   signal: AbortSignal;
+  /** The request had to be cut to fit the model's context. */
+  onCut?: (cut: MessageCut) => void;
 }): Promise<{ analysis: Analysis; usage: Usage }> {
   const followups = followUps.length
     ? prompt(language, "dag_followups", { text: followUps.map((text) => `- ${text}`).join("\n") })
@@ -63,6 +67,7 @@ export async function analyze({
     signal,
     schema,
     name: "judge_results",
+    onCut,
     description: "Whether the results achieve the goal",
     messages: [
       { role: "system", content: prompt(language, "dag_analyzer_system") },

@@ -10,7 +10,7 @@ import type {
   StepProgress,
   ThinkingDelta,
 } from "@/lib/protocol/run-events";
-import { type CompactionEvent, ContextGuard } from "../context-guard";
+import { type CompactionEvent, ContextGuard, type MessageCut } from "../context-guard";
 import { noticeText } from "../notices";
 import { ReActAgent } from "../react-agent";
 import { SourceList } from "../sources";
@@ -77,6 +77,21 @@ export class DagAgent {
 
   constructor(private readonly options: DagAgentOptions) {}
 
+  /** The planner's or analyzer's request was cut to fit its model: the trail says so. */
+  private cutNotice(who: "dag_input_planner" | "dag_input_analyzer") {
+    const { language } = this.options;
+    return ({ original, cut }: MessageCut) =>
+      this.options.onStep?.({
+        type: "notice",
+        iteration: 0,
+        text: prompt(language, "dag_input_cut", {
+          what: prompt(language, who),
+          kept: String(cut.content.length),
+          total: String(original.content.length),
+        }),
+      });
+  }
+
   /** Plans once, and once more with the problem when the plan cannot be used; null when neither can. */
   private async plan(input: AgentInput, signal: AbortSignal, takenIds: Set<string>, feedback: string | undefined) {
     const { language, tools, dag } = this.options;
@@ -93,6 +108,7 @@ export class DagAgent {
         feedback: attempt === 0 ? feedback : prompt(language, "dag_replan_problem", { problem }),
         language,
         signal,
+        onCut: this.cutNotice("dag_input_planner"),
       });
       usage = addUsage(usage, planned.usage);
       if (planned.check.ok) return { steps: planned.check.steps, usage, problem };
@@ -142,6 +158,7 @@ export class DagAgent {
         followUps: this.followUps,
         language,
         signal,
+        onCut: this.cutNotice("dag_input_analyzer"),
       });
       usage = addUsage(usage, judged.usage);
       this.draft = judged.analysis.finalAnswer;

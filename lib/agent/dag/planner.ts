@@ -1,5 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { MessageCut } from "../context-guard";
 import { structuredLlmCall } from "../structured-call";
 import { catalogue } from "../tool-selection";
 import { checkPlan, type PlanCheck, type PlanProblem } from "./plan";
@@ -46,6 +47,8 @@ export interface PlanRequest {
   feedback?: string;
   language: PromptLanguage;
   signal: AbortSignal;
+  /** The request had to be cut to fit the model's context. */
+  onCut?: (cut: MessageCut) => void;
 }
 
 export async function makePlan(request: PlanRequest): Promise<{ check: PlanCheck; usage: Usage }> {
@@ -66,6 +69,9 @@ export async function makePlan(request: PlanRequest): Promise<{ check: PlanCheck
     messages,
     schema,
     name: "make_plan",
+    // Earlier turns that do not fit are summarised for planning; the request itself is kept.
+    hint: "planner_input",
+    onCut: request.onCut,
     description: "The steps that achieve the goal",
     // A reply without a list of steps drops to the next level; the list itself is checked below.
     parseFn: (raw) => (Array.isArray(raw.steps) && raw.steps.length > 0 ? raw.steps : null),

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import type { ChatMessage, ChatOptions } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
+import { harness } from "@/tests/support/agent-harness";
+import { analysisReply, dagHarness, planReply } from "@/tests/support/dag-harness";
+import { fakeToolbox } from "@/tests/support/fake-toolbox";
+import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
+
+/**
+ * Every model call goes through one context budget (docs/architecture.md, "Budgets and usage"):
+ * both modes run against a scripted model that fails any call over its context length, with
+ * everything made long — the history, the tool results, the steps' results, a second DAG round.
+ */
+
+const CONTEXT = 4096;
+const long = (word: string, times: number) => `${word} `.repeat(times);
+const isCompaction = (messages: ChatMessage[]) => messages[0]?.content === prompt("en", "compaction_system");
+
+/** Fourteen tools (over the selection threshold), each answering with a long page. */
+const manyTools = () =>
+  fakeToolbox(
+    Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [i === 0 ? "web_search" : `tool_${i}`, () => long("found", 1100)]),
+    ),
+  );
+
+/** What a worker or loop model says: compaction summaries, a tool call for a fresh task, then a long answer. */
+function answer(messages: ChatMessage[], options: ChatOptions): ScriptedChat {
+  const tools = (options.tools ?? []).map((tool) => tool.name);
+  if (isCompaction(messages)) return { content: "A summary of the earlier part." };
+  if (tools.includes("select_tools")) {
+    return { toolCalls: [{ name: "select_tools", arguments: { tools: ["web_search", "tool_1"] } }] };
+  }
+  const results = messages.filter((m) => m.role === "tool").length;
+  if (results < 3) return { toolCalls: [{ name: "web_search", arguments: { query: `q${results}` } }] };
+  return { content: long("finding", 2000) };
+}
+
+const everyCall = (reply: (messages: ChatMessage[], options: ChatOptions) => ScriptedChat) =>
+  Array.from({ length: 200 }, () => reply);
+
+describe("every model call is guarded", () => {
+  it("a ReAct run — tool selection, the loop, compaction and synthesis — never passes the model's context", async () => {
+    const history: ChatMessage[] = Array.from({ length: 6 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: long("earlier", 900),
+    }));
+    const llm = scriptedLLM({ contextLength: CONTEXT, chat: everyCall(answer), stream: [["The answer."]] });
+    const { agent, run } = harness(llm, manyTools());
+    const input = { system: "s", history, question: long("question", 300) };
+    const result = await run(input);
+    const parts: string[] = [];
+    for await (const part of agent.streamAnswer(result, input, new AbortController().signal)) {
+      if (part.type === "text") parts.push(part.text);
+    }
+    expect(llm.overContext).toEqual([]);
+    expect(llm.chatCalls.some((call) => isCompaction(call.messages))).toBe(true);
+    expect(result.steps.length).toBeGreaterThanOrEqual(3);
+    expect(parts.join("")).toBe("The answer.");
+  });
+
+  it("a DAG run of two rounds — planner, steps, dependency summaries, analyzer and synthesis — never passes the model's context", async () => {
+    let analyses = 0;
+    const planner = scriptedLLM({
+      contextLength: CONTEXT,
+      chat: everyCall((messages, options) => {
+        const tools = (options.tools ?? []).map((tool) => tool.name);
+        if (isCompaction(messages)) return { content: "A summary of the earlier part." };
+        if (tools.includes("judge_results")) {
+          analyses++;
+          return analysisReply(analyses > 1, null, long("because", 400)) as ScriptedChat;
+        }
+        const round = analyses + 1;
+        return planReply([
+          { id: `a${round}`, task: `Find part ${round}` },
+          { id: `b${round}`, task: `Build on part ${round}`, dependencies: [`a${round}`] },
+        ]) as ScriptedChat;
+      }),
+    });
+    const worker = scriptedLLM({
+      contextLength: CONTEXT,
+      chat: everyCall(answer),
+    });
+    const conversation = scriptedLLM({ contextLength: CONTEXT, chat: everyCall(answer), stream: [["The answer."]] });
+    const { agent, input, run, plans, steps } = dagHarness({
+      planner,
+      worker,
+      conversation,
+      tools: manyTools(),
+      limits: { dependencyChars: 12_000 },
+    });
+    const result = await run();
+    for await (const _ of agent.streamAnswer(result, input, new AbortController().signal)) {
+      // the answer streams; only the calls' sizes matter here
+    }
+    expect(plans.map((plan) => plan.round)).toEqual([1, 2]);
+    expect(analyses).toBe(2);
+    // The analyzer's request (every step's result) was too long: it was cut, and the trail says so.
+    expect(steps.map((step) => (step.type === "notice" ? step.text : ""))).toContainEqual(
+      expect.stringMatching(
+        /^The analyzer's request was cut to fit the model's context: \d+ of \d+ characters kept\.$/,
+      ),
+    );
+    expect([...planner.overContext, ...worker.overContext, ...conversation.overContext]).toEqual([]);
+  });
+});
