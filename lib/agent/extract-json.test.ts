@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { extractJson, repairInvalidEscapes } from "./extract-json";
+import { describe, expect, it, vi } from "vitest";
+import { extractJson, parseLenientJson, repairInvalidEscapes } from "./extract-json";
 
 describe("extractJson finds the object in messy model output", () => {
   it("parses clean JSON directly", () => {
@@ -59,5 +59,22 @@ describe("extractJson finds the object in messy model output", () => {
 
   it.each(["", "no json here", "[1, 2]", '{"unterminated": '])("returns undefined for %j", (text) => {
     expect(extractJson(text)).toBeUndefined();
+  });
+});
+
+describe("parseLenientJson", () => {
+  it("parses a text again only when a repair changed it (each failed parse is a thrown error)", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      // No repair changes this text: one parse, not four.
+      expect(parseLenientJson("[get_weather()]")).toBeUndefined();
+      expect(parse).toHaveBeenCalledTimes(1);
+      parse.mockClear();
+      // Only the lenient repair changes Llama 4's call list (escapes are fine): two parses.
+      expect(parseLenientJson("[get_weather(city='LA', metric='C')]")).toBeUndefined();
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -85,15 +85,20 @@ function repairLenient(text: string): string {
 
 /** A JSON value (object, array, ...) with the same repairs as objects get; undefined when none parses. */
 export function parseLenientJson(text: string): unknown {
-  // Each repair is made only when the text before it did not parse.
+  // Each repair is made only when the text before it did not parse, and parsed only when it
+  // changed something: a failed parse is a thrown error, the costly part of this on every reply.
+  const tried = new Set<string>();
   for (const candidate of [
     () => text,
     () => repairInvalidEscapes(text),
     () => repairLenient(text),
     () => repairInvalidEscapes(repairLenient(text)),
   ]) {
+    const repaired = candidate();
+    if (tried.has(repaired)) continue;
+    tried.add(repaired);
     try {
-      return JSON.parse(candidate()) as unknown;
+      return JSON.parse(repaired) as unknown;
     } catch {
       // try the next repair
     }
