@@ -41,6 +41,12 @@ const toolName = (req: ChatRequestBody) => req.tools?.[0]?.function.name;
 const lastText = (req: ChatRequestBody) => String(req.messages?.find((m) => m.role === "user")?.content ?? "");
 
 /** A fake Ollama that plans `steps`, answers each step by its task with `stepReply`, judges achieved, then writes "Final." */
+/** The smallest plan (a one-step plan is the plain agent's work). */
+const TWO_STEPS = [
+  { id: "a", task: "x", dependencies: [] },
+  { id: "b", task: "y", dependencies: [] },
+];
+
 function dagModel(steps: Record<string, unknown>[], stepReply: (task: string, req: ChatRequestBody) => ScriptedReply) {
   fake().setDefaultResponder((req) => {
     if (toolName(req) === "make_plan") return { toolCalls: [{ name: "make_plan", arguments: { steps } }] };
@@ -169,7 +175,7 @@ describe("DAG mode behind /api/chat", () => {
   });
 
   it('remembers "Plan first" per conversation: set by mode dag, cleared by another mode, kept when no mode is sent', async () => {
-    dagModel([{ id: "a", task: "x", dependencies: [] }], () => ({ content: "ok" }));
+    dagModel(TWO_STEPS, () => ({ content: "ok" }));
     const id = await newConversation();
     expect((await detail(id)).conversation.planFirst).toBe(false);
     await runChat({ conversationId: id, message: "one", mode: "dag" });
@@ -182,7 +188,7 @@ describe("DAG mode behind /api/chat", () => {
 
   it('runs follow-ups the server sends as the next turn in the conversation\'s remembered "Plan first" mode', async () => {
     // Steps answer by their task; the ReAct loop of a turn sent without a mode streams slowly.
-    dagModel([{ id: "a", task: "x", dependencies: [] }], (task) =>
+    dagModel(TWO_STEPS, (task) =>
       task ? { content: "ok" } : { chunks: ["a ", "b ", "c"], chunkDelayMs: 150 },
     );
     const id = await newConversation();

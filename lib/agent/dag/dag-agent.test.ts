@@ -236,7 +236,13 @@ describe("DAG mode: the executor", () => {
     const worker = workerLLM("chat-model", () => ({ content: "ok" }));
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [planReply([{ id: "a", task: "read", tool_hint: "scrape_url" }]), analysisReply(true)],
+      chat: [
+        planReply([
+          { id: "a", task: "read", tool_hint: "scrape_url" },
+          { id: "b", task: "more", dependencies: ["a"] },
+        ]),
+        analysisReply(true),
+      ],
     });
     const dag = dagHarness({ planner, worker });
     await dag.run();
@@ -250,7 +256,13 @@ describe("DAG mode: the executor", () => {
     );
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [planReply([{ id: "s1", task: "look" }]), analysisReply(true)],
+      chat: [
+        planReply([
+          { id: "s1", task: "look" },
+          { id: "s2", task: "sum up", dependencies: ["s1"] },
+        ]),
+        analysisReply(true),
+      ],
     });
     const dag = dagHarness({ planner, worker });
     await dag.run();
@@ -296,7 +308,13 @@ describe("DAG mode: models per step", () => {
     const worker = workerLLM("chat-model", () => ({ content: "ok" }));
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [planReply([{ id: "s1", task: "a" }]), analysisReply(true)],
+      chat: [
+        planReply([
+          { id: "s1", task: "a" },
+          { id: "s2", task: "b" },
+        ]),
+        analysisReply(true),
+      ],
     });
     const dag = dagHarness({ planner, worker });
     await dag.run();
@@ -315,14 +333,29 @@ describe("DAG mode: planning", () => {
     const worker = workerLLM("chat-model", () => ({ content: "ok" }));
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [cycle, planReply([{ id: "a", task: "x" }]), analysisReply(true)],
+      chat: [
+        cycle,
+        planReply([
+          { id: "a", task: "x" },
+          { id: "b", task: "y" },
+        ]),
+        analysisReply(true),
+      ],
     });
     const dag = dagHarness({ planner, worker });
     await dag.run();
     expect(planner.chatCalls[1]?.messages.at(-1)?.content).toBe(
       "That plan cannot be used: steps a, b depend on each other in a cycle. Make a new plan that fixes this.",
     );
-    expect(dag.plans).toEqual([{ round: 1, steps: [expect.objectContaining({ id: "a", dependencies: [] })] }]);
+    expect(dag.plans).toEqual([
+      {
+        round: 1,
+        steps: [
+          expect.objectContaining({ id: "a", dependencies: [] }),
+          expect.objectContaining({ id: "b", dependencies: [] }),
+        ],
+      },
+    ]);
   });
 
   it("falls back to plain ReAct on the whole question after a second bad plan, and tells the user", async () => {
@@ -337,6 +370,35 @@ describe("DAG mode: planning", () => {
     expect(dag.answer.join("")).toBe("Direct answer.");
     expect(conversation.chatCalls[0]?.messages.at(-1)?.content).toBe("Compare A and B");
   });
+  it("a plan has 2 to DAG_MAX_STEPS steps: a one-step first plan runs as plain ReAct on the whole question, and the user is told", async () => {
+    const conversation = scriptedLLM({ model: "chat-model", chat: [{ content: "Direct answer." }] });
+    const planner = scriptedLLM({ model: "reasoning-model", chat: [planReply([{ id: "only", task: "Do it all" }])] });
+    const worker = workerLLM("worker-model", () => ({ content: "step result" }));
+    const dag = dagHarness({ planner, worker, conversation });
+    const result = await dag.run();
+    expect(dag.plans).toEqual([]);
+    expect(worker.chatCalls).toEqual([]);
+    expect(dag.steps[0]?.type === "notice" && dag.steps[0].text).toBe(
+      `No usable plan could be made (${prompt("en", "dag_problem_single")}); answering directly instead.`,
+    );
+    expect(result.direct).toBe(true);
+    expect(dag.answer.join("")).toBe("Direct answer.");
+    expect(conversation.chatCalls[0]?.messages.at(-1)?.content).toBe("Compare A and B");
+  });
+
+  it("a plan of more than DAG_MAX_STEPS steps runs its first DAG_MAX_STEPS", async () => {
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply(Array.from({ length: 12 }, (_, i) => ({ id: `s${i + 1}`, task: `Task ${i + 1}` }))),
+        analysisReply(true),
+      ],
+    });
+    const worker = workerLLM("worker-model", (task) => ({ content: `done: ${task}` }));
+    const dag = dagHarness({ planner, worker, limits: { maxSteps: 10 } });
+    await dag.run();
+    expect(dag.plans[0]?.steps.map((step) => step.id)).toEqual(Array.from({ length: 10 }, (_, i) => `s${i + 1}`));
+  });
 });
 
 describe("DAG mode: the analyzer", () => {
@@ -345,7 +407,10 @@ describe("DAG mode: the analyzer", () => {
     const planner = scriptedLLM({
       model: "reasoning-model",
       chat: [
-        planReply([{ id: "s1", task: "first look" }]),
+        planReply([
+          { id: "s1", task: "first look" },
+          { id: "s2", task: "second look", dependencies: ["s1"] },
+        ]),
         analysisReply(false, null, "B's price is missing"),
         planReply([{ id: "s1", task: "price of B" }]),
         analysisReply(false, null, "still unsure"),
@@ -354,7 +419,7 @@ describe("DAG mode: the analyzer", () => {
     const dag = dagHarness({ planner, worker, limits: { maxReplans: 1 } });
     await dag.run();
     expect(dag.plans.map((plan) => [plan.round, plan.steps.map((step) => step.id)])).toEqual([
-      [1, ["s1"]],
+      [1, ["s1", "s2"]],
       [2, ["s1_2"]],
     ]);
     const replan = planner.chatCalls[2]?.messages.at(-1)?.content ?? "";
@@ -366,6 +431,7 @@ describe("DAG mode: the analyzer", () => {
   it("interrupts reach a running step at its drain point, and those no step took reach the analyzer", async () => {
     let dag: ReturnType<typeof dagHarness> | undefined;
     const worker = workerLLM("chat-model", (task, messages) => {
+      if (task === "b") return { content: "done b" };
       if (!messages.some((m) => m.content.includes("USER INTERRUPT"))) {
         dag?.interrupts.push("focus on prices");
         return { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] };
@@ -374,14 +440,20 @@ describe("DAG mode: the analyzer", () => {
     });
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [planReply([{ id: "a", task: "a" }]), analysisReply(true)],
+      chat: [
+        planReply([
+          { id: "a", task: "a" },
+          { id: "b", task: "b", dependencies: ["a"] },
+        ]),
+        analysisReply(true),
+      ],
     });
     dag = dagHarness({
       planner,
       worker,
       // Sent once the step has ended: only the analyzer can take it.
       onStepProgress: (event) => {
-        if (event.status === "done") dag?.interrupts.push("and in euros");
+        if (event.status === "done" && event.stepId === "b") dag?.interrupts.push("and in euros");
       },
     });
     await dag.run();
@@ -452,7 +524,13 @@ describe("DAG mode: the analyzer", () => {
     const conversation = scriptedLLM({ model: "chat-model", abilities: { vision: true }, stream: [["Seen."]] });
     const planner = scriptedLLM({
       model: "reasoning-model",
-      chat: [planReply([{ id: "s1", task: "a" }]), analysisReply(true, "done")],
+      chat: [
+        planReply([
+          { id: "s1", task: "a" },
+          { id: "s2", task: "b", dependencies: ["s1"] },
+        ]),
+        analysisReply(true, "done"),
+      ],
     });
     const dag = dagHarness({ planner, worker, conversation });
     const result = await dag.run();

@@ -142,6 +142,11 @@ export class DagAgent {
         if (round > 1) break;
         return this.answerAlone(input, signal, planned.problem, usage);
       }
+      // A plan has 2 to DAG_MAX_STEPS steps: a first plan of one step is the plain ReAct agent's work.
+      // (A later round's single step adds to the steps already done, and runs.)
+      if (round === 1 && planned.steps.length < 2) {
+        return this.answerAlone(input, signal, prompt(language, "dag_problem_single"), usage);
+      }
       for (const step of planned.steps) takenIds.add(step.id);
       options.onPlan?.({ round, steps: planned.steps });
       const runs = await this.execute(planned.steps, input, signal, budget, interrupts);
