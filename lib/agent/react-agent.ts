@@ -72,6 +72,8 @@ export class ReActAgent {
         iteration: 0,
         selected: selection.selected ?? allSpecs.map((spec) => spec.name),
         total: allSpecs.length,
+        // A failed selection is said as such, not shown as a choice of every tool.
+        ...(selection.selected ? {} : { fellBack: true as const }),
       });
     }
     const specs = toolbox.specs();

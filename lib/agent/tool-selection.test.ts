@@ -52,8 +52,18 @@ describe("tool selection", () => {
     ]);
     await run();
     expect(llm.chatCalls.at(-1)?.options.tools).toHaveLength(20);
-    expect(steps[0]).toMatchObject({ type: "tool_selection", total: 20 });
+    expect(steps[0]).toMatchObject({ type: "tool_selection", total: 20, fellBack: true });
     expect((steps[0] as { selected: string[] }).selected).toHaveLength(20);
+  });
+
+  it("a failed selection says it fell back; a selection that chose does not", async () => {
+    const boom = new Error("model crashed");
+    const failed = run20([boom, boom, boom]);
+    await failed.run();
+    expect(failed.steps[0]).toMatchObject({ type: "tool_selection", total: 20, fellBack: true });
+    const chose = run20([{ toolCalls: [{ name: "select_tools", arguments: { tools: ["tool_3"] } }] }]);
+    await chose.run();
+    expect(chose.steps[0]).not.toHaveProperty("fellBack");
   });
 
   it("falls back to the full set when the output cannot be parsed", async () => {

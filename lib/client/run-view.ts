@@ -72,7 +72,7 @@ export type TimelineEntry =
     }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string; about?: NoticeAbout }
-  | { kind: "tool_selection"; key: string; selected: string[]; total: number }
+  | { kind: "tool_selection"; key: string; selected: string[]; total: number; fellBack?: true }
   | ({ kind: "compact"; key: string } & Compaction)
   | { kind: "plan"; key: string; round: number; steps: PlanStepView[] };
 
@@ -231,6 +231,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         key: `tool_selection:${step.seq}`,
         selected: step.selected,
         total: step.total,
+        ...(step.fellBack ? { fellBack: true as const } : {}),
       });
     case "compact": {
       const { type: _type, seq, ...compaction } = step;

@@ -20,3 +20,20 @@ describe("an imported notice step", () => {
     expect(runEventDataSchemas.step.safeParse(notice({ code: "iteration_limit", iterations: -1 })).success).toBe(false);
   });
 });
+
+describe("an imported tool selection step", () => {
+  it("keeps fellBack: a selection that failed stays a fallback after export and import", () => {
+    const step = {
+      seq: 1,
+      at: 0,
+      iteration: 0,
+      type: "tool_selection",
+      selected: ["a", "b"],
+      total: 2,
+      fellBack: true,
+    };
+    const parsed = runEventDataSchemas.step.safeParse(JSON.parse(JSON.stringify(step)));
+    expect(parsed.success && parsed.data).toMatchObject({ fellBack: true });
+    expect(runEventDataSchemas.step.safeParse({ ...step, fellBack: "yes" }).success).toBe(false);
+  });
+});

@@ -43,7 +43,13 @@ const step = z.discriminatedUnion("type", [
   }),
   z.looseObject({ ...stepBase, type: z.literal("thinking"), text, durationMs: z.number().optional() }),
   z.looseObject({ ...stepBase, type: z.literal("interrupt"), interrupts: z.array(interrupt) }),
-  z.looseObject({ ...stepBase, type: z.literal("tool_selection"), selected: z.array(text), total: count }),
+  z.looseObject({
+    ...stepBase,
+    type: z.literal("tool_selection"),
+    selected: z.array(text),
+    total: count,
+    fellBack: z.literal(true).optional(),
+  }),
   z.looseObject({ ...stepBase, type: z.literal("notice"), text, about: noticeAbout.optional() }),
   z.looseObject({
     ...stepBase,

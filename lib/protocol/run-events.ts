@@ -131,7 +131,14 @@ export type AgentStep =
       durationMs?: number;
     }
   | { type: "interrupt"; iteration: number; interrupts: Interrupt[] }
-  | { type: "tool_selection"; iteration: number; selected: string[]; total: number }
+  | {
+      type: "tool_selection";
+      iteration: number;
+      selected: string[];
+      total: number;
+      /** The selection call failed: every tool is offered, not a choice. */
+      fellBack?: true;
+    }
   | {
       type: "notice";
       iteration: number;

@@ -106,6 +106,25 @@ describe("notices in the trail", () => {
     expect(ja({ code: "iteration_limit", iterations: 50 })).not.toContain("English sentence");
   });
 
+  it("a tool selection that fell back says so instead of a choice of every tool (en + ja)", () => {
+    const entry = (fellBack: boolean): TimelineEntry => ({
+      kind: "tool_selection",
+      key: "s",
+      selected: Array.from({ length: 20 }, (_, i) => `tool_${i}`),
+      total: 20,
+      ...(fellBack ? { fellBack: true as const } : {}),
+    });
+    const html = (fellBack: boolean, locale?: "en" | "ja") =>
+      renderHtml(
+        createElement(RunTimeline, { timeline: [entry(fellBack)], runEnded: false, elapsedMs: 0 }),
+        locale,
+      ).replace(/<!-- -->/g, "");
+    expect(html(true)).toContain("Tool selection failed, so all 20 tools are offered");
+    expect(html(true)).not.toContain("Using 20 of 20");
+    expect(html(true, "ja")).toContain("ツールの選択に失敗したため、20 個すべてのツールを使用");
+    expect(html(false)).toContain("Using 20 of 20 tools");
+  });
+
   it("shows other notices in the run's own sentence", () => {
     expect(notice(undefined, "No usable plan could be made (it has no steps); answering directly instead.")).toContain(
       "No usable plan could be made",

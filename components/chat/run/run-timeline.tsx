@@ -115,7 +115,7 @@ function TimelineItem({
     case "notice":
       return <RunNotice text={entry.text} about={entry.about} />;
     case "tool_selection":
-      return <ToolSelectionNote selected={entry.selected} total={entry.total} />;
+      return <ToolSelectionNote selected={entry.selected} total={entry.total} fellBack={entry.fellBack} />;
     case "compact":
       return <CompactDivider event={entry} />;
     default:

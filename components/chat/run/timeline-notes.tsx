@@ -35,19 +35,30 @@ export function RunNotice({ text, about }: { text: string; about?: NoticeAbout }
 }
 
 /** Which tools a preliminary call chose when there were many. */
-export function ToolSelectionNote({ selected, total }: { selected: string[]; total: number }) {
+export function ToolSelectionNote({
+  selected,
+  total,
+  fellBack,
+}: {
+  selected: string[];
+  total: number;
+  /** The selection call failed: every tool is offered, and the note says so. */
+  fellBack?: boolean;
+}) {
   const t = useTranslations("tools");
   const format = useFormatter();
   return (
     <p data-testid="tool-selection" className="flex items-start gap-2 text-xs text-muted-foreground">
       <ListFilter aria-hidden className="mt-px size-3.5 shrink-0" />
       <span>
-        {t("selection", {
-          selected: selected.length,
-          total,
-          hasNames: selected.length > 0 ? "true" : "false",
-          names: format.list(selected),
-        })}
+        {fellBack
+          ? t("selectionFallback", { total })
+          : t("selection", {
+              selected: selected.length,
+              total,
+              hasNames: selected.length > 0 ? "true" : "false",
+              names: format.list(selected),
+            })}
       </span>
     </p>
   );
