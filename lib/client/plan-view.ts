@@ -30,7 +30,10 @@ export function applyPlan(timeline: TimelineEntry[], plan: Plan): TimelineEntry[
       durationMs: null,
     }),
   );
-  return [...timeline, { kind: "plan", key, round: plan.round, steps }];
+  return [
+    ...timeline,
+    { kind: "plan", key, round: plan.round, steps, ...(plan.verdict ? { verdict: plan.verdict } : {}) },
+  ];
 }
 
 export function applyStepProgress(timeline: TimelineEntry[], progress: StepProgress): TimelineEntry[] {

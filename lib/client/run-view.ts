@@ -18,6 +18,7 @@ import type {
   Source,
   StoredStep,
   Usage,
+  Verdict,
 } from "@/lib/protocol/run-events";
 import type { PageInfo } from "@/lib/tools/page-info";
 import type { ErrorInfo } from "./error-text";
@@ -74,7 +75,7 @@ export type TimelineEntry =
   | { kind: "notice"; key: string; text: string; about?: NoticeAbout }
   | { kind: "tool_selection"; key: string; selected: string[]; total: number; fellBack?: true }
   | ({ kind: "compact"; key: string } & Compaction)
-  | { kind: "plan"; key: string; round: number; steps: PlanStepView[] };
+  | { kind: "plan"; key: string; round: number; steps: PlanStepView[]; verdict?: Verdict };
 
 /** How the UI shows a run: still streaming, or how it ended (the stored run's status is another thing). */
 export type RunViewStatus = "streaming" | "complete" | "stopped" | "error" | "interrupted";

@@ -37,3 +37,22 @@ describe("an imported tool selection step", () => {
     expect(runEventDataSchemas.step.safeParse({ ...step, fellBack: "yes" }).success).toBe(false);
   });
 });
+
+describe("an imported plan", () => {
+  const plan = {
+    round: 2,
+    steps: [{ id: "a", task: "t", dependencies: [], tool_hint: null, model_hint: null }],
+    verdict: { achieved: false, confidence: 0.4, reasoning: "not enough" },
+  };
+
+  it("keeps the analyzer's verdict that asked for it through export and import", () => {
+    const parsed = runEventDataSchemas.plan.safeParse(JSON.parse(JSON.stringify(plan)));
+    expect(parsed.success && parsed.data).toMatchObject({ verdict: plan.verdict });
+  });
+
+  it("refuses a verdict the card could not show: a confidence outside 0 to 1", () => {
+    expect(runEventDataSchemas.plan.safeParse({ ...plan, verdict: { ...plan.verdict, confidence: 7 } }).success).toBe(
+      false,
+    );
+  });
+});

@@ -85,6 +85,9 @@ export const runEventDataSchemas: Record<RunEventName, z.ZodType> = {
   step,
   plan: z.looseObject({
     round: count,
+    verdict: z
+      .looseObject({ achieved: z.boolean(), confidence: z.number().min(0).max(1), reasoning: z.string() })
+      .optional(),
     steps: z.array(
       z.looseObject({
         id: text,

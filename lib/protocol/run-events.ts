@@ -218,10 +218,20 @@ export interface PlanStep {
   model_hint: ModelHint;
 }
 
+/** The DAG analyzer's judgement of the results so far (docs/architecture.md, "DAG mode"). */
+export interface Verdict {
+  achieved: boolean;
+  /** 0 to 1. */
+  confidence: number;
+  reasoning: string;
+}
+
 /** `plan`: the steps of one planning round (re-plans count up). */
 export interface Plan {
   round: number;
   steps: PlanStep[];
+  /** A re-plan's: the analyzer's verdict on the rounds before, which asked for this one. */
+  verdict?: Verdict;
 }
 
 export type StepProgressStatus = "running" | "done" | "failed" | "skipped";

@@ -65,6 +65,14 @@ export function PlanCard({ entry, tools, runEnded }: { entry: PlanEntry; tools: 
   return (
     <section data-testid="plan-card" aria-label={label} className="rounded-xl border border-border bg-muted/30 p-2">
       <h3 className="px-1 pb-2 text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</h3>
+      {entry.verdict ? (
+        <p data-testid="plan-verdict" className="px-1 pb-2 text-xs text-muted-foreground">
+          {t(entry.verdict.achieved ? "verdictAchieved" : "verdictNotAchieved", {
+            confidence: entry.verdict.confidence,
+            reasoning: entry.verdict.reasoning,
+          })}
+        </p>
+      ) : null}
       <ol className="flex flex-col gap-1.5">
         {entry.steps.map((step) => (
           <PlanStepItem

@@ -125,6 +125,38 @@ describe("notices in the trail", () => {
     expect(html(false)).toContain("Using 20 of 20 tools");
   });
 
+  it("shows the analyzer's verdict on a re-plan's card, above its steps (en + ja)", () => {
+    const plan: TimelineEntry = {
+      kind: "plan",
+      key: "plan:2",
+      round: 2,
+      steps: [
+        {
+          id: "s1_2",
+          task: "price of B",
+          dependencies: [],
+          tool_hint: null,
+          model_hint: null,
+          status: "pending",
+          model: null,
+          result: null,
+          startedAt: null,
+          durationMs: null,
+        },
+      ],
+      verdict: { achieved: false, confidence: 0.4, reasoning: "B's price is missing" },
+    };
+    const html = (locale?: "en" | "ja") =>
+      renderHtml(createElement(RunTimeline, { timeline: [plan], runEnded: false, elapsedMs: 0 }), locale).replace(
+        /<!-- -->/g,
+        "",
+      );
+    const en = html();
+    expect(en).toContain("The results so far were judged not enough (confidence 40%): B&#x27;s price is missing");
+    expect(en.indexOf("plan-verdict")).toBeLessThan(en.indexOf("price of B"));
+    expect(html("ja")).toContain("ここまでの結果では不十分と判断されました（確信度 40%）");
+  });
+
   it("shows other notices in the run's own sentence", () => {
     expect(notice(undefined, "No usable plan could be made (it has no steps); answering directly instead.")).toContain(
       "No usable plan could be made",

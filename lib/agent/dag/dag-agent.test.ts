@@ -422,6 +422,9 @@ describe("DAG mode: the analyzer", () => {
       [1, ["s1", "s2"]],
       [2, ["s1_2"]],
     ]);
+    // The verdict that asked for the second round travels with its plan; the first has none.
+    expect(dag.plans[0]).not.toHaveProperty("verdict");
+    expect(dag.plans[1]?.verdict).toEqual({ achieved: false, confidence: 0.8, reasoning: "B's price is missing" });
     const replan = planner.chatCalls[2]?.messages.at(-1)?.content ?? "";
     expect(replan).toContain("### s1: first look\nfound first look");
     expect(replan).toContain("Why it is not enough: B's price is missing");

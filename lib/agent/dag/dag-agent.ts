@@ -9,6 +9,7 @@ import type {
   ScopedStep,
   StepProgress,
   ThinkingDelta,
+  Verdict,
 } from "@/lib/protocol/run-events";
 import { type CompactionEvent, ContextGuard, type MessageCut } from "../context-guard";
 import { noticeText } from "../notices";
@@ -134,6 +135,8 @@ export class DagAgent {
     const takenIds = new Set<string>();
     let usage = emptyUsage();
     let feedback: string | undefined;
+    /** Why a re-plan was asked for: shown on its plan card. */
+    let verdict: Verdict | undefined;
 
     for (let round = 1; round <= 1 + dag.maxReplans; round++) {
       const planned = await this.plan(input, signal, takenIds, feedback);
@@ -148,7 +151,7 @@ export class DagAgent {
         return this.answerAlone(input, signal, prompt(language, "dag_problem_single"), usage);
       }
       for (const step of planned.steps) takenIds.add(step.id);
-      options.onPlan?.({ round, steps: planned.steps });
+      options.onPlan?.({ round, steps: planned.steps, ...(verdict ? { verdict } : {}) });
       const runs = await this.execute(planned.steps, input, signal, budget, interrupts);
       this.runs.push(...runs);
       for (const run of runs) usage = addUsage(usage, run.usage);
@@ -168,6 +171,8 @@ export class DagAgent {
       usage = addUsage(usage, judged.usage);
       this.draft = judged.analysis.finalAnswer;
       if (judged.analysis.achieved) break;
+      const { achieved, confidence, reasoning } = judged.analysis;
+      verdict = { achieved, confidence, reasoning };
       feedback = prompt(language, "dag_replan_findings", {
         findings: formatResults(this.runs, language, dag.dependencyChars),
         reasoning: judged.analysis.reasoning,
