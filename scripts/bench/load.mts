@@ -5,10 +5,22 @@
 // error count (must be 0) and the server's memory. Exits non-zero only on real errors.
 // BENCH_STORE=postgres runs the app on a throwaway PostgreSQL, BENCH_INSTANCES=2 two instances of it
 // behind nginx (the clients' reconnects then land on either instance); see startBenchTarget.
+// BENCH_APPROVALS=N adds the approval case (docs/security.md, "Tools that act need the user's
+// consent"): one more long wave without, then one with N runs waiting on an approval card — each one's
+// model called the fake MCP server's `write_note` (tests/support/mcp-test-server.mjs, over HTTP on
+// loopback) and its client left; nobody decides. Both waves print the added latency, the longest
+// stall and the errors; afterwards the N runs must still be waiting (active, the tool not called),
+// and are then denied and must end. A shorter run on a busy machine:
+//   LOAD_CONVERSATIONS=20 BENCH_APPROVALS=20 LOAD_SETTLE_MS=5000 npm run bench:load
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { startFakeWeb } from "@/tests/support/fake-web";
+import { startHttpTestServer } from "@/tests/support/mcp-test-server.mjs";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
 import {
+  type BenchServer,
   clock,
   createConversation,
   fmt,
@@ -20,6 +32,9 @@ import {
 } from "./support.mts";
 
 const CONVERSATIONS = Number(process.env.LOAD_CONVERSATIONS ?? 40);
+/** Runs left waiting on an approval card during the approval case's second wave (0: no approval case). */
+const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 0);
+if (!Number.isInteger(APPROVALS) || APPROVALS < 0) throw new Error("BENCH_APPROVALS is a whole number ≥ 0");
 const TOKENS = 60;
 const TOKEN_MS = 30; // ≈ 33 tokens/s, a small local model on a GPU
 /** Answers during the bombs last longer than the bombs' tool round (bounded by PDF_TIME_BUDGET_S). */
@@ -30,15 +45,25 @@ const BOMB_WAVE_TOKENS = 600;
  */
 const STEADY_AFTER_MS = 3000;
 const chunksFor = (i: number, tokens = TOKENS) => Array.from({ length: tokens }, (_, t) => `c${i}t${t} `);
-/** Conversations 40 000–59 999 are the long answers of the stall comparison (without, then with bombs). */
+/**
+ * Conversations 40 000–79 999 are the long answers of the stall comparisons: without, then with
+ * bombs; without, then with runs waiting on an approval.
+ */
 const CALM_FROM = 40_000;
 const STORMY_FROM = 50_000;
-const answerTokens = (i: number) => (i >= CALM_FROM && i < STORMY_FROM + 10_000 ? BOMB_WAVE_TOKENS : TOKENS);
+const QUIET_FROM = 60_000;
+const WAITING_FROM = 70_000;
+const answerTokens = (i: number) => (i >= CALM_FROM && i < WAITING_FROM + 10_000 ? BOMB_WAVE_TOKENS : TOKENS);
+/** The fake MCP server's one tool that acts, as the app names it (server `notes`). */
+const WRITE_NOTE = "notes__write_note";
+const APPROVAL_QUESTION = (j: number) => `approval-${j}-question`;
 
 // One user runs every conversation here, so the run caps are lifted to what the benchmark needs.
 const LIMITS = {
-  MAX_RUNS_PER_USER: String(CONVERSATIONS + 5),
-  MAX_RUNS_TOTAL: String(CONVERSATIONS + 5),
+  MAX_RUNS_PER_USER: String(CONVERSATIONS + APPROVALS + 5),
+  MAX_RUNS_TOTAL: String(CONVERSATIONS + APPROVALS + 5),
+  // The fake MCP server's tools and the built-in ones are all offered, with no selection step.
+  ...(APPROVALS > 0 ? { TOOL_SELECTION_THRESHOLD: "100" } : {}),
 };
 
 /** The bombs of issue 10, each stopped by a different limit (defaults: 32 MB buffers, 256 MB heap, 10 s). */
@@ -145,6 +170,54 @@ async function bombConversation(base: string): Promise<{ observations: string[];
   return { observations, error: done ? undefined : "no done event" };
 }
 
+interface WaitingRun {
+  conversationId: string;
+  runId: string;
+  approvalId: string;
+  error?: string;
+}
+
+/** Starts a run whose model calls `write_note`, reads until its approval card, and leaves: the run waits. */
+async function waitingRun(base: string, j: number): Promise<WaitingRun> {
+  const conversationId = await createConversation(base);
+  const leave = new AbortController();
+  const response = await fetch(`${base}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ conversationId, message: APPROVAL_QUESTION(j) }),
+    signal: leave.signal,
+  });
+  if (response.status !== 200) return { conversationId, runId: "", approvalId: "", error: `HTTP ${response.status}` };
+  let runId = "";
+  let approvalId = "";
+  let ended = "";
+  await readSseUntil(response, (message) => {
+    const data = JSON.parse(message.data) as Record<string, unknown>;
+    if (message.event === "run") runId = String(data.runId);
+    if (message.event === "step" && data.type === "approval_request") approvalId = String(data.approvalId);
+    if (message.event === "error" || message.event === "done") ended = `${message.event} before the approval card`;
+    return Boolean(approvalId || ended);
+  });
+  leave.abort();
+  return { conversationId, runId, approvalId, error: ended || (approvalId ? undefined : "no approval card") };
+}
+
+/**
+ * The tool message the fake model read in each approval conversation (by its number), once one did:
+ * a decision, or a timeout's denial, reached the model.
+ */
+function decidedCalls(fake: Awaited<ReturnType<typeof startFakeOllama>>): Map<number, string> {
+  const decided = new Map<number, string>();
+  for (const request of fake.chatRequests()) {
+    const messages = (request.body?.messages ?? []) as { role: string; content: string }[];
+    const question = messages.find((m) => m.role === "user" && /approval-\d+-question/.test(String(m.content)));
+    const tool = messages.find((m) => m.role === "tool");
+    const j = /approval-(\d+)-question/.exec(String(question?.content))?.[1];
+    if (j !== undefined && tool) decided.set(Number(j), String(tool.content));
+  }
+  return decided;
+}
+
 /** Samples a value every `everyMs` until stopped; returns the samples. */
 function sampler<T>(everyMs: number, sample: () => Promise<T> | T): { stop(): Promise<T[]> } {
   const samples: T[] = [];
@@ -184,11 +257,26 @@ async function main() {
       if (req.messages?.at(-1)?.role === "tool") return { content: "ready" };
       return { toolCalls: bombUrls.map((url) => ({ name: "pdf_to_text", arguments: { url_or_path: url } })) };
     }
+    if (/approval-\d+-question/.test(lastUser)) {
+      // One call of the tool that acts; after the (denied) call, a reply. Synthesis and the title come without tools.
+      if (!req.tools?.length) return { content: "The note was not written." };
+      if (req.messages?.at(-1)?.role === "tool") return { content: "not written" };
+      const j = /approval-(\d+)-question/.exec(lastUser)?.[1];
+      return { toolCalls: [{ name: WRITE_NOTE, arguments: { text: `note-${j}` } }] };
+    }
     if (req.stream === false) return { content: "ready", delayMs: 50 };
     const index = Number(/load-(\d+)-question/.exec(lastUser)?.[1] ?? 0);
     return { chunks: chunksFor(index, answerTokens(index)), chunkDelayMs: TOKEN_MS };
   });
-  const env = { OLLAMA_BASE_URL: fake.url, FETCH_ALLOW_PRIVATE: web.hostPort, ...LIMITS };
+  const mcp = APPROVALS > 0 ? await startHttpTestServer() : undefined;
+  const mcpConfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-mcp-")), "mcp.json");
+  if (mcp) fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { notes: { type: "http", url: mcp.url } } }));
+  const env = {
+    OLLAMA_BASE_URL: fake.url,
+    FETCH_ALLOW_PRIVATE: web.hostPort,
+    ...LIMITS,
+    ...(mcp ? { MCP_CONFIG: mcpConfig } : {}),
+  };
   const server = await startBenchTarget(env);
   console.log(`Server: ${server.described}`);
   console.log(
@@ -270,6 +358,9 @@ async function main() {
     const healthMs = await health.stop();
     const stallUnder = stallConditions.summary();
 
+    // The approval case: a wave of long answers without, then one beside runs waiting on an approval.
+    const approvalCase = mcp ? await measureApprovalWait(server, fake, healthSampler) : undefined;
+
     // Past the 60 s during which finished runs stay resumable, one more wave shows what is retained.
     const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
@@ -278,7 +369,12 @@ async function main() {
     );
     rssAfterWaves.push(server.rssMb());
     const status = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };
-    const all = [...outcomes, ...calm, ...stormy];
+    const all = [
+      ...outcomes,
+      ...calm,
+      ...stormy,
+      ...(approvalCase ? [...approvalCase.quiet, ...approvalCase.waiting] : []),
+    ];
     const errors = all.filter((o) => o.error);
     // Matched after the load, so the benchmark's own bookkeeping does not slow the server's clients.
     const firstWrites = new Map<number, number>();
@@ -292,16 +388,23 @@ async function main() {
       .map((o) => o.firstDeltaAt - (firstWrites.get(o.index) ?? Number.NaN))
       .filter(Number.isFinite);
     const stall = (wave: Outcome[]) => Math.max(...wave.map((o) => o.longestGapMs)) - TOKEN_MS;
+    const waveLatencies = (wave: Outcome[]) =>
+      wave.map((o) => o.firstDeltaAt - (firstWrites.get(o.index) ?? Number.NaN)).filter(Number.isFinite);
     const steadyStall = (wave: Outcome[]) => Math.max(...wave.map((o) => o.steadyGapMs)) - TOKEN_MS;
     // Each bomb must come back as an observation saying what stopped it, never as the PDF's text.
     const stopped = /Reading this PDF was stopped|could not be read and was skipped/;
-    const healthFailures = [...calmHealthMs, ...healthMs].filter(Number.isNaN).length;
+    const healthFailures = [
+      ...calmHealthMs,
+      ...healthMs,
+      ...(approvalCase ? [...approvalCase.quietHealthMs, ...approvalCase.waitingHealthMs] : []),
+    ].filter(Number.isNaN).length;
     const bombErrors = [
       ...(healthFailures ? [`${healthFailures} GET /api/health requests failed`] : []),
       ...(bombResult.error ? [`bomb conversation: ${bombResult.error}`] : []),
       ...(bombResult.observations.length === bombUrls.length && bombResult.observations.every((o) => stopped.test(o))
         ? []
         : [`bomb observations: ${JSON.stringify(bombResult.observations.map((o) => o.slice(0, 120)))}`]),
+      ...(approvalCase?.errors ?? []),
     ];
 
     console.log(
@@ -350,8 +453,31 @@ async function main() {
     console.log(
       `  server RSS: ${fmt(rssBeforeBombs, 0)} MB before the bombs, at most ${fmt(rssDuringBombs, 0)} MB while they are read; its child processes (PDF workers) at most ${fmt(workersRssDuringBombs, 0)} MB`,
     );
+    if (approvalCase) {
+      const { quiet, waiting } = approvalCase;
+      const latency = (wave: Outcome[]) => {
+        const values = waveLatencies(wave);
+        return `p50 ${fmt(percentile(values, 50))} ms, p95 ${fmt(percentile(values, 95))} ms`;
+      };
+      console.log(
+        `Approval wait: ${CONVERSATIONS} answers of ${BOMB_WAVE_TOKENS} tokens streaming, without and then beside ${APPROVALS} runs waiting on an approval card of ${WRITE_NOTE} (no client attached, no decision)`,
+      );
+      console.log(
+        `  added latency, model's first token → client: ${latency(quiet)} without; ${latency(waiting)} beside the waiting runs`,
+      );
+      console.log(
+        `  longest stall of any stream: ${fmt(stall(quiet), 0)} ms without, ${fmt(stall(waiting), 0)} ms beside the waiting runs; from ${STEADY_AFTER_MS / 1000} s into the wave ${fmt(steadyStall(quiet), 0)} ms / ${fmt(steadyStall(waiting), 0)} ms; the server's event loop late by at most ${fmt(approvalCase.quietLoop.max)} ms / ${fmt(approvalCase.waitingLoop.max)} ms`,
+      );
+      console.log(
+        `  GET /api/health every 50 ms: p50 ${fmt(percentile(approvalCase.quietHealthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(approvalCase.quietHealthMs))} ms without; p50 ${fmt(percentile(approvalCase.waitingHealthMs.filter(Number.isFinite), 50))} ms, max ${fmt(maxOf(approvalCase.waitingHealthMs))} ms beside the waiting runs`,
+      );
+      console.log(
+        `  errors: ${quiet.filter((o) => o.error).length} without, ${waiting.filter((o) => o.error).length} beside the waiting runs; after the wave ${approvalCase.stillWaiting} of ${APPROVALS} runs still waiting (active, the tool not called), then denied: ${approvalCase.denied} ended with the denial read by the model`,
+      );
+      console.log(`  measured under: ${approvalCase.under}`);
+    }
     console.log(
-      `Errors: ${errors.length + bombErrors.length} (${all.length + 1} conversations${errors.length ? `; ${[...new Set(errors.map((e) => e.error))].join("; ")}` : ""}${bombErrors.length ? `; ${bombErrors.join("; ")}` : ""})`,
+      `Errors: ${errors.length + bombErrors.length} (${all.length + 1 + APPROVALS} conversations${errors.length ? `; ${[...new Set(errors.map((e) => e.error))].join("; ")}` : ""}${bombErrors.length ? `; ${bombErrors.join("; ")}` : ""})`,
     );
     console.log(
       `Server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${status.runs.active}`,
@@ -361,10 +487,76 @@ async function main() {
     await server.stop();
     await web.close();
     await fake.close();
+    await mcp?.close();
+    fs.rmSync(path.dirname(mcpConfig), { recursive: true, force: true });
   }
 }
 
 const maxOf = (values: number[]) => Math.max(...values.filter(Number.isFinite));
+
+/**
+ * Two waves of long answers, the second beside APPROVALS runs each waiting on an approval card; then
+ * checks the runs still wait (active, no decision reached the model), denies them and waits for them
+ * to end, so none outlives the benchmark.
+ */
+async function measureApprovalWait(
+  server: BenchServer,
+  fake: Awaited<ReturnType<typeof startFakeOllama>>,
+  healthSampler: () => { stop(): Promise<number[]> },
+) {
+  const errors: string[] = [];
+  const activeRuns = async () =>
+    ((await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } }).runs.active;
+  const wave = async (from: number) => {
+    const health = healthSampler();
+    await server.loopDelay();
+    const outcomes = await Promise.all(
+      Array.from({ length: CONVERSATIONS }, (_, i) =>
+        oneConversation(server.base, from + i, { drop: false, steadyFrom: clock() + STEADY_AFTER_MS }),
+      ),
+    );
+    return { outcomes, loop: await server.loopDelay(), healthMs: await health.stop() };
+  };
+  const conditions = watchConditions();
+  const quiet = await wave(QUIET_FROM);
+  const runs = await Promise.all(Array.from({ length: APPROVALS }, (_, j) => waitingRun(server.base, j)));
+  for (const run of runs.filter((r) => r.error)) errors.push(`waiting run: ${run.error}`);
+  const waiting = await wave(WAITING_FROM);
+  const under = conditions.summary();
+  // Still waiting: every one of them active, and no decision (nor a timeout's denial) reached the model.
+  const activeAfter = await activeRuns();
+  const decidedEarly = decidedCalls(fake).size;
+  const stillWaiting = decidedEarly === 0 ? Math.min(activeAfter, runs.filter((r) => !r.error).length) : 0;
+  if (activeAfter !== APPROVALS || decidedEarly > 0) {
+    errors.push(`after the wave ${activeAfter} runs active (expected ${APPROVALS}), ${decidedEarly} calls decided`);
+  }
+  for (const run of runs.filter((r) => r.approvalId)) {
+    const response = await fetch(`${server.base}/api/conversations/${run.conversationId}/approvals/${run.approvalId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ decision: "deny" }),
+    });
+    if (!response.ok) errors.push(`deny: HTTP ${response.status}`);
+  }
+  const deadline = Date.now() + 60_000;
+  while ((await activeRuns()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  const denied = [...decidedCalls(fake).values()].filter((content) =>
+    content.includes("The user denied this call"),
+  ).length;
+  if (denied !== APPROVALS) errors.push(`${denied} of ${APPROVALS} denials reached the model`);
+  return {
+    quiet: quiet.outcomes,
+    waiting: waiting.outcomes,
+    quietLoop: quiet.loop,
+    waitingLoop: waiting.loop,
+    quietHealthMs: quiet.healthMs,
+    waitingHealthMs: waiting.healthMs,
+    stillWaiting,
+    denied,
+    under,
+    errors,
+  };
+}
 
 /** Waits until the fake web has served `count` requests (the bombs were fetched: parsing begins). */
 async function waitForRequests(web: { requests: unknown[] }, count: number): Promise<void> {
