@@ -74,6 +74,7 @@ export class ReActAgent {
         total: allSpecs.length,
         // A failed selection is said as such, not shown as a choice of every tool.
         ...(selection.selected ? {} : { fellBack: true as const }),
+        ...(selection.structured ? { structured: selection.structured } : {}),
       });
     }
     const specs = toolbox.specs();

@@ -24,7 +24,13 @@ describe("tool selection", () => {
     expect(selectionPrompt).not.toContain("parameters");
     expect(selectionPrompt).not.toContain("second line");
     expect(llm.chatCalls[1]?.options.tools?.map((t) => t.name)).toEqual(["tool_3", "tool_7"]);
-    expect(steps[0]).toEqual({ type: "tool_selection", iteration: 0, selected: ["tool_3", "tool_7"], total: 20 });
+    expect(steps[0]).toEqual({
+      type: "tool_selection",
+      iteration: 0,
+      selected: ["tool_3", "tool_7"],
+      total: 20,
+      structured: { level: "native", calls: 1 },
+    });
   });
 
   it("keeps at most TOOL_SELECTION_MAX and drops unknown or repeated names", async () => {
@@ -52,7 +58,12 @@ describe("tool selection", () => {
     ]);
     await run();
     expect(llm.chatCalls.at(-1)?.options.tools).toHaveLength(20);
-    expect(steps[0]).toMatchObject({ type: "tool_selection", total: 20, fellBack: true });
+    expect(steps[0]).toMatchObject({
+      type: "tool_selection",
+      total: 20,
+      fellBack: true,
+      structured: { level: "default", calls: 5 },
+    });
     expect((steps[0] as { selected: string[] }).selected).toHaveLength(20);
   });
 

@@ -1,6 +1,7 @@
 import type { LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import { emptyUsage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { StructuredRecord } from "@/lib/protocol/run-events";
 import { structuredLlmCall } from "./structured-call";
 
 /**
@@ -24,6 +25,8 @@ export interface ToolSelection {
   /** null: keep every tool. */
   selected: string[] | null;
   usage: Usage;
+  /** How the structured call went; absent when it failed outright. */
+  structured?: StructuredRecord;
 }
 
 const schema = {
@@ -66,7 +69,7 @@ export async function selectTools(
       },
       defaultValue: null,
     });
-    return { selected: result.value, usage: result.usage };
+    return { selected: result.value, usage: result.usage, structured: { level: result.level, calls: result.llmCalls } };
   } catch (error) {
     if (signal?.aborted) throw error;
     return { selected: null, usage: emptyUsage() };

@@ -32,7 +32,14 @@ export function applyPlan(timeline: TimelineEntry[], plan: Plan): TimelineEntry[
   );
   return [
     ...timeline,
-    { kind: "plan", key, round: plan.round, steps, ...(plan.verdict ? { verdict: plan.verdict } : {}) },
+    {
+      kind: "plan",
+      key,
+      round: plan.round,
+      steps,
+      ...(plan.verdict ? { verdict: plan.verdict } : {}),
+      ...(plan.structured ? { structured: plan.structured } : {}),
+    },
   ];
 }
 

@@ -17,6 +17,7 @@ import type {
   SearchHit,
   Source,
   StoredStep,
+  StructuredRecord,
   Usage,
   Verdict,
 } from "@/lib/protocol/run-events";
@@ -73,9 +74,23 @@ export type TimelineEntry =
     }
   | { kind: "interrupt"; key: string; interrupts: Interrupt[] }
   | { kind: "notice"; key: string; text: string; about?: NoticeAbout }
-  | { kind: "tool_selection"; key: string; selected: string[]; total: number; fellBack?: true }
+  | {
+      kind: "tool_selection";
+      key: string;
+      selected: string[];
+      total: number;
+      fellBack?: true;
+      structured?: StructuredRecord;
+    }
   | ({ kind: "compact"; key: string } & Compaction)
-  | { kind: "plan"; key: string; round: number; steps: PlanStepView[]; verdict?: Verdict };
+  | {
+      kind: "plan";
+      key: string;
+      round: number;
+      steps: PlanStepView[];
+      verdict?: Verdict;
+      structured?: StructuredRecord;
+    };
 
 /** How the UI shows a run: still streaming, or how it ended (the stored run's status is another thing). */
 export type RunViewStatus = "streaming" | "complete" | "stopped" | "error" | "interrupted";
@@ -233,6 +248,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         selected: step.selected,
         total: step.total,
         ...(step.fellBack ? { fellBack: true as const } : {}),
+        ...(step.structured ? { structured: step.structured } : {}),
       });
     case "compact": {
       const { type: _type, seq, ...compaction } = step;

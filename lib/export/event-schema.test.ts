@@ -56,3 +56,17 @@ describe("an imported plan", () => {
     );
   });
 });
+
+describe("an imported structured-call record", () => {
+  it("keeps how a tool selection and a plan were made, and refuses a level that is not one", () => {
+    const structured = { level: "json_mode", calls: 3 };
+    const step = { seq: 1, at: 0, iteration: 0, type: "tool_selection", selected: ["a"], total: 20, structured };
+    expect(runEventDataSchemas.step.safeParse(step).success && structured).toEqual(structured);
+    const plan = { round: 1, steps: [], structured };
+    const parsed = runEventDataSchemas.plan.safeParse(JSON.parse(JSON.stringify(plan)));
+    expect(parsed.success && parsed.data).toMatchObject({ structured });
+    expect(runEventDataSchemas.plan.safeParse({ ...plan, structured: { level: "magic", calls: 1 } }).success).toBe(
+      false,
+    );
+  });
+});

@@ -25,6 +25,11 @@ const noticeAbout = z.union([
   z.object({ code: z.literal("iteration_limit"), iterations: count }),
 ]);
 
+const structuredRecord = z.looseObject({
+  level: z.enum(["native", "json_mode", "plain", "default"]),
+  calls: z.number().int().min(0).max(10),
+});
+
 const stepBase = { seq: count, at: z.number(), iteration: count, stepId: text.optional() };
 const step = z.discriminatedUnion("type", [
   z.looseObject({ ...stepBase, type: z.literal("tool_call"), callId: text, tool: text, args: z.unknown() }),
@@ -49,6 +54,7 @@ const step = z.discriminatedUnion("type", [
     selected: z.array(text),
     total: count,
     fellBack: z.literal(true).optional(),
+    structured: structuredRecord.optional(),
   }),
   z.looseObject({ ...stepBase, type: z.literal("notice"), text, about: noticeAbout.optional() }),
   z.looseObject({
@@ -85,6 +91,7 @@ export const runEventDataSchemas: Record<RunEventName, z.ZodType> = {
   step,
   plan: z.looseObject({
     round: count,
+    structured: structuredRecord.optional(),
     verdict: z
       .looseObject({ achieved: z.boolean(), confidence: z.number().min(0).max(1), reasoning: z.string() })
       .optional(),

@@ -138,6 +138,8 @@ export type AgentStep =
       total: number;
       /** The selection call failed: every tool is offered, not a choice. */
       fellBack?: true;
+      /** How the selection's structured call went. */
+      structured?: StructuredRecord;
     }
   | {
       type: "notice";
@@ -218,6 +220,12 @@ export interface PlanStep {
   model_hint: ModelHint;
 }
 
+/** How a structured call got its object: the level it succeeded at ("default": none did) and its model calls. */
+export interface StructuredRecord {
+  level: "native" | "json_mode" | "plain" | "default";
+  calls: number;
+}
+
 /** The DAG analyzer's judgement of the results so far (docs/architecture.md, "DAG mode"). */
 export interface Verdict {
   achieved: boolean;
@@ -232,6 +240,8 @@ export interface Plan {
   steps: PlanStep[];
   /** A re-plan's: the analyzer's verdict on the rounds before, which asked for this one. */
   verdict?: Verdict;
+  /** How the planner's structured call that made this plan went. */
+  structured?: StructuredRecord;
 }
 
 export type StepProgressStatus = "running" | "done" | "failed" | "skipped";

@@ -3,6 +3,7 @@ import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import type { PlanEntry, PlanStepView } from "@/lib/client/plan-view";
 import type { TimelineEntry } from "@/lib/client/run-view";
+import { StructuredVia } from "./timeline-notes";
 import { ToolCard } from "./tool-card";
 import { useElapsed, useFormatElapsed } from "./use-elapsed";
 
@@ -65,6 +66,11 @@ export function PlanCard({ entry, tools, runEnded }: { entry: PlanEntry; tools: 
   return (
     <section data-testid="plan-card" aria-label={label} className="rounded-xl border border-border bg-muted/30 p-2">
       <h3 className="px-1 pb-2 text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</h3>
+      {entry.structured ? (
+        <p className="px-1 pb-2 text-xs">
+          <StructuredVia record={entry.structured} />
+        </p>
+      ) : null}
       {entry.verdict ? (
         <p data-testid="plan-verdict" className="px-1 pb-2 text-xs text-muted-foreground">
           {t(entry.verdict.achieved ? "verdictAchieved" : "verdictNotAchieved", {

@@ -125,6 +125,31 @@ describe("notices in the trail", () => {
     expect(html(false)).toContain("Using 20 of 20 tools");
   });
 
+  it("shows how a structured call went — its level and model calls — on the tool selection and the plan card (en + ja)", () => {
+    const selection: TimelineEntry = {
+      kind: "tool_selection",
+      key: "s",
+      selected: ["web_search"],
+      total: 20,
+      structured: { level: "json_mode", calls: 3 },
+    };
+    const plan: TimelineEntry = {
+      kind: "plan",
+      key: "plan:1",
+      round: 1,
+      steps: [],
+      structured: { level: "plain", calls: 5 },
+    };
+    const html = (locale?: "en" | "ja") =>
+      renderHtml(
+        createElement(RunTimeline, { timeline: [selection, plan], runEnded: false, elapsedMs: 0 }),
+        locale,
+      ).replace(/<!-- -->/g, "");
+    expect(html()).toContain("JSON mode, 3 model calls");
+    expect(html()).toContain("plain text, 5 model calls");
+    expect(html("ja")).toContain("JSON モード・モデル呼び出し 3 回");
+  });
+
   it("shows the analyzer's verdict on a re-plan's card, above its steps (en + ja)", () => {
     const plan: TimelineEntry = {
       kind: "plan",

@@ -115,7 +115,14 @@ function TimelineItem({
     case "notice":
       return <RunNotice text={entry.text} about={entry.about} />;
     case "tool_selection":
-      return <ToolSelectionNote selected={entry.selected} total={entry.total} fellBack={entry.fellBack} />;
+      return (
+        <ToolSelectionNote
+          selected={entry.selected}
+          total={entry.total}
+          fellBack={entry.fellBack}
+          structured={entry.structured}
+        />
+      );
     case "compact":
       return <CompactDivider event={entry} />;
     default:

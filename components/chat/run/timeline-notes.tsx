@@ -1,6 +1,6 @@
 import { CornerDownRight, Info, ListFilter } from "lucide-react";
 import { useFormatter, useTranslations } from "use-intl";
-import type { Compaction, Interrupt, NoticeAbout } from "@/lib/protocol/run-events";
+import type { Compaction, Interrupt, NoticeAbout, StructuredRecord } from "@/lib/protocol/run-events";
 
 const CUT_KEYS = {
   question: "cutQuestion",
@@ -35,15 +35,27 @@ export function RunNotice({ text, about }: { text: string; about?: NoticeAbout }
 }
 
 /** Which tools a preliminary call chose when there were many. */
+/** How a structured call got its object (its level and model calls), so a degraded one can be seen. */
+export function StructuredVia({ record }: { record: StructuredRecord }) {
+  const t = useTranslations("tools");
+  return (
+    <span data-testid="structured-via" className="text-muted-foreground">
+      {t("structuredVia", { level: record.level, calls: record.calls })}
+    </span>
+  );
+}
+
 export function ToolSelectionNote({
   selected,
   total,
   fellBack,
+  structured,
 }: {
   selected: string[];
   total: number;
   /** The selection call failed: every tool is offered, and the note says so. */
   fellBack?: boolean;
+  structured?: StructuredRecord;
 }) {
   const t = useTranslations("tools");
   const format = useFormatter();
@@ -59,6 +71,12 @@ export function ToolSelectionNote({
               hasNames: selected.length > 0 ? "true" : "false",
               names: format.list(selected),
             })}
+        {structured ? (
+          <>
+            {" · "}
+            <StructuredVia record={structured} />
+          </>
+        ) : null}
       </span>
     </p>
   );

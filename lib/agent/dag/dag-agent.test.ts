@@ -354,6 +354,7 @@ describe("DAG mode: planning", () => {
           expect.objectContaining({ id: "a", dependencies: [] }),
           expect.objectContaining({ id: "b", dependencies: [] }),
         ],
+        structured: { level: "native", calls: 1 },
       },
     ]);
   });
@@ -424,6 +425,7 @@ describe("DAG mode: the analyzer", () => {
     ]);
     // The verdict that asked for the second round travels with its plan; the first has none.
     expect(dag.plans[0]).not.toHaveProperty("verdict");
+    expect(dag.plans[0]?.structured).toEqual({ level: "native", calls: 1 });
     expect(dag.plans[1]?.verdict).toEqual({ achieved: false, confidence: 0.8, reasoning: "B's price is missing" });
     const replan = planner.chatCalls[2]?.messages.at(-1)?.content ?? "";
     expect(replan).toContain("### s1: first look\nfound first look");

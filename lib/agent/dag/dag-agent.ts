@@ -112,7 +112,7 @@ export class DagAgent {
         onCut: this.cutNotice("dag_input_planner"),
       });
       usage = addUsage(usage, planned.usage);
-      if (planned.check.ok) return { steps: planned.check.steps, usage, problem };
+      if (planned.check.ok) return { steps: planned.check.steps, usage, problem, structured: planned.structured };
       problem = describeProblem(language, planned.check.problem);
     }
     return { steps: null, usage, problem };
@@ -151,7 +151,12 @@ export class DagAgent {
         return this.answerAlone(input, signal, prompt(language, "dag_problem_single"), usage);
       }
       for (const step of planned.steps) takenIds.add(step.id);
-      options.onPlan?.({ round, steps: planned.steps, ...(verdict ? { verdict } : {}) });
+      options.onPlan?.({
+        round,
+        steps: planned.steps,
+        ...(verdict ? { verdict } : {}),
+        ...(planned.structured ? { structured: planned.structured } : {}),
+      });
       const runs = await this.execute(planned.steps, input, signal, budget, interrupts);
       this.runs.push(...runs);
       for (const run of runs) usage = addUsage(usage, run.usage);

@@ -1,5 +1,6 @@
 import type { ChatMessage, LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { StructuredRecord } from "@/lib/protocol/run-events";
 import type { MessageCut } from "../context-guard";
 import { structuredLlmCall } from "../structured-call";
 import { catalogue } from "../tool-selection";
@@ -51,7 +52,9 @@ export interface PlanRequest {
   onCut?: (cut: MessageCut) => void;
 }
 
-export async function makePlan(request: PlanRequest): Promise<{ check: PlanCheck; usage: Usage }> {
+export async function makePlan(
+  request: PlanRequest,
+): Promise<{ check: PlanCheck; usage: Usage; structured: StructuredRecord }> {
   const { llm, language, signal, tools } = request;
   const messages: ChatMessage[] = [
     { role: "system", content: prompt(language, "dag_planner_system", { max: String(request.maxSteps) }) },
@@ -82,5 +85,5 @@ export async function makePlan(request: PlanRequest): Promise<{ check: PlanCheck
     toolNames: tools.map((tool) => tool.name),
     takenIds: request.takenIds,
   });
-  return { check, usage: result.usage };
+  return { check, usage: result.usage, structured: { level: result.level, calls: result.llmCalls } };
 }
