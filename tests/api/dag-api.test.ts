@@ -154,6 +154,33 @@ describe("DAG mode behind /api/chat", () => {
     expect(byTool("judge_results")).toEqual(["qwen3:8b"]);
   });
 
+  it("an unset reasoning role is played by the conversation's own model: the planner, the judge and reasoning steps", async () => {
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", { roles: { reasoning: null } }))).status).toBe(
+      200,
+    );
+    dagModel(
+      [
+        { id: "a", task: "think hard", dependencies: [], model_hint: "reasoning" },
+        { id: "b", task: "look up", dependencies: [], model_hint: null },
+      ],
+      (task) => ({ content: `done ${task}` }),
+    );
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, message: "Plan this", mode: "dag" });
+    const done = events.filter((e) => e.event === "step_progress" && e.data.status === "done").map((e) => e.data);
+    expect(Object.fromEntries(done.map((p) => [p.stepId, p.model]))).toEqual({
+      a: "llama3.2:latest",
+      b: "llama3.2:latest",
+    });
+    const models = (name: string) =>
+      fake()
+        .chatRequests()
+        .filter((r) => toolName(r.body) === name)
+        .map((r) => r.body.model);
+    expect(models("make_plan")).toEqual(["llama3.2:latest"]);
+    expect(models("judge_results")).toEqual(["llama3.2:latest"]);
+  });
+
   it("the planner, the judge and reasoning steps send the reasoning role's keep-alive; steps on the conversation's model its own", async () => {
     const settings = { roles: { reasoning: "qwen3:8b" }, keepAlive: { reasoning: "1h", general: "2m" } };
     expect((await patchSettings(jsonRequest("/api/settings", "PATCH", settings))).status).toBe(200);
@@ -188,9 +215,7 @@ describe("DAG mode behind /api/chat", () => {
 
   it('runs follow-ups the server sends as the next turn in the conversation\'s remembered "Plan first" mode', async () => {
     // Steps answer by their task; the ReAct loop of a turn sent without a mode streams slowly.
-    dagModel(TWO_STEPS, (task) =>
-      task ? { content: "ok" } : { chunks: ["a ", "b ", "c"], chunkDelayMs: 150 },
-    );
+    dagModel(TWO_STEPS, (task) => (task ? { content: "ok" } : { chunks: ["a ", "b ", "c"], chunkDelayMs: 150 }));
     const id = await newConversation();
     await runChat({ conversationId: id, message: "one", mode: "dag" });
     // Sent without a mode: a ReAct turn; the conversation still remembers Plan first.
