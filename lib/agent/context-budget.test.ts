@@ -104,3 +104,18 @@ describe("every model call is guarded", () => {
     expect([...planner.overContext, ...worker.overContext, ...conversation.overContext]).toEqual([]);
   });
 });
+
+describe("a cut request is never silent", () => {
+  it("a tool selection whose request had to be cut to fit the model says so in the trail (en and ja)", async () => {
+    for (const language of ["en", "ja"] as const) {
+      const llm = scriptedLLM({ contextLength: 2048, chat: everyCall(answer), stream: [["The answer."]] });
+      const { steps, run } = harness(llm, manyTools(), { language });
+      await run({ system: "s", history: [], question: long("question", 2000) });
+      expect(llm.overContext).toEqual([]);
+      const notice = steps.find(
+        (step) => step.type === "notice" && step.text.includes(prompt(language, "tool_selection_input")),
+      );
+      expect(notice, language).toBeDefined();
+    }
+  });
+});

@@ -64,6 +64,16 @@ export class ReActAgent {
         max: limits.toolSelectionMax,
         language,
         signal,
+        onCut: ({ original, cut }) =>
+          this.options.onStep?.({
+            type: "notice",
+            iteration: 0,
+            text: prompt(language, "request_cut", {
+              what: prompt(language, "tool_selection_input"),
+              kept: String(cut.content.length),
+              total: String(original.content.length),
+            }),
+          }),
       });
       selectionUsage = selection.usage;
       if (selection.selected) toolbox = toolbox.select(selection.selected);

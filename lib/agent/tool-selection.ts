@@ -2,6 +2,7 @@ import type { LLM, ToolSpec, Usage } from "@/lib/llm/types";
 import { emptyUsage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type { StructuredRecord } from "@/lib/protocol/run-events";
+import type { MessageCut } from "./context-guard";
 import { structuredLlmCall } from "./structured-call";
 
 /**
@@ -43,7 +44,15 @@ export async function selectTools(
     max,
     language,
     signal,
-  }: { question: string; max: number; language: PromptLanguage; signal?: AbortSignal },
+    onCut,
+  }: {
+    question: string;
+    max: number;
+    language: PromptLanguage;
+    signal?: AbortSignal;
+    /** The selection's request had to be cut to fit the model's context. */
+    onCut?: (cut: MessageCut) => void;
+  },
 ): Promise<ToolSelection> {
   const known = new Set(tools.map((tool) => tool.name));
   try {
@@ -51,6 +60,7 @@ export async function selectTools(
       llm,
       language,
       signal,
+      onCut,
       name: "select_tools",
       description: "Choose the tools relevant to the request",
       schema,

@@ -85,7 +85,7 @@ export class DagAgent {
       this.options.onStep?.({
         type: "notice",
         iteration: 0,
-        text: prompt(language, "dag_input_cut", {
+        text: prompt(language, "request_cut", {
           what: prompt(language, who),
           kept: String(cut.content.length),
           total: String(original.content.length),
