@@ -72,7 +72,13 @@ describe("MCP tools in a run", () => {
     const loopTools = llm.chatCalls[1]?.options.tools?.map((tool) => tool.name);
     expect(loopTools).toEqual(picked);
     expect(loopTools?.length).toBeLessThanOrEqual(LIMITS.toolSelectionMax);
-    expect(steps).toContainEqual({ type: "tool_selection", iteration: 0, selected: picked, total: 24 });
+    expect(steps).toContainEqual({
+      type: "tool_selection",
+      iteration: 0,
+      selected: picked,
+      total: 24,
+      structured: { level: "native", calls: 1 },
+    });
     expect(steps.find((step) => step.type === "tool_result")).toMatchObject({
       tool: "facts__tool_03",
       ok: true,
