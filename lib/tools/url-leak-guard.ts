@@ -136,9 +136,14 @@ export function urlReadings(url: URL): string[] {
 
 export type UrlRefusal = ToolError & { kind: "url_too_long" | "url_carries_conversation" };
 
+/**
+ * Texts are indexed only when a URL is first checked: most runs fetch nothing the model chose, and
+ * a long conversation's history need not be hashed on the event loop at every run start.
+ */
 export class UrlLeakGuard {
-  private readonly bits = new Uint32Array((1 << BITMAP_BITS) / 32);
+  private bits: Uint32Array | null = null;
   private readonly known = new Set<string>();
+  private pending: { text: string; trustUrls: boolean; public: boolean }[] = [];
 
   constructor(private readonly limits: UrlGuardLimits) {}
 
@@ -148,18 +153,33 @@ export class UrlLeakGuard {
    * a URL matches its own text.
    */
   addPrivate(text: string, { trustUrls }: { trustUrls: boolean }): void {
+    this.pending.push({ text, trustUrls, public: false });
+  }
+
+  /** Text read from the public web: only its URLs matter, as links the model may follow. */
+  addPublic(text: string): void {
+    this.pending.push({ text, trustUrls: true, public: true });
+  }
+
+  /** The bitmap of private text and the known URLs, brought up to date with what was added. */
+  private index(): Uint32Array {
+    this.bits ??= new Uint32Array((1 << BITMAP_BITS) / 32);
+    for (const { text, trustUrls, public: isPublic } of this.pending) {
+      if (isPublic) this.addKnown(urlsIn(text));
+      else this.indexPrivate(this.bits, text, trustUrls);
+    }
+    this.pending = [];
+    return this.bits;
+  }
+
+  private indexPrivate(bits: Uint32Array, text: string, trustUrls: boolean): void {
     const urls = urlsIn(text);
     if (trustUrls) this.addKnown(urls);
     let rest = text;
     for (const url of urls) rest = rest.replace(url, " ");
     forEachWindow(foldText(rest), (bit) => {
-      this.bits[bit >>> 5]! |= 1 << (bit & 31);
+      bits[bit >>> 5]! |= 1 << (bit & 31);
     });
-  }
-
-  /** Text read from the public web: only its URLs matter, as links the model may follow. */
-  addPublic(text: string): void {
-    this.addKnown(urlsIn(text));
   }
 
   /**
@@ -184,6 +204,7 @@ export class UrlLeakGuard {
 
   /** Whether the URL appeared, as it is, in a user's message or a tool's result. */
   isKnown(url: string): boolean {
+    this.index();
     return this.known.has(digest(canonical(url)));
   }
 
@@ -195,11 +216,12 @@ export class UrlLeakGuard {
     } catch {
       return 0;
     }
+    const bits = this.index();
     let longest = 0;
     for (const reading of urlReadings(parsed)) {
       let run = 0;
       forEachWindow(foldText(reading), (bit) => {
-        run = (this.bits[bit >>> 5]! & (1 << (bit & 31))) !== 0 ? run + 1 : 0;
+        run = (bits[bit >>> 5]! & (1 << (bit & 31))) !== 0 ? run + 1 : 0;
         if (run > 0) longest = Math.max(longest, run + KEY_CHARS - 1);
       });
     }
