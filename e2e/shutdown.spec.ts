@@ -9,9 +9,9 @@ import { freePort } from "./support/free-port";
 import { FAKE_OLLAMA_URL } from "./support/servers";
 
 /**
- * Issue 7: SIGTERM to the production server stores running answers as interrupted, with the text
- * they had and their events, and leaves no half-written rows. A server of its own, so the shared
- * one keeps serving the other tests.
+ * SIGTERM to the production server stores running answers as interrupted (docs/architecture.md,
+ * "Persistence"), with the text they had and their events, and leaves no half-written rows. A server of its
+ * own, so the shared one keeps serving the other tests.
  */
 
 test("SIGTERM stores a running answer as interrupted and exits cleanly", async () => {

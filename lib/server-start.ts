@@ -41,8 +41,8 @@ function withoutPassword(url: string): string {
  * DATA_DIR stops it with one clear line; the database is opened so migrations and crash recovery
  * happen before the first request; with PostgreSQL the instance joins the others (lib/cluster/cluster.ts);
  * new chats abandoned with only files are cleared now and hourly; a pid file tells the restore command an instance
- * is running; SIGTERM and exit store running runs as interrupted (issue 7), and a signal closes the
- * MCP servers' connections.
+ * is running; SIGTERM and exit store running runs as interrupted (docs/architecture.md, "Persistence"),
+ * and a signal closes the MCP servers' connections.
  */
 export async function startServer(): Promise<void> {
   let config: ReturnType<typeof getConfig>;

@@ -11,7 +11,8 @@ import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/settings-revisio
 /**
  * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
  * (keep_alive) and the search backend.
- * A value set in the environment wins and is shown read-only; the limits of §3 are environment-only.
+ * A value set in the environment wins and is shown read-only; the limits below are
+ * environment-only (README.md, "Configuration").
  */
 
 export const LIMIT_KEYS = [

@@ -9,7 +9,7 @@ import { checkNewAccount } from "./account-rules";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
 import { clearSetupTokens, consumeSetupToken, isSetupToken, setupTokenError } from "./setup-token";
 
-/** Accounts, sessions and the sign-up switch (issue 7). */
+/** Accounts, sessions and the sign-up switch (docs/security.md, "Accounts, sessions and authorization"). */
 
 export type PublicUser = Pick<User, "id" | "username" | "role" | "disabled" | "createdAt">;
 

@@ -1,8 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 /**
- * Password hashing with scrypt, memory-hard, from node:crypto (issue 7). The stored form carries
- * its parameters, so they can be raised later without invalidating existing hashes.
+ * Password hashing with scrypt, memory-hard, from node:crypto (docs/security.md, "Accounts, sessions and
+ * authorization"). The stored form carries its parameters, so they can be raised later without invalidating
+ * existing hashes.
  */
 
 const N = 2 ** 15;

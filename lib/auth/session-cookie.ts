@@ -1,7 +1,10 @@
 import "server-only";
 import { expectedOrigin, SESSION_COOKIE } from "./viewer";
 
-/** The session cookie: HTTP-only, SameSite=Lax, Secure when the browser talks https (issue 7). */
+/**
+ * The session cookie: HTTP-only, SameSite=Lax, Secure when the browser talks https (docs/security.md,
+ * "Accounts, sessions and authorization").
+ */
 export function sessionCookie(request: Request, token: string, expiresAt: number): string {
   const secure = expectedOrigin(request).startsWith("https:") ? "; Secure" : "";
   const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));

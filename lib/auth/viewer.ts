@@ -7,8 +7,9 @@ import { AppError } from "@/lib/errors";
 import { sessionUser } from "./accounts";
 
 /**
- * Who is asking (issue 7). On loopback without accounts everyone is the single local user, whose
- * conversations have no owner; with accounts required, a request needs a valid session cookie.
+ * Who is asking (docs/security.md, "Accounts, sessions and authorization"). On loopback without accounts
+ * everyone is the single local user, whose conversations have no owner; with accounts required, a request
+ * needs a valid session cookie.
  */
 export type Viewer = { kind: "local" } | { kind: "user"; user: User };
 

@@ -168,7 +168,7 @@ export async function beginTurn(
     synthesisLlm: turn.llm,
     titleLlm: turn.titleLlm,
     // The conversation's tool groups; an MCP server that cannot connect is named in a notice. Its
-    // tools that act wait for the user's approval (docs/security.md, "MCP tools").
+    // tools that act wait for the user's approval (docs/security.md, "Tools that act need the user's consent").
     registry: async (signal) => {
       const { disabledToolGroups } = conversation;
       const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });

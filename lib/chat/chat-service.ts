@@ -59,7 +59,7 @@ export function stopChat(conversationId: string, liveRuns = getLiveRuns()): { ru
 
 /**
  * The user's decision on a tool call of the conversation's run that waits for approval
- * (docs/security.md, "MCP tools"); 409 when nothing waits under that id.
+ * (docs/security.md, "Tools that act need the user's consent"); 409 when nothing waits under that id.
  */
 export function decideApproval(
   conversationId: string,

@@ -35,7 +35,10 @@ function endForShutdown(liveRuns: LiveRuns): { live: LiveRun; end: RunEnd; error
   return ended;
 }
 
-/** Graceful shutdown (issue 7): every running run is stored as `interrupted` (`endForShutdown`). */
+/**
+ * Graceful shutdown (docs/architecture.md, "Persistence"): every running run is stored as
+ * `interrupted` (`endForShutdown`).
+ */
 export async function interruptLiveRuns(db: Db, liveRuns: LiveRuns): Promise<number> {
   const ended = endForShutdown(liveRuns);
   // After each run's earlier writes (its `error` event among them): its stored events come before its end.

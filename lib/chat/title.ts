@@ -24,8 +24,9 @@ export function cleanTitle(raw: string): string | null {
 }
 
 /**
- * An automatic title from the first exchange (issue 6): one short model call after the answer,
- * without thinking, bounded in time; any failure keeps the title taken from the first message.
+ * An automatic title from the first exchange (docs/architecture.md, "One turn", step 6): one short model
+ * call after the answer, without thinking, bounded in time; any failure keeps the title taken from the
+ * first message.
  */
 export async function suggestTitle(
   llm: LLM,

@@ -7,7 +7,10 @@ import { defineTool, type ToolContext, ToolRegistry } from "@/lib/tools/registry
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { type AlwaysAllowed, type ApprovalGateOptions, gateToolCalls, PendingApprovals } from "./tool-approval";
 
-/** The approval gate around a run's tools (docs/security.md, "MCP tools"), with an MCP-like tool that counts its calls. */
+/**
+ * The approval gate around a run's tools (docs/security.md, "Tools that act need the user's consent"), with
+ * an MCP-like tool that counts its calls.
+ */
 
 type ApprovalStep = Extract<AgentStep, { type: "approval_request" | "approval_decision" }>;
 

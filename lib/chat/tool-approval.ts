@@ -5,12 +5,12 @@ import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolConsent, ToolContext, ToolDefinition, ToolRegistry } from "@/lib/tools/registry";
 
 /**
- * Tools that act need the user's consent (docs/security.md, "MCP tools"). A run's tools pass
- * through `gateToolCalls`: a call of a tool whose policy is `ask` (an MCP tool not marked read-only,
- * unless the admin said otherwise) is shown as an approval card and waits, with no client needed,
- * until the user decides, the wait times out (a denial) or the run is stopped. A denied call is
- * not run: the model reads why. Framework-free: the run's steps, its pending approvals and the
- * conversation's "always" list are passed in.
+ * The approval gate (docs/security.md, "Tools that act need the user's consent"). A run's tools pass
+ * through `gateToolCalls`: a call of a tool whose policy is `ask` (an MCP tool not marked read-only, unless
+ * the admin said otherwise) is shown as an approval card and waits, with no client needed, until the user
+ * decides, the wait times out (a denial) or the run is stopped. A denied call is not run: the model reads
+ * why. Framework-free: the run's steps, its pending approvals and the conversation's "always" list are
+ * passed in.
  */
 
 export interface Decided {

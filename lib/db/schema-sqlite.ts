@@ -235,7 +235,8 @@ export const mcpServers = sqliteTable("mcp_servers", {
 
 /**
  * "Always for this tool in this chat": an MCP tool (by its qualified name, `server__tool`) that
- * the user let run without asking in this conversation, who did and when (docs/security.md, "MCP tools").
+ * the user let run without asking in this conversation, who did and when (docs/security.md, "Tools that act
+ * need the user's consent").
  */
 export const toolApprovals = sqliteTable(
   "tool_approvals",

@@ -4,9 +4,9 @@ import type { Db } from "./client";
 import { toolApprovals } from "./schema";
 
 /**
- * "Always for this tool in this chat" (docs/security.md, "MCP tools"): the MCP tools a user let
- * run without asking in one conversation, by qualified name, with who decided and when. Removed
- * with the conversation.
+ * "Always for this tool in this chat" (docs/security.md, "Tools that act need the user's consent"): the MCP
+ * tools a user let run without asking in one conversation, by qualified name, with who decided and when.
+ * Removed with the conversation.
  */
 
 export async function isToolAlwaysAllowed(db: Db, { conversationId, tool }: { conversationId: string; tool: string }) {

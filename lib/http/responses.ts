@@ -31,7 +31,7 @@ export function errorResponse(caught: unknown): Response {
   return Response.json({ error: { code: "internal", message: "Internal server error." } }, { status: 500 });
 }
 
-/** Wraps a route handler so thrown errors become §12 error responses. */
+/** Wraps a route handler so thrown errors become the error responses of docs/api.md, "Requests and errors". */
 export function route<Args extends unknown[]>(
   handler: (...args: Args) => Promise<Response>,
 ): (...args: Args) => Promise<Response> {

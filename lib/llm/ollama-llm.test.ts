@@ -350,7 +350,7 @@ describe("the version probe behind /api/health", () => {
   });
 });
 
-describe("request timeout (issue 7: timeouts on every outbound call)", () => {
+describe("request timeout (every outbound call has one)", () => {
   async function llmWithTimeout(timeoutMs: number): Promise<LLM> {
     const info = await new OllamaApi(fake().url).describe("llama3.2");
     return createOllamaLLM({

@@ -22,7 +22,10 @@ export interface McpServerConfig {
   transport: McpTransportConfig;
   /** Tools an admin switched off, by their name on the server. */
   disabledTools: string[];
-  /** Which of its tools run at once, ask the user first or are refused (docs/security.md, "MCP tools"). */
+  /**
+   * Which of its tools run at once, ask the user first or are refused (docs/security.md, "Tools that act need
+   * the user's consent").
+   */
   toolApproval: McpToolApproval;
   origin: "settings" | "file";
 }

@@ -71,8 +71,8 @@ export type ApprovalDecision = (typeof approvalDecisions)[number];
 export type ApprovalOutcome = ApprovalDecision | "timeout";
 
 /**
- * A call of an MCP tool that acts waits for the user (docs/security.md, "MCP tools"): what the
- * approval card shows, and `approvalId`, which the decision names
+ * A call of an MCP tool that acts waits for the user (docs/security.md, "Tools that act need the user's
+ * consent"): what the approval card shows, and `approvalId`, which the decision names
  * (`POST /api/conversations/:id/approvals/:approvalId`).
  */
 export interface ApprovalRequest {

@@ -36,7 +36,8 @@ export interface JsonSchemaArguments {
 
 /**
  * A tool that acts outside the app (an MCP server's): what the user is shown when asked about a
- * call, and what a call needs now (docs/security.md, "MCP tools"). Built-in tools have none.
+ * call, and what a call needs now (docs/security.md, "Tools that act need the user's consent"). Built-in
+ * tools have none.
  */
 export interface ToolConsent {
   server: string;

@@ -1,4 +1,4 @@
-// npm run bench:engine — the engine's own cost and the SSE path's (issue 4):
+// npm run bench:engine — the engine's own cost and the SSE path's (docs/benchmarks.md):
 // A. time per tool-loop iteration with an instant scripted model and instant tools (in process);
 // B. through `next start` and a fake Ollama on loopback, a direct answer (no tool call, the fast path):
 //    the latency added between the model's first answer token and the first `answer` byte at the client,

@@ -1,6 +1,6 @@
 // npm run bench:load — many concurrent conversations against a fake model that streams at a
-// realistic pace, half the clients dropping and re-attaching mid-answer (issue 5); then the same
-// number of answers streaming while the agent reads three PDF bombs in one tool round (issue 10).
+// realistic pace, half the clients dropping and re-attaching mid-answer; then the same
+// number of answers streaming while the agent reads three PDF bombs in one tool round (docs/benchmarks.md).
 // Prints the limits it runs with, the latency the app adds, the longest stall of any stream, the
 // error count (must be 0) and the server's memory. Exits non-zero only on real errors.
 // BENCH_STORE=postgres runs the app on a throwaway PostgreSQL, BENCH_INSTANCES=2 two instances of it
@@ -66,7 +66,7 @@ const LIMITS = {
   ...(APPROVALS > 0 ? { TOOL_SELECTION_THRESHOLD: "100" } : {}),
 };
 
-/** The bombs of issue 10, each stopped by a different limit (defaults: 32 MB buffers, 256 MB heap, 10 s). */
+/** The PDF bombs of tests/support/pdf-bombs.ts, each stopped by another limit (32 MB buffers, 256 MB heap, 10 s). */
 const BOMBS = {
   "/flate-2gib.pdf": () => makeFlateBombPdf(2048),
   "/string-30mb.pdf": () => makeHugeStringPdf(30),

@@ -1,5 +1,5 @@
 // npm run bench:pdf-stall — how late this process's event loop runs while the three PDF bombs of
-// bench:load are read (issue 10), without a server: the main thread carries a steady, allocating load
+// bench:load are read (docs/benchmarks.md), without a server: the main thread carries a steady, allocating load
 // (40 "streams" each writing a small JSON event every 30 ms), then the same load while the bombs are
 // read through `openPdf`. Prints the event loop's delay and the main thread's CPU time (from /proc,
 // so load-independent) in both phases, and the machine's load average. A/B for where PDFs are parsed.

@@ -1,4 +1,4 @@
-// npm run bench:tools — throughput of the tools' text extraction (issue 3):
+// npm run bench:tools — throughput of the tools' text extraction (docs/benchmarks.md):
 // HTML extraction on a corpus of realistic pages, pdf_to_text on a 500-page PDF (first call, whole
 // document, and the cost of a continuation on a stored file), and pdftotext when installed.
 import { execFileSync } from "node:child_process";

@@ -325,7 +325,7 @@ describe("compaction through the API", () => {
   });
 });
 
-describe("graceful shutdown (issue 7)", () => {
+describe("graceful shutdown", () => {
   it("stores a running run as interrupted with the answer so far, once, and keeps its events with why it ended", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: true }, chunks: Array.from({ length: 30 }, (_, i) => `s${i} `), chunkDelayMs: 30 });

@@ -61,7 +61,7 @@ function uploadAs(who: TestClient, id: string) {
   );
 }
 
-describe("accounts (issue 7)", () => {
+describe("accounts", () => {
   it("the first account becomes the admin and takes over the single-user conversations", async () => {
     // Data created before accounts were turned on belongs to nobody.
     const { createConversation } = await import("@/lib/db/queries");

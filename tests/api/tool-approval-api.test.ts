@@ -16,7 +16,8 @@ import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, type ParsedEvent, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 import { type FakeMcpHub, fakeMcpHub } from "@/tests/support/fake-mcp-hub";
 
-// MCP tools that act wait for the user's approval (docs/security.md, "MCP tools"), through the API.
+// MCP tools that act wait for the user's approval (docs/security.md, "Tools that act need the user's
+// consent"), through the API.
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
 const { admin, user } = setupAccounts({ env: { TOOL_SELECTION_THRESHOLD: "100", MCP_STDIO_FROM_UI: "1" } });

@@ -2,8 +2,8 @@ import zlib from "node:zlib";
 import { concat, latin1, type PdfObject, stream, writePdf } from "./pdf-fixtures";
 
 /**
- * PDFs built to exhaust a reader (issue 10): small files whose work or memory explodes when
- * parsed. Each is cheap to build, so tests make them on the fly.
+ * PDFs built to exhaust a reader (docs/security.md, "Uploads and files"): small files whose work or memory
+ * explodes when parsed. Each is cheap to build, so tests make them on the fly.
  */
 
 const MB = 1024 * 1024;

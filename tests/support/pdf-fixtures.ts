@@ -114,7 +114,7 @@ export function makeScannedPdf(pageCount: number): Uint8Array {
   return writePdf(objects, "/Root 1 0 R");
 }
 
-// Standard security handler, revision 4 with AES-128 (ISO 32000-1 §7.6.3, algorithms 2, 3 and 5).
+// Standard security handler, revision 4 with AES-128 (ISO 32000-1, section 7.6.3, algorithms 2, 3 and 5).
 const PASSWORD_PAD = Uint8Array.from(
   Buffer.from("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a", "hex"),
 );

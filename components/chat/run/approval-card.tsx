@@ -35,9 +35,10 @@ function prettyArgs(args: unknown): string {
 }
 
 /**
- * A tool call that waits for the user's approval (docs/security.md, "MCP tools"): the tool, its
- * server, the arguments and what the server says the tool does; approve once, always in this chat,
- * or deny. Once decided (or timed out) it says how it ended; the tool card beside it shows the call.
+ * A tool call that waits for the user's approval (docs/security.md, "Tools that act need the user's
+ * consent"): the tool, its server, the arguments and what the server says the tool does; approve once, always
+ * in this chat, or deny. Once decided (or timed out) it says how it ended; the tool card beside it shows the
+ * call.
  */
 export const ApprovalCard = memo(function ApprovalCard({
   entry,

@@ -8,9 +8,9 @@ const SELECT =
   "rounded-md border border-border bg-background px-1.5 py-1 text-xs outline-none focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-60";
 
 /**
- * What a call of a server's tools (or one tool) needs (docs/security.md, "MCP tools"): ask, allow
- * or deny, or the default: for a server, by each tool's annotations; for a tool, its server's.
- * `inherited` names what the default comes to here.
+ * What a call of a server's tools (or one tool) needs (docs/security.md, "Tools that act need the user's
+ * consent"): ask, allow or deny, or the default: for a server, by each tool's annotations; for a tool, its
+ * server's. `inherited` names what the default comes to here.
  */
 export function ApprovalSelect({
   value,

@@ -1,7 +1,7 @@
 /**
- * What reading one PDF may cost (issue 10): pdf.js runs in a worker process per open document, with
- * a capped heap, a cap on any one decoded buffer, caps on the text one page may yield, and a time
- * budget per tool call or upload check. Callers build the limits from the configuration.
+ * What reading one PDF may cost (docs/security.md, "Uploads and files"): pdf.js runs in a worker process
+ * per open document, with a capped heap, a cap on any one decoded buffer, caps on the text one page may
+ * yield, and a time budget per tool call or upload check. Callers build the limits from the configuration.
  */
 
 export interface PdfLimits {
