@@ -7,7 +7,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 /** The store and what reads or writes it: run a second time, on PostgreSQL (docs/architecture.md, "Tests"). */
 const STORE_TESTS = [
   "lib/db/**/*.test.ts",
-  "lib/settings.test.ts",
+  "lib/admin-settings.test.ts",
   "lib/export/**/*.test.ts",
   "lib/auth/**/*.test.ts",
   "lib/chat/**/*.test.ts",

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "./config";
 import { closeDbForTests, DB_FILENAME } from "./db/client";
+import { resetConfigForTests } from "./env-config";
 import { startServer } from "./server-start";
 
 /** Runs startServer with process.exit stubbed; returns what it printed to stderr. */

@@ -6,9 +6,9 @@ import { announceSetupTokenAtStart } from "@/lib/auth/setup-token";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
 import { startCluster, stopCluster } from "@/lib/cluster/cluster";
-import { accountsRequired, ConfigError, getConfig } from "@/lib/config";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
-import { removeAbandonedConversations } from "@/lib/db/queries";
+import { removeAbandonedConversations } from "@/lib/db/conversations";
+import { accountsRequired, ConfigError, getConfig } from "@/lib/env-config";
 import { closeServerMcp, getServerMcp } from "@/lib/mcp/server-hub";
 import { dataDirError } from "./data-dir-check.mjs";
 

@@ -2,7 +2,7 @@
 
 import { TriangleAlert } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { replacementModel } from "@/lib/model-replacement";
+import { replacementModel } from "@/lib/llm/model-replacement";
 import { useModels } from "./use-models";
 
 /**

@@ -6,7 +6,7 @@ import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
 import type { SettingsPatch, SettingsView } from "@/lib/client/types";
-import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
+import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
 import { SourceBadge } from "./source-badge";
 
 /** Which installed model plays each role, and the search backend. */

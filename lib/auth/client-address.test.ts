@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { clientAddress, clientKey, parseAddress, UNKNOWN_CLIENT } from "./client-address";
 import { PEER_HEADER } from "./peer-stamp.mjs";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
-import { type Config, getConfig } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/env-config";
 import { PEER_HEADER } from "./peer-stamp.mjs";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Config, getConfig } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { AttemptLimiter } from "./rate-limit";
 

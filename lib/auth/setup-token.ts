@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { accountsRequired, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { lockedForUpdate } from "@/lib/db/portable-sql";
 import { settings } from "@/lib/db/schema";
+import { accountsRequired, type Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
-import { accountsRequired, getConfig, isLoopbackHost } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { OwnerId } from "@/lib/db/queries";
+import type { OwnerId } from "@/lib/db/conversations";
 import type { User } from "@/lib/db/schema";
+import { accountsRequired, getConfig, isLoopbackHost } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { sessionUser } from "./accounts";
 

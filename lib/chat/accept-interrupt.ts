@@ -1,8 +1,8 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { listHeldInterrupts, releaseInterrupts, storeInterrupt } from "@/lib/db/interrupts";
-import { listMessages } from "@/lib/db/queries";
+import { listMessages } from "@/lib/db/messages";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import type { LiveRuns } from "./live-run";

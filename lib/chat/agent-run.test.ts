@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentInput, AgentMode } from "@/lib/agent/types";
-import { parseConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { appendRunEvent, getRun, listRunEvents, runMessage } from "@/lib/db/runs";
+import { parseConfig } from "@/lib/env-config";
 import type { ChatMessage, ChatOptions } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
 import type { SentRunEvent } from "@/lib/protocol/run-events";

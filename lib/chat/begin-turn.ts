@@ -1,28 +1,26 @@
 import "server-only";
+import { roleModel } from "@/lib/admin-settings";
 import { holdAccount } from "@/lib/auth/accounts";
-import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
+import { listFileSummaries } from "@/lib/db/conversation-detail";
 import {
-  DEFAULT_TITLE,
   getConversation,
   holdConversation,
-  insertMessage,
-  listFileSummaries,
-  messageTree,
   type OwnerId,
   saveConversationSummary,
   setActiveLeaf,
-  titleFromMessage,
   updateConversation,
-} from "@/lib/db/queries";
+} from "@/lib/db/conversations";
+import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
+import { insertMessage, messageTree } from "@/lib/db/messages";
 import { appendRunEvent, createRun } from "@/lib/db/runs";
 import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
+import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { getLLM } from "@/lib/llm/registry";
 import { detectLanguage, prompt } from "@/lib/prompts";
 import type { Interrupt } from "@/lib/protocol/run-events";
-import { roleModel } from "@/lib/settings";
+import { DEFAULT_TITLE, titleFromMessage } from "@/lib/text/conversation-title";
 import { createRunToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
 import { followUpTurn } from "./follow-up-turn";

@@ -1,7 +1,7 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { ApprovalDecided, ApprovalDecision } from "@/lib/protocol/run-events";
 import { beginTurn, newLiveRun, reserveSlot } from "./begin-turn";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import type { Interrupt } from "@/lib/protocol/run-events";
 import type { ChatInput, PreparedTurn, TurnQuestion } from "./prepare-turn";
 

@@ -1,4 +1,4 @@
-import type { listFileSummaries } from "@/lib/db/queries";
+import type { listFileSummaries } from "@/lib/db/conversation-detail";
 import type { Message } from "@/lib/db/schema";
 import type { ChatMessage } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";

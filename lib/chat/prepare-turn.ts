@@ -1,19 +1,20 @@
 import "server-only";
+import { roleModel, syncSettings } from "@/lib/admin-settings";
 import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-calling-mode";
 import type { AgentMode } from "@/lib/agent/types";
 import type { ChatSettings } from "@/lib/chat-settings";
-import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import type { OwnerId } from "@/lib/db/conversations";
 import { unsentInterrupts } from "@/lib/db/interrupts";
 import { isInterrupt } from "@/lib/db/message-tree";
-import { messageTree, type OwnerId } from "@/lib/db/queries";
+import { messageTree } from "@/lib/db/messages";
 import type { Conversation, Message, StoredFile } from "@/lib/db/schema";
+import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { findFile } from "@/lib/files/file-store";
 import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
-import { roleModel, syncSettings } from "@/lib/settings";
 import { chooseTurnModel } from "./turn-model";
 
 /**

@@ -1,8 +1,7 @@
 import { ContextGuard } from "@/lib/agent/context-guard";
 import type { LLM } from "@/lib/llm/types";
 import { type PromptLanguage, prompt } from "@/lib/prompts";
-
-const TITLE_MAX = 80;
+import { TITLE_MAX } from "@/lib/text/conversation-title";
 
 /** A model's title reply made fit for the sidebar: one line, no quotes or Markdown, bounded. */
 export function cleanTitle(raw: string): string | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import type { AgentStep } from "@/lib/protocol/run-events";
 import { renderObservation, toolOk } from "@/lib/tools/outcome";
 import { defineTool, type ToolContext, ToolRegistry } from "@/lib/tools/registry";

@@ -1,11 +1,11 @@
 import "server-only";
+import { roleModel } from "@/lib/admin-settings";
 import type { ChatSettings } from "@/lib/chat-settings";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { replacementModel, sameModel } from "@/lib/llm/model-replacement";
 import { getLLM, getOllamaPool, resolveModelName } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
-import { replacementModel, sameModel } from "@/lib/model-replacement";
-import { roleModel } from "@/lib/settings";
 
 /** The conversation's model, and the model that answers this turn (the vision model for images it cannot see). */
 export interface TurnModel {

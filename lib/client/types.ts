@@ -3,23 +3,24 @@
  * from it, type-only (nothing of the server reaches the browser bundle); only shapes the server
  * builds inline are written here.
  */
+
+import type { Setting, SettingSource } from "@/lib/admin-settings";
 import type { PublicUser } from "@/lib/auth/accounts";
 import type { ChatSettings } from "@/lib/chat-settings";
+import type { MessageWithRun } from "@/lib/db/conversation-detail";
 import type { SearchMatch } from "@/lib/db/conversation-search";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
-import type { MessageWithRun } from "@/lib/db/queries";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus, Preset } from "@/lib/db/schema";
 import type { ImportReport } from "@/lib/export/import-conversations";
 import type { UploadResult } from "@/lib/files/uploads";
+import type { ModelRole } from "@/lib/llm/model-roles";
 import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import type { ToolGroup } from "@/lib/mcp/server-hub";
 import type { McpTransportPatch } from "@/lib/mcp/store";
 import type { McpServerState, McpToolInfo } from "@/lib/mcp/types";
-import type { ModelRole } from "@/lib/model-roles";
 import type { Artifact, Compaction, InterruptAccepted, StoredStep, Usage } from "@/lib/protocol/run-events";
-import type { Setting, SettingSource } from "@/lib/settings";
 
 export type {
   Artifact,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
-import { resetConfigForTests } from "@/lib/config";
 import { closeDb, type Db, openPostgresDb } from "@/lib/db/client";
 import { listHeldInterrupts, storeInterrupt } from "@/lib/db/interrupts";
+import { listMessages } from "@/lib/db/messages";
 import { postgresPool } from "@/lib/db/postgres";
-import { listMessages } from "@/lib/db/queries";
 import { finishRun, getRun, savePartialAnswer } from "@/lib/db/runs";
 import type { Run } from "@/lib/db/schema";
+import { resetConfigForTests } from "@/lib/env-config";
 import { storedRunningRun } from "@/tests/support/seed-conversation";
 import { Cluster } from "./cluster";
 import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 
 /**
  * What one `NOTIFY` payload of an instance's channel carries, and how a receiver decides to trust it

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { instanceChannel } from "./instance-registry";
 import { NotifyChannel } from "./notify-channel";

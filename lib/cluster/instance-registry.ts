@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 
 /**
  * The app instances sharing one PostgreSQL (docs/architecture.md, "Several app instances"): each

@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import {
   clusterKey,
   type EnvelopeLimits,

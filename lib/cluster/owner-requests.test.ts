@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LiveRun, LiveRuns } from "@/lib/chat/live-run";
 import type { Db } from "@/lib/db/client";
+import { createConversation } from "@/lib/db/conversations";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
-import { createConversation } from "@/lib/db/queries";
 import { freshPostgresDatabase } from "@/tests/support/postgres-database";
 import { tempDb } from "@/tests/support/temp-db";
 import type { ThrowawayDatabase } from "@/tests/support/throwaway-postgres";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { LiveRun, LiveRuns } from "@/lib/chat/live-run";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { SentRunEvent } from "@/lib/protocol/run-events";
 import type { InstanceLink, LinkService, ServiceAnswer } from "./instance-link";

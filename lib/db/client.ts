@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { orphanedRuns } from "@/lib/cluster/instance-registry";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import { connectPostgres, postgresPool } from "./postgres";
 import { storeAnswer } from "./runs";
 import * as schema from "./schema";

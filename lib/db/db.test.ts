@@ -1,23 +1,22 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { chosenStore, resetConfigForTests } from "@/lib/config";
+import { chosenStore, resetConfigForTests } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
+import { DEFAULT_TITLE } from "@/lib/text/conversation-title";
 import { type TempDb, tempDbForEachTest } from "@/tests/support/temp-db";
 import { type Db, openDb, recoverInterruptedRuns, sqliteConnection } from "./client";
-import { listHeldInterrupts, storeInterrupt } from "./interrupts";
+import { getConversationDetail } from "./conversation-detail";
 import {
   createConversation,
-  DEFAULT_TITLE,
   deleteConversation,
   getConversation,
-  getConversationDetail,
-  insertMessage,
   listConversations,
   selectBranch,
   setActiveLeaf,
-  titleFromMessage,
   updateConversation,
-} from "./queries";
+} from "./conversations";
+import { listHeldInterrupts, storeInterrupt } from "./interrupts";
+import { insertMessage } from "./messages";
 import { appendRunEvent, createRun, finishRun, listRunEvents, savePartialAnswer } from "./runs";
 import { conversations, files, messages, runEvents, runs } from "./schema";
 
@@ -260,13 +259,6 @@ describe("conversations", () => {
       title: "Renamed",
       model: "qwen3:8b",
     });
-  });
-
-  it("titles from the first message: one line, cut at a word", () => {
-    expect(titleFromMessage("  What is\nthe   weather? ")).toBe("What is the weather?");
-    const long = titleFromMessage("word ".repeat(40));
-    expect(long.length).toBeLessThanOrEqual(81);
-    expect(long.endsWith("word…")).toBe(true);
   });
 });
 

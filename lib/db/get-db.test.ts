@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { chosenStore, resetConfigForTests } from "@/lib/config";
+import { chosenStore, resetConfigForTests } from "@/lib/env-config";
 import { closeDbForTests, getDb } from "./client";
 
 let scratch = "";

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Interrupt } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
-import { insertMessage } from "./queries";
+import { insertMessage } from "./messages";
 import { type HeldInterrupt, interrupts, runs } from "./schema";
 
 /**

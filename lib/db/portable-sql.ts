@@ -1,7 +1,7 @@
 import "server-only";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { chosenStore } from "@/lib/config";
+import { chosenStore } from "@/lib/env-config";
 
 /**
  * The few SQL fragments whose spelling differs between the dialects the store runs on, so the

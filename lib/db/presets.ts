@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { ChatSettings } from "@/lib/chat-settings";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
-import type { OwnerId } from "./queries";
+import type { OwnerId } from "./conversations";
 import { type Preset, presets } from "./schema";
 
 /**

@@ -3,8 +3,8 @@ import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { RunEvent, RunFailure, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
+import { activeLeaf } from "./messages";
 import { sameOrBothNull } from "./portable-sql";
-import { activeLeaf } from "./queries";
 import {
   conversations,
   instances,

@@ -2,7 +2,7 @@ import { getTableName, type InferInsertModel, type InferSelectModel, is, type Ta
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { chosenStore } from "../config";
+import { chosenStore } from "../env-config";
 import * as storeSchema from "./schema";
 import * as pgSchema from "./schema-pg";
 import * as sqliteSchema from "./schema-sqlite";

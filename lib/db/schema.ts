@@ -1,4 +1,4 @@
-import { chosenStore } from "../config";
+import { chosenStore } from "../env-config";
 import * as postgres from "./schema-pg";
 import * as sqlite from "./schema-sqlite";
 

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { chosenStore } from "@/lib/config";
+import { chosenStore } from "@/lib/env-config";
 import { tempDbForEachTest } from "@/tests/support/temp-db";
 import type { Db } from "./client";
-import { createConversation } from "./queries";
+import { createConversation } from "./conversations";
 import { conversations } from "./schema";
 
 let db: Db;

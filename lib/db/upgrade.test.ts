@@ -6,7 +6,8 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb, sqliteConnection } from "./client";
-import { getConversation, getConversationDetail } from "./queries";
+import { getConversationDetail } from "./conversation-detail";
+import { getConversation } from "./conversations";
 import { createRun, listRunEvents } from "./runs";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");

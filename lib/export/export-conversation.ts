@@ -1,8 +1,9 @@
 import "server-only";
 import { and, asc, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { getConversation, hasMessages, type OwnerId, ownedBy } from "@/lib/db/conversations";
+import { listMessages } from "@/lib/db/messages";
 import { insertionOrder } from "@/lib/db/portable-sql";
-import { getConversation, hasMessages, listMessages, type OwnerId, ownedBy } from "@/lib/db/queries";
 import { listRuns } from "@/lib/db/runs";
 import { conversations, files, interrupts, runEvents } from "@/lib/db/schema";
 import {

@@ -1,8 +1,8 @@
 import "server-only";
-import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { OwnerId } from "@/lib/db/queries";
+import type { OwnerId } from "@/lib/db/conversations";
 import { conversations, files, interrupts, messages, runEvents, runs, type StoredFile } from "@/lib/db/schema";
+import type { Config } from "@/lib/env-config";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { sha256 } from "@/lib/files/file-store";
 import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusal } from "@/lib/files/quota";

@@ -1,4 +1,4 @@
-import type { OwnerId } from "@/lib/db/queries";
+import type { OwnerId } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/env-config";
 import { decodeBytes } from "@/lib/text/charset";
 import { csvToMarkdown } from "@/lib/text/csv-table";
 import { prettyJson } from "@/lib/text/json-pretty";

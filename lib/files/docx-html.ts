@@ -1,6 +1,6 @@
 import "server-only";
 import { Worker } from "node:worker_threads";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { localScript } from "./local-script";
 import { Slots } from "./slots";

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { getConversation, type OwnerId } from "@/lib/db/queries";
+import { getConversation, type OwnerId } from "@/lib/db/conversations";
 import { conversations, files, type StoredFile } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";

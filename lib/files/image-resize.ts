@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { type DecodeLimits, decodeInChild } from "./image-decode";
 import { checkImage, inspectImage } from "./image-inspect";

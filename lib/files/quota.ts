@@ -1,10 +1,10 @@
 import "server-only";
 import { count, eq, sum } from "drizzle-orm";
-import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { getConversation, holdConversation, type OwnerId, ownedBy } from "@/lib/db/conversations";
 import { lockedForUpdate } from "@/lib/db/portable-sql";
-import { getConversation, holdConversation, type OwnerId, ownedBy } from "@/lib/db/queries";
 import { conversations, files, users } from "@/lib/db/schema";
+import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { FileQuotaRefusal } from "@/lib/tools/services";
 

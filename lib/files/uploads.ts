@@ -1,7 +1,7 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { getConversation, type OwnerId } from "@/lib/db/queries";
+import { getConversation, type OwnerId } from "@/lib/db/conversations";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
 import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { sameModel } from "@/lib/model-replacement";
+import { sameModel } from "@/lib/llm/model-replacement";
 import { type LoadedModel, type ModelDetails, type ModelInfo, OllamaApi, Shared, VERSION_FRESH_MS } from "./ollama-api";
 import type { ChatServer } from "./ollama-chat";
 

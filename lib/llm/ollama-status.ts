@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig, ollamaUrls } from "@/lib/config";
+import { getConfig, ollamaUrls } from "@/lib/env-config";
 import { getOllamaPool } from "./registry";
 
 export interface OllamaStatus {

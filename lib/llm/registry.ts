@@ -1,10 +1,10 @@
 import "server-only";
+import { keepAliveFor } from "@/lib/admin-settings";
 import { type ChatSettings, samplingOptions } from "@/lib/chat-settings";
-import { getConfig, ollamaUrls } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
-import type { ModelRole } from "@/lib/model-roles";
-import { keepAliveFor } from "@/lib/settings";
+import type { ModelRole } from "@/lib/llm/model-roles";
 import { createOllamaLLM } from "./ollama-llm";
 import { OllamaPool } from "./ollama-pool";
 import type { LLM } from "./types";

@@ -1,6 +1,6 @@
 import "server-only";
-import { type Config, getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { type Config, getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { describeProblems, getServerMcp, type McpFileStatus } from "./server-hub";

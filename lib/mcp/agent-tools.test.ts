@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ReActAgent } from "@/lib/agent/react-agent";
 import { registryToolbox } from "@/lib/chat/toolbox";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import type { AgentStep } from "@/lib/protocol/run-events";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";

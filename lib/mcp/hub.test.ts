@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { TRUNCATION_MARKER } from "@/lib/tools/truncate";
 import { callTool, HUB_OPTIONS, httpServer, stdioServer } from "@/tests/support/mcp";
 import { startHttpTestServer } from "@/tests/support/mcp-test-server.mjs";

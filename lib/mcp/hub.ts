@@ -8,7 +8,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Config, getConfig } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/env-config";
 import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolDefinition } from "@/lib/tools/registry";
 import { McpReplyTooLarge } from "./bounded-reply";

@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { readRevision } from "@/lib/settings-revision";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { createMcpHub, mcpHubOptions } from "./hub";

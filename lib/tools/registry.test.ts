@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { renderObservation, toolError, toolOk } from "./outcome";
 import { defineTool, type ToolContext, ToolRegistry } from "./registry";
 import { TRUNCATION_MARKER, truncateOutcome, truncateText } from "./truncate";

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 
 const SECRET_FILE = "server-secret";
 

@@ -1,11 +1,11 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getSettings } from "@/lib/admin-settings";
 import type { Db } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { createFileStore } from "@/lib/files/file-store";
 import { fileLimits } from "@/lib/files/quota";
 import { getServerMcp } from "@/lib/mcp/server-hub";
 import { activeToolGroups } from "@/lib/mcp/tool-groups";
-import { getSettings } from "@/lib/settings";
 import { createBuiltinRegistry } from "./builtin";
 import { type PageTextCache, pageTextCacheFor } from "./page-text-cache";
 import { ToolRegistry } from "./registry";

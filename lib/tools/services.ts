@@ -1,4 +1,4 @@
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/env-config";
 import type { PageTextCache } from "./page-text-cache";
 import type { FetchedResource, FetchPublicOptions } from "./safe-http";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import type { ToolOutcome } from "./outcome";
 import { UrlLeakGuard, urlGuardForRun, urlsIn } from "./url-leak-guard";
 

@@ -3,7 +3,7 @@
 // many end in the call or answer the model meant with no markup on screen, and how long recognition takes
 // per reply (it runs on every reply: it must stay linear, and the size cap bounds it).
 import { recogniseToolCalls } from "@/lib/agent/tool-call-forms";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { loadModelOutputs, offeredTools, replay, verdict } from "@/tests/support/model-outputs";
 
 const config = parseConfig(process.env);

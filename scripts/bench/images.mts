@@ -2,7 +2,7 @@
 // then preparing a vision image (resize to 1024, JPEG) in the server process as before, against one
 // child process per image as now, sequentially and as a burst of 8 (IMAGE_DECODE_CONCURRENCY bounds it).
 import { createCanvas, loadImage } from "@napi-rs/canvas";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import { decodeInChild } from "@/lib/files/image-decode";
 import { checkImage } from "@/lib/files/image-inspect";
 import { fmt, percentile } from "./support.mts";

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { renderObservation } from "@/lib/tools/outcome";

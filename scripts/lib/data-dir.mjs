@@ -1,4 +1,4 @@
-// Where the app keeps its data, resolved the way the server resolves it (lib/config.ts, lib/db/client.ts).
+// Where the app keeps its data, resolved the way the server resolves it (lib/env-config.ts, lib/db/client.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

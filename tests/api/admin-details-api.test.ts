@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as models } from "@/app/api/models/route";
 import { GET as readSettings } from "@/app/api/settings/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { client, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { setupAppEnv } from "@/tests/support/app-env";

@@ -6,8 +6,8 @@ import { POST as login } from "@/app/api/auth/login/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
 import { createUser } from "@/lib/auth/accounts";
 import { PEER_HEADER as PEER } from "@/lib/auth/peer-stamp.mjs";
-import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
+import { resetConfigForTests } from "@/lib/env-config";
 import { ORIGIN } from "@/tests/support/accounts";
 
 // Counts password checks and hashes: the expensive work that limits must keep attackers from reaching.

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { getConversation, listMessages } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
+import { listMessages } from "@/lib/db/messages";
 import { createRun, finishRun, listRunEvents } from "@/lib/db/runs";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   jsonRequest,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne, PATCH } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/env-config";
 import type { RecordedRequest } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {

@@ -4,11 +4,11 @@ import { DELETE, GET as getOne, PATCH } from "@/app/api/conversations/[id]/route
 import { POST as create, GET as list } from "@/app/api/conversations/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as models } from "@/app/api/models/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { insertMessage } from "@/lib/db/queries";
+import { insertMessage } from "@/lib/db/messages";
 import { createRun } from "@/lib/db/runs";
 import { runs } from "@/lib/db/schema";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, params, setupAppEnv } from "@/tests/support/app-env";
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as create } from "@/app/api/conversations/route";
 import { GET as health } from "@/app/api/health/route";
-import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
+import { resetConfigForTests } from "@/lib/env-config";
 import { jsonRequest } from "@/tests/support/app-env";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "@/tests/support/throwaway-postgres";
 

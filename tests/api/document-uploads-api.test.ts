@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {
   jsonRequest,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GET as preview } from "@/app/api/conversations/[id]/files/[fileId]/text/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { POST as create } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { params, setupAppEnv } from "@/tests/support/app-env";

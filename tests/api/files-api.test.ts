@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as download } from "@/app/api/conversations/[id]/files/[fileId]/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { expectApiError, jsonRequest, newConversation, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 import { makePng } from "@/tests/support/image-fixtures";

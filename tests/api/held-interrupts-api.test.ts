@@ -6,7 +6,7 @@ import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { listMessages } from "@/lib/db/queries";
+import { listMessages } from "@/lib/db/messages";
 import type { InterruptAccepted } from "@/lib/protocol/run-events";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {

@@ -1,9 +1,9 @@
 import type * as zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as importFile } from "@/app/api/conversations/import/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { conversations } from "@/lib/db/schema";
+import { resetConfigForTests } from "@/lib/env-config";
 import { MEASURE_CHUNK_BYTES } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { expectApiError, setupAppEnv } from "@/tests/support/app-env";

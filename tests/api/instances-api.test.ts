@@ -10,14 +10,10 @@ import { LiveRuns } from "@/lib/chat/live-run";
 import { Cluster, startCluster, stopCluster } from "@/lib/cluster/cluster";
 import { MISSED_HEARTBEATS } from "@/lib/cluster/instance-registry";
 import { closeDb, type Db, getDb, openPostgresDb } from "@/lib/db/client";
+import { createConversation as createConversationRow, getConversation } from "@/lib/db/conversations";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
+import { insertMessage, listMessages } from "@/lib/db/messages";
 import { postgresPool } from "@/lib/db/postgres";
-import {
-  createConversation as createConversationRow,
-  getConversation,
-  insertMessage,
-  listMessages,
-} from "@/lib/db/queries";
 import { createRun, getRun } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts } from "@/tests/support/accounts";

@@ -8,7 +8,7 @@ import { POST as add, GET as list } from "@/app/api/admin/mcp/servers/route";
 import { GET as getConversation, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { GET as toolGroups } from "@/app/api/tool-groups/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import { resetServerMcpForTests } from "@/lib/mcp/server-hub";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";

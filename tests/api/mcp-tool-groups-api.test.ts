@@ -3,9 +3,9 @@ import { POST as add, GET as list } from "@/app/api/admin/mcp/servers/route";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne, PATCH } from "@/app/api/conversations/[id]/route";
 import { POST as create } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { mcpServers } from "@/lib/db/schema";
+import { resetConfigForTests } from "@/lib/env-config";
 import { resetServerMcpForTests } from "@/lib/mcp/server-hub";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {

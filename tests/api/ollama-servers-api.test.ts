@@ -8,7 +8,7 @@ import { POST as chat } from "@/app/api/chat/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as listModels } from "@/app/api/models/route";
 import { GET as settings } from "@/app/api/settings/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import type { OllamaServerStatus } from "@/lib/llm/ollama-pool";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import { DEFAULT_MODELS, type FakeOllama, startFakeOllama } from "@/tests/fake-ollama/server";

@@ -4,7 +4,7 @@ import { POST as login } from "@/app/api/auth/login/route";
 import { GET as me } from "@/app/api/auth/me/route";
 import { POST as changePassword } from "@/app/api/auth/password/route";
 import { GET as list } from "@/app/api/conversations/route";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { client, signIn, signUp, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, jsonRequest, setupAppEnv } from "@/tests/support/app-env";

@@ -4,7 +4,7 @@ import { POST as chat } from "@/app/api/chat/route";
 import { GET as getOne, PATCH as patch } from "@/app/api/conversations/[id]/route";
 import { POST as create, GET as list } from "@/app/api/conversations/route";
 import { getDb } from "@/lib/db/client";
-import { insertMessage } from "@/lib/db/queries";
+import { insertMessage } from "@/lib/db/messages";
 import { conversations } from "@/lib/db/schema";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts, signUp, type TestClient } from "@/tests/support/accounts";

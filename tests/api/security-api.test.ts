@@ -20,9 +20,9 @@ import { GET as models } from "@/app/api/models/route";
 import { GET as events } from "@/app/api/runs/[runId]/events/route";
 import { GET as readSettings, PATCH as writeSettings } from "@/app/api/settings/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { client, cookieFrom, signIn, signUp, type TestClient } from "@/tests/support/accounts";
 import { params, readEvents, setupAppEnv } from "@/tests/support/app-env";
@@ -64,7 +64,7 @@ function uploadAs(who: TestClient, id: string) {
 describe("accounts", () => {
   it("the first account becomes the admin and takes over the single-user conversations", async () => {
     // Data created before accounts were turned on belongs to nobody.
-    const { createConversation } = await import("@/lib/db/queries");
+    const { createConversation } = await import("@/lib/db/conversations");
     const legacy = await createConversation(await getDb(), { title: "from single-user days", ownerId: null });
     const meBefore = (await (await me(client().request("/api/auth/me", "GET"))).json()) as Record<string, unknown>;
     expect(meBefore).toMatchObject({ accountsRequired: true, user: null, firstUser: true, signupOpen: true });

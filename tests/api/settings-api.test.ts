@@ -3,7 +3,7 @@ import { POST as chat } from "@/app/api/chat/route";
 import { GET as models } from "@/app/api/models/route";
 import { GET as getSettings, PATCH as patchSettings } from "@/app/api/settings/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { resetConfigForTests } from "@/lib/config";
+import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { expectApiError, jsonRequest, newConversation, readEvents, setupAppEnv } from "@/tests/support/app-env";
 

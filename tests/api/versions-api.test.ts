@@ -4,7 +4,8 @@ import { POST as branch } from "@/app/api/conversations/[id]/branch/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { getDb } from "@/lib/db/client";
-import { listMessages, saveConversationSummary } from "@/lib/db/queries";
+import { saveConversationSummary } from "@/lib/db/conversations";
+import { listMessages } from "@/lib/db/messages";
 import { listRuns } from "@/lib/db/runs";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import {

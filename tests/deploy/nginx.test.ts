@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configSchema } from "@/lib/config";
+import { configSchema } from "@/lib/env-config";
 import {
   appServer,
   type Directive,

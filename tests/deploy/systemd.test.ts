@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { accountsRequired, configSchema, isLoopbackHost, parseConfig } from "@/lib/config";
+import { accountsRequired, configSchema, isLoopbackHost, parseConfig } from "@/lib/env-config";
 import { loadSite } from "./support/nginx";
 
 /** deploy/systemd/ollama-web.service and the environment file it reads, deploy/env.example. */

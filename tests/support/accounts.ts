@@ -5,8 +5,8 @@ import { POST as signup } from "@/app/api/auth/signup/route";
 import { countUsers, createSession, createUser } from "@/lib/auth/accounts";
 import { issueSetupToken } from "@/lib/auth/setup-token";
 import { SESSION_COOKIE } from "@/lib/auth/viewer";
-import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig, resetConfigForTests } from "@/lib/env-config";
 
 /** A browser-like client: keeps the session cookie and sends a same-origin Origin header. */
 export interface TestClient {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { readSse } from "@/lib/client/sse";
-import { resetConfigForTests } from "@/lib/config";
 import { closeDbForTests, getDb } from "@/lib/db/client";
+import { resetConfigForTests } from "@/lib/env-config";
 import type { FakeOllama } from "@/tests/fake-ollama/server";
 import { type FakeWeb, startFakeWeb } from "./fake-web";
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import type { McpHubOptions } from "@/lib/mcp/hub";
 import { type McpServerConfig, noToolApproval } from "@/lib/mcp/types";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { type PdfLimits, pdfLimits, pdfWorkerCounts } from "@/lib/tools/pdf/pdf-text";
 
 /** The PDF limits of the default configuration, with `overrides` (environment values). */

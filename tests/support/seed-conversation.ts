@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { createConversation, saveConversationSummary, selectBranch } from "@/lib/db/conversations";
 import { storeInterrupt } from "@/lib/db/interrupts";
-import { createConversation, insertMessage, saveConversationSummary, selectBranch } from "@/lib/db/queries";
+import { insertMessage } from "@/lib/db/messages";
 import { appendRunEvent, createRun, finishRun } from "@/lib/db/runs";
 import { conversations } from "@/lib/db/schema";
 import { storeUpload } from "@/lib/files/uploads";

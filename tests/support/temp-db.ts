@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, inject } from "vitest";
-import { chosenStore } from "@/lib/config";
 import { closeDb, type Db, openDb, openPostgresDb } from "@/lib/db/client";
+import { chosenStore } from "@/lib/env-config";
 import { createDatabase } from "./throwaway-postgres";
 
 export interface TempDb {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { parseConfig } from "@/lib/config";
-import { createConversation } from "@/lib/db/queries";
+import { createConversation } from "@/lib/db/conversations";
+import { parseConfig } from "@/lib/env-config";
 import { createFileStore } from "@/lib/files/file-store";
 import { fileLimits } from "@/lib/files/quota";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";

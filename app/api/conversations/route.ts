@@ -1,7 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { createConversation, listConversations } from "@/lib/db/conversations";
 import { newChatPreset } from "@/lib/db/presets";
-import { createConversation, listConversations } from "@/lib/db/queries";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody, parseWith } from "@/lib/http/responses";
 import { createConversationBody, listConversationsQuery } from "./schema";

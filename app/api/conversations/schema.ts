@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { chatSettingsSchema, type SettingsLimits } from "@/lib/chat-settings";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/env-config";
 import { TOOL_GROUP_ID } from "@/lib/mcp/tool-groups";
 
 export const listConversationsQuery = z.object({

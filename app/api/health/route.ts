@@ -1,8 +1,8 @@
 import { viewsAsAdmin } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { chosenStore } from "@/lib/config";
 import { busyRetryAfterSeconds, type DatabaseStatus, databaseStatus } from "@/lib/db/busy";
 import { getDb } from "@/lib/db/client";
+import { chosenStore } from "@/lib/env-config";
 import { publicRoute } from "@/lib/http/api-route";
 import { checkOllama } from "@/lib/llm/ollama-status";
 

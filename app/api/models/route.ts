@@ -1,10 +1,10 @@
+import { roleModel } from "@/lib/admin-settings";
 import { isAdmin } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { apiRoute } from "@/lib/http/api-route";
+import { sameModel } from "@/lib/llm/model-replacement";
 import { getOllamaPool } from "@/lib/llm/registry";
-import { sameModel } from "@/lib/model-replacement";
-import { roleModel } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 import { z } from "zod";
+import { getSettings, syncSettings, updateSettings } from "@/lib/admin-settings";
 import { isAdmin } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
+import { MODEL_ROLES } from "@/lib/llm/model-roles";
 import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaPool } from "@/lib/llm/registry";
-import { MODEL_ROLES } from "@/lib/model-roles";
-import { getSettings, syncSettings, updateSettings } from "@/lib/settings";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import type { PdfLimitSettings } from "./pdf-limits";
 
 /** The default configuration's PDF settings, passed into the script as a literal. */

@@ -4,7 +4,7 @@
  * text; and the 108-call continuation chain of scrape_url over a 431 k-character page.
  */
 import { randomBytes } from "node:crypto";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { extractHtmlText } from "@/lib/tools/html-text";
 import { renderObservation } from "@/lib/tools/outcome";

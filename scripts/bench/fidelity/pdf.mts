@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseConfig } from "@/lib/config";
+import { parseConfig } from "@/lib/env-config";
 import { openPdf, pdfLimits, readWindow } from "@/lib/tools/pdf/pdf-text";
 import { fmt } from "../support.mts";
 

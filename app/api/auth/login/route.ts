@@ -3,8 +3,8 @@ import { authenticate, createSession, normaliseUsername, toPublicUser } from "@/
 import { clientKey } from "@/lib/auth/client-address";
 import { getLoginThrottle, reserveLogin } from "@/lib/auth/login-throttle";
 import { sessionCookie } from "@/lib/auth/session-cookie";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { publicRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

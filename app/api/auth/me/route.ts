@@ -1,8 +1,8 @@
 import { countUsers, isSignupOpen, toPublicUser } from "@/lib/auth/accounts";
 import { ensureSetupToken } from "@/lib/auth/setup-token";
 import { resolveViewer } from "@/lib/auth/viewer";
-import { accountsRequired, getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { accountsRequired, getConfig } from "@/lib/env-config";
 import { publicRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";

@@ -3,8 +3,8 @@ import { changePassword, createSession, toPublicUser } from "@/lib/auth/accounts
 import { clientKey } from "@/lib/auth/client-address";
 import { getLoginThrottle, reserveLogin } from "@/lib/auth/login-throttle";
 import { sessionCookie } from "@/lib/auth/session-cookie";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

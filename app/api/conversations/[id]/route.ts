@@ -1,9 +1,10 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConversationDetail } from "@/lib/db/conversation-detail";
+import { deleteConversation, getConversation, updateConversation } from "@/lib/db/conversations";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
-import { deleteConversation, getConversation, getConversationDetail, updateConversation } from "@/lib/db/queries";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

@@ -1,6 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { importConversations } from "@/lib/export/import-conversations";
 import { takeImportSlot } from "@/lib/export/import-slots";
 import { apiRoute } from "@/lib/http/api-route";

@@ -1,6 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { fileLimits, fileUsage } from "@/lib/files/quota";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseWith } from "@/lib/http/responses";

@@ -1,7 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { deletePreset, updatePreset } from "@/lib/db/presets";
+import { getConfig } from "@/lib/env-config";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { settingsLimits } from "../../conversations/schema";

@@ -1,7 +1,8 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { getConversation, getConversationDetail, selectBranch } from "@/lib/db/queries";
+import { getConversationDetail } from "@/lib/db/conversation-detail";
+import { getConversation, selectBranch } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

@@ -1,7 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 import { exportChunks, exportConversation } from "@/lib/export/export-conversation";
 import { exportFilename } from "@/lib/export/filename";

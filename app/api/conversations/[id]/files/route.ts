@@ -1,7 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { storeUpload } from "@/lib/files/uploads";
 import { apiRoute } from "@/lib/http/api-route";

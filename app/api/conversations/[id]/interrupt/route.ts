@@ -5,7 +5,7 @@ import { getLiveRuns } from "@/lib/chat/chat-service";
 import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

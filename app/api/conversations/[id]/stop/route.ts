@@ -2,7 +2,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { stopChat } from "@/lib/chat/chat-service";
 import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import { apiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getCluster } from "@/lib/cluster/cluster";
 import { type Db, getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import { getRun, listRunEvents, runMessage } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";

@@ -3,7 +3,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { decideApproval } from "@/lib/chat/chat-service";
 import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
-import { getConversation } from "@/lib/db/queries";
+import { getConversation } from "@/lib/db/conversations";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { approvalDecisions } from "@/lib/protocol/run-events";

@@ -1,7 +1,7 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { getConversation } from "@/lib/db/conversations";
 import { discardInterrupt } from "@/lib/db/interrupts";
-import { getConversation } from "@/lib/db/queries";
 import { apiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";

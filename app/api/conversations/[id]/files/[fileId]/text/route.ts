@@ -1,6 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { attachmentText, textFormatOf } from "@/lib/files/attachment-text";
 import { DocxError, docxRefusal } from "@/lib/files/docx-html";

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { closeDb, type Db, sqliteConnection } from "@/lib/db/client";
 import { postgresPool } from "@/lib/db/postgres";
 import { type TempDb, tempDbForEachTest } from "@/tests/support/temp-db";
-import { getSettings, syncSettings, updateSettings } from "./settings";
+import { getSettings, syncSettings, updateSettings } from "./admin-settings";
 
 let db: Db;
 let temp: TempDb;
@@ -42,7 +42,7 @@ describe("settings are read from the database once until one changes", () => {
     expect((await getSettings(db, undefined, env)).roles.general.value).toBeNull();
     // A second copy of the module, as Next.js may load one per bundle.
     vi.resetModules();
-    const copy = await import("./settings");
+    const copy = await import("./admin-settings");
     expect(copy.getSettings).not.toBe(getSettings);
     await copy.updateSettings(db, { roles: { general: "qwen3:8b" } }, env);
     expect((await getSettings(db, undefined, env)).roles.general).toEqual({ value: "qwen3:8b", source: "settings" });

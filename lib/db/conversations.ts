@@ -1,35 +1,18 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import type { ChatSettings } from "@/lib/chat-settings";
 import { AppError } from "@/lib/errors";
+import { DEFAULT_TITLE } from "@/lib/text/conversation-title";
 import type { Db } from "./client";
 import { describeMatch, matchesQuery, type SearchMatch } from "./conversation-search";
-import { isInterrupt, MessageTree } from "./message-tree";
-import { insertionOrder, lockedForUpdate } from "./portable-sql";
-import { listRuns, type RunSummary, sentRunEvent, summarizeRun } from "./runs";
-import {
-  type Conversation,
-  conversations,
-  files,
-  instances,
-  type Message,
-  type MessageStatus,
-  messages,
-  runEvents,
-  runs,
-} from "./schema";
+import { messageTree } from "./messages";
+import { lockedForUpdate } from "./portable-sql";
+import { type Conversation, conversations, files, instances, messages, runs } from "./schema";
 
-export const DEFAULT_TITLE = "New chat";
-const TITLE_MAX = 80;
-
-/** A title from the first message: one line, cut at a word boundary. */
-export function titleFromMessage(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  if (line.length <= TITLE_MAX) return line || DEFAULT_TITLE;
-  const cut = line.slice(0, TITLE_MAX);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
+/**
+ * Conversations: creating, finding, listing, changing and deleting an owner's ones, and which branch
+ * each shows. Their messages are lib/db/messages.ts, a conversation's page lib/db/conversation-detail.ts.
+ */
 
 /**
  * Who a query acts for: a user's id, or null in single-user mode (conversations without an owner).
@@ -274,92 +257,6 @@ async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHe
 }
 
 /**
- * Stores a message under `parentId` (by default the end of the branch shown). A question or an
- * answer becomes the end of the branch shown; an interrupt does not.
- */
-export async function insertMessage(
-  db: Db,
-  values: {
-    /** Given when the message was announced before it is stored (an interrupt's id). */
-    id?: string;
-    conversationId: string;
-    /** The message this one follows; undefined: the end of the branch shown. */
-    parentId?: string | null;
-    role: Message["role"];
-    content: string;
-    status?: MessageStatus;
-    runId?: string | null;
-    attachmentIds?: string[];
-  },
-): Promise<Message> {
-  const row: Message = {
-    id: values.id ?? crypto.randomUUID(),
-    conversationId: values.conversationId,
-    parentId: null,
-    role: values.role,
-    content: values.content,
-    status: values.status ?? "complete",
-    runId: values.runId ?? null,
-    attachmentIds: values.attachmentIds?.length ? values.attachmentIds : null,
-    createdAt: Date.now(),
-  };
-  await db.transaction(async (tx) => {
-    row.parentId = values.parentId !== undefined ? values.parentId : await activeLeaf(tx, row.conversationId);
-    await tx.insert(messages).values(row);
-    await tx
-      .update(conversations)
-      .set(isInterrupt(row) ? { updatedAt: row.createdAt } : { updatedAt: row.createdAt, activeLeafId: row.id })
-      .where(eq(conversations.id, row.conversationId));
-  });
-  return row;
-}
-
-/** The end of the conversation's branch shown, if any. */
-export async function activeLeaf(db: Db, conversationId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ leaf: conversations.activeLeafId })
-    .from(conversations)
-    .where(eq(conversations.id, conversationId))
-    .limit(1);
-  return row?.leaf ?? null;
-}
-
-export function listMessages(db: Db, { conversationId }: { conversationId: string }): Promise<Message[]> {
-  return db
-    .select()
-    .from(messages)
-    .where(eq(messages.conversationId, conversationId))
-    .orderBy(asc(messages.createdAt), asc(insertionOrder(messages)));
-}
-
-export function listFileSummaries(db: Db, { conversationId }: { conversationId: string }) {
-  return db
-    .select({
-      id: files.id,
-      origin: files.origin,
-      filename: files.filename,
-      mime: files.mime,
-      size: files.size,
-      pageCount: files.pageCount,
-      sourceUrl: files.sourceUrl,
-      createdAt: files.createdAt,
-    })
-    .from(files)
-    .where(eq(files.conversationId, conversationId))
-    .orderBy(asc(files.createdAt));
-}
-
-/** The conversation's messages as a tree. */
-export async function messageTree(db: Db, { conversationId }: { conversationId: string }): Promise<MessageTree> {
-  return new MessageTree(await listMessages(db, { conversationId }));
-}
-
-/** The branch shown, first question first, with the interrupts each run took (lib/db/message-tree.ts). */
-export async function activePath(db: Db, conversation: Pick<Conversation, "id" | "activeLeafId">): Promise<Message[]> {
-  return (await messageTree(db, { conversationId: conversation.id })).path(conversation.activeLeafId);
-}
-
-/**
  * Shows the branch through one message of the conversation: that message, the messages before it,
  * and below it the newest version at each step. Switching versions selects the version; opening a
  * conversation at a message (a search hit on another branch) selects that message. 404 for a
@@ -379,46 +276,6 @@ export async function selectBranch(
 /** Makes `messageId` the end of the branch shown, exactly (callers check it belongs to the conversation). */
 export async function setActiveLeaf(db: Db, { id, messageId }: { id: string; messageId: string }): Promise<void> {
   await db.update(conversations).set({ activeLeafId: messageId }).where(eq(conversations.id, id));
-}
-
-/**
- * A message of a conversation's detail: an assistant message comes with the run that wrote it;
- * `versions` are the ids of its versions, oldest first, itself included.
- */
-export type MessageWithRun = Message & { run: RunSummary | null; versions: string[] };
-
-/** A conversation with the messages of the branch shown, its files, and each assistant message's run. */
-export async function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
-  const conversation = await getConversation(db, { id, ownerId });
-  const tree = await messageTree(db, { conversationId: id });
-  const runRows = await listRuns(db, { conversationId: id });
-  // Steps, compactions and errors, so a reload shows the same turn.
-  const stepEvents = await db
-    .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
-    .from(runEvents)
-    .innerJoin(runs, eq(runs.id, runEvents.runId))
-    .where(
-      and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error"])),
-    )
-    .orderBy(asc(runEvents.runId), asc(runEvents.seq));
-  const runsById = new Map(
-    runRows.map((run) => [
-      run.id,
-      summarizeRun(run, stepEvents.filter((event) => event.runId === run.id).map(sentRunEvent)),
-    ]),
-  );
-  return {
-    conversation,
-    messages: tree.path(conversation.activeLeafId).map(
-      (message): MessageWithRun => ({
-        ...message,
-        run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
-        versions: tree.versions(message),
-      }),
-    ),
-    files: await listFileSummaries(db, { conversationId: id }),
-    activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
-  };
 }
 
 /** Keeps a compaction summary of the conversation's turns up to `throughMessageId`. */

@@ -1,4 +1,4 @@
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/env-config";
 
 /**
  * The roles a model can play and the environment variable that sets each. Framework-free: the

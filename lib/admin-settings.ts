@@ -1,11 +1,11 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { type Config, getConfig, ollamaUrls } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { settings } from "@/lib/db/schema";
+import { type Config, getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
-import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/model-roles";
+import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
 import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/settings-revision";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, chosenStore, ollamaUrls, parseConfig } from "./config";
+import { ConfigError, chosenStore, ollamaUrls, parseConfig } from "./env-config";
 
 describe("configuration", () => {
   it("uses the seed's defaults when nothing is set", () => {

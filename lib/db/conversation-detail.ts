@@ -1,0 +1,66 @@
+import "server-only";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "./client";
+import { getConversation, type OwnerId } from "./conversations";
+import { messageTree } from "./messages";
+import { listRuns, type RunSummary, sentRunEvent, summarizeRun } from "./runs";
+import { files, type Message, runEvents, runs } from "./schema";
+
+/** What a conversation's page shows at once: the branch shown, its files, and each answer's run. */
+
+export function listFileSummaries(db: Db, { conversationId }: { conversationId: string }) {
+  return db
+    .select({
+      id: files.id,
+      origin: files.origin,
+      filename: files.filename,
+      mime: files.mime,
+      size: files.size,
+      pageCount: files.pageCount,
+      sourceUrl: files.sourceUrl,
+      createdAt: files.createdAt,
+    })
+    .from(files)
+    .where(eq(files.conversationId, conversationId))
+    .orderBy(asc(files.createdAt));
+}
+
+/**
+ * A message of a conversation's detail: an assistant message comes with the run that wrote it;
+ * `versions` are the ids of its versions, oldest first, itself included.
+ */
+export type MessageWithRun = Message & { run: RunSummary | null; versions: string[] };
+
+/** A conversation with the messages of the branch shown, its files, and each assistant message's run. */
+export async function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
+  const conversation = await getConversation(db, { id, ownerId });
+  const tree = await messageTree(db, { conversationId: id });
+  const runRows = await listRuns(db, { conversationId: id });
+  // Steps, compactions and errors, so a reload shows the same turn.
+  const stepEvents = await db
+    .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
+    .from(runEvents)
+    .innerJoin(runs, eq(runs.id, runEvents.runId))
+    .where(
+      and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error"])),
+    )
+    .orderBy(asc(runEvents.runId), asc(runEvents.seq));
+  const runsById = new Map(
+    runRows.map((run) => [
+      run.id,
+      summarizeRun(run, stepEvents.filter((event) => event.runId === run.id).map(sentRunEvent)),
+    ]),
+  );
+  return {
+    conversation,
+    messages: tree.path(conversation.activeLeafId).map(
+      (message): MessageWithRun => ({
+        ...message,
+        run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
+        versions: tree.versions(message),
+      }),
+    ),
+    files: await listFileSummaries(db, { conversationId: id }),
+    activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
+  };
+}
