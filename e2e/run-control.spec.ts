@@ -140,7 +140,8 @@ test("after a reload mid-answer the page re-attaches to the run and the answer k
   await expect(chat.toolCard("scrape_url")).toHaveAttribute("data-state", "ok");
   await expect(chat.lastAnswer).toContainText("line 2");
   await expect(chat.stopButton).toBeVisible();
-  await chat.expectAnswerDone("complete");
+  // 80 lines at 150 ms are 12 s of stream, longer than an expectation's default wait.
+  await chat.expectAnswerDone("complete", { timeout: 40_000 });
   await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("line 80");
   await expect(chat.userMessages).toHaveText([question]);
   // Each line exactly once: the resumed stream neither repeats nor drops deltas.

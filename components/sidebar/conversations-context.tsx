@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useSWRConfig } from "swr";
 import useSWRInfinite from "swr/infinite";
 import { useErrorText } from "@/components/ui/use-error-text";
@@ -59,6 +59,16 @@ function useConversationsState(): Conversations {
     keepPreviousData: true,
   });
 
+  // A conversation archived or unarchived leaves this filter's list for the other's, whose cached pages
+  // do not have it yet: the other list is read anew when the filter shows it (`mutate` is bound to the
+  // list's key, so it changes with the filter).
+  const otherFilterStale = useRef(false);
+  useEffect(() => {
+    if (!otherFilterStale.current) return;
+    otherFilterStale.current = false;
+    void mutate();
+  }, [mutate]);
+
   const hasMore = Boolean(pages?.at(-1)?.nextCursor);
   const loadingMore = hasMore && pages !== undefined && size > pages.length;
 
@@ -94,6 +104,7 @@ function useConversationsState(): Conversations {
     async (id: string, change: { pinned?: boolean; archived?: boolean }) => {
       try {
         const { conversation } = await api.updateConversation(id, change);
+        if (change.archived !== undefined) otherFilterStale.current = true;
         await mutate((current) => upsertInPages(current, conversation), { revalidate: false });
         await mutateKey(
           cacheKeys.conversation(id),

@@ -98,8 +98,12 @@ export class ChatPage {
     return decodeURIComponent(match[1]);
   }
 
-  async expectAnswerDone(status: "complete" | "stopped" | "error" | "interrupted" = "complete"): Promise<void> {
-    await expect(this.lastAnswer).toHaveAttribute("data-status", status);
+  /** `timeout` for an answer streamed slowly on purpose: the default one is shorter than its stream. */
+  async expectAnswerDone(
+    status: "complete" | "stopped" | "error" | "interrupted" = "complete",
+    { timeout }: { timeout?: number } = {},
+  ): Promise<void> {
+    await expect(this.lastAnswer).toHaveAttribute("data-status", status, { timeout });
   }
 
   async chooseModel(name: string): Promise<void> {
