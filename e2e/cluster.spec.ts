@@ -9,7 +9,7 @@ import { unique } from "./support/unique";
 
 /**
  * Two app instances of the production build on one PostgreSQL, behind nginx running
- * deploy/nginx/ollama-web.conf with both in its upstream (docs/architecture.md, "Several app
+ * deploy/nginx/ollama-web.conf with both in its upstream (docs/cluster.md, "Several app
  * instances"). A run lives in the instance that started it (A); the other (B), and nginx in front of
  * both, must show it streaming to its end, stop it and pass it follow-ups.
  */

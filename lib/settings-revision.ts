@@ -6,7 +6,7 @@ import { settings } from "@/lib/db/schema";
 
 /**
  * The revision of what admins change while the app runs — the settings page's settings and the MCP
- * servers (docs/architecture.md, "Several app instances"): a random token in the settings table,
+ * servers (docs/cluster.md, "Several app instances"): a random token in the settings table,
  * written again after each change. Each instance caches those and reads the token at every run's
  * start (and before each MCP tool call); a token it has not seen means another instance changed
  * something, and it reads them afresh. So a change, or an MCP server switched off, reaches every

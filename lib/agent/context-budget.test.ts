@@ -7,7 +7,7 @@ import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
 
 /**
- * Every model call goes through one context budget (docs/architecture.md, "Budgets and usage"):
+ * Every model call goes through one context budget (docs/engine.md, "One context budget for every call"):
  * both modes run against a scripted model that fails any call over its context length, with
  * everything made long — the history, the tool results, the steps' results, a second DAG round.
  */

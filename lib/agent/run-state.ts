@@ -15,7 +15,7 @@ import type { AgentOptions, StepRecord } from "./types";
  * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS, each call of a reply
  * reserving its share in call order). The question and the follow-ups are pinned: compaction keeps
  * them, and a pin moves to the cut copy when one has to be cut. Nothing is cut or stopped without a
- * `notice` step that says so (docs/architecture.md, "Pins, budgets and notices").
+ * `notice` step that says so (docs/engine.md, "Pins, budgets and notices").
  */
 
 export interface PlannedCall {

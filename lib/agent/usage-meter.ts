@@ -2,8 +2,8 @@ import type { LLM, ReplyPart, StreamPart, Usage } from "@/lib/llm/types";
 import { addUsage, emptyUsage } from "@/lib/llm/types";
 
 /**
- * Counts what every model call of one run cost, at the LLM boundary (docs/architecture.md,
- * "Budgets and usage"): the loop, tool selection, structured calls at every level and retry,
+ * Counts what every model call of one run cost, at the LLM boundary (docs/engine.md,
+ * "Usage"): the loop, tool selection, structured calls at every level and retry,
  * compaction, dependency summaries, the planner, the analyzer and synthesis all go through a
  * wrapped model, so no call site can be left out of `done.usage`. A model wrapped twice is the same
  * wrapper, so identity checks on models still hold.

@@ -70,7 +70,7 @@ export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
 }
 
 /**
- * For an app instance declared dead (docs/architecture.md, "Several app instances"): a survivor has
+ * For an app instance declared dead (docs/cluster.md, "Several app instances"): a survivor has
  * already stored its runs as interrupted, so each started run is aborted and closed WITHOUT storing
  * anything more (its follow-ups not yet taken stay stored, unsent). A start still being prepared
  * goes on: its run will be stored under this instance, registered again. Returns the ids of the runs

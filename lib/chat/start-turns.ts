@@ -1,5 +1,5 @@
 /**
- * Run starts take turns on the event loop (docs/architecture.md, "Live runs"). Starting a run is tens
+ * Run starts take turns on the event loop (docs/architecture.md, "One turn"). Starting a run is tens
  * of milliseconds of CPU, most of it in chains of promises that are already resolved: forty starts
  * arriving together would run as one unbroken stretch of the event loop, and every answer streaming
  * meanwhile would stall for all of it. A start awaits `turn()` before each stretch of its work; turns

@@ -12,7 +12,7 @@ import { type OwnerRequest, ownerRequestHandler } from "./owner-requests";
 import { RunFollows } from "./run-follow";
 
 /**
- * This app instance among those sharing one PostgreSQL (docs/architecture.md, "Several app
+ * This app instance among those sharing one PostgreSQL (docs/cluster.md, "Several app
  * instances"): its row in the registry, its link to the others (answering their stops and
  * follow-ups with its own live runs) and its heartbeat, which also sweeps the runs of dead
  * instances. With SQLite there is none (`getCluster()` is undefined). Without CLUSTER_SECRET the

@@ -6,7 +6,7 @@ import { instanceChannel } from "./instance-registry";
 import { NotifyChannel } from "./notify-channel";
 
 /**
- * Requests from one app instance to another over their `NotifyChannel`s (docs/architecture.md,
+ * Requests from one app instance to another over their `NotifyChannel`s (docs/cluster.md,
  * "Several app instances"): the instance holding a run answers a stop or a follow-up sent to
  * another instance. Each request has a reply: the handler's value, or the `AppError` it threw,
  * which the sender throws in turn, so the HTTP request gets the owner's verdict. Notifications are

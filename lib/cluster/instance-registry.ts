@@ -3,7 +3,7 @@ import type pg from "pg";
 import { getConfig } from "@/lib/env-config";
 
 /**
- * The app instances sharing one PostgreSQL (docs/architecture.md, "Several app instances"): each
+ * The app instances sharing one PostgreSQL (docs/cluster.md, "Several app instances"): each
  * keeps a row in `instances` and stamps `seen_at` on every heartbeat; one not seen for
  * `MISSED_HEARTBEATS` heartbeats is dead, and a survivor claims it (deletes its row), which leaves
  * its running runs owned by no instance: `orphanedRuns` lists them for recovery. Times are the

@@ -11,7 +11,7 @@ import {
 } from "./envelope";
 
 /**
- * An instance's PostgreSQL `LISTEN/NOTIFY` channel (docs/architecture.md, "Several app instances"):
+ * An instance's PostgreSQL `LISTEN/NOTIFY` channel (docs/cluster.md, "Several app instances"):
  * one dedicated connection, outside the pool, listening on the instance's own channel. Messages are
  * JSON in a signed envelope (lib/cluster/envelope.ts); one too long for a notification (payloads
  * are under 8000 bytes) is sent as numbered chunks in one statement and put together again here. A

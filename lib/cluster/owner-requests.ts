@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db/client";
 import { approvalDecisions } from "@/lib/protocol/run-events";
 
 /**
- * What another app instance asks of the instance holding a conversation's run (docs/architecture.md,
+ * What another app instance asks of the instance holding a conversation's run (docs/cluster.md,
  * "Several app instances"): stop it, take a follow-up, or take the user's decision on a tool call
  * that waits for approval (`decidedBy`: the account signed in there). The instance the user
  * reached has already checked that the conversation is theirs; the owner answers exactly as it

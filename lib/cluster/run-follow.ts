@@ -8,7 +8,7 @@ import type { InstanceLink, LinkService, ServiceAnswer } from "./instance-link";
 import type { InstanceRegistry } from "./instance-registry";
 
 /**
- * Following a run through an instance that does not hold it (docs/architecture.md, "Following a run
+ * Following a run through an instance that does not hold it (docs/cluster.md, "Following a run
  * through another instance"). The follower asks the run's owner to `follow` it from the client's
  * position; the owner replies, then subscribes on its `LiveRun`, whose log holds every event answer
  * deltas included, and forwards the logged backlog as one message and each later event as one,

@@ -154,7 +154,7 @@ export function sqliteConnection(db: Db): Database.Database {
 
 /**
  * Connects to PostgreSQL at `url`, applies pending migrations and recovers the runs a crash left
- * "running" that no registered app instance owns: other instances' runs go on (docs/architecture.md,
+ * "running" that no registered app instance owns: other instances' runs go on (docs/cluster.md,
  * "Several app instances"); those of one that died are recovered by the survivors' sweep.
  */
 export async function openPostgresDb(

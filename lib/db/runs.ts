@@ -172,7 +172,7 @@ export async function runsElsewhereOf(
 
 /**
  * Ends a run and stores its assistant message in one transaction. A run no longer running (a
- * survivor's sweep stored it interrupted: docs/architecture.md, "Several app instances") keeps that
+ * survivor's sweep stored it interrupted: docs/cluster.md, "Several app instances") keeps that
  * end and gets no second message: undefined then.
  */
 export async function finishRun(db: Db, values: RunEnd & { runId: string }): Promise<Message | undefined> {

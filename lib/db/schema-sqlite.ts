@@ -169,7 +169,7 @@ export const runs = sqliteTable(
 );
 
 /**
- * App instances sharing one PostgreSQL (docs/architecture.md, "Several app instances"): each
+ * App instances sharing one PostgreSQL (docs/cluster.md, "Several app instances"): each
  * stamps `seenAt` on every heartbeat; a survivor interrupts the running runs of one unseen for
  * three heartbeats. Unused with SQLite (one instance).
  */

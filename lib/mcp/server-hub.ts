@@ -10,7 +10,7 @@ import { mcpToolGroup, WEB_TOOL_GROUP } from "./tool-groups";
 import type { McpConnectionStatus, McpHub, McpServerConfig } from "./types";
 
 /**
- * The server's one MCP hub (docs/architecture.md, "MCP tools"), configured from the servers stored
+ * The server's one MCP hub (docs/tools.md, "MCP tools"), configured from the servers stored
  * on the settings page and those of the `MCP_CONFIG` file, which is read once, at first use. A name
  * in both is the file's. Each use reads the settings revision (lib/settings-revision.ts) and, when
  * another instance changed the stored servers since, configures the hub from them again: a server

@@ -7,7 +7,7 @@ import { bumpRevision } from "@/lib/settings-revision";
 import { type McpServerConfig, type McpToolApproval, type McpTransportConfig, noToolApproval } from "./types";
 
 /**
- * MCP servers configured on the settings page (docs/architecture.md, "MCP tools"). Env and header
+ * MCP servers configured on the settings page (docs/tools.md, "MCP tools"). Env and header
  * values are secrets: they are stored here and given to the hub, never sent back to the browser, so
  * an edit names a kept value by `null` instead of repeating it. Every change writes a new settings
  * revision in its transaction: that is how the other instances learn of it (lib/settings-revision.ts).

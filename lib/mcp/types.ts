@@ -3,7 +3,7 @@ import type { ToolDefinition } from "@/lib/tools/registry";
 /**
  * The MCP contract between the hub (connections, tools, calls: `lib/mcp/hub.ts`) and the app
  * (stored settings, the `MCP_CONFIG` file, the admin API and UI, per-conversation tool groups).
- * How it works is in docs/architecture.md, "MCP tools"; the trust model in docs/security.md.
+ * How it works is in docs/tools.md, "MCP tools"; the trust model in docs/security.md.
  */
 
 /** How the app reaches a server. `http` tries Streamable HTTP first and falls back to the older SSE transport. */

@@ -211,7 +211,7 @@ export interface RunStarted {
 /** Which model role a plan step asks for; null is the conversation's model. */
 export type ModelHint = "fast" | "reasoning" | null;
 
-/** One step of a DAG plan (docs/architecture.md, "DAG mode"). Ids are unique within the run. */
+/** One step of a DAG plan (docs/engine.md, "DAG mode"). Ids are unique within the run. */
 export interface PlanStep {
   id: string;
   task: string;
@@ -226,7 +226,7 @@ export interface StructuredRecord {
   calls: number;
 }
 
-/** The DAG analyzer's judgement of the results so far (docs/architecture.md, "DAG mode"). */
+/** The DAG analyzer's judgement of the results so far (docs/engine.md, "DAG mode"). */
 export interface Verdict {
   achieved: boolean;
   /** 0 to 1. */

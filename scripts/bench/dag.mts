@@ -1,4 +1,4 @@
-// npm run bench:dag — DAG mode's parallelism and its engine cost (docs/architecture.md, "DAG mode"):
+// npm run bench:dag — DAG mode's parallelism and its engine cost (docs/engine.md, "DAG mode"):
 // A. through the real Ollama client and a fake Ollama on loopback that serves requests concurrently,
 //    a plan of 4 independent steps whose model calls take 1 s each: wall time of the steps (goal ≤ 1.3 s,
 //    not 4 s) next to the planner, analyzer and synthesis around them;

@@ -1,5 +1,5 @@
 // npm run bench:forms — every real model output in tests/fixtures/model-outputs replayed through the engine
-// with a scripted model (docs/architecture.md, "Tool calls written as text"): per family and in total, how
+// with a scripted model (docs/engine.md, "Tool calls written as text"): per family and in total, how
 // many end in the call or answer the model meant with no markup on screen, and how long recognition takes
 // per reply (it runs on every reply: it must stay linear, and the size cap bounds it).
 import { recogniseToolCalls } from "@/lib/agent/tool-call-forms";

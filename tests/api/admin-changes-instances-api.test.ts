@@ -16,7 +16,7 @@ import { jsonRequest, newConversation, readEvents, setupAppEnv, waitIdle } from 
 import { callTool, stdioServer } from "@/tests/support/mcp";
 
 // This process is one instance (the routes, on `getDb()`); `other` is a second instance's handle on
-// the same database. What an admin changes there must reach this one (docs/architecture.md,
+// the same database. What an admin changes there must reach this one (docs/cluster.md,
 // "Several app instances"): it writes through the store, never through this process's hub or cache.
 const fake = setupFakeOllama();
 setupAppEnv(fake);

@@ -19,7 +19,7 @@ import { addUsage, emptyUsage } from "@/lib/llm/types";
  * first, each tool call whole. `streamChat` takes the next stream script. Every request is recorded.
  * Like Ollama's context window, but loudly: a call whose messages (and tool schemas or `format`)
  * pass `contextLength` by the engine's own estimate FAILS, so a model call that skips the context
- * guard cannot pass a test (docs/architecture.md, "Budgets and usage").
+ * guard cannot pass a test (docs/engine.md, "One context budget for every call").
  */
 
 export class OverContextError extends Error {}

@@ -32,7 +32,7 @@ import { IterationBudget, runStep, type StepRun } from "./step-runner";
 import { formatResults } from "./trace";
 
 /**
- * DAG mode (docs/architecture.md, "DAG mode"): a planner breaks the goal into steps, the executor
+ * DAG mode (docs/engine.md, "DAG mode"): a planner breaks the goal into steps, the executor
  * runs them as parallel ReAct agents, an analyzer judges the results and may ask for one more
  * round, then synthesis streams the answer from every step's result. A plan that cannot be made
  * (twice) falls back to the plain ReAct agent on the whole question, and the user is told.

@@ -10,7 +10,7 @@ import { resolveToolName } from "./tool-names";
 import type { FormContext, TextToolCall, ToolCallForm } from "./types";
 
 /**
- * The registry of tool-call forms (docs/architecture.md, "Tool calls written as text"). Forms
+ * The registry of tool-call forms (docs/engine.md, "Tool calls written as text"). Forms
  * with an unmistakable marker come first; the two that need an offered tool name to count (bare
  * JSON, Python-call style) come last. The first form that recognises the reply decides it.
  */

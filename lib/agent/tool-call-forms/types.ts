@@ -1,5 +1,5 @@
 /**
- * The contract of a tool-call form (docs/architecture.md, "Tool calls written as text"): one
+ * The contract of a tool-call form (docs/engine.md, "Tool calls written as text"): one
  * recogniser per family of markup that local models write instead of a real tool call.
  */
 

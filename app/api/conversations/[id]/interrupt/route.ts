@@ -21,7 +21,7 @@ const interruptBody = z.object({
 
 /**
  * An interrupt (a follow-up for the running agent): 202 with its id, or why not (`acceptInterrupt`),
- * from the app instance holding the run (docs/architecture.md, "Several app instances").
+ * from the app instance holding the run (docs/cluster.md, "Several app instances").
  */
 export const POST = apiRoute(async (request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Stops the active run: the Ollama request and running tools are aborted, the partial answer kept.
- * A run held by another app instance is stopped there (docs/architecture.md, "Several app instances").
+ * A run held by another app instance is stopped there (docs/cluster.md, "Several app instances").
  */
 export const POST = apiRoute(async (_request: Request, { params }: { params: Promise<{ id: string }> }, viewer) => {
   const { id } = await params;

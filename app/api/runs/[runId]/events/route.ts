@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 /**
  * Replays a run's events after `after` (or Last-Event-ID), then follows it live while it runs:
  * how a reloaded page re-attaches. A run another app instance holds is followed through it
- * (docs/architecture.md, "Following a run through another instance"). A finished run is replayed
+ * (docs/cluster.md, "Following a run through another instance"). A finished run is replayed
  * from the database; its answer, whose deltas are not stored, comes back as one delta when the
  * replay starts before it.
  */

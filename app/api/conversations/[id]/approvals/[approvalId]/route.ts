@@ -15,7 +15,7 @@ const approvalBody = z.strictObject({ decision: z.enum(approvalDecisions) });
 /**
  * The user's decision on a tool call that waits for approval (docs/security.md, "Tools that act need the
  * user's consent"): 200 once the call has it, 409 when nothing waits under that id, from the app instance
- * holding the run (docs/architecture.md, "Several app instances").
+ * holding the run (docs/cluster.md, "Several app instances").
  */
 export const POST = apiRoute(
   async (request: Request, { params }: { params: Promise<{ id: string; approvalId: string }> }, viewer) => {
