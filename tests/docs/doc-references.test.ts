@@ -165,6 +165,24 @@ describe("code comments point at docs", () => {
   });
 });
 
+describe("docs name files that exist", () => {
+  it("every repository path a doc writes in backticks exists (so a moved or renamed file is a failing test)", () => {
+    const missing = docFiles().flatMap((doc) =>
+      [
+        ...read(doc).matchAll(
+          /`((?:app|lib|components|tests|scripts|e2e|deploy|prompts|messages|drizzle|drizzle-pg)\/[^`\s]*)`/g,
+        ),
+      ]
+        .map((m) => m[1])
+        .filter((p) => !/[*<{]/.test(p))
+        .map((p) => p.split(":")[0].replace(/[.,]$/, ""))
+        .filter((p) => !fs.existsSync(path.join(ROOT, p)))
+        .map((p) => `${doc}: ${p}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
 describe("docs/api.md documents every route", () => {
   const METHOD = /^export const (GET|POST|PATCH|PUT|DELETE)\b/gm;
   const normalise = (route: string): string => route.replace(/\?.*$/, "").replace(/:\w+/g, ":param");
