@@ -62,13 +62,13 @@ function docIndex(rel: string): DocIndex {
   for (const line of read(rel).split("\n")) {
     if (line.startsWith("```")) fenced = !fenced;
     if (fenced) continue;
-    const heading = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    const heading = /^#{1,6}\s+(.+?)\s*$/.exec(line)?.[1];
     if (heading) {
-      anchors.add(slug(heading[1].replace(/`/g, "")));
-      sections.push(plain(heading[1]));
+      anchors.add(slug(heading.replace(/`/g, "")));
+      sections.push(plain(heading));
     }
-    const lead = /^\s*(?:[-*]\s+|\d+\.\s+)?\*\*(.+?)\*\*/.exec(line);
-    if (lead) sections.push(plain(lead[1]).replace(/[.:]$/, ""));
+    const lead = /^\s*(?:[-*]\s+|\d+\.\s+)?\*\*(.+?)\*\*/.exec(line)?.[1];
+    if (lead) sections.push(plain(lead).replace(/[.:]$/, ""));
   }
   const index = { anchors, sections };
   indexes.set(rel, index);
@@ -79,7 +79,8 @@ function docIndex(rel: string): DocIndex {
 function hasSection(rel: string, quoted: string): boolean {
   const wanted = plain(quoted);
   return docIndex(rel).sections.some(
-    (section) => section === wanted || (section.startsWith(wanted) && !/[\p{L}\p{N}]/u.test(section[wanted.length])),
+    (section) =>
+      section === wanted || (section.startsWith(wanted) && !/[\p{L}\p{N}]/u.test(section[wanted.length] ?? "")),
   );
 }
 
@@ -97,13 +98,13 @@ function pointers(from: string, text: string, inDocs: boolean): Pointer[] {
     ? /(?<![\w/.-])((?:docs\/)?[a-z][a-z-]*\.md|README\.md)(#[\w-]+)?(?:,?\s*"([A-Z`][^"\n]{0,100})")?/g
     : /(?<![\w/.-])(docs\/[a-z][a-z-]*\.md|README\.md)(#[\w-]+)?(?:,?\s*"([A-Z`][^"\n]{0,100})")?/g;
   for (const m of text.matchAll(mention)) {
-    const name = m[1];
+    const name = m[1] ?? "";
     const target = name === "README.md" || name.startsWith("docs/") ? name : `docs/${name}`;
     found.push({ from, target, anchor: m[2]?.slice(1), section: m[3] });
   }
   if (inDocs) {
     for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const link = m[1];
+      const link = m[1] ?? "";
       if (/^[a-z]+:/i.test(link)) continue;
       const [file, anchor] = link.split("#");
       const target = file ? path.normalize(path.join(path.dirname(from), file)) : from;
@@ -173,9 +174,9 @@ describe("docs name files that exist", () => {
           /`((?:app|lib|components|tests|scripts|e2e|deploy|prompts|messages|drizzle|drizzle-pg)\/[^`\s]*)`/g,
         ),
       ]
-        .map((m) => m[1])
+        .map((m) => m[1] ?? "")
         .filter((p) => !/[*<{]/.test(p))
-        .map((p) => p.split(":")[0].replace(/[.,]$/, ""))
+        .map((p) => (p.split(":")[0] ?? p).replace(/[.,]$/, ""))
         .filter((p) => !fs.existsSync(path.join(ROOT, p)))
         .map((p) => `${doc}: ${p}`),
     );
@@ -192,7 +193,8 @@ describe("docs/api.md documents every route", () => {
     for (const m of read("docs/api.md").matchAll(
       /`((?:GET|POST|PATCH|PUT|DELETE)(?:\/(?:GET|POST|PATCH|PUT|DELETE))*) (\/api\/[^`\s]*)`/g,
     )) {
-      for (const method of m[1].split("/")) routes.add(`${method} ${normalise(m[2])}`);
+      const [, methods = "", route = ""] = m;
+      for (const method of methods.split("/")) routes.add(`${method} ${normalise(route)}`);
     }
     return routes;
   }
