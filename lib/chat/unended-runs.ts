@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { failUnendedRun } from "@/lib/db/unended-runs";
+import { backoffDelay } from "@/lib/util/backoff";
 
 interface UnendedRun {
   runId: string;
@@ -30,7 +31,7 @@ export class UnendedRuns {
       } catch (error) {
         console.error(`[run] could not mark run ${run.runId} failed`, error);
         if (number < retries.attempts) {
-          setTimeout(() => void attempt(number + 1), retries.delayMs * 2 ** number).unref();
+          setTimeout(() => void attempt(number + 1), backoffDelay(number, { firstMs: retries.delayMs })).unref();
         }
       }
     };

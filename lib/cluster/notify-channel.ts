@@ -1,6 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { getConfig } from "@/lib/env-config";
+import { backoffDelay } from "@/lib/util/backoff";
 import {
   clusterKey,
   type EnvelopeLimits,
@@ -222,7 +223,7 @@ export class NotifyChannel {
   private scheduleReconnect(): void {
     if (this.closed) return;
     const { reconnectDelayMs = 250, maxReconnectDelayMs = 10_000 } = this.options;
-    const delay = Math.min(reconnectDelayMs * 2 ** this.failures, maxReconnectDelayMs);
+    const delay = backoffDelay(this.failures, { firstMs: reconnectDelayMs, maxMs: maxReconnectDelayMs });
     this.reconnectTimer = setTimeout(async () => {
       try {
         await this.connect();

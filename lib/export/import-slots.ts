@@ -1,5 +1,6 @@
 import type { OwnerId } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
+import { once } from "@/lib/util/once";
 
 /**
  * Imports running on this app instance, each holding its upload and one conversation's JSON in
@@ -40,13 +41,10 @@ export function takeImportSlot(ownerId: OwnerId, limits: { perUser: number; tota
   }
   counts.byOwner.set(owner, own + 1);
   counts.total += 1;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
+  return once(() => {
     counts.total -= 1;
     const left = (counts.byOwner.get(owner) ?? 1) - 1;
     if (left > 0) counts.byOwner.set(owner, left);
     else counts.byOwner.delete(owner);
-  };
+  });
 }

@@ -2,8 +2,8 @@ import "server-only";
 import { Worker } from "node:worker_threads";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
+import { Semaphore } from "@/lib/util/semaphore";
 import { localScript } from "./local-script";
-import { Slots } from "./slots";
 import { inflatedSize, isWordZip, MAX_ENTRIES, zipEntries } from "./zip-entries";
 
 /**
@@ -59,7 +59,7 @@ export class DocxError extends Error {
 
 const WORKER_SCRIPT = "docx-worker.mjs";
 const MB = 1024 * 1024;
-const slots = new Slots();
+const slots = new Semaphore();
 
 export async function docxToHtml(bytes: Buffer, limits: DocxLimits): Promise<string> {
   const entries = zipEntries(bytes, MAX_ENTRIES);

@@ -1,7 +1,7 @@
 import "server-only";
 import { spawn } from "node:child_process";
+import { Semaphore } from "@/lib/util/semaphore";
 import { localScript } from "./local-script";
-import { Slots } from "./slots";
 
 /**
  * Decodes and re-encodes one image in a child process (`image-decode-child.mjs`), because Skia
@@ -163,4 +163,4 @@ export function childScriptPath(moduleUrl?: string, cwd?: string): string {
   return localScript(CHILD_SCRIPT, "image decoder", moduleUrl, cwd);
 }
 
-const slots = new Slots();
+const slots = new Semaphore();

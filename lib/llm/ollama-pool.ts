@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { sameModel } from "@/lib/llm/model-replacement";
+import { backoffDelay } from "@/lib/util/backoff";
 import { type LoadedModel, type ModelDetails, type ModelInfo, OllamaApi, Shared, VERSION_FRESH_MS } from "./ollama-api";
 import type { ChatServer } from "./ollama-chat";
 
@@ -101,7 +102,7 @@ export class OllamaServer implements ChatServer {
     this.failures += 1;
     this.state = "down";
     this.error = messageOf(error);
-    this.retryAt = this.now() + Math.min(BACKOFF_FIRST_MS * 2 ** (this.failures - 1), BACKOFF_MAX_MS);
+    this.retryAt = this.now() + backoffDelay(this.failures - 1, { firstMs: BACKOFF_FIRST_MS, maxMs: BACKOFF_MAX_MS });
   }
 
   begin(): () => void {

@@ -11,6 +11,7 @@ import {
 import { type Config, getConfig } from "@/lib/env-config";
 import { type ToolOutcome, toolError } from "@/lib/tools/outcome";
 import type { ToolDefinition } from "@/lib/tools/registry";
+import { backoffDelay } from "@/lib/util/backoff";
 import { McpReplyTooLarge } from "./bounded-reply";
 import { closeConnection, describeError, openConnection } from "./connection";
 import { qualifyToolNames, trimDescription } from "./naming";
@@ -383,7 +384,7 @@ class Hub implements McpHub {
     entry.error = said ? `${message} The server wrote: ${said}` : message;
     this.drop(entry);
     this.cancelRetry(entry);
-    const delay = Math.min(this.retryBaseMs * 2 ** entry.failures, this.retryMaxMs);
+    const delay = backoffDelay(entry.failures, { firstMs: this.retryBaseMs, maxMs: this.retryMaxMs });
     entry.failures++;
     const timer = setTimeout(() => {
       entry.retry = null;

@@ -40,29 +40,30 @@ describe("pdf text under plain Node ESM", () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), "pdf-esm-"));
     await writeFile(path.join(scratch, "package.json"), '{ "type": "module" }\n');
     await symlink(path.join(root, "node_modules"), path.join(scratch, "node_modules"), "dir");
-    await mkdir(path.join(scratch, "pdf"));
-    for (const file of await readdir(here)) {
-      if ((file.endsWith(".ts") || file.endsWith(".mjs")) && !file.endsWith(".test.ts"))
-        await cp(path.join(here, file), path.join(scratch, "pdf", file));
-    }
-    // The modules of lib/tools they import (`../page-fit`, and what that imports), beside `pdf/`.
-    const tools = path.dirname(here);
+    // The modules and the worker script, and the modules of lib/ they import (`../page-fit`,
+    // `../../util/semaphore`, and what those import), at their places under `lib/`.
     const copied = new Set<string>();
-    const copyImports = async (file: string) => {
+    const copy = async (file: string) => {
+      if (copied.has(file)) return;
+      copied.add(file);
+      const target = path.join(scratch!, path.relative(root, file));
+      await mkdir(path.dirname(target), { recursive: true });
+      await cp(file, target);
+      if (!file.endsWith(".ts")) return;
       const source = await readFile(file, "utf8");
       for (const [, specifier] of source.matchAll(/from "(\.\.?\/[^"]+)"/g)) {
-        const target = `${path.resolve(path.dirname(file), specifier!)}.ts`;
-        if (path.dirname(target) !== tools || copied.has(target)) continue;
-        copied.add(target);
-        await cp(target, path.join(scratch!, path.basename(target)));
-        await copyImports(target);
+        const imported = `${path.resolve(path.dirname(file), specifier!)}.ts`;
+        if (imported.startsWith(path.join(root, "lib") + path.sep)) await copy(imported);
       }
     };
-    for (const file of await readdir(here)) if (file.endsWith(".ts")) await copyImports(path.join(here, file));
+    for (const file of await readdir(here)) {
+      if ((file.endsWith(".ts") || file.endsWith(".mjs")) && !file.endsWith(".test.ts"))
+        await copy(path.join(here, file));
+    }
     await cp(path.join(root, "tests/support/pdf-fixtures.ts"), path.join(scratch, "pdf-fixtures.ts"));
 
     const script = `
-      import { openPdf, pdfLimits, readWindow } from "./pdf/pdf-text.ts";
+      import { openPdf, pdfLimits, readWindow } from "./lib/tools/pdf/pdf-text.ts";
       import { makeTextPdf } from "./pdf-fixtures.ts";
       const limits = pdfLimits(${JSON.stringify(pdfLimitSettings())});
       const pdf = await openPdf(makeTextPdf([["Hello from Node"], ["page two"]]), limits);

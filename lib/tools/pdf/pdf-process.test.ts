@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { makeEndlessPdf } from "@/tests/support/pdf-bombs";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { testPdfLimits } from "@/tests/support/pdf-work";
-import { ParsingSlots } from "./pdf-process";
 import { openPdf, PdfBudget, PdfError } from "./pdf-text";
 import { pdfWorkerCounts, pdfWorkerPids } from "./pdf-worker-host";
 
@@ -115,24 +114,4 @@ describe("PDF worker processes: pdf.js runs outside the server's process", () =>
     },
     60_000,
   );
-});
-
-describe("ParsingSlots", () => {
-  it("a raised limit lets those already waiting in first, in order: a newcomer never passes them", async () => {
-    const slots = new ParsingSlots();
-    const order: string[] = [];
-    const first = await slots.acquire(1);
-    const admit = (name: string) => (release: () => void) => {
-      order.push(name);
-      return release;
-    };
-    const waiter = slots.acquire(1).then(admit("waiter"));
-    const newcomer = slots.acquire(2).then(admit("newcomer"));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(order).toEqual(["waiter"]);
-    first();
-    await newcomer;
-    expect(order).toEqual(["waiter", "newcomer"]);
-    (await waiter)();
-  });
 });

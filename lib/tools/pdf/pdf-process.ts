@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 import path from "node:path";
+import { Semaphore } from "../../util/semaphore";
 import { PdfError, seconds } from "./pdf-error";
 import type { PdfBudget } from "./pdf-limits";
 
@@ -43,34 +44,8 @@ function workerScript(): string {
   return script;
 }
 
-/** Parsing slots shared by every child of the process; waiting for one costs no budget. */
-export class ParsingSlots {
-  #busy = 0;
-  #limit = 1;
-  readonly #waiting: (() => void)[] = [];
-
-  async acquire(limit: number): Promise<() => void> {
-    this.#limit = limit;
-    // A raised limit lets those already waiting in first, in order: a newcomer never passes them.
-    while (this.#busy < this.#limit && this.#waiting.length > 0) {
-      this.#busy++;
-      this.#waiting.shift()!();
-    }
-    if (this.#busy >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#busy++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      // The slot passes straight to the next waiter, unless the limit has been lowered meanwhile.
-      const next = this.#busy <= this.#limit ? this.#waiting.shift() : undefined;
-      if (next) next();
-      else this.#busy--;
-    };
-  }
-}
-
-export const parsingSlots = new ParsingSlots();
+/** Parsing slots shared by every child of the process (FIFO); waiting for one costs no budget. */
+export const parsingSlots = new Semaphore();
 
 const alive = new Set<PdfProcess>();
 export const processCounts = { started: 0, stopped: 0 };
