@@ -8,11 +8,14 @@ import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { LIMITS } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
+import { sized } from "./smoke-mode.mts";
 import { clock, createConversation, fmt, percentile, readSseUntil, startServer, watchConditions } from "./support.mts";
 
 async function benchEngine() {
-  const iterations = 49;
-  const runs = 60;
+  const iterations = sized(49, 2);
+  /** The first `warmRuns` warm up and are not measured. */
+  const warmRuns = sized(10, 0);
+  const runs = warmRuns + sized(50, 1);
   const tools = fakeToolbox({ web_search: () => '[{"title":"t","href":"https://e.example/","body":"b"}]' });
   let total = 0;
   for (let run = 0; run < runs; run++) {
@@ -32,19 +35,22 @@ async function benchEngine() {
     });
     const start = performance.now();
     const result = await agent.run({ system: "s", history: [], question: "q" }, new AbortController().signal);
-    if (run >= 10) total += performance.now() - start; // the first runs warm up
+    if (run >= warmRuns) total += performance.now() - start;
     if (result.iterations !== iterations + 1)
       throw new Error(`expected ${iterations + 1} iterations, got ${result.iterations}`);
   }
-  const perIteration = (total / (runs - 10) / (iterations + 1)) * 1000;
+  const perIteration = (total / (runs - warmRuns) / (iterations + 1)) * 1000;
   console.log(
-    `Engine: ${runs - 10} runs of ${iterations + 1} iterations (one tool call each), instant model and tools`,
+    `Engine: ${runs - warmRuns} runs of ${iterations + 1} iterations (one tool call each), instant model and tools`,
   );
   console.log(`  ${fmt(perIteration, 0)} µs of engine time per iteration`);
 }
 
 async function benchSsePath() {
-  const chunks = 1500;
+  const chunks = sized(1500, 20);
+  /** The first `warmRuns` warm up and are not measured. */
+  const warmRuns = sized(5, 0);
+  const runs = warmRuns + sized(20, 1);
   const fake = await startFakeOllama();
   // The tool loop's call streams and calls no tool: its reply is the answer. The title is not streamed.
   fake.setDefaultResponder((req) =>
@@ -57,8 +63,8 @@ async function benchSsePath() {
     const callCounts: number[] = [];
     let conditions = watchConditions();
     let cpuBefore = server.cpuMs();
-    for (let run = 0; run < 25; run++) {
-      if (run === 5) {
+    for (let run = 0; run < runs; run++) {
+      if (run === warmRuns) {
         // The first runs warm up.
         conditions = watchConditions();
         cpuBefore = server.cpuMs();
@@ -90,7 +96,7 @@ async function benchSsePath() {
       callCounts.push(fake.chatRequests().length - callsBefore);
       const tokens = text.split(" ").filter(Boolean).length;
       if (tokens !== chunks) throw new Error(`expected ${chunks} tokens, got ${tokens}`);
-      if (run >= 5) {
+      if (run >= warmRuns) {
         latencies.push(firstDeltaAt - stream.firstWriteAt);
         rates.push(tokens / ((lastDeltaAt - firstDeltaAt) / 1000));
       }

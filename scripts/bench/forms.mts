@@ -5,13 +5,14 @@
 import { recogniseToolCalls } from "@/lib/agent/tool-call-forms";
 import { parseConfig } from "@/lib/env-config";
 import { loadModelOutputs, offeredTools, replay, verdict } from "@/tests/support/model-outputs";
+import { sized } from "./smoke-mode.mts";
 
 const config = parseConfig(process.env);
 const maxChars = config.TOOL_CALL_TEXT_MAX_CHARS;
 
 /** Median microseconds of `fn` over `runs` runs (after a warm-up). */
 function micros(fn: () => void, runs: number): number {
-  for (let i = 0; i < Math.min(50, runs); i++) fn();
+  for (let i = 0; i < Math.min(sized(50, 0), runs); i++) fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
@@ -34,7 +35,7 @@ for (const family of loadModelOutputs()) {
     if (failure === null) ok++;
     else console.log(`  FAIL ${sample.id}: ${failure}`);
     const tools = offeredTools(sample);
-    times.push(micros(() => recogniseToolCalls(sample.raw, tools, { maxChars }), 500));
+    times.push(micros(() => recogniseToolCalls(sample.raw, tools, { maxChars }), sized(500, 1)));
   }
   passed += ok;
   total += family.samples.length;
@@ -63,12 +64,12 @@ console.log(`\nrecognition time by reply size (cap TOOL_CALL_TEXT_MAX_CHARS = ${
 for (const [name, make] of Object.entries(shapes)) {
   const row = [maxChars / 4, maxChars / 2, maxChars].map((size) => {
     const text = make(size);
-    return `${(micros(() => recogniseToolCalls(text, ["web_search"], { maxChars }), 20) / 1000).toFixed(2)} ms`;
+    return `${(micros(() => recogniseToolCalls(text, ["web_search"], { maxChars }), sized(20, 1)) / 1000).toFixed(2)} ms`;
   });
   console.log(`  ${name.padEnd(20)} ${row.join("  ")}`);
 }
 const over = "x".repeat(maxChars + 1);
 console.log(
-  `  over the cap         ${(micros(() => recogniseToolCalls(over, ["web_search"], { maxChars }), 200) / 1000).toFixed(3)} ms (read as prose)`,
+  `  over the cap         ${(micros(() => recogniseToolCalls(over, ["web_search"], { maxChars }), sized(200, 1)) / 1000).toFixed(3)} ms (read as prose)`,
 );
 if (passed !== total) process.exitCode = 1;

@@ -5,6 +5,7 @@ import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { getConfig } from "@/lib/env-config";
 import { decodeInChild } from "@/lib/files/image-decode";
 import { checkImage } from "@/lib/files/image-inspect";
+import { sized } from "./smoke-mode.mts";
 import { fmt, percentile } from "./support.mts";
 
 const now = () => performance.now();
@@ -50,25 +51,30 @@ async function timed(runs: number, task: () => Promise<void>): Promise<number[]>
 }
 
 console.log(`IMAGE_DECODE_CONCURRENCY=${limits.concurrency}, IMAGE_DECODE_MEMORY_MB=${limits.memoryMb}`);
-const sizes: [number, number][] = [
-  [1600, 1200],
-  [4000, 3000],
-];
+const sizes: [number, number][] = sized(
+  [
+    [1600, 1200],
+    [4000, 3000],
+  ],
+  [[160, 120]],
+);
+const runs = sized(10, 1);
+const burstSize = sized(8, 2);
 for (const [width, height] of sizes) {
   const bytes = photo(width, height);
   const label = `${width}×${height} PNG (${fmt(bytes.length / 1024, 0)} KB)`;
-  const check = await timed(50, async () => {
+  const check = await timed(sized(50, 1), async () => {
     checkImage(bytes, { maxPixels: config.MAX_IMAGE_PIXELS, maxFrames: config.MAX_IMAGE_FRAMES });
   });
   await inProcess(bytes); // warm-up
-  const old = await timed(10, () => inProcess(bytes));
-  const child = await timed(10, () => inChild(bytes));
+  const old = await timed(runs, () => inProcess(bytes));
+  const child = await timed(runs, () => inChild(bytes));
   const burstStart = now();
-  await Promise.all(Array.from({ length: 8 }, () => inChild(bytes)));
+  await Promise.all(Array.from({ length: burstSize }, () => inChild(bytes)));
   const burst = now() - burstStart;
   const median = (values: number[]) => fmt(percentile(values, 50));
   console.log(
     `${label}: check ${fmt(percentile(check, 50), 2)} ms; in-process ${median(old)} ms; ` +
-      `child process ${median(child)} ms (p95 ${fmt(percentile(child, 95))}); 8 at once ${fmt(burst, 0)} ms`,
+      `child process ${median(child)} ms (p95 ${fmt(percentile(child, 95))}); ${burstSize} at once ${fmt(burst, 0)} ms`,
   );
 }

@@ -6,9 +6,10 @@
 import { promisify } from "node:util";
 import { createDeflateRaw, inflateRaw } from "node:zlib";
 import { inflatedSize, zipEntries } from "@/lib/files/zip-entries";
+import { sizeFromEnv } from "./smoke-mode.mts";
 
 const MB = 1024 * 1024;
-const SIZE_MB = Number(process.env.IMPORT_BENCH_MB ?? 400);
+const SIZE_MB = sizeFromEnv("IMPORT_BENCH_MB", 400, 4);
 const CAP = 500 * MB;
 
 /** SIZE_MB of spaces deflated, made a MB at a time (the input is never held whole). */

@@ -19,6 +19,7 @@ import { startFakeOllama } from "@/tests/fake-ollama/server";
 import { startFakeWeb } from "@/tests/support/fake-web";
 import { startHttpTestServer } from "@/tests/support/mcp-test-server.mjs";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
+import { SMOKE, sized, sizeFromEnv } from "./smoke-mode.mts";
 import {
   type BenchServer,
   clock,
@@ -31,14 +32,18 @@ import {
   watchConditions,
 } from "./support.mts";
 
-const CONVERSATIONS = Number(process.env.LOAD_CONVERSATIONS ?? 40);
+const CONVERSATIONS = sizeFromEnv("LOAD_CONVERSATIONS", 40, 2);
 /** Runs left waiting on an approval card during the approval case's second wave (0: no approval case). */
-const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 0);
+const APPROVALS = sizeFromEnv("BENCH_APPROVALS", 0, 1);
 if (!Number.isInteger(APPROVALS) || APPROVALS < 0) throw new Error("BENCH_APPROVALS is a whole number ≥ 0");
-const TOKENS = 60;
+/**
+ * A smoke run's answers are long enough that a dropping client (which leaves after 10 tokens and
+ * re-attaches 300 ms later) finds its run still streaming, as in a measurement.
+ */
+const TOKENS = sized(60, 40);
 const TOKEN_MS = 30; // ≈ 33 tokens/s, a small local model on a GPU
 /** Answers during the bombs last longer than the bombs' tool round (bounded by PDF_TIME_BUDGET_S). */
-const BOMB_WAVE_TOKENS = 600;
+const BOMB_WAVE_TOKENS = sized(600, 15);
 /**
  * From this long after a wave's start, every one of its 40 conversations has started (on a loaded
  * machine too): stalls from then on are the streams', not the starts'.
@@ -64,6 +69,8 @@ const LIMITS = {
   MAX_RUNS_TOTAL: String(CONVERSATIONS + APPROVALS + 5),
   // The fake MCP server's tools and the built-in ones are all offered, with no selection step.
   ...(APPROVALS > 0 ? { TOOL_SELECTION_THRESHOLD: "100" } : {}),
+  // A smoke run does not wait the default 10 s for the endless PDF to be stopped.
+  ...(SMOKE ? { PDF_TIME_BUDGET_S: "2" } : {}),
 };
 
 /** The PDF bombs of tests/support/pdf-bombs.ts, each stopped by another limit (32 MB buffers, 256 MB heap, 10 s). */
@@ -282,11 +289,11 @@ async function main() {
   console.log(
     `Limits: ${Object.entries(LIMITS)
       .map(([name, value]) => `${name}=${value}`)
-      .join(", ")} (one user runs every conversation); PDF limits at their defaults`,
+      .join(", ")} (one user runs every conversation); other PDF limits at their defaults`,
   );
   try {
     // Warm up the routes, then measure memory before the load.
-    await Promise.all(Array.from({ length: 4 }, (_, i) => oneConversation(server.base, 1000 + i)));
+    await Promise.all(Array.from({ length: sized(4, 1) }, (_, i) => oneConversation(server.base, 1000 + i)));
     const rssBefore = server.rssMb();
     const wavesConditions = watchConditions();
     const wavesCpuBefore = server.cpuMs();
@@ -362,13 +369,13 @@ async function main() {
     const approvalCase = mcp ? await measureApprovalWait(server, fake, healthSampler) : undefined;
 
     // Past the 60 s during which finished runs stay resumable, one more wave shows what is retained.
-    const settleMs = Number(process.env.LOAD_SETTLE_MS ?? 65_000);
+    const settleMs = sizeFromEnv("LOAD_SETTLE_MS", 65_000, 0);
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     outcomes.push(
       ...(await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => oneConversation(server.base, 90_000 + i)))),
     );
     rssAfterWaves.push(server.rssMb());
-    const status = (await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } };
+    const activeLeft = await server.activeRuns();
     const all = [
       ...outcomes,
       ...calm,
@@ -480,9 +487,9 @@ async function main() {
       `Errors: ${errors.length + bombErrors.length} (${all.length + 1 + APPROVALS} conversations${errors.length ? `; ${[...new Set(errors.map((e) => e.error))].join("; ")}` : ""}${bombErrors.length ? `; ${bombErrors.join("; ")}` : ""})`,
     );
     console.log(
-      `Server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${status.runs.active}`,
+      `Server RSS: ${fmt(rssBefore, 0)} MB before; after waves 1, 2, 3 and (${fmt(settleMs / 1000, 0)} s later) 4 of ${CONVERSATIONS}: ${rssAfterWaves.map((mb) => fmt(mb, 0)).join(", ")} MB; active runs left: ${activeLeft}`,
     );
-    if (errors.length > 0 || bombErrors.length > 0 || status.runs.active !== 0) process.exitCode = 1;
+    if (errors.length > 0 || bombErrors.length > 0 || activeLeft !== 0) process.exitCode = 1;
   } finally {
     await server.stop();
     await web.close();
@@ -505,8 +512,6 @@ async function measureApprovalWait(
   healthSampler: () => { stop(): Promise<number[]> },
 ) {
   const errors: string[] = [];
-  const activeRuns = async () =>
-    ((await (await fetch(`${server.base}/api/health`)).json()) as { runs: { active: number } }).runs.active;
   const wave = async (from: number) => {
     const health = healthSampler();
     await server.loopDelay();
@@ -524,7 +529,7 @@ async function measureApprovalWait(
   const waiting = await wave(WAITING_FROM);
   const under = conditions.summary();
   // Still waiting: every one of them active, and no decision (nor a timeout's denial) reached the model.
-  const activeAfter = await activeRuns();
+  const activeAfter = await server.activeRuns();
   const decidedEarly = decidedCalls(fake).size;
   const stillWaiting = decidedEarly === 0 ? Math.min(activeAfter, runs.filter((r) => !r.error).length) : 0;
   if (activeAfter !== APPROVALS || decidedEarly > 0) {
@@ -539,7 +544,8 @@ async function measureApprovalWait(
     if (!response.ok) errors.push(`deny: HTTP ${response.status}`);
   }
   const deadline = Date.now() + 60_000;
-  while ((await activeRuns()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await server.activeRuns()) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const denied = [...decidedCalls(fake).values()].filter((content) =>
     content.includes("The user denied this call"),
   ).length;

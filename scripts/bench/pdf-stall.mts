@@ -8,12 +8,13 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { openPdf } from "@/lib/tools/pdf/pdf-text";
 import { makeEndlessPdf, makeFlateBombPdf, makeHugeStringPdf } from "@/tests/support/pdf-bombs";
 import { testPdfLimits } from "@/tests/support/pdf-work";
+import { SMOKE, sizeFromEnv } from "./smoke-mode.mts";
 import { fmt, percentile } from "./support.mts";
 
 const STREAMS = 40;
 const TOKEN_MS = 30;
-const PHASE_MS = Number(process.env.PDF_STALL_PHASE_MS ?? 12_000);
-const ROUNDS = Number(process.env.PDF_STALL_ROUNDS ?? 2);
+const PHASE_MS = sizeFromEnv("PDF_STALL_PHASE_MS", 12_000, 300);
+const ROUNDS = sizeFromEnv("PDF_STALL_ROUNDS", 2, 1);
 
 /** CPU time of this process's main thread (its task id is the process id), ms. */
 function mainThreadCpuMs(): number {
@@ -44,7 +45,8 @@ async function streams(ms: number, until?: Promise<unknown>): Promise<number[]> 
 }
 
 async function readBombs(): Promise<string[]> {
-  const limits = testPdfLimits();
+  // A smoke run does not wait the default 10 s for the endless PDF to be stopped.
+  const limits = testPdfLimits(SMOKE ? { PDF_TIME_BUDGET_S: "1" } : {});
   const bombs = [makeFlateBombPdf(2048), makeHugeStringPdf(30), makeEndlessPdf()];
   return Promise.all(
     bombs.map(async (bytes) => {
@@ -80,7 +82,7 @@ async function phase(name: string, bombs: boolean) {
 }
 
 // The server's heap holds a few hundred MB of objects: its major GCs are as long as that.
-const HEAP_MB = Number(process.env.PDF_STALL_HEAP_MB ?? 150);
+const HEAP_MB = sizeFromEnv("PDF_STALL_HEAP_MB", 150, 5);
 const retained = Array.from({ length: HEAP_MB * 1024 }, (_, i) => ({ i, text: `retained ${i}`.repeat(20) }));
 console.log(`PDF stall: ${STREAMS} streams every ${TOKEN_MS} ms, alone and while the three bombs are read`);
 await readBombs(); // warm: pdf.js loaded once, spares kept

@@ -5,13 +5,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createOllamaLLM } from "@/lib/llm/ollama-llm";
 import type { ChatMessage, LLM, ToolSpec } from "@/lib/llm/types";
 import type { ScriptedReply } from "@/tests/fake-ollama/reply";
+import { sized } from "./smoke-mode.mts";
 import { fmt, watchConditions } from "./support.mts";
 
-const STREAMS = 40;
-const TOKENS_PER_STREAM = 150;
+const STREAMS = sized(40, 2);
+const TOKENS_PER_STREAM = sized(150, 5);
 const TOKEN_INTERVAL_MS = 20;
-const BURST_TOKENS = 5000;
-const CALLS = 200;
+const BURST_TOKENS = sized(5000, 20);
+const CALLS = sized(200, 2);
 
 const question: ChatMessage[] = [
   { role: "system", content: "You are a research assistant." },

@@ -81,6 +81,8 @@ export interface BenchServer {
    * stalls, without those of the benchmark's process (`server-probe.cjs`).
    */
   loopDelay(): Promise<LoopDelay>;
+  /** Runs active on the server (its `/api/health`); with several instances, on all of them. */
+  activeRuns(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +136,8 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     childrenRssMb: () => childrenOf(child.pid!).reduce((sum, pid) => sum + rssMbOf(pid), 0),
     cpuMs: () => cpuOf(`/proc/${child.pid}/stat`),
     mainThreadCpuMs: () => cpuOf(`/proc/${child.pid}/task/${child.pid}/stat`),
+    activeRuns: async () =>
+      ((await (await fetch(`${base}/api/health`)).json()) as { runs: { active: number } }).runs.active,
     loopDelay: async () => {
       fs.rmSync(probeFile, { force: true });
       child.kill("SIGUSR2");
@@ -192,6 +196,9 @@ export async function startBenchTarget(env: Record<string, string>): Promise<Ben
     childrenRssMb: sum((server) => server.childrenRssMb()),
     cpuMs: sum((server) => server.cpuMs()),
     mainThreadCpuMs: sum((server) => server.mainThreadCpuMs()),
+    // Each instance counts only the runs it holds; through nginx one would be asked at random.
+    activeRuns: async () =>
+      (await Promise.all(servers.map((server) => server.activeRuns()))).reduce((a, b) => a + b, 0),
     loopDelay: async () => {
       const delays = await Promise.all(servers.map((server) => server.loopDelay()));
       return delays.reduce((worse, delay) => (delay.max > worse.max ? delay : worse));

@@ -17,6 +17,7 @@ import type { FileStore, ToolServices } from "@/lib/tools/services";
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { countPdfWork } from "@/tests/support/pdf-work";
+import { sized } from "./smoke-mode.mts";
 
 const now = () => performance.now();
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -40,10 +41,10 @@ function realisticPage(seed: number, paragraphs: number): string {
 }
 
 function benchHtml() {
-  const corpus = Array.from({ length: 40 }, (_, i) => realisticPage(i, 20 + (i % 5) * 60));
+  const corpus = Array.from({ length: sized(40, 3) }, (_, i) => realisticPage(i, 20 + (i % 5) * 60));
   const bytes = corpus.reduce((sum, page) => sum + Buffer.byteLength(page), 0);
   for (const page of corpus.slice(0, 5)) extractHtmlText(page); // warm up
-  const rounds = 5;
+  const rounds = sized(5, 1);
   const start = now();
   let chars = 0;
   for (let r = 0; r < rounds; r++) for (const page of corpus) chars += extractHtmlText(page).text.length;
@@ -73,7 +74,7 @@ function memoryFileStore(files: Record<string, Buffer>): FileStore {
 }
 
 async function benchPdf() {
-  const pageCount = 500;
+  const pageCount = sized(500, 5);
   const pdf = Buffer.from(
     makeTextPdf(
       Array.from({ length: pageCount }, (_, p) =>
@@ -84,7 +85,9 @@ async function benchPdf() {
       ),
     ),
   );
-  const other = Buffer.from(makeTextPdf(Array.from({ length: 30 }, (_, p) => [`Another document, page ${p + 1}.`])));
+  const other = Buffer.from(
+    makeTextPdf(Array.from({ length: sized(30, 2) }, (_, p) => [`Another document, page ${p + 1}.`])),
+  );
   const files = memoryFileStore({ book: pdf, other });
   const config = parseConfig({});
   const services: ToolServices = {

@@ -4,10 +4,11 @@
 // first-load JavaScript, as transferred.
 import { chromium } from "@playwright/test";
 import { startFakeOllama } from "@/tests/fake-ollama/server";
+import { sizeFromEnv } from "./smoke-mode.mts";
 import { createConversation, fmt, readSseUntil, startServer } from "./support.mts";
 
-const EARLIER_TURNS = Number(process.env.UI_TURNS ?? 40);
-const ANSWER_TOKENS = Number(process.env.UI_TOKENS ?? 20_000);
+const EARLIER_TURNS = sizeFromEnv("UI_TURNS", 40, 2);
+const ANSWER_TOKENS = sizeFromEnv("UI_TOKENS", 20_000, 200);
 const TOKENS_PER_CHUNK = 20;
 const CHUNK_DELAY_MS = 5;
 const END = "END-OF-ANSWER";
@@ -88,8 +89,10 @@ async function main() {
     const started = Date.now();
     await page.getByTestId("composer-input").fill("Now the long one, please.");
     await page.getByTestId("composer-input").press("Enter");
+    // Each message has a wrapper of its own, so `:last-of-type` would match every answer: the last
+    // answer is the last of all of them.
     await page.waitForFunction(
-      (end) => document.querySelector('[data-testid="message-assistant"]:last-of-type')?.textContent?.includes(end),
+      (end) => [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1)?.textContent?.includes(end),
       END,
       { timeout: 300_000, polling: 100 },
     );

@@ -12,6 +12,7 @@ import { parsePageInfo } from "@/lib/tools/page-info";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolServices } from "@/lib/tools/services";
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
+import { sized } from "../smoke-mode.mts";
 import { fmt } from "../support.mts";
 
 const MAIN = [
@@ -68,7 +69,7 @@ export default async function html(): Promise<string[]> {
   );
   if (boilerplateShare > 0.15) missed.push(`HTML boilerplate kept ${fmt(boilerplateShare * 100, 1)} % > 15 %`);
 
-  const page = `<html><body><article>${Array.from({ length: 2650 }, (_, i) => `<p>${i}: ${LONG_PARAGRAPH}</p>`).join("")}</article></body></html>`;
+  const page = `<html><body><article>${Array.from({ length: sized(2650, 50) }, (_, i) => `<p>${i}: ${LONG_PARAGRAPH}</p>`).join("")}</article></body></html>`;
   const config = parseConfig({});
   const services: ToolServices = {
     limits: config,

@@ -12,10 +12,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseConfig } from "@/lib/env-config";
 import { openPdf, pdfLimits, readWindow } from "@/lib/tools/pdf/pdf-text";
+import { sized } from "../smoke-mode.mts";
 import { fmt } from "../support.mts";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "tests", "fixtures", "pdf");
-const DOCUMENTS = [
+const ALL_DOCUMENTS = [
   "ja-horizontal",
   "ja-vertical",
   "ja-radicals",
@@ -28,7 +29,11 @@ const DOCUMENTS = [
   "long-manual",
 ];
 /** Code listings: their lines are compared whole, indentation included. */
-const LISTINGS = ["groff-code", "ghostscript-code"];
+const ALL_LISTINGS = ["groff-code", "ghostscript-code"];
+/** A smoke run reads one CJK document and one listing, and times the short listing instead of the manual. */
+const DOCUMENTS = sized(ALL_DOCUMENTS, ["ja-horizontal", "groff-code"]);
+const LISTINGS = sized(ALL_LISTINGS, ["groff-code"]);
+const TIMED = sized("long-manual", "groff-code");
 const CJK = new Set(["ja-horizontal", "ja-vertical", "ja-radicals"]);
 /** The paged text's window, as a continuation of pdf_to_text reads it with a small max_chars. */
 const WINDOW_CHARS = 2000;
@@ -199,15 +204,15 @@ export default async function pdf(): Promise<string[]> {
     );
     if (share > MID_WORD_GOAL) missed.push(`PDF paging: ${pct(share)} of cuts mid-word (goal ≤ 5 %)`);
 
-    const long = bytesOf("long-manual");
+    const long = bytesOf(TIMED);
     const pages = (await openPdf(long, limits()).then(async (doc) => [doc.pageCount, await doc.close()]))[0] as number;
-    const rounds = 3;
+    const rounds = sized(3, 1);
     const two = await bestMsPerPage(rounds, pages, () => extract(long));
     const one = await bestMsPerPage(rounds, pages, () => extract(long, { PDF_TWO_WORKERS_MIN_PAGES: "100000" }));
-    console.log(`speed on long-manual (${pages} pages, best of ${rounds}, load average ${fmt(os.loadavg()[0] ?? 0)}):`);
+    console.log(`speed on ${TIMED} (${pages} pages, best of ${rounds}, load average ${fmt(os.loadavg()[0] ?? 0)}):`);
     console.log(`  this reader, one worker:  ${fmt(one.wall)} ms/page (CPU ${fmt(one.cpu)} ms/page)`);
     console.log(`  this reader, two workers: ${fmt(two.wall)} ms/page (CPU ${fmt(two.cpu)} ms/page)`);
-    const file = path.join(scratch, "long-manual.pdf");
+    const file = path.join(scratch, `${TIMED}.pdf`);
     fs.writeFileSync(file, long);
     if (withPoppler) {
       const poppler = await bestMsPerPage(rounds, pages, () => pdftotext(file));
