@@ -171,7 +171,7 @@ describe("docs name files that exist", () => {
     const missing = docFiles().flatMap((doc) =>
       [
         ...read(doc).matchAll(
-          /`((?:app|lib|components|tests|scripts|e2e|deploy|prompts|messages|drizzle|drizzle-pg)\/[^`\s]*)`/g,
+          /`((?:app|lib|components|tests|scripts|e2e|deploy|lint|prompts|messages|drizzle|drizzle-pg)\/[^`\s]*)`/g,
         ),
       ]
         .map((m) => m[1] ?? "")
