@@ -12,7 +12,7 @@ export type AnswerImage =
   /** Not a web address: only the image's description is shown. */
   | { kind: "text" };
 
-// Where the app serves a conversation's files (see fileUrl in lib/client/api.ts).
+// Where the app serves a conversation's files (see fileUrl in lib/client/api/files.ts).
 const FILE_PATH = /^\/api\/conversations\/[^/]+\/files\/[^/]+$/;
 const INLINE_DATA = /^data:image\//i;
 // Resolves relative addresses when the page's origin is unknown (rendering outside a browser).

@@ -5,7 +5,8 @@ import { useTranslations } from "use-intl";
 import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
-import type { SettingsPatch, SettingsView } from "@/lib/client/types";
+import type { SettingsPatch } from "@/lib/client/api";
+import type { SettingsView } from "@/lib/client/types";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
 import { SourceBadge } from "./source-badge";
 

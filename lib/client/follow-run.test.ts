@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/protocol/run-events";
-import { ApiError } from "./api";
+import { ApiError } from "./api/request";
 import { followRun } from "./follow-run";
 
 const encoder = new TextEncoder();

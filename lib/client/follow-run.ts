@@ -4,7 +4,7 @@
  * exactly after that event, answer deltas included.
  */
 import type { RunEvent } from "@/lib/protocol/run-events";
-import { ApiError, isAbort } from "./api";
+import { ApiError, isAbort } from "./api/request";
 import { readRunEvents } from "./sse";
 
 export type FollowOutcome = "done" | "lost" | "aborted";

@@ -45,9 +45,6 @@ export type {
   Usage,
 };
 
-/** What a preset holds, as `POST /api/presets` takes it. */
-export type PresetFields = Pick<Preset, "name" | "model" | "settings" | "isDefault">;
-
 export interface ConversationSummary {
   id: string;
   title: string;
@@ -143,10 +140,4 @@ export interface SettingsView {
   searchBackend: Setting<SearchBackend>;
   limits: Record<string, Setting<number>>;
   editable: boolean;
-}
-
-export interface SettingsPatch {
-  roles?: Partial<Record<ModelRole, string | null>>;
-  keepAlive?: Partial<Record<ModelRole, string | null>>;
-  searchBackend?: SearchBackend;
 }

@@ -2,7 +2,7 @@
  * Uploads one file to a conversation (`POST /api/conversations/:id/files`, multipart field `file`).
  * XMLHttpRequest rather than fetch: only it reports upload progress.
  */
-import { ApiError, errorFromBody, unreachable } from "./api";
+import { ApiError, errorFromBody, unreachable } from "./api/request";
 import type { UploadedFile } from "./types";
 
 export interface UploadOptions {

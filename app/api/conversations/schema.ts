@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { chatSettingsSchema, type SettingsLimits } from "@/lib/chat-settings";
 import type { Config } from "@/lib/env-config";
 import { TOOL_GROUP_ID } from "@/lib/mcp/tool-groups";
+import { approvalDecisions } from "@/lib/protocol/run-events";
 
 export const listConversationsQuery = z.object({
   q: z.string().max(200).optional(),
@@ -57,6 +59,17 @@ export type UpdateConversationBody = z.infer<ReturnType<typeof updateConversatio
 
 /** `POST /api/conversations/:id/branch`: show the branch through this message. */
 export const selectBranchBody = z.object({ messageId: z.string().min(1).max(100) });
+
+/** `POST /api/conversations/:id/interrupt`: a follow-up for the running agent. */
+export const interruptBody = z.object({
+  message: z
+    .string()
+    .max(MAX_MESSAGE_CHARS)
+    .refine((text) => text.trim().length > 0, "must not be empty"),
+});
+
+/** `POST /api/conversations/:id/approvals/:approvalId`: the user's decision on a tool call that waits. */
+export const approvalBody = z.strictObject({ decision: z.enum(approvalDecisions) });
 
 /** `GET /api/conversations/:id/export` and `GET /api/conversations/export`: files included with `files=1`. */
 export const exportQuery = z.object({

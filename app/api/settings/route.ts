@@ -1,24 +1,14 @@
-import { z } from "zod";
 import { getSettings, syncSettings, updateSettings } from "@/lib/admin-settings";
 import { isAdmin } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { MODEL_ROLES } from "@/lib/llm/model-roles";
 import { checkOllama } from "@/lib/llm/ollama-status";
 import { getOllamaPool } from "@/lib/llm/registry";
+import { settingsBody } from "./schema";
 
 export const dynamic = "force-dynamic";
-
-const model = z.string().trim().max(200).nullable();
-const settingsBody = z.object({
-  roles: z.strictObject(Object.fromEntries(MODEL_ROLES.map((role) => [role, model.optional()]))).optional(),
-  keepAlive: z
-    .strictObject(Object.fromEntries(MODEL_ROLES.map((role) => [role, z.string().max(32).nullable().optional()])))
-    .optional(),
-  searchBackend: z.enum(["duckduckgo", "searxng"]).optional(),
-});
 
 /**
  * The settings page: effective values with where each comes from, and an Ollama check. Where Ollama
@@ -51,5 +41,5 @@ export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer
       }
     }
   }
-  return Response.json(await updateSettings(db, body as Parameters<typeof updateSettings>[1]));
+  return Response.json(await updateSettings(db, body));
 });

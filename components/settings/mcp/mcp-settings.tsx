@@ -7,7 +7,7 @@ import { useTranslations } from "use-intl";
 import { Section } from "@/components/shell/page-frame";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { useErrorText } from "@/components/ui/use-error-text";
-import { api } from "@/lib/client/api";
+import { api, newServerTransport } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { McpServerView } from "@/lib/client/types";
 import { ImportForm } from "./import-form";
@@ -39,7 +39,7 @@ export function McpSettings() {
   const save = (value: ServerFormValue) =>
     changed(async () => {
       if (open?.form === "edit") await api.updateMcpServer(value.name, { transport: value.transport });
-      else await api.addMcpServer(value);
+      else await api.addMcpServer({ name: value.name, transport: newServerTransport(value.transport) });
       setOpen(null);
     });
 

@@ -1,23 +1,15 @@
-import { z } from "zod";
 import { ownerOf } from "@/lib/auth/viewer";
 import { acceptInterrupt, storedFollowUp } from "@/lib/chat/accept-interrupt";
 import { getLiveRuns } from "@/lib/chat/chat-service";
-import { MAX_MESSAGE_CHARS } from "@/lib/chat/message-limits";
 import { onRunOwner } from "@/lib/cluster/cluster";
 import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
+import { interruptBody } from "../../schema";
 
 export const dynamic = "force-dynamic";
-
-const interruptBody = z.object({
-  message: z
-    .string()
-    .max(MAX_MESSAGE_CHARS)
-    .refine((text) => text.trim().length > 0, "must not be empty"),
-});
 
 /**
  * An interrupt (a follow-up for the running agent): 202 with its id, or why not (`acceptInterrupt`),

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ownerOf } from "@/lib/auth/viewer";
 import { decideApproval } from "@/lib/chat/chat-service";
 import { onRunOwner } from "@/lib/cluster/cluster";
@@ -6,11 +5,9 @@ import { getDb } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/conversations";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
-import { approvalDecisions } from "@/lib/protocol/run-events";
+import { approvalBody } from "../../../schema";
 
 export const dynamic = "force-dynamic";
-
-const approvalBody = z.strictObject({ decision: z.enum(approvalDecisions) });
 
 /**
  * The user's decision on a tool call that waits for approval (docs/security.md, "Tools that act need the
