@@ -69,8 +69,7 @@ function unstarted(liveRuns: LiveRuns, userId: string): LiveRun[] {
  * their streams at once: nothing the run still streams comes after its `done`.
  */
 async function endForRemoval(db: Db, live: LiveRun, liveRuns: LiveRuns): Promise<void> {
-  const storesItsEnd = !live.finalized;
-  live.finalized = true;
+  const storesItsEnd = live.claimEnd();
   live.interrupts.close();
   if (storesItsEnd) {
     await live.writesSettled();
@@ -82,7 +81,7 @@ async function endForRemoval(db: Db, live: LiveRun, liveRuns: LiveRuns): Promise
       inputTokens: 0,
       outputTokens: 0,
       error: ACCOUNT_REMOVED,
-      answer: live.answerText,
+      answer: live.answer.text,
     });
   }
   const run = await getRun(db, { id: live.runId });

@@ -1,5 +1,4 @@
 import "server-only";
-import { roleModel } from "@/lib/admin-settings";
 import { holdAccount } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { listFileSummaries } from "@/lib/db/conversation-detail";
@@ -7,27 +6,23 @@ import {
   getConversation,
   holdConversation,
   type OwnerId,
-  saveConversationSummary,
   setActiveLeaf,
   updateConversation,
 } from "@/lib/db/conversations";
-import { releaseInterrupts, takeInterrupt } from "@/lib/db/interrupts";
+import { releaseInterrupts } from "@/lib/db/interrupts";
 import { insertMessage, messageTree } from "@/lib/db/messages";
-import { appendRunEvent, createRun } from "@/lib/db/runs";
-import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
+import { appendRunEvent, createRun, savePartialAnswer } from "@/lib/db/runs";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
-import { getLLM } from "@/lib/llm/registry";
-import { detectLanguage, prompt } from "@/lib/prompts";
+import { detectLanguage } from "@/lib/prompts";
 import type { Interrupt } from "@/lib/protocol/run-events";
 import { DEFAULT_TITLE, titleFromMessage } from "@/lib/text/conversation-title";
-import { createRunToolRegistry } from "@/lib/tools/server-tools";
 import { runAgentTurn } from "./agent-run";
 import { followUpTurn } from "./follow-up-turn";
 import { previousTurns, systemPrompt } from "./history";
 import { LiveRun, type LiveRuns } from "./live-run";
 import type { ChatInput, PreparedTurn } from "./prepare-turn";
-import { gateToolCalls } from "./tool-approval";
+import { runHooks } from "./run-hooks";
 
 /** How often a run's write that failed is tried again: a few of SQLite's own waits for a lock, growing. */
 function busyRetries(config: Config): { attempts: number; delayMs: number } {
@@ -68,6 +63,7 @@ export function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, con
     conversationId,
     ownerId,
     persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
+    savePartialAnswer: (text) => savePartialAnswer(db, { runId, text }),
     interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
     // A lock held for a few of SQLite's own waits in a row fails the write (and the run).
     busyRetries: busyRetries(config),
@@ -165,37 +161,9 @@ export async function beginTurn(
     llm: turn.loopLlm,
     synthesisLlm: turn.llm,
     titleLlm: turn.titleLlm,
-    // The conversation's tool groups; an MCP server that cannot connect is named in a notice. Its
-    // tools that act wait for the user's approval (docs/security.md, "Tools that act need the user's consent").
-    registry: async (signal) => {
-      const { disabledToolGroups } = conversation;
-      const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
-      for (const server of unavailable) {
-        live.emitStep(
-          { type: "notice", iteration: 0, text: prompt(language, "mcp_unavailable", { server }) },
-          Date.now(),
-        );
-      }
-      const conversationId = conversation.id;
-      return gateToolCalls(registry, {
-        pending: live.approvals,
-        always: {
-          has: (tool) => isToolAlwaysAllowed(db, { conversationId, tool }),
-          add: (tool, approvedBy) => allowToolAlways(db, { conversationId, tool, approvedBy }),
-        },
-        onStep: (step) => live.emitStep(step, Date.now()),
-        timeoutMs: config.TOOL_APPROVAL_TIMEOUT_S * 1000,
-        language,
-      });
-    },
     config,
     language,
     toolCalling: turn.mode,
-    // Each step's model comes from its role, read when the step starts; none set → the conversation's.
-    resolveRoleModel: async (hint) => {
-      const name = hint ? await roleModel(db, hint) : undefined;
-      return hint && name && name !== turn.model ? getLLM(name, turn.settings, hint) : turn.llm;
-    },
     input: {
       system: systemPrompt(language, files),
       instructions: turn.settings.instructions,
@@ -203,43 +171,21 @@ export async function beginTurn(
       question: questionText,
       images: turn.images,
     },
-    // Only a title the user has not changed meanwhile is replaced; a run ended from outside (its
-    // account removed) has no conversation left to title.
-    onTitle: autoTitle
-      ? async (title) => {
-          if (live.isEnded) return null;
-          const current = await getConversation(db, { id: conversation.id, ownerId: input.ownerId });
-          if (current.title !== autoTitle) return null;
-          await updateConversation(db, { id: conversation.id, ownerId: input.ownerId, title });
-          return title;
-        }
-      : undefined,
-    // The conversation takes its next turn at `done`, while the title is still being made; follow-ups
-    // a completed run never took are that turn.
-    onEnd: ({ status, pending }) => {
-      liveRuns.remove(live);
-      if (status === "complete" && pending.length > 0) {
-        continueWithInterrupts(db, pending, { answerId: live.messageId, input, turn, config, liveRuns });
-      }
-    },
-    onEndNotStored: (error) => liveRuns.unended.add(db, conversation.id, { runId, error }, busyRetries(config)),
-    onInterrupt: (interrupt) =>
-      live.queueWrite(
-        () => takeInterrupt(db, { interrupt, conversationId: conversation.id, runId, parentId: questionId }),
-        `follow-up ${interrupt.id}`,
-      ),
-    onCompact: (event) => {
-      // Keep the summary for later turns when it replaced earlier turns of the conversation.
-      const covered = event.replaced.map((message) => ids.get(message)).filter((id): id is string => Boolean(id));
-      const through = covered.at(-1);
-      const summary = event.summary;
-      if (summary && through) {
-        live.queueWrite(
-          () => saveConversationSummary(db, { id: conversation.id, summary, throughMessageId: through }),
-          "the compaction summary",
-        );
-      }
-    },
+    ...runHooks(db, {
+      live,
+      liveRuns,
+      conversation,
+      input,
+      turn,
+      config,
+      language,
+      questionId,
+      autoTitle,
+      ids,
+      busyRetries: busyRetries(config),
+      continueWith: (pending) =>
+        continueWithInterrupts(db, pending, { answerId: live.messageId, input, turn, config, liveRuns }),
+    }),
   })
     .catch((error) => console.error("[chat] run crashed", error))
     .finally(() => {

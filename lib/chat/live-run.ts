@@ -1,7 +1,8 @@
-import { isDatabaseBusy } from "@/lib/db/busy";
 import type { RunStart } from "@/lib/db/runs";
 import type { RunEventData, RunEventName, ScopedStep, SentRunEvent } from "@/lib/protocol/run-events";
+import { AnswerStream } from "./answer-stream";
 import { type InterruptLimits, InterruptQueue } from "./interrupt-queue";
+import { type BusyRetries, RunWrites } from "./run-writes";
 import { StartTurns } from "./start-turns";
 import { PendingApprovals } from "./tool-approval";
 import { UnendedRuns } from "./unended-runs";
@@ -14,11 +15,10 @@ export interface LiveRunOptions {
   /** The account the run belongs to (null in single-user mode), for the per-user run cap. */
   ownerId?: string | null;
   interruptLimits: InterruptLimits;
-  /**
-   * A write that finds the database busy (another process's lock) is tried again, in its place in
-   * the order, this many times, first after `delayMs` then twice as long each time (none by default).
-   */
-  busyRetries?: { attempts: number; delayMs: number };
+  /** How a write that finds the database busy (another process's lock) is tried again (never by default). */
+  busyRetries?: BusyRetries;
+  /** Saves the answer streamed so far (crash recovery reads it); without it the text is only kept here. */
+  savePartialAnswer?: (text: string) => Promise<unknown>;
 }
 
 /**
@@ -38,26 +38,21 @@ export class LiveRun {
   readonly conversationId: string;
   readonly ownerId: string | null;
   private readonly persist: LiveRunOptions["persist"];
-  private readonly busyRetries: NonNullable<LiveRunOptions["busyRetries"]>;
-  /** Off for the run's last events: its end does not wait for a lock (docs/api.md). */
-  private retryBusy = true;
+  /** The run's writes, one after the other; the engine does not wait for them. */
+  private readonly writes: RunWrites;
   private readonly log: SentRunEvent[] = [];
   private readonly listeners = new Set<(event: SentRunEvent) => void>();
   private readonly endListeners = new Set<() => void>();
   private seq = 0;
-  /** The run's writes, one after the other; the engine does not wait for them. */
-  private writes: Promise<void> = Promise.resolve();
-  private readonly writeFailures: unknown[] = [];
   /** Stored events that someone else wrote (a shutdown at exit): the run's queued write of each is skipped. */
   private readonly storedElsewhere = new Set<number>();
   private deltasSinceSeq = 0;
   private started = false;
   private startedRun: RunStart | undefined;
   private ended = false;
-  /** The answer streamed so far, kept for a shutdown that must store it. */
-  answerText = "";
-  /** Set once the run's assistant message is stored, by the run or by a shutdown: it is stored once. */
-  finalized = false;
+  private endIsClaimed = false;
+  /** The answer streamed so far: its one writer is the run, and whoever ends the run stores its text. */
+  readonly answer: AnswerStream;
   /** The id of the assistant message the run ends with, whoever stores it; `done` announces it. */
   readonly messageId = crypto.randomUUID();
   private resolveStartSettled = () => {};
@@ -71,8 +66,13 @@ export class LiveRun {
     this.conversationId = options.conversationId;
     this.ownerId = options.ownerId ?? null;
     this.persist = options.persist;
-    this.busyRetries = options.busyRetries ?? { attempts: 0, delayMs: 0 };
+    this.writes = new RunWrites(options.runId, options.busyRetries);
     this.interrupts = new InterruptQueue(options.interruptLimits);
+    const save = options.savePartialAnswer;
+    this.answer = new AnswerStream({
+      emit: (part, store) => this.emit("answer", part, { store }),
+      savePartial: (text) => save && this.queueWrite(() => save(text), "the partial answer"),
+    });
   }
 
   get signal(): AbortSignal {
@@ -109,6 +109,22 @@ export class LiveRun {
     this.resolveStartSettled();
   }
 
+  /**
+   * Who ends the run — the run itself, Stop through it, a shutdown, an account's removal, a survivor
+   * taking over a dead instance's runs — claims it here: true for the first caller only, who stores
+   * the run's end (its assistant message, `messageId`); every later one stores nothing of it.
+   */
+  claimEnd(): boolean {
+    if (this.endIsClaimed) return false;
+    this.endIsClaimed = true;
+    return true;
+  }
+
+  /** Whether someone has claimed the run's end (`claimEnd`). */
+  get endClaimed(): boolean {
+    return this.endIsClaimed;
+  }
+
   /** Emits an event; `store: false` is for answer deltas. Returns it as sent, or undefined once ended. */
   emit<K extends RunEventName>(
     event: K,
@@ -139,40 +155,17 @@ export class LiveRun {
    * reach the database in the order they happened. A failure is logged and kept for `writesSettled`.
    */
   queueWrite(write: () => Promise<unknown>, what: string): void {
-    this.writes = this.writes
-      .then(() => this.writeRetryingBusy(write))
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          console.error(`[run] could not store ${what} of run ${this.runId}`, error);
-          this.writeFailures.push(error);
-        },
-      );
-  }
-
-  /** A busy database is retried with a growing delay; still busy after the last attempt, the write is lost. */
-  private async writeRetryingBusy(write: () => Promise<unknown>): Promise<void> {
-    const { attempts, delayMs } = this.busyRetries;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await write();
-        return;
-      } catch (error) {
-        if (!isDatabaseBusy(error) || !this.retryBusy || attempt >= attempts) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, delayMs * 2 ** attempt));
-    }
+    this.writes.add(write, what);
   }
 
   /** From now on a busy database fails a write at once: the run's end is stored when it is free. */
   stopBusyRetries(): void {
-    this.retryBusy = false;
+    this.writes.stopBusyRetries();
   }
 
   /** Once every write queued so far has settled: the failures among them, oldest first. */
-  async writesSettled(): Promise<unknown[]> {
-    await this.writes;
-    return [...this.writeFailures];
+  writesSettled(): Promise<unknown[]> {
+    return this.writes.settled();
   }
 
   /** This emitted event was stored by someone else (a shutdown at exit, which cannot wait): its queued write is skipped. */

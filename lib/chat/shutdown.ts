@@ -16,8 +16,8 @@ function endForShutdown(liveRuns: LiveRuns): { live: LiveRun; end: RunEnd; error
   const ended = [];
   for (const live of liveRuns.active()) {
     if (!live.isStarted) live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
-    if (live.finalized || !live.isStarted) continue;
-    live.finalized = true;
+    // A run that claimed its own end (or was claimed by an account's removal) stores it itself.
+    if (!live.isStarted || !live.claimEnd()) continue;
     const end: RunEnd = {
       messageId: live.messageId,
       status: "interrupted",
@@ -25,7 +25,7 @@ function endForShutdown(liveRuns: LiveRuns): { live: LiveRun; end: RunEnd; error
       inputTokens: 0,
       outputTokens: 0,
       error: SHUT_DOWN,
-      answer: live.answerText,
+      answer: live.answer.text,
     };
     const error = live.emit("error", { code: "unavailable:server_shutdown", message: SHUT_DOWN, retryable: true });
     live.controller.abort(new DOMException("The server is shutting down.", "AbortError"));
@@ -79,7 +79,8 @@ export function interruptLiveRunsAtExit(db: Db, liveRuns: LiveRuns): number {
 export function dropLiveRuns(liveRuns: LiveRuns): string[] {
   const started = liveRuns.active().filter((live) => live.isStarted);
   for (const live of started) {
-    live.finalized = true;
+    // The survivor stored the run's end: nobody here stores it again.
+    live.claimEnd();
     live.interrupts.close();
     live.controller.abort(new DOMException("Another server took over this answer.", "AbortError"));
     live.end();

@@ -229,7 +229,7 @@ describe("removing an account stops its runs first", () => {
     let open = () => {};
     live.queueWrite(() => new Promise<void>((resolve) => (open = resolve)), "a held write");
     const removing = remove(dave.id);
-    await expect.poll(() => live.finalized).toBe(true);
+    await expect.poll(() => live.endClaimed).toBe(true);
 
     const refused = await chat(dave.client.request("/api/chat", "POST", { conversationId: other, message: "now" }));
     expect(refused.status).toBe(404);
