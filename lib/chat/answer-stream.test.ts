@@ -19,7 +19,11 @@ function stream({ saveEveryMs = 1000 } = {}) {
     now = at;
     answer.push({ status: "delta", content });
   };
-  return { answer, sent, saved, delta };
+  const startAt = (at: number) => {
+    now = at;
+    answer.startSaving();
+  };
+  return { answer, sent, saved, delta, startAt };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -36,6 +40,16 @@ describe("AnswerStream", () => {
     delta("five", 2002);
     expect(saved).toEqual(["One two three ", "One two three four five"]);
     expect(answer.text).toBe("One two three four five");
+  });
+
+  it("the interval between partial saves counts from the run's start, not from its reservation", () => {
+    const { answer, saved, delta, startAt } = stream();
+    startAt(5000);
+    answer.push({ status: "start" });
+    delta("Early", 5500);
+    expect(saved).toEqual([]);
+    delta(" and late", 6001);
+    expect(saved).toEqual(["Early and late"]);
   });
 
   it("a start begins the text again: a reply discarded for a tool call is not part of the answer or its saves", () => {

@@ -30,6 +30,11 @@ export class AnswerStream {
     this.lastSave = this.now();
   }
 
+  /** The interval between partial saves counts from now: the run has started (its slot was reserved earlier). */
+  startSaving(): void {
+    this.lastSave = this.now();
+  }
+
   /** What the model has written of the answer so far (empty before it starts). */
   get text(): string {
     return this.answer;

@@ -101,6 +101,7 @@ export class LiveRun {
   markStarted(run: RunStart): void {
     this.started = true;
     this.startedRun = run;
+    this.answer.startSaving();
     this.resolveStartSettled();
   }
 
