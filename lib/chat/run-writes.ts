@@ -1,4 +1,5 @@
 import { isDatabaseBusy } from "@/lib/db/busy";
+import { backoffDelay } from "@/lib/util/backoff";
 
 /** How often a write that finds the database busy is tried again: first after `delayMs`, then twice as long each time. */
 export interface BusyRetries {
@@ -46,7 +47,7 @@ export class RunWrites {
       } catch (error) {
         if (!isDatabaseBusy(error) || !this.retryBusy || attempt >= attempts) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, delayMs * 2 ** attempt));
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, { firstMs: delayMs })));
     }
   }
 
