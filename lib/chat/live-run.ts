@@ -23,8 +23,8 @@ export interface LiveRunOptions {
 
 /**
  * A run as seen by the web layer, from the moment its slot is reserved: its event log, its live
- * subscribers, its interrupt queue and the abort controller that Stop uses. It is a reservation
- * until `markStarted` (its run row exists); Stop during the reservation is honoured when it starts.
+ * subscribers, its answer stream, its interrupt queue, its writes and the abort controller that Stop
+ * uses. A reservation until `markStarted` (its row exists); Stop meanwhile is honoured at the start.
  * Stored events get a sequence number N (SSE id "N"); answer deltas are not stored and get "N.k",
  * the k-th delta after stored event N, so a client can resume exactly where it was with `?after=`
  * (or Last-Event-ID).
