@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { PullEvent, PullLayer } from "@/lib/protocol/pull-events";
+import { ndjsonLines, streamChunks } from "@/lib/util/ndjson";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError, readOllamaErrorText } from "./ollama-errors";
 
 /**
@@ -103,32 +104,22 @@ export class PullTracker {
 }
 
 /** Ollama's progress lines are short; a longer one is not a progress line. */
-const MAX_LINE_CHARS = 64 * 1024;
+const MAX_LINE_BYTES = 64 * 1024;
 
 function parseLine(line: string): OllamaPullLine {
   try {
     return JSON.parse(line) as OllamaPullLine;
   } catch {
-    throw new AppError("upstream:ollama", `Ollama sent a pull progress line that is not JSON: ${line.slice(0, 200)}`);
+    throw new AppError(
+      "upstream:ollama",
+      `Ollama sent a pull progress line that is not JSON: ${line.trim().slice(0, 200)}`,
+    );
   }
 }
 
-async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<OllamaPullLine> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const reader = body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    buffer += decoder.decode(read.value, { stream: true });
-    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (line) yield parseLine(line);
-    }
-    if (buffer.length > MAX_LINE_CHARS)
-      throw new AppError("upstream:ollama", "Ollama sent a pull progress line too long to be one.");
-  }
-  const rest = (buffer + decoder.decode()).trim();
-  if (rest) yield parseLine(rest);
+async function* progressLines(body: AsyncIterable<Uint8Array>): AsyncGenerator<OllamaPullLine> {
+  const tooLong = () => new AppError("upstream:ollama", "Ollama sent a pull progress line too long to be one.");
+  for await (const line of ndjsonLines(body, { maxLineBytes: MAX_LINE_BYTES, tooLong })) yield parseLine(line);
 }
 
 /**
@@ -170,7 +161,7 @@ export async function startPull({
     }
     throw ollamaHttpError(response.status, text);
   }
-  const body = response.body ? ndjsonLines(response.body) : undefined;
+  const body = response.body ? progressLines(streamChunks(response.body)) : undefined;
   return (async function* events(): AsyncGenerator<PullEvent> {
     const tracker = new PullTracker(model, now);
     try {

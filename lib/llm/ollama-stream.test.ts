@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AppError } from "@/lib/errors";
-import { LINES_PER_TURN, ndjsonLines, readCapped } from "./ollama-stream";
+import { ndjsonLines, readCapped } from "./ollama-stream";
 
 const encoder = new TextEncoder();
 
@@ -49,20 +49,6 @@ describe("NDJSON lines", () => {
   it("ends the reply as soon as an unfinished line is longer than maxLineBytes", async () => {
     const error = await lines(chunks("x".repeat(11)), 10).catch((caught: unknown) => caught as AppError);
     expect(error).toMatchObject({ code: "upstream:ollama_line_too_long" });
-  });
-});
-
-describe("bursts", () => {
-  it("gives the event loop a turn every LINES_PER_TURN lines of a reply read at once", async () => {
-    const burst = Array.from({ length: 5 * LINES_PER_TURN + 3 }, (_, i) => `{"message":{"content":"t${i} "}}\n`);
-    let taken = 0;
-    let takenAtFirstTurn: number | undefined;
-    for await (const _line of ndjsonLines(chunks(burst.join("")))) {
-      if (taken === 0) setImmediate(() => (takenAtFirstTurn = taken));
-      taken++;
-    }
-    expect(taken).toBe(burst.length);
-    expect(takenAtFirstTurn).toBe(LINES_PER_TURN);
   });
 });
 
