@@ -266,7 +266,11 @@ export class RunState {
               .filter(Boolean)
               .join("\n\n")
           : renderObservation(outcome);
-        const paging = outcome.ok && !artifact ? outcome.paging : undefined;
+        // The page's text is the output; the footer the model read follows it.
+        const paging =
+          outcome.ok && !artifact && outcome.paging
+            ? { ...outcome.paging, bodyChars: outcome.output.length }
+            : undefined;
         const source = outcome.ok && outcome.source ? this.sources.cite(outcome.source) : undefined;
         const results = outcome.ok ? outcome.results : undefined;
         const { ok } = outcome;
@@ -277,6 +281,7 @@ export class RunState {
           callId: call.id,
           tool: call.name,
           ok,
+          ...(outcome.ok ? {} : { errorKind: outcome.error.kind }),
           observation,
           ...(paging ? { paging } : {}),
           durationMs,

@@ -12,6 +12,7 @@ import type {
   Compaction,
   Interrupt,
   NoticeAbout,
+  Paging,
   RunDone,
   RunEvent,
   SearchHit,
@@ -21,15 +22,17 @@ import type {
   Usage,
   Verdict,
 } from "@/lib/protocol/run-events";
-import type { PageInfo } from "@/lib/tools/page-info";
+import type { ToolErrorKind } from "@/lib/protocol/tool-failures";
 import type { ErrorInfo } from "./error-text";
 import { applyPlan, applyStepProgress, type PlanStepView } from "./plan-view";
 
 export interface ToolResult {
   ok: boolean;
+  /** Why the call failed, when it did. */
+  errorKind: ToolErrorKind | null;
   observation: string;
-  /** More text follows this page: the footer of the observation, as data. */
-  paging: PageInfo | null;
+  /** More text follows this page: the footer of the observation, as data, and where it begins. */
+  paging: Paging | null;
   durationMs: number;
   artifact: Artifact | null;
   /** The page or file read, numbered among the run's sources. */
@@ -178,6 +181,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
     case "tool_result": {
       const result: ToolResult = {
         ok: step.ok,
+        errorKind: step.errorKind ?? null,
         observation: step.observation,
         paging: step.paging ?? null,
         durationMs: step.durationMs,

@@ -45,11 +45,11 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   }
 }
 
-/** A run's events from an SSE body; frames that are not run events are skipped. */
+/** A run's events from an SSE body; a frame that is not one of the protocol's is skipped, and the console says why. */
 export async function* readRunEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<RunEvent> {
   for await (const message of readSse(body, signal)) {
-    const event = decodeRunEvent(message);
-    if (event) yield event;
-    else console.warn("[chat] ignored an event that is not part of the run protocol", message.event);
+    const decoded = decodeRunEvent(message);
+    if (decoded.ok) yield decoded.event;
+    else console.warn(`[chat] ignored a frame of the run's stream: ${decoded.problem}`);
   }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { StoredRunEvent } from "@/lib/db/schema";
+import { allSampleEvents, sampleEvents } from "@/tests/support/run-event-samples";
 import { runEventDataSchemas } from "./event-schema";
+import { exportDocumentSchema, exportedColumns, runEventColumns } from "./format";
 
 describe("an imported notice step", () => {
   const notice = (about: unknown) => ({ seq: 3, at: 0, iteration: 2, type: "notice", text: "sentence", about });
@@ -68,5 +71,38 @@ describe("an imported structured-call record", () => {
     expect(runEventDataSchemas.plan.safeParse({ ...plan, structured: { level: "magic", calls: 1 } }).success).toBe(
       false,
     );
+  });
+});
+
+describe("an imported run event", () => {
+  const eventSchema = exportDocumentSchema({ maxMessages: 1, maxInstructionsChars: 1 }).shape.runs.element.shape.events
+    .element;
+
+  it.each(allSampleEvents())("accepts a %s event as the export writes it, with its data unchanged", (type, data) => {
+    const row: StoredRunEvent = { runId: "r1", seq: 4, type, data: data as StoredRunEvent["data"], createdAt: 1 };
+    const written = JSON.parse(JSON.stringify(exportedColumns(row, runEventColumns)));
+    const parsed = eventSchema.safeParse(written);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(parsed.data).toEqual({ seq: 4, type, data, createdAt: 1 });
+  });
+
+  it("holds the import to the live protocol: paging says where its footer begins, an error keeps its details", () => {
+    const paged = sampleEvents.step.find((step) => step.type === "tool_result" && step.paging);
+    expect(runEventDataSchemas.step.safeParse(paged).success).toBe(true);
+    const withFooterDataOnly = { ...paged, paging: { nextToken: "T", sourcePages: { first: 1, last: 2, total: 3 } } };
+    expect(runEventDataSchemas.step.safeParse(withFooterDataOnly).success).toBe(false);
+    const error = { code: "upstream:ollama", message: "m", retryable: false, details: { model: "x" } };
+    expect(runEventDataSchemas.error.safeParse(error).success).toBe(true);
+  });
+
+  it("refuses an event whose data is not the protocol's, naming the field", () => {
+    const [, step] = allSampleEvents().find(([type]) => type === "step") ?? [];
+    const parsed = eventSchema.safeParse({
+      seq: 1,
+      type: "step",
+      data: { ...(step as object), seq: "one" },
+      createdAt: 1,
+    });
+    expect(parsed.error?.issues.map((issue) => issue.path.join("."))).toEqual(["data.seq"]);
   });
 });

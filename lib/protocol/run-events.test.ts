@@ -8,7 +8,10 @@ import type { AgentOptions, InterruptSource } from "@/lib/agent/types";
 import { LiveRun } from "@/lib/chat/live-run";
 import type { FollowOptions } from "@/lib/client/follow-run";
 import { applyRunEvent, emptyRunView, type timelineFromSteps } from "@/lib/client/run-view";
+import { readSse } from "@/lib/client/sse";
 import type { RunSummary } from "@/lib/db/runs";
+import { formatSse } from "@/lib/http/sse";
+import { allSampleEvents, sampleAgentSteps, sampleEvents } from "@/tests/support/run-event-samples";
 import {
   type AgentStep,
   decodeRunEvent,
@@ -75,19 +78,70 @@ describe("the run protocol", () => {
       expect(isRunEventName(name)).toBe(false);
   });
 
-  it("decodes a frame of the wire into an event, and ignores unknown names and data that is not a JSON object", () => {
+  it("decodes a frame of the wire into an event, and says why a frame of another name or data that is not a JSON object is none", () => {
     expect(decodeRunEvent({ event: "done", data: JSON.stringify(done), id: "9" })).toEqual({
-      event: "done",
-      data: done,
-      id: "9",
+      ok: true,
+      event: { event: "done", data: done, id: "9" },
     });
     expect(decodeRunEvent({ event: "answer", data: '{"status":"start"}' })).toEqual({
-      event: "answer",
-      data: { status: "start" },
+      ok: true,
+      event: { event: "answer", data: { status: "start" } },
     });
-    expect(decodeRunEvent({ event: "surprise", data: "{}" })).toBeNull();
-    expect(decodeRunEvent({ data: "{}" })).toBeNull();
-    expect(decodeRunEvent({ event: "done", data: "{not json" })).toBeNull();
-    expect(decodeRunEvent({ event: "done", data: "42" })).toBeNull();
+    const problem = (message: { event?: string; data: string }) => {
+      const decoded = decodeRunEvent(message);
+      return decoded.ok ? null : decoded.problem;
+    };
+    expect(problem({ event: "surprise", data: "{}" })).toBe('"surprise" is not an event of the run protocol');
+    expect(problem({ data: "{}" })).toBe('"message" is not an event of the run protocol');
+    expect(problem({ event: "done", data: "{not json" })).toBe('the "done" event\'s data is not JSON');
+    expect(problem({ event: "done", data: "42" })).toMatch(/^the "done" event does not match the run protocol: /);
+  });
+});
+
+describe("every event of the run protocol", () => {
+  it.each(allSampleEvents())(
+    "survives the wire: a %s event sent by the server is the same event in the browser",
+    async (name, data) => {
+      const frame = formatSse({ event: name, data, id: "7" });
+      const decoded = [];
+      for await (const message of readSse(new Response(frame).body as ReadableStream<Uint8Array>)) {
+        decoded.push(decodeRunEvent(message));
+      }
+      expect(decoded).toEqual([{ ok: true, event: { event: name, data, id: "7" } }]);
+    },
+  );
+
+  it("has a sample of every step kind in the round trip", () => {
+    const kinds = new Set(sampleEvents.step.map((step) => step.type));
+    expect([...kinds].sort()).toEqual(Object.keys(sampleAgentSteps).sort());
+  });
+});
+
+describe("a run event the protocol does not define", () => {
+  const refusal = (name: string, data: unknown) => {
+    const decoded = decodeRunEvent({ event: name, data: JSON.stringify(data) });
+    return decoded.ok ? "accepted" : decoded.problem;
+  };
+  const result = sampleAgentSteps.tool_result[0];
+
+  it("is refused with what is wrong and where: a missing field, a wrong type, an unknown kind", () => {
+    const { callId: _, ...noCallId } = { ...result, seq: 1, at: 0 };
+    expect(refusal("step", noCallId)).toMatch(/^the "step" event does not match the run protocol: callId: /);
+    expect(refusal("done", { ...done, iterations: "3" })).toMatch(/: iterations: /);
+    expect(refusal("step", { ...result, seq: 1, at: 0, type: "telepathy" })).toMatch(/: type: /);
+    expect(refusal("answer", { status: "delta" })).toMatch(/: content: /);
+    expect(refusal("error", { code: "x", message: "m" })).toMatch(/: retryable: /);
+  });
+
+  it("is refused when its data drifted from what the browser folds: paging without where its footer begins, an unknown failure kind", () => {
+    const paged = sampleAgentSteps.tool_result[1];
+    const { bodyChars: _, ...footerUnknown } = paged?.paging ?? { bodyChars: 0 };
+    expect(refusal("step", { ...paged, seq: 1, at: 0, paging: footerUnknown })).toMatch(/: paging\.bodyChars: /);
+    expect(refusal("step", { ...result, seq: 1, at: 0, ok: false, errorKind: "gremlins" })).toMatch(/: errorKind: /);
+  });
+
+  it("is refused whole when it is no object at all, and a prototype key is no event name", () => {
+    for (const data of [null, [], "text", 0]) expect(refusal("done", data)).toMatch(/does not match the run protocol/);
+    expect(refusal("__proto__", {})).toBe('"__proto__" is not an event of the run protocol');
   });
 });

@@ -150,9 +150,12 @@ describe("the agent behind /api/chat", () => {
     expect(results.length).toBeGreaterThan(2);
     expect(results.every((s) => s.ok)).toBe(true);
     expect(results.map((s) => parsePageInfo(String(s.observation)).body).join("")).toBe(full);
-    // Each page's footer travels as data too: the cards read it there, never from the text.
+    // Each page's footer travels as data too, with where it begins: the cards read it there, never from the text.
     expect(results.map((s) => s.paging ?? null)).toEqual(
-      results.map((s) => parsePageInfo(String(s.observation)).pageInfo),
+      results.map((s) => {
+        const { body, pageInfo } = parsePageInfo(String(s.observation));
+        return pageInfo && { ...pageInfo, bodyChars: body.length };
+      }),
     );
     expect(results.at(-1)?.paging).toBeUndefined();
     expect(events.findLast((e) => e.event === "done")?.event).toBe("done");

@@ -7,6 +7,7 @@ import { getLiveRuns } from "@/lib/chat/chat-service";
 import { readSse } from "@/lib/client/sse";
 import { closeDbForTests, getDb } from "@/lib/db/client";
 import { resetConfigForTests } from "@/lib/env-config";
+import { decodeRunEvent, isRunEventName } from "@/lib/protocol/run-events";
 import type { FakeOllama } from "@/tests/fake-ollama/server";
 import { type FakeWeb, startFakeWeb } from "./fake-web";
 
@@ -59,7 +60,11 @@ export interface ParsedEvent {
   id: string | null;
 }
 
-/** Reads an SSE response to its end (or until `until` says stop). */
+/**
+ * Reads an SSE response to its end (or until `until` says stop). A run event whose data the run
+ * protocol refuses fails the test: every API test checks the server's events against the schemas
+ * the browser decodes them with.
+ */
 export async function readEvents(
   response: Response,
   until: (event: ParsedEvent) => boolean = () => false,
@@ -67,6 +72,8 @@ export async function readEvents(
   const events: ParsedEvent[] = [];
   if (!response.body) throw new Error("no body");
   for await (const message of readSse(response.body)) {
+    const decoded = decodeRunEvent(message);
+    if (!decoded.ok && isRunEventName(message.event)) throw new Error(`the server sent ${decoded.problem}`);
     const event = { event: message.event, data: JSON.parse(message.data) as Record<string, unknown>, id: message.id };
     events.push(event);
     if (until(event)) break;

@@ -6,6 +6,7 @@ import { RunTimeline } from "./run-timeline";
 
 const result: ToolResult = {
   ok: true,
+  errorKind: null,
   observation: "page text",
   paging: null,
   durationMs: 5,

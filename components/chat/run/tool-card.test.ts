@@ -1,12 +1,14 @@
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { applyStep, type ToolResult } from "@/lib/client/run-view";
+import type { Paging } from "@/lib/protocol/run-events";
 import { formatPageInfo, type PageInfo } from "@/lib/tools/page-info";
 import { renderHtml } from "@/tests/support/render-html";
 import { ToolObservation } from "./tool-card";
 
-const result = (observation: string, paging: PageInfo | null): ToolResult => ({
+const result = (observation: string, paging: Paging | null): ToolResult => ({
   ok: true,
+  errorKind: null,
   observation,
   paging,
   durationMs: 5,
@@ -17,10 +19,17 @@ const result = (observation: string, paging: PageInfo | null): ToolResult => ({
 
 const render = (value: ToolResult) => renderHtml(createElement(ToolObservation, { result: value }));
 
+/** A page's observation as the model read it, and its paging data as the step carries it. */
+const page = (body: string, info: PageInfo): [string, Paging] => [
+  body + formatPageInfo(info),
+  { ...info, bodyChars: body.length },
+];
+
 describe("a tool card's observation", () => {
   it("shows a page without the footer the model read, and says from the paging data that more follows", () => {
-    const paging = { nextToken: "TOKEN", sourcePages: { first: 1, last: 3, total: 10 } };
-    const html = render(result(`Page text${formatPageInfo(paging)}`, paging));
+    const html = render(
+      result(...page("Page text", { nextToken: "TOKEN", sourcePages: { first: 1, last: 3, total: 10 } })),
+    );
     expect(html).toContain("Page text</pre>");
     expect(html).not.toContain("page-info");
     expect(html).not.toContain("TOKEN");
@@ -28,8 +37,7 @@ describe("a tool card's observation", () => {
   });
 
   it("says more follows without pages for a page that names none", () => {
-    const paging = { nextToken: "TOKEN" };
-    const html = render(result(`Page text${formatPageInfo(paging)}`, paging));
+    const html = render(result(...page("Page text", { nextToken: "TOKEN" })));
     expect(html).toContain("Page text</pre>");
     expect(html).toMatch(/More text follows; /);
   });
@@ -45,7 +53,7 @@ describe("a tool card's observation", () => {
 
 describe("a tool card's result", () => {
   it("carries the paging data of its tool_result step", () => {
-    const paging = { nextToken: "TOKEN", sourcePages: { first: 2, last: 2, total: 5 } };
+    const [observation, paging] = page("Text", { nextToken: "TOKEN", sourcePages: { first: 2, last: 2, total: 5 } });
     const called = applyStep(
       [],
       { type: "tool_call", seq: 1, at: 0, iteration: 1, callId: "c1", tool: "pdf_to_text", args: {} },
@@ -61,7 +69,7 @@ describe("a tool card's result", () => {
         callId: "c1",
         tool: "pdf_to_text",
         ok: true,
-        observation: `Text${formatPageInfo(paging)}`,
+        observation,
         paging,
         durationMs: 3,
       },

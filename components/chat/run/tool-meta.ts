@@ -1,5 +1,6 @@
 import { FileSearch, FileText, Globe, type LucideIcon, Search, Wrench } from "lucide-react";
-import { formatPageInfo, type PageInfo, type SourcePages } from "@/lib/tools/page-info";
+import type { Paging } from "@/lib/protocol/run-events";
+import type { SourcePages } from "@/lib/tools/page-info";
 
 /**
  * How a tool call reads on its card: an icon, a name a person understands (a message key under
@@ -74,13 +75,11 @@ export function toolMeta(tool: string, rawArgs: unknown, fileNames: ReadonlyMap<
 
 /**
  * The observation without the page-info footer the model read after it: the card states what the
- * footer says from the result's paging data instead. The footer is written by the same formatter
- * the tools' results went through, so it is removed exactly, never found by searching the text.
+ * footer says from the result's paging data instead. The step says where the page's text ends
+ * (`bodyChars`), so the footer is never looked for in the text.
  */
-export function observationBody(observation: string, paging: PageInfo | null): string {
-  if (!paging) return observation;
-  const footer = formatPageInfo(paging);
-  return observation.endsWith(footer) ? observation.slice(0, -footer.length) : observation;
+export function observationBody(observation: string, paging: Paging | null): string {
+  return paging ? observation.slice(0, paging.bodyChars) : observation;
 }
 
 /** "3-5/40": the PDF pages a page of text came from, of how many. */
