@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/client/api";
 import type { ConversationDetail } from "@/lib/client/types";
+import { conversationSummary } from "@/tests/support/conversation-summary";
 import { detailState } from "./use-conversation-detail";
 
 const detail: ConversationDetail = {
-  conversation: { id: "c1", title: "Chat", model: null, createdAt: 0, updatedAt: 0 },
+  conversation: conversationSummary({ id: "c1" }),
   messages: [],
   files: [],
   activeRunId: null,

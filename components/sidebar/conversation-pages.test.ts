@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationSummary } from "@/lib/client/types";
+import { conversationSummary } from "@/tests/support/conversation-summary";
 import {
   type ConversationPage,
   flattenPages,
@@ -10,14 +11,7 @@ import {
 } from "./conversation-pages";
 
 const conversation = (id: string, updatedAt: number, flags: { pinned?: boolean; archived?: boolean } = {}) =>
-  ({
-    id,
-    title: `Chat ${id}`,
-    model: null,
-    createdAt: 0,
-    updatedAt,
-    ...flags,
-  }) satisfies ConversationSummary;
+  conversationSummary({ id, title: `Chat ${id}`, updatedAt, ...flags });
 
 const page = (
   conversations: ConversationSummary[],

@@ -4,11 +4,12 @@
  * builds inline are written here.
  */
 
-import type { Setting, SettingSource } from "@/lib/admin-settings";
+import type { EffectiveSettings, Setting, SettingSource } from "@/lib/admin-settings";
 import type { PublicUser } from "@/lib/auth/accounts";
 import type { ChatSettings } from "@/lib/chat-settings";
-import type { MessageWithRun } from "@/lib/db/conversation-detail";
+import type { getConversationDetail, listFileSummaries, MessageWithRun } from "@/lib/db/conversation-detail";
 import type { SearchMatch } from "@/lib/db/conversation-search";
+import type { ConversationListItem } from "@/lib/db/conversations";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus, Preset } from "@/lib/db/schema";
@@ -16,6 +17,7 @@ import type { ImportReport } from "@/lib/export/import-conversations";
 import type { UploadResult } from "@/lib/files/uploads";
 import type { ModelRole } from "@/lib/llm/model-roles";
 import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
+import type { OllamaStatus } from "@/lib/llm/ollama-status";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import type { ToolGroup } from "@/lib/mcp/server-hub";
 import type { McpTransportPatch } from "@/lib/mcp/store";
@@ -45,51 +47,23 @@ export type {
   Usage,
 };
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  model: string | null;
-  /** "Plan first": the composer sends this conversation's turns in DAG mode. */
-  planFirst?: boolean;
-  /** Its own instructions and model options; `{}` = the defaults. */
-  settings?: ChatSettings;
-  /** Tool groups switched off for this conversation: `web` and `mcp:<server>`. */
-  disabledToolGroups?: string[];
-  /** Listed before the others. */
-  pinned?: boolean;
-  /** Out of the sidebar's list until its Archived filter is on. */
-  archived?: boolean;
-  createdAt: number;
-  updatedAt: number;
-  /** In search results: where the query matched. */
-  match?: SearchMatch;
-}
+/**
+ * A conversation as the API lists and returns it: its stored row (`planFirst`: the composer sends
+ * its turns in DAG mode; `settings`: its own instructions and options; `disabledToolGroups`: `web`
+ * and `mcp:<server>` switched off); in search results with `match`, where the query matched.
+ */
+export type ConversationSummary = ConversationListItem;
 
 /** A stored message; an assistant message comes with its run. */
 export type StoredMessage = MessageWithRun;
 
-export interface ConversationDetail {
-  conversation: ConversationSummary;
-  messages: StoredMessage[];
-  files: ConversationFile[];
-  activeRunId: string | null;
-  /** Follow-ups the server holds: queued for the running answer, or unsent (their run is over). */
-  interrupts: HeldInterrupt[];
-}
+/** `GET /api/conversations/:id`: the branch shown, its files, the running run, and the follow-ups the server holds. */
+export type ConversationDetail = Awaited<ReturnType<typeof getConversationDetail>> & { interrupts: HeldInterrupt[] };
 
 export type HeldInterrupt = HeldInterruptView;
 
 /** A file of a conversation: uploaded by the user, or fetched by the agent (`search_and_fetch`). */
-export interface ConversationFile {
-  id: string;
-  origin: "upload" | "fetch";
-  filename: string;
-  mime: string;
-  size: number;
-  pageCount: number | null;
-  sourceUrl: string | null;
-  createdAt: number;
-}
+export type ConversationFile = Awaited<ReturnType<typeof listFileSummaries>>[number];
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
 export type UploadedFile = UploadResult;
@@ -112,7 +86,7 @@ export interface Health {
   ok: boolean;
   db: boolean;
   /** `error` (why Ollama is unreachable, and where it was looked for) is for admins only. */
-  ollama: { reachable: boolean; version: string | null; error?: string };
+  ollama: OllamaStatus;
 }
 
 /** `GET /api/auth/me`: whether accounts are on, who is signed in, and what the sign-in page offers. */
@@ -125,19 +99,12 @@ export interface Me {
   setupTokenRequired: boolean;
 }
 
-export type SearchBackend = "duckduckgo" | "searxng";
+export type SearchBackend = EffectiveSettings["searchBackend"]["value"];
 
-/** `GET /api/settings`: the effective values, where each comes from, and an Ollama check. */
-export interface SettingsView {
-  /** Where Ollama runs (one server, or several joined by ", ") and the variable that says so: admins only. */
-  ollamaUrl?: string;
-  ollamaUrlEnv?: "OLLAMA_BASE_URL" | "OLLAMA_BASE_URLS";
-  /** `error` (why Ollama is unreachable) is for admins only. */
-  ollama: { reachable: boolean; version: string | null; error?: string };
-  roles: Record<ModelRole, Setting<string | null>>;
-  /** How long each role's model stays loaded in Ollama (null: the default). */
-  keepAlive: { default: Setting<string>; roles: Record<ModelRole, string | null> };
-  searchBackend: Setting<SearchBackend>;
-  limits: Record<string, Setting<number>>;
-  editable: boolean;
-}
+/**
+ * `GET /api/settings`: the effective values and where each comes from, an Ollama check, and whether
+ * this viewer may change them. Where Ollama runs (`ollamaUrl`, and the variable that says so) and
+ * why it is unreachable (`ollama.error`) are for admins only.
+ */
+export type SettingsView = Omit<EffectiveSettings, "ollamaUrl" | "ollamaUrlEnv"> &
+  Partial<Pick<EffectiveSettings, "ollamaUrl" | "ollamaUrlEnv">> & { ollama: OllamaStatus; editable: boolean };

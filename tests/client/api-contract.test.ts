@@ -1,5 +1,6 @@
 /**
- * The browser's request bodies are the routes' own schemas. The type half is checked by
+ * The browser's request bodies are the routes' own schemas, and its answers the server's types
+ * where the server has one. The type half is checked by
  * `tsc --noEmit` (part of `npm run lint`): a body type written again by hand beside its route — a
  * `mode` with two of the route's four values, a field the route no longer has — stops compiling
  * here. The runtime half sends one body through each call and parses what went over the wire with
@@ -21,10 +22,18 @@ import {
 } from "@/app/api/conversations/schema";
 import { presetBody, presetPatch } from "@/app/api/presets/schema";
 import { settingsBody } from "@/app/api/settings/schema";
+import type { EffectiveSettings, updateSettings } from "@/lib/admin-settings";
 import { loginBody, passwordChangeBody, signupBody } from "@/lib/auth/account-rules";
+import type { stopChat } from "@/lib/chat/chat-service";
 import { api, type ChatRequest, exportUrl, newServerTransport } from "@/lib/client/api";
+import type { getConversationDetail, listFileSummaries } from "@/lib/db/conversation-detail";
+import type { listConversations } from "@/lib/db/conversations";
+import type { HeldInterruptView } from "@/lib/db/interrupts";
+import type { checkOllama } from "@/lib/llm/ollama-status";
+import type { importServers } from "@/lib/mcp/store";
 
 type In<S extends z.ZodType> = z.input<S>;
+type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type Arg<F extends (...args: never[]) => unknown, I extends number> = Parameters<F>[I];
 
 /** Every field of a body type across the members of a union, with the values any member gives it (`undefined` aside). */
@@ -83,6 +92,22 @@ describe("the client's request bodies", () => {
     // @ts-expect-error a regeneration answers the stored question: it sends no files
     const regenerateWithFiles: ChatRequest = { conversationId: "c1", regenerate: "m1", attachmentIds: ["f1"] };
     for (const body of [ask, regenerate, neither, regenerateWithFiles]) expect(body.conversationId).toBe("c1");
+  });
+});
+
+describe("the client's answers", () => {
+  it("are the server's types where the server has one", () => {
+    expectTypeOf<Answer<typeof api.listConversations>>().toEqualTypeOf<Answer<typeof listConversations>>();
+    expectTypeOf<Answer<typeof api.conversation>>().toEqualTypeOf<
+      Answer<typeof getConversationDetail> & { interrupts: HeldInterruptView[] }
+    >();
+    expectTypeOf<Answer<typeof api.conversation>["files"]>().toEqualTypeOf<Answer<typeof listFileSummaries>>();
+    expectTypeOf<Answer<typeof api.stop>>().toEqualTypeOf<{ stopping: true } & ReturnType<typeof stopChat>>();
+    expectTypeOf<Answer<typeof api.updateSettings>>().toEqualTypeOf<Answer<typeof updateSettings>>();
+    expectTypeOf<Answer<typeof api.settings>["roles"]>().toEqualTypeOf<EffectiveSettings["roles"]>();
+    expectTypeOf<Answer<typeof api.settings>["limits"]>().toEqualTypeOf<EffectiveSettings["limits"]>();
+    expectTypeOf<Answer<typeof api.settings>["ollama"]>().toEqualTypeOf<Answer<typeof checkOllama>>();
+    expectTypeOf<Answer<typeof api.importMcpServers>>().toEqualTypeOf<Answer<typeof importServers>>();
   });
 });
 

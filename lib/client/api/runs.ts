@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { chatBody } from "@/app/api/chat/schema";
 import type { approvalBody, interruptBody } from "@/app/api/conversations/schema";
+import type { stopChat } from "@/lib/chat/chat-service";
 import type { ApprovalDecided } from "@/lib/protocol/run-events";
 import type { InterruptAccepted } from "../types";
 import { conversationPath } from "./conversations";
@@ -51,7 +52,8 @@ export const runsApi = {
       signal,
     }),
 
-  stop: (id: string) => request<{ stopping: true; runId: string }>(`${conversationPath(id)}/stop`, { method: "POST" }),
+  stop: (id: string) =>
+    request<{ stopping: true } & ReturnType<typeof stopChat>>(`${conversationPath(id)}/stop`, { method: "POST" }),
 
   /** The user's decision on a tool call that waits for approval; ApiError 409 once nothing waits. */
   decideApproval: (id: string, approvalId: string, decision: ApprovalRequest["decision"]) =>

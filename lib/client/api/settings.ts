@@ -1,6 +1,7 @@
 /** The app's health, the settings page (roles, keep-alive, search backend), and the tool groups a chat can switch. */
 import type { z } from "zod";
 import type { settingsBody } from "@/app/api/settings/schema";
+import type { EffectiveSettings } from "@/lib/admin-settings";
 import type { Health, SettingsView, ToolGroup } from "../types";
 import { errorFromResponse, jsonBody, request, unreachable } from "./request";
 
@@ -22,8 +23,7 @@ export const settingsApi = {
 
   settings: () => request<SettingsView>("/api/settings", { cache: "no-store" }),
 
-  updateSettings: (body: SettingsPatch) =>
-    request<Omit<SettingsView, "ollama" | "editable">>("/api/settings", jsonBody("PATCH", body)),
+  updateSettings: (body: SettingsPatch) => request<EffectiveSettings>("/api/settings", jsonBody("PATCH", body)),
 
   /** The tool groups a conversation can switch: web and each enabled MCP server. */
   toolGroups: () => request<{ groups: ToolGroup[] }>("/api/tool-groups", { cache: "no-store" }),
