@@ -228,6 +228,42 @@ describe("GET /api/runs/:runId/events", () => {
     expect(tail.map((e) => e.event)).toEqual(["done"]);
   });
 
+  it("a client that left mid-answer of a run finished in an earlier process gets the whole answer: a start that discards its part, then the stored answer", async () => {
+    const id = await newConversation();
+    const db = await getDb();
+    const run = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const stored: RunEvent[] = [
+      {
+        event: "run",
+        data: { runId: run.id, conversationId: id, userMessageId: "q1", model: "llama3.2:latest", mode: "native" },
+      },
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "done" } },
+      { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
+    ];
+    for (const [index, event] of stored.entries()) await appendRunEvent(db, { runId: run.id, seq: index + 1, event });
+    await finishRun(db, {
+      runId: run.id,
+      status: "complete",
+      iterations: 1,
+      inputTokens: 1,
+      outputTokens: 1,
+      answer: "Stored answer",
+    });
+    // The client had the answer's start (event 2) and its first three deltas (2.1 to 2.3).
+    const rest = await readEvents(
+      await replay(jsonRequest(`/api/runs/${run.id}/events?after=2.3`, "GET"), params({ runId: run.id })),
+    );
+    expect(rest.map((e) => [e.event, e.data.status, e.id])).toEqual([
+      ["answer", "start", "2.4"],
+      ["answer", "delta", "2.5"],
+      ["answer", "done", "3"],
+      ["done", undefined, "4"],
+    ]);
+    expect(answerOf(rest)).toBe("Stored answer");
+  });
+
   it("a run that just finished can still be resumed exactly from memory", async () => {
     const id = await newConversation();
     fake().script({ when: { stream: true }, chunks: ["a ", "b ", "c"] });

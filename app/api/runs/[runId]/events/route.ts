@@ -63,16 +63,28 @@ export const GET = apiRoute(async (request: Request, { params }: { params: Promi
   });
 });
 
-/** The run's stored events after `after`, with its stored answer as one delta when they include the answer's start. */
+/**
+ * The run's stored events after `after`, with its stored answer as one delta when they include the
+ * answer's start. A client that left mid-answer (`after` is a delta's `N.k`) holds part of an answer
+ * whose deltas were not stored: it gets a second `start`, which discards that part, then the whole.
+ */
 async function storedReplay(db: Db, runId: string, after: string): Promise<SentRunEvent[]> {
-  const events = await listRunEvents(db, { runId, after: Number(after.split(".")[0]) });
+  const [stored, delta] = after.split(".");
+  const events = await listRunEvents(db, { runId, after: Number(stored) });
   const answer = (await runMessage(db, { runId }))?.content ?? "";
   const replay: SentRunEvent[] = [];
-  let answerStarted = false;
+  const midAnswer = delta !== undefined;
+  let answerStarted = midAnswer;
   for (const event of events) {
     if (event.event === "answer" && event.data.status === "start") answerStarted = true;
     if (event.event === "answer" && event.data.status === "done" && answerStarted && answer) {
-      replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${Number(event.id) - 1}.1` });
+      if (midAnswer && replay.every((sent) => sent.event !== "answer")) {
+        const next = Number(delta);
+        replay.push({ event: "answer", data: { status: "start" }, id: `${stored}.${next + 1}` });
+        replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${stored}.${next + 2}` });
+      } else {
+        replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${Number(event.id) - 1}.1` });
+      }
     }
     replay.push(event);
   }
