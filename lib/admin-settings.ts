@@ -1,12 +1,11 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { settings } from "@/lib/db/schema";
+import { deleteSetting, readAllSettings, writeSetting } from "@/lib/db/settings";
+import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/db/settings-revision";
 import { type Config, getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
-import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/settings-revision";
 
 /**
  * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
@@ -59,7 +58,7 @@ export interface EffectiveSettings {
  * the settings, and only `store` below changes them. One cache per process, kept on `globalThis`
  * like the live runs: Next.js may load this module once per bundle, and a write through one copy
  * must not leave another copy's cache stale. A write on another instance is seen at the next run
- * start (`syncSettings`): the table holds the revision it wrote (lib/settings-revision.ts).
+ * start (`syncSettings`): the table holds the revision it wrote (lib/db/settings-revision.ts).
  */
 const globalForSettings = globalThis as unknown as { __storedSettings?: WeakMap<Db, Promise<Map<string, unknown>>> };
 globalForSettings.__storedSettings ??= new WeakMap();
@@ -68,10 +67,7 @@ const storedValues = globalForSettings.__storedSettings;
 function storedSettings(db: Db): Promise<Map<string, unknown>> {
   let values = storedValues.get(db);
   if (!values) {
-    const reading = db
-      .select()
-      .from(settings)
-      .then((rows) => new Map<string, unknown>(rows.map((row) => [row.key, row.value])));
+    const reading = readAllSettings(db);
     // A failed read is not kept: the next one tries again.
     reading.catch(() => storedValues.get(db) === reading && storedValues.delete(db));
     storedValues.set(db, reading);
@@ -82,8 +78,8 @@ function storedSettings(db: Db): Promise<Map<string, unknown>> {
 
 async function store(db: Db, key: string, value: unknown): Promise<void> {
   await db.transaction(async (tx) => {
-    if (value === null) await tx.delete(settings).where(eq(settings.key, key));
-    else await tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+    if (value === null) await deleteSetting(tx, key);
+    else await writeSetting(tx, key, value);
     await bumpRevision(tx);
   });
   // After the write: a read that began before it is not kept.

@@ -1,13 +1,13 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import { countUsers } from "@/lib/auth/accounts";
 import { announceSetupTokenAtStart } from "@/lib/auth/setup-token";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
 import { startCluster, stopCluster } from "@/lib/cluster/cluster";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/conversations";
+import { countUsers } from "@/lib/db/users";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/env-config";
 import { closeServerMcp, getServerMcp } from "@/lib/mcp/server-hub";
 import { dataDirError } from "./data-dir-check.mjs";

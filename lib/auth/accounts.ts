@@ -1,9 +1,10 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, asc, count, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { lockedForShare, lockedForUpdate } from "@/lib/db/portable-sql";
-import { conversations, presets, sessions, settings, type User, type UserRole, users } from "@/lib/db/schema";
+import type { User, UserRole } from "@/lib/db/schema";
+import { deleteSession, findSessionUser, insertSession, revokeUserSessions } from "@/lib/db/sessions";
+import { holdSetting, readSetting, writeSetting } from "@/lib/db/settings";
+import { countUsers, findUserByName, getUser, insertUser, normaliseUsername, setUserFields } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { checkNewAccount } from "./account-rules";
 import { dummyHash, hashPassword, verifyPassword } from "./password";
@@ -11,58 +12,18 @@ import { clearSetupTokens, consumeSetupToken, isSetupToken, setupTokenError } fr
 
 /** Accounts, sessions and the sign-up switch (docs/security.md, "Accounts, sessions and authorization"). */
 
-export type PublicUser = Pick<User, "id" | "username" | "role" | "disabled" | "createdAt">;
-
-export const toPublicUser = ({ id, username, role, disabled, createdAt }: User): PublicUser => ({
-  id,
-  username,
-  role,
-  disabled,
-  createdAt,
-});
-
-export const normaliseUsername = (name: string) => name.trim().toLowerCase();
-
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users);
-  return row?.n ?? 0;
-}
-
-export async function listUsers(db: Db): Promise<PublicUser[]> {
-  return (await db.select().from(users).orderBy(asc(users.createdAt))).map(toPublicUser);
-}
-
-export async function findUserByName(db: Db, username: string): Promise<User | undefined> {
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(eq(users.username, normaliseUsername(username)))
-    .limit(1);
-  return user;
-}
-
-export async function getUser(db: Db, id: string): Promise<User> {
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  if (!user) throw new AppError("not_found:user", "User not found.");
-  return user;
-}
-
 /**
  * Whether anyone may create an account. Closed unless the admin opened it: the first account (the
  * admin) can always be created, but once it exists nobody else joins without the admin's say-so.
  */
 export async function isSignupOpen(db: Db): Promise<boolean> {
-  const [row] = await db.select().from(settings).where(eq(settings.key, "signupOpen")).limit(1);
-  return row?.value === true;
+  return (await readSetting(db, "signupOpen")) === true;
 }
 
 const signupClosed = () => new AppError("forbidden:signup_closed", "Sign-up is closed. Ask the admin for an account.");
 
 export async function setSignupOpen(db: Db, open: boolean): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key: "signupOpen", value: open })
-    .onConflictDoUpdate({ target: settings.key, set: { value: open } });
+  await writeSetting(db, "signupOpen", open);
 }
 
 const ACCOUNT_LOCK_KEY = "accountCreationLock";
@@ -73,8 +34,7 @@ const ACCOUNT_LOCK_KEY = "accountCreationLock";
  * SQLite's transactions run one at a time already.
  */
 async function holdAccountCreation(tx: Db): Promise<void> {
-  await tx.insert(settings).values({ key: ACCOUNT_LOCK_KEY, value: true }).onConflictDoNothing();
-  await lockedForUpdate(tx.select().from(settings).where(eq(settings.key, ACCOUNT_LOCK_KEY)));
+  await holdSetting(tx, ACCOUNT_LOCK_KEY, true);
 }
 
 /**
@@ -128,11 +88,7 @@ export async function createUser(
       createdAt: Date.now(),
       removingAt: null,
     };
-    await tx.insert(users).values(user);
-    if (first) {
-      await tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId));
-      await tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId));
-    }
+    await insertUser(tx, user, { claimOwnerless: first });
     return user;
   });
 }
@@ -150,7 +106,7 @@ export async function updateUser(
   changes: { disabled?: boolean; role?: UserRole; passwordHash?: string },
 ): Promise<User> {
   const user = await getUser(db, id);
-  await db.update(users).set(changes).where(eq(users.id, id));
+  await setUserFields(db, id, changes);
   if (changes.disabled || changes.passwordHash) await revokeUserSessions(db, id);
   return { ...user, ...changes };
 }
@@ -169,46 +125,6 @@ export async function changePassword(
   return true;
 }
 
-/** Removes an account with everything it owns. */
-/**
- * Marks (or, with `removing: false`, unmarks) the account as being removed, committed at once, so a
- * start on any app instance sees it (`holdAccount`). With PostgreSQL the update waits for the starts
- * that hold the account's row meanwhile: once it returns, every run they stored is visible.
- */
-export async function markRemoving(db: Db, id: string, removing = true): Promise<void> {
-  await db
-    .update(users)
-    .set({ removingAt: removing ? Date.now() : null })
-    .where(eq(users.id, id));
-}
-
-/**
- * Inside a turn's start transaction: holds the account's row (FOR SHARE with PostgreSQL, so a
- * removal's mark waits for this transaction) and refuses the start (404) when the account is gone
- * or its removal began, on whichever instance.
- */
-export async function holdAccount(tx: Db, id: string): Promise<void> {
-  const [account] = await lockedForShare(
-    tx.select({ removingAt: users.removingAt }).from(users).where(eq(users.id, id)),
-  );
-  if (!account || account.removingAt !== null) {
-    throw new AppError("not_found:account", "This account is being removed.");
-  }
-}
-
-export async function deleteUser(db: Db, id: string): Promise<void> {
-  await getUser(db, id);
-  await db.delete(users).where(eq(users.id, id));
-}
-
-export async function adminCount(db: Db): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.role, "admin"), eq(users.disabled, false)));
-  return row?.n ?? 0;
-}
-
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** A fresh session for a successful login: a new random token every time (no fixation). */
@@ -220,26 +136,16 @@ export async function createSession(
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const expiresAt = now + ttlDays * 24 * 3600 * 1000;
-  await db.insert(sessions).values({ id: hashToken(token), userId, createdAt: now, expiresAt });
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+  await insertSession(db, { id: hashToken(token), userId, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
 export async function sessionUser(db: Db, token: string | undefined): Promise<User | null> {
   if (!token) return null;
-  const [row] = await db
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, Date.now())))
-    .limit(1);
-  return row && !row.user.disabled ? row.user : null;
+  const user = await findSessionUser(db, hashToken(token));
+  return user && !user.disabled ? user : null;
 }
 
 export async function revokeSession(db: Db, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
-}
-
-export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await deleteSession(db, hashToken(token));
 }

@@ -1,9 +1,7 @@
 import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { lockedForUpdate } from "@/lib/db/portable-sql";
-import { settings } from "@/lib/db/schema";
+import { deleteSetting, holdSetting, readSetting, writeSetting } from "@/lib/db/settings";
 import { accountsRequired, type Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 
@@ -30,8 +28,8 @@ export function setupTokenError(): AppError {
 }
 
 async function storedHashes(db: Db): Promise<string[]> {
-  const [row] = await db.select().from(settings).where(eq(settings.key, TOKENS_KEY)).limit(1);
-  return Array.isArray(row?.value) ? row.value.filter((hash): hash is string => typeof hash === "string") : [];
+  const value = await readSetting(db, TOKENS_KEY);
+  return Array.isArray(value) ? value.filter((hash): hash is string => typeof hash === "string") : [];
 }
 
 /** Whether the first sign-up waits for a setup token: accounts are on and nobody has one yet. */
@@ -47,10 +45,7 @@ export async function issueSetupToken(db: Db, config: Pick<Config, "SETUP_TOKEN"
   const token = config.SETUP_TOKEN ?? randomBytes(32).toString("base64url");
   const hash = hashOf(token).toString("hex");
   const hashes = [...(await storedHashes(db)).filter((kept) => kept !== hash), hash].slice(-MAX_TOKENS);
-  await db
-    .insert(settings)
-    .values({ key: TOKENS_KEY, value: hashes })
-    .onConflictDoUpdate({ target: settings.key, set: { value: hashes } });
+  await writeSetting(db, TOKENS_KEY, hashes);
   return token;
 }
 
@@ -108,12 +103,12 @@ export async function isSetupToken(db: Db, token: string): Promise<boolean> {
  * (locked, so a concurrent first sign-up waits and then finds none) and every stored token removed.
  */
 export async function consumeSetupToken(tx: Db, token: string | undefined): Promise<void> {
-  await lockedForUpdate(tx.select().from(settings).where(eq(settings.key, TOKENS_KEY)));
+  await holdSetting(tx, TOKENS_KEY);
   if (token === undefined || !(await isSetupToken(tx, token))) throw setupTokenError();
   await clearSetupTokens(tx);
 }
 
 /** The first account exists: no token is accepted any more. */
 export async function clearSetupTokens(tx: Db): Promise<void> {
-  await tx.delete(settings).where(eq(settings.key, TOKENS_KEY));
+  await deleteSetting(tx, TOKENS_KEY);
 }

@@ -1,7 +1,7 @@
 import "server-only";
-import { deleteUser, markRemoving } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { finishRun, getRun, runsElsewhereOf } from "@/lib/db/runs";
+import { deleteUser, markRemoving } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { getLiveRuns } from "./chat-service";
 import type { LiveRun, LiveRuns } from "./live-run";

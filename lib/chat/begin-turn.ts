@@ -1,5 +1,4 @@
 import "server-only";
-import { holdAccount } from "@/lib/auth/accounts";
 import type { Db } from "@/lib/db/client";
 import { listFileSummaries } from "@/lib/db/conversation-detail";
 import {
@@ -12,6 +11,7 @@ import {
 import { releaseInterrupts } from "@/lib/db/interrupts";
 import { insertMessage, messageTree } from "@/lib/db/messages";
 import { appendRunEvent, createRun, savePartialAnswer } from "@/lib/db/runs";
+import { holdAccount } from "@/lib/db/users";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { detectLanguage } from "@/lib/prompts";

@@ -5,14 +5,15 @@
  */
 
 import type { EffectiveSettings, Setting, SettingSource } from "@/lib/admin-settings";
-import type { PublicUser } from "@/lib/auth/accounts";
 import type { ChatSettings } from "@/lib/chat-settings";
 import type { getConversationDetail, listFileSummaries, MessageWithRun } from "@/lib/db/conversation-detail";
 import type { SearchMatch } from "@/lib/db/conversation-search";
 import type { ConversationListItem } from "@/lib/db/conversations";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
+import type { McpTransportPatch } from "@/lib/db/mcp-servers";
 import type { RunSummary } from "@/lib/db/runs";
 import type { MessageStatus, Preset } from "@/lib/db/schema";
+import type { PublicUser } from "@/lib/db/users";
 import type { ImportReport } from "@/lib/export/import-conversations";
 import type { UploadResult } from "@/lib/files/uploads";
 import type { ModelRole } from "@/lib/llm/model-roles";
@@ -20,7 +21,6 @@ import type { ModelInfo as InstalledModel } from "@/lib/llm/ollama-api";
 import type { OllamaStatus } from "@/lib/llm/ollama-status";
 import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import type { ToolGroup } from "@/lib/mcp/server-hub";
-import type { McpTransportPatch } from "@/lib/mcp/store";
 import type { McpServerState, McpToolInfo } from "@/lib/mcp/types";
 import type { Artifact, Compaction, InterruptAccepted, StoredStep, Usage } from "@/lib/protocol/run-events";
 

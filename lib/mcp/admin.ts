@@ -1,10 +1,10 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { findStoredServer, type McpTransportPatch, serverNotFound } from "@/lib/db/mcp-servers";
 import { type Config, getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { describeProblems, getServerMcp, type McpFileStatus } from "./server-hub";
-import { findStoredServer, type McpTransportPatch, serverNotFound } from "./store";
 import type { McpServerConfig, McpServerState, McpToolApproval, McpTransportConfig } from "./types";
 
 /**

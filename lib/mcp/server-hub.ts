@@ -1,18 +1,18 @@
 import "server-only";
 import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
+import { listStoredServers } from "@/lib/db/mcp-servers";
+import { readRevision } from "@/lib/db/settings-revision";
 import { getConfig } from "@/lib/env-config";
-import { readRevision } from "@/lib/settings-revision";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { createMcpHub, mcpHubOptions } from "./hub";
-import { listStoredServers } from "./store";
 import { mcpToolGroup, WEB_TOOL_GROUP } from "./tool-groups";
 import type { McpConnectionStatus, McpHub, McpServerConfig } from "./types";
 
 /**
  * The server's one MCP hub (docs/tools.md, "MCP tools"), configured from the servers stored
  * on the settings page and those of the `MCP_CONFIG` file, which is read once, at first use. A name
- * in both is the file's. Each use reads the settings revision (lib/settings-revision.ts) and, when
+ * in both is the file's. Each use reads the settings revision (lib/db/settings-revision.ts) and, when
  * another instance changed the stored servers since, configures the hub from them again: a server
  * switched off anywhere is off here at the next run, or the next call of its tools.
  */

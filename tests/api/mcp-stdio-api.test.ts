@@ -6,11 +6,11 @@ import { POST as connect } from "@/app/api/admin/mcp/servers/[name]/connect/rout
 import { PATCH as patch, DELETE as remove } from "@/app/api/admin/mcp/servers/[name]/route";
 import { POST as add, GET as list } from "@/app/api/admin/mcp/servers/route";
 import { getDb } from "@/lib/db/client";
+import { addServer } from "@/lib/db/mcp-servers";
 import { mcpServers } from "@/lib/db/schema";
 import { resetConfigForTests } from "@/lib/env-config";
 import type { McpServersView } from "@/lib/mcp/admin";
 import { resetServerMcpForTests } from "@/lib/mcp/server-hub";
-import { addServer } from "@/lib/mcp/store";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as me } from "@/app/api/auth/me/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
-import { countUsers } from "@/lib/auth/accounts";
 import { announceSetupTokenAtStart } from "@/lib/auth/setup-token";
 import { getDb } from "@/lib/db/client";
 import { settings, users } from "@/lib/db/schema";
+import { countUsers } from "@/lib/db/users";
 import { getConfig, resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { client, PASSWORD, setupTokenFromLog } from "@/tests/support/accounts";

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { PATCH as patchSettings } from "@/app/api/admin/settings/route";
 import { POST as login } from "@/app/api/auth/login/route";
 import { POST as signup } from "@/app/api/auth/signup/route";
-import { countUsers, createSession, createUser } from "@/lib/auth/accounts";
+import { createSession, createUser } from "@/lib/auth/accounts";
 import { issueSetupToken } from "@/lib/auth/setup-token";
 import { SESSION_COOKIE } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { countUsers } from "@/lib/db/users";
 import { getConfig, resetConfigForTests } from "@/lib/env-config";
 
 /** A browser-like client: keeps the session cookie and sends a same-origin Origin header. */

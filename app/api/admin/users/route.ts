@@ -1,5 +1,6 @@
-import { createUser, listUsers, toPublicUser } from "@/lib/auth/accounts";
+import { createUser } from "@/lib/auth/accounts";
 import { getDb } from "@/lib/db/client";
+import { listUsers, toPublicUser } from "@/lib/db/users";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { createUserBody } from "../schema";

@@ -1,9 +1,10 @@
 import { loginBody } from "@/lib/auth/account-rules";
-import { authenticate, createSession, normaliseUsername, toPublicUser } from "@/lib/auth/accounts";
+import { authenticate, createSession } from "@/lib/auth/accounts";
 import { clientKey } from "@/lib/auth/client-address";
 import { getLoginThrottle, reserveLogin } from "@/lib/auth/login-throttle";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db/client";
+import { normaliseUsername, toPublicUser } from "@/lib/db/users";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { publicRoute } from "@/lib/http/api-route";

@@ -1,7 +1,8 @@
-import { countUsers, isSignupOpen, toPublicUser } from "@/lib/auth/accounts";
+import { isSignupOpen } from "@/lib/auth/accounts";
 import { ensureSetupToken } from "@/lib/auth/setup-token";
 import { resolveViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { countUsers, toPublicUser } from "@/lib/db/users";
 import { accountsRequired, getConfig } from "@/lib/env-config";
 import { publicRoute } from "@/lib/http/api-route";
 

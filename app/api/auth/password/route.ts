@@ -1,9 +1,10 @@
 import { passwordChangeBody } from "@/lib/auth/account-rules";
-import { changePassword, createSession, toPublicUser } from "@/lib/auth/accounts";
+import { changePassword, createSession } from "@/lib/auth/accounts";
 import { clientKey } from "@/lib/auth/client-address";
 import { getLoginThrottle, reserveLogin } from "@/lib/auth/login-throttle";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db/client";
+import { toPublicUser } from "@/lib/db/users";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";

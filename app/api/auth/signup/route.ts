@@ -1,8 +1,9 @@
 import { signupBody } from "@/lib/auth/account-rules";
-import { countUsers, createSession, createUser, toPublicUser } from "@/lib/auth/accounts";
+import { createSession, createUser } from "@/lib/auth/accounts";
 import { sessionCookie } from "@/lib/auth/session-cookie";
 import { ensureSetupToken } from "@/lib/auth/setup-token";
 import { getDb } from "@/lib/db/client";
+import { countUsers, toPublicUser } from "@/lib/db/users";
 import { accountsRequired, getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { publicRoute } from "@/lib/http/api-route";

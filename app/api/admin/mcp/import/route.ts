@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
+import { importServers } from "@/lib/db/mcp-servers";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { parseImport, refuseStdioFromUi } from "@/lib/mcp/admin";
 import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
-import { importServers } from "@/lib/mcp/store";
 import { importBody } from "../schema";
 
 export const dynamic = "force-dynamic";

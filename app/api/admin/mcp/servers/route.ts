@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
+import { addServer, listStoredServers } from "@/lib/db/mcp-servers";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { listServerViews, refuseFileName, refuseStdioFromUi, serverView } from "@/lib/mcp/admin";
 import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
-import { addServer, listStoredServers } from "@/lib/mcp/store";
 import { addServerBody } from "../schema";
 
 export const dynamic = "force-dynamic";

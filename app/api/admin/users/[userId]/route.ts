@@ -1,8 +1,9 @@
-import { adminCount, getUser, toPublicUser, updateUser } from "@/lib/auth/accounts";
+import { updateUser } from "@/lib/auth/accounts";
 import { hashPassword } from "@/lib/auth/password";
 import type { Viewer } from "@/lib/auth/viewer";
 import { removeAccount } from "@/lib/chat/account-removal";
 import { getDb } from "@/lib/db/client";
+import { adminCount, getUser, toPublicUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";

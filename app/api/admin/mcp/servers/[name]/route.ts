@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
+import { removeServer, updateServer } from "@/lib/db/mcp-servers";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { editableServer, refuseStdioFromUi, serverView } from "@/lib/mcp/admin";
 import { reconfigureServerMcp } from "@/lib/mcp/server-hub";
-import { removeServer, updateServer } from "@/lib/mcp/store";
 import { updateServerBody } from "../../schema";
 
 export const dynamic = "force-dynamic";

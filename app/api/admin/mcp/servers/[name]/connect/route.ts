@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
+import { serverNotFound } from "@/lib/db/mcp-servers";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { serverView } from "@/lib/mcp/admin";
 import { getServerMcp } from "@/lib/mcp/server-hub";
-import { serverNotFound } from "@/lib/mcp/store";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
-import { settings } from "@/lib/db/schema";
+import type { Db } from "./client";
+import { settings } from "./schema";
 
 /**
  * The revision of what admins change while the app runs — the settings page's settings and the MCP

@@ -1,16 +1,16 @@
 import "server-only";
 import { asc, eq, inArray } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
-import { mcpServers, type StoredMcpServer } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { bumpRevision } from "@/lib/settings-revision";
-import { type McpServerConfig, type McpToolApproval, type McpTransportConfig, noToolApproval } from "./types";
+import { type McpServerConfig, type McpToolApproval, type McpTransportConfig, noToolApproval } from "@/lib/mcp/types";
+import type { Db } from "./client";
+import { mcpServers, type StoredMcpServer } from "./schema";
+import { bumpRevision } from "./settings-revision";
 
 /**
  * MCP servers configured on the settings page (docs/tools.md, "MCP tools"). Env and header
  * values are secrets: they are stored here and given to the hub, never sent back to the browser, so
  * an edit names a kept value by `null` instead of repeating it. Every change writes a new settings
- * revision in its transaction: that is how the other instances learn of it (lib/settings-revision.ts).
+ * revision in its transaction: that is how the other instances learn of it (lib/db/settings-revision.ts).
  */
 
 /** A transport as an edit sends it: `null` for an env or header value keeps the saved one. */
