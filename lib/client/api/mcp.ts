@@ -1,7 +1,7 @@
 /** An admin's MCP servers: adding, changing, testing, removing and importing them. */
 import type { z } from "zod";
 import type { addServerBody, importBody, updateServerBody } from "@/app/api/admin/mcp/schema";
-import type { importServers } from "@/lib/mcp/store";
+import type { importServers } from "@/lib/db/mcp-servers";
 import type { McpServersView, McpServerView } from "../types";
 import { jsonBody, request } from "./request";
 
