@@ -29,8 +29,8 @@ import { api, type ChatRequest, exportUrl, newServerTransport } from "@/lib/clie
 import type { getConversationDetail, listFileSummaries } from "@/lib/db/conversation-detail";
 import type { listConversations } from "@/lib/db/conversations";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
+import type { importServers } from "@/lib/db/mcp-servers";
 import type { checkOllama } from "@/lib/llm/ollama-status";
-import type { importServers } from "@/lib/mcp/store";
 
 type In<S extends z.ZodType> = z.input<S>;
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
