@@ -6,6 +6,7 @@ import { type Config, getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 /**
  * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
@@ -55,14 +56,12 @@ export interface EffectiveSettings {
 
 /**
  * The settings table, read once per database and again after each write: every run start reads
- * the settings, and only `store` below changes them. One cache per process, kept on `globalThis`
- * like the live runs: Next.js may load this module once per bundle, and a write through one copy
- * must not leave another copy's cache stale. A write on another instance is seen at the next run
+ * the settings, and only `store` below changes them. One cache per process (`processSingleton`):
+ * Next.js may load this module once per bundle, and a write through one copy must not leave
+ * another copy's cache stale. A write on another instance is seen at the next run
  * start (`syncSettings`): the table holds the revision it wrote (lib/db/settings-revision.ts).
  */
-const globalForSettings = globalThis as unknown as { __storedSettings?: WeakMap<Db, Promise<Map<string, unknown>>> };
-globalForSettings.__storedSettings ??= new WeakMap();
-const storedValues = globalForSettings.__storedSettings;
+const storedValues = processSingleton("storedSettings", () => new WeakMap<Db, Promise<Map<string, unknown>>>())();
 
 function storedSettings(db: Db): Promise<Map<string, unknown>> {
   let values = storedValues.get(db);

@@ -1,6 +1,7 @@
 import "server-only";
 import { type Config, getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
+import { keyedSingleton } from "@/lib/util/process-singleton";
 import { AttemptLimiter } from "./rate-limit";
 
 /**
@@ -56,13 +57,10 @@ export function reserveLogin(
   };
 }
 
-const globalForThrottle = globalThis as unknown as { __loginThrottle?: { key: string; throttle: LoginThrottle } };
+const processThrottle = keyedSingleton<LoginThrottle>("loginThrottle");
 
 /** The process's throttle, rebuilt only when its limits change (tests change the environment). */
 export function getLoginThrottle(config = getConfig()): LoginThrottle {
   const key = `${config.LOGIN_FAILURES_PER_ACCOUNT}/${config.LOGIN_FAILURES_PER_ADDRESS}/${config.LOGIN_WINDOW_MIN}`;
-  if (globalForThrottle.__loginThrottle?.key !== key) {
-    globalForThrottle.__loginThrottle = { key, throttle: createLoginThrottle(config) };
-  }
-  return globalForThrottle.__loginThrottle.throttle;
+  return processThrottle(key, () => createLoginThrottle(config));
 }

@@ -4,6 +4,7 @@ import { getConversation } from "@/lib/db/conversations";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { ApprovalDecided, ApprovalDecision } from "@/lib/protocol/run-events";
+import { processSingleton } from "@/lib/util/process-singleton";
 import { beginTurn, newLiveRun, reserveSlot } from "./begin-turn";
 import { type LiveRun, LiveRuns } from "./live-run";
 import { type ChatInput, prepareTurn } from "./prepare-turn";
@@ -13,12 +14,8 @@ import { type ChatInput, prepareTurn } from "./prepare-turn";
  * starting a turn (prepared in `prepare-turn.ts`, run in `begin-turn.ts`) and stopping one.
  */
 
-const globalForRuns = globalThis as unknown as { __liveRuns?: LiveRuns };
-
-export function getLiveRuns(): LiveRuns {
-  globalForRuns.__liveRuns ??= new LiveRuns();
-  return globalForRuns.__liveRuns;
-}
+/** The process's live runs: one set, whichever route bundle asks. */
+export const getLiveRuns: () => LiveRuns = processSingleton("liveRuns", () => new LiveRuns());
 
 /**
  * Starts a run. Its slot is reserved before anything is awaited (one run per conversation, the

@@ -6,6 +6,7 @@ import { type Db, recoverInterruptedRuns } from "@/lib/db/client";
 import { postgresPool } from "@/lib/db/postgres";
 import { runs } from "@/lib/db/schema";
 import { getConfig } from "@/lib/env-config";
+import { processSlot } from "@/lib/util/process-singleton";
 import { InstanceLink } from "./instance-link";
 import { InstanceRegistry, MISSED_HEARTBEATS } from "./instance-registry";
 import { type OwnerRequest, ownerRequestHandler } from "./owner-requests";
@@ -163,11 +164,11 @@ export class Cluster {
   }
 }
 
-const globalForCluster = globalThis as unknown as { __ollamaWebCluster?: Cluster };
+const processCluster = processSlot<Cluster>("cluster");
 
 /** This process's instance once started; undefined with SQLite and before the start. */
 export function getCluster(): Cluster | undefined {
-  return globalForCluster.__ollamaWebCluster;
+  return processCluster.get();
 }
 
 /** A stop or follow-up answered by whichever instance holds the conversation's run (`Cluster.onRunOwner`); `here` without a cluster. */
@@ -179,13 +180,13 @@ export function onRunOwner<T>(request: OwnerRequest, here: () => T | Promise<T>)
 /** Starts this process's instance (lib/server-start.ts; tests). */
 export async function startCluster(db: Db, liveRuns: LiveRuns, options: ClusterOptions): Promise<Cluster> {
   const cluster = await Cluster.start(db, liveRuns, options);
-  globalForCluster.__ollamaWebCluster = cluster;
+  processCluster.set(cluster);
   return cluster;
 }
 
 /** Stops this process's instance, if started (clean shutdown; tests). */
 export async function stopCluster(): Promise<void> {
-  const cluster = globalForCluster.__ollamaWebCluster;
-  globalForCluster.__ollamaWebCluster = undefined;
+  const cluster = processCluster.get();
+  processCluster.set(undefined);
   await cluster?.stop();
 }

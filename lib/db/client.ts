@@ -9,6 +9,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { orphanedRuns } from "@/lib/cluster/instance-registry";
 import { getConfig } from "@/lib/env-config";
+import { processSlot } from "@/lib/util/process-singleton";
 import { connectPostgres, postgresPool } from "./postgres";
 import { storeAnswer } from "./runs";
 import * as schema from "./schema";
@@ -242,28 +243,28 @@ export async function recoverInterruptedRuns(db: Db, { runIds }: { runIds?: stri
   return recovered;
 }
 
-const globalForDb = globalThis as unknown as { __ollamaWebDb?: Promise<Db> };
+const processDb = processSlot<Promise<Db>>("db");
 
 /**
  * Lazily opened, once (`next build` evaluates route modules and must not touch the database). A
  * failed open is forgotten, so the next call tries again and reports its own error.
  */
 export function getDb(): Promise<Db> {
-  if (!globalForDb.__ollamaWebDb) {
-    const { DATABASE_URL, DATA_DIR } = getConfig();
-    const opening = DATABASE_URL ? openPostgresDb(DATABASE_URL) : openDb(path.resolve(DATA_DIR, DB_FILENAME));
-    globalForDb.__ollamaWebDb = opening;
-    opening.catch(() => {
-      if (globalForDb.__ollamaWebDb === opening) globalForDb.__ollamaWebDb = undefined;
-    });
-  }
-  return globalForDb.__ollamaWebDb;
+  const open = processDb.get();
+  if (open) return open;
+  const { DATABASE_URL, DATA_DIR } = getConfig();
+  const opening = DATABASE_URL ? openPostgresDb(DATABASE_URL) : openDb(path.resolve(DATA_DIR, DB_FILENAME));
+  processDb.set(opening);
+  opening.catch(() => {
+    if (processDb.get() === opening) processDb.set(undefined);
+  });
+  return opening;
 }
 
 /** Tests point DATA_DIR elsewhere between files. */
 export async function closeDbForTests(): Promise<void> {
-  const opening = globalForDb.__ollamaWebDb;
-  globalForDb.__ollamaWebDb = undefined;
+  const opening = processDb.get();
+  processDb.set(undefined);
   const db = await opening?.catch(() => undefined);
   if (db) await closeDb(db);
 }

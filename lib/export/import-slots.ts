@@ -1,11 +1,12 @@
 import type { OwnerId } from "@/lib/db/conversations";
 import { AppError } from "@/lib/errors";
 import { once } from "@/lib/util/once";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 /**
  * Imports running on this app instance, each holding its upload and one conversation's JSON in
  * memory: at most `perUser` for one user and `total` in all, taken before the body is read.
- * Kept on `globalThis` like the live runs: Next.js may load this module once per bundle.
+ * One count per process (`processSingleton`), like the live runs: Next.js may load this module once per bundle.
  */
 
 interface ImportCounts {
@@ -13,9 +14,7 @@ interface ImportCounts {
   byOwner: Map<string, number>;
 }
 
-const globalForImports = globalThis as unknown as { __importCounts?: ImportCounts };
-globalForImports.__importCounts ??= { total: 0, byOwner: new Map() };
-const counts = globalForImports.__importCounts;
+const counts = processSingleton<ImportCounts>("importCounts", () => ({ total: 0, byOwner: new Map() }))();
 
 /** How long a refused import is told to wait: about what a large import takes. */
 const RETRY_AFTER_SECONDS = 10;

@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { ModelRole } from "@/lib/llm/model-roles";
+import { keyedSingleton } from "@/lib/util/process-singleton";
 import { createOllamaLLM } from "./ollama-llm";
 import { OllamaPool } from "./ollama-pool";
 import type { LLM } from "./types";
@@ -13,13 +14,11 @@ import type { LLM } from "./types";
  * One `OllamaPool` per process (its servers' health, requests in flight and /api/show caches are
  * shared), created on first use and again when the configured servers change.
  */
-const globalForOllama = globalThis as unknown as { __ollamaPool?: { key: string; pool: OllamaPool } };
+const processPool = keyedSingleton<OllamaPool>("ollamaPool");
 
 export function getOllamaPool(): OllamaPool {
   const urls = ollamaUrls(getConfig());
-  const key = urls.join(",");
-  if (globalForOllama.__ollamaPool?.key !== key) globalForOllama.__ollamaPool = { key, pool: new OllamaPool(urls) };
-  return globalForOllama.__ollamaPool.pool;
+  return processPool(urls.join(","), () => new OllamaPool(urls));
 }
 
 /**

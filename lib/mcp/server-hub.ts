@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { listStoredServers } from "@/lib/db/mcp-servers";
 import { readRevision } from "@/lib/db/settings-revision";
 import { getConfig } from "@/lib/env-config";
+import { processSlot } from "@/lib/util/process-singleton";
 import { type McpConfigProblem, parseMcpConfig } from "./config-file";
 import { createMcpHub, mcpHubOptions } from "./hub";
 import { mcpToolGroup, WEB_TOOL_GROUP } from "./tool-groups";
@@ -36,7 +37,9 @@ export interface ServerMcp {
   revision: string | null;
 }
 
-const globalForMcp = globalThis as unknown as { __mcp?: ServerMcp; __mcpHubFactory?: () => McpHub };
+const processMcp = processSlot<ServerMcp>("mcp");
+/** Tests' own hub (`resetServerMcpForTests`). */
+const hubFactory = processSlot<() => McpHub>("mcpHubFactory");
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -67,7 +70,7 @@ function merge(stored: McpServerConfig[], fromFile: McpServerConfig[]): Pick<Ser
 }
 
 function newHub(): McpHub {
-  return globalForMcp.__mcpHubFactory?.() ?? createMcpHub(mcpHubOptions(getConfig()));
+  return hubFactory.get()?.() ?? createMcpHub(mcpHubOptions(getConfig()));
 }
 
 /**
@@ -83,7 +86,7 @@ async function reload(db: Db, mcp: ServerMcp): Promise<void> {
 
 /** The hub and the servers it runs, made (and the file read) on first use, configured again when the stored servers changed. */
 export async function getServerMcp(db: Db): Promise<ServerMcp> {
-  const current = globalForMcp.__mcp;
+  const current = processMcp.get();
   if (current) {
     if ((await readRevision(db)) !== current.revision) await reload(db, current);
     return current;
@@ -91,22 +94,22 @@ export async function getServerMcp(db: Db): Promise<ServerMcp> {
   const revision = await readRevision(db);
   const stored = await listStoredServers(db);
   // Another call may have made it meanwhile: there is one hub.
-  if (!globalForMcp.__mcp) {
-    const path = getConfig().MCP_CONFIG;
-    const file = path ? readMcpFile(path) : null;
-    if (file?.status.error) console.error(`[mcp] ${file.status.error}`);
-    const fileServers = file?.servers ?? [];
-    const mcp: ServerMcp = {
-      hub: newHub(),
-      file: file?.status ?? null,
-      fileServers,
-      ...merge(stored, fileServers),
-      revision,
-    };
-    mcp.hub.configure(mcp.servers);
-    globalForMcp.__mcp = mcp;
-  }
-  return globalForMcp.__mcp;
+  const made = processMcp.get();
+  if (made) return made;
+  const path = getConfig().MCP_CONFIG;
+  const file = path ? readMcpFile(path) : null;
+  if (file?.status.error) console.error(`[mcp] ${file.status.error}`);
+  const fileServers = file?.servers ?? [];
+  const mcp: ServerMcp = {
+    hub: newHub(),
+    file: file?.status ?? null,
+    fileServers,
+    ...merge(stored, fileServers),
+    revision,
+  };
+  mcp.hub.configure(mcp.servers);
+  processMcp.set(mcp);
+  return mcp;
 }
 
 /** After an admin changed the stored servers: the hub closes removed or changed ones, starts new ones lazily. */
@@ -143,13 +146,13 @@ export async function listToolGroups(db: Db): Promise<ToolGroup[]> {
 
 /** Shutdown: closes every connection (stdio servers are stopped). */
 export async function closeServerMcp(): Promise<void> {
-  const mcp = globalForMcp.__mcp;
-  globalForMcp.__mcp = undefined;
+  const mcp = processMcp.get();
+  processMcp.set(undefined);
   await mcp?.hub.close();
 }
 
 /** Tests: a hub of their own (or the real one again with `undefined`); the next use starts afresh. */
 export async function resetServerMcpForTests(factory?: () => McpHub): Promise<void> {
   await closeServerMcp();
-  globalForMcp.__mcpHubFactory = factory;
+  hubFactory.set(factory);
 }
