@@ -3,6 +3,7 @@ import { once } from "node:events";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { AppError } from "@/lib/errors";
+import { parseToolArguments } from "@/lib/util/tool-arguments";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 import type { WireToolCall } from "./ollama-request";
 import { readCapped } from "./ollama-stream";
@@ -188,16 +189,10 @@ export function parseReplyChunk(text: string): ReplyChunk {
   return parsed as ReplyChunk;
 }
 
-/** Arguments as an object: small models sometimes send them as a JSON string, or not at all. */
+/** Arguments as an object (the shared reading); ones that cannot be read are none, and the tool says what it needs. */
 function toArguments(input: unknown): Record<string, unknown> {
-  if (typeof input === "string") {
-    try {
-      return toArguments(JSON.parse(input));
-    } catch {
-      return {};
-    }
-  }
-  return input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const parsed = parseToolArguments(input);
+  return parsed.ok ? parsed.value : {};
 }
 
 /** The tool calls of a reply object; a call without a name or arguments is not a call. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
+import { parseToolArguments } from "@/lib/util/tool-arguments";
 import { coerceArguments } from "./argument-coercion";
 import { type ToolOutcome, toolError } from "./outcome";
 import { truncateOutcome } from "./truncate";
@@ -70,22 +71,6 @@ export function defineTool<Schema extends z.ZodType>(
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ");
-}
-
-/** Small models send arguments as a JSON string, or a string holding a JSON string. */
-function parseArguments(args: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  let value = args ?? {};
-  for (let depth = 0; typeof value === "string" && depth < 2; depth++) {
-    const text: string = value;
-    if (!text.trim()) return { ok: true, value: {} };
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { ok: false, error: "arguments are not valid JSON" };
-    }
-  }
-  if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: "arguments must be an object" };
-  return { ok: true, value };
 }
 
 const isJsonSchema = (schema: ToolDefinition["schema"]): schema is JsonSchemaArguments => "jsonSchema" in schema;
@@ -164,11 +149,11 @@ export class ToolRegistry {
   }
 
   private async run(tool: ToolDefinition, args: unknown, context: ToolContext): Promise<ToolOutcome> {
-    const parsedArgs = parseArguments(args);
+    const parsedArgs = parseToolArguments(args);
     if (!parsedArgs.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${parsedArgs.error}.`);
     const { schema } = tool;
     // Fitted to the tool's JSON schema first: lossless conversions only, else the model is told which parameter.
-    const coerced = coerceArguments(parsedArgs.value as Record<string, unknown>, specOf(tool).parameters);
+    const coerced = coerceArguments(parsedArgs.value, specOf(tool).parameters);
     if (!coerced.ok) return toolError("invalid_args", `Invalid arguments for ${tool.name}: ${coerced.error}.`);
     const validated = isJsonSchema(schema)
       ? { success: true as const, data: coerced.value }
