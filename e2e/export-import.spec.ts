@@ -66,6 +66,38 @@ test("a conversation exported as JSON and imported in Settings opens as a new co
   await expect(chat.conversation(question)).toHaveCount(2);
 });
 
+test("a menu from the keyboard: arrows, Home and End move between its items, Escape closes it and gives the focus back, a press outside closes it", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.startConversation(unique("Menu keys"));
+  await chat.expectAnswerDone();
+  const button = page.getByTestId("export-button");
+  const panel = page.getByTestId("export-panel");
+
+  await openExportMenu(page);
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("export-json")).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(page.getByTestId("export-json-files")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("export-md")).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.getByTestId("export-json-files")).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(page.getByTestId("export-md")).toBeFocused();
+
+  await page.keyboard.press("Escape");
+  await expect(panel).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute("aria-expanded", "false");
+
+  await openExportMenu(page);
+  await chat.userMessages.first().click();
+  await expect(panel).toHaveCount(0);
+});
+
 test("the import report lists what was skipped, with the reason", async ({ page }) => {
   const document = {
     format: "ollama-web.conversation",

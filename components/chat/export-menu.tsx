@@ -1,9 +1,8 @@
 "use client";
 
 import { Download, FileJson, FileText, Paperclip } from "lucide-react";
-import { useEffect, useRef } from "react";
 import { useTranslations } from "use-intl";
-import { usePopover } from "@/components/ui/use-popover";
+import { Menu } from "@/components/ui/menu";
 import { exportUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 
@@ -19,12 +18,6 @@ const ITEM = cx(
  */
 export function ExportMenu({ conversationId, running }: { conversationId: string; running: boolean }) {
   const t = useTranslations("export");
-  const { open, setOpen, root, button, panelId } = usePopover();
-  const first = useRef<HTMLAnchorElement>(null);
-  // The opened menu takes the focus, so the keyboard lands in it (autoFocus does nothing on a link).
-  useEffect(() => {
-    if (open) first.current?.focus();
-  }, [open]);
   const entries = [
     { id: "md", icon: FileText, href: exportUrl(conversationId, "md"), label: t("markdown"), hint: t("markdownHint") },
     { id: "json", icon: FileJson, href: exportUrl(conversationId, "json"), label: t("json"), hint: t("jsonHint") },
@@ -38,41 +31,34 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
   ];
 
   return (
-    <div ref={root} className="relative">
-      <button
-        ref={button}
-        type="button"
-        data-testid="export-button"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        aria-label={t("button")}
-        title={running ? t("busy") : t("button")}
-        disabled={running}
-        onClick={() => setOpen((value) => !value)}
-        className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50 disabled:hover:bg-transparent"
-      >
-        <Download aria-hidden className="size-4" />
-        <span className="max-sm:sr-only">{t("short")}</span>
-      </button>
+    <Menu
+      className="relative"
+      disabled={running}
+      button={(props) => (
+        <button
+          {...props}
+          data-testid="export-button"
+          aria-label={t("button")}
+          title={running ? t("busy") : t("button")}
+          className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50 disabled:hover:bg-transparent"
+        >
+          <Download aria-hidden className="size-4" />
+          <span className="max-sm:sr-only">{t("short")}</span>
+        </button>
+      )}
+    >
       {/* Below sm the header's buttons sit anywhere in its width: the menu spans the screen instead. */}
-      {open && !running ? (
+      {(panel, close) => (
         <nav
-          id={panelId}
+          {...panel}
           aria-label={t("button")}
           data-testid="export-panel"
           className="z-30 rounded-xl max-sm:fixed max-sm:inset-x-3 max-sm:top-14 sm:absolute sm:top-full sm:right-0 sm:mt-1.5 sm:w-80 border border-border bg-popover p-1.5 text-popover-foreground shadow-lg"
         >
           <ul className="flex flex-col">
-            {entries.map(({ id, icon: Icon, href, label, hint }, index) => (
+            {entries.map(({ id, icon: Icon, href, label, hint }) => (
               <li key={id}>
-                <a
-                  href={href}
-                  download
-                  data-testid={`export-${id}`}
-                  className={ITEM}
-                  onClick={() => setOpen(false)}
-                  ref={index === 0 ? first : undefined}
-                >
+                <a href={href} download data-testid={`export-${id}`} className={ITEM} onClick={close}>
                   <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
                   <span className="min-w-0">
                     <span className="block font-medium">{label}</span>
@@ -83,7 +69,7 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
             ))}
           </ul>
         </nav>
-      ) : null}
-    </div>
+      )}
+    </Menu>
   );
 }

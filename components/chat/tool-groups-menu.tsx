@@ -4,7 +4,7 @@ import { Wrench } from "lucide-react";
 import { useEffect } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { useTranslations } from "use-intl";
-import { usePopover } from "@/components/ui/use-popover";
+import { Menu } from "@/components/ui/menu";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
@@ -28,7 +28,7 @@ export function useToolGroups(): ToolGroup[] {
 
 /**
  * Which tool groups the conversation's turns may use: a button showing how many are on, opening a
- * list of checkboxes (web, each MCP server). Esc or a click elsewhere closes it.
+ * list of checkboxes (web, each MCP server), read again as it opens.
  */
 export function ToolGroupsMenu({
   groups,
@@ -41,7 +41,6 @@ export function ToolGroupsMenu({
   onChange: (disabled: string[]) => void;
 }) {
   const t = useTranslations("composer");
-  const { open, setOpen, root, button, panelId } = usePopover();
   const { mutate } = useSWRConfig();
   const on = groups.filter((group) => !disabled.includes(group.id));
 
@@ -49,32 +48,30 @@ export function ToolGroupsMenu({
     onChange(checked ? disabled.filter((other) => other !== id) : [...disabled, id]);
 
   return (
-    <div ref={root} className="relative shrink-0">
-      <button
-        ref={button}
-        type="button"
-        data-testid="tool-groups-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        title={t("toolGroupsTitle")}
-        onClick={() => {
-          if (!open) void mutate(cacheKeys.toolGroups);
-          setOpen(!open);
-        }}
-        className={cx(
-          "flex h-9 items-center gap-1.5 rounded-full px-2.5 text-sm transition-colors",
-          "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
-          on.length > 0
-            ? "text-muted-foreground hover:bg-muted hover:text-foreground"
-            : "bg-amber-50 text-amber-900 dark:bg-amber-400/10 dark:text-amber-200",
-        )}
-      >
-        <Wrench aria-hidden className="size-4.5" />
-        <span className="max-[420px]:sr-only">{t("toolGroupsLabel", { on: on.length, total: groups.length })}</span>
-      </button>
-      {open ? (
+    <Menu
+      className="relative shrink-0"
+      onOpen={() => void mutate(cacheKeys.toolGroups)}
+      button={(props) => (
+        <button
+          {...props}
+          data-testid="tool-groups-button"
+          title={t("toolGroupsTitle")}
+          className={cx(
+            "flex h-9 items-center gap-1.5 rounded-full px-2.5 text-sm transition-colors",
+            "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+            on.length > 0
+              ? "text-muted-foreground hover:bg-muted hover:text-foreground"
+              : "bg-amber-50 text-amber-900 dark:bg-amber-400/10 dark:text-amber-200",
+          )}
+        >
+          <Wrench aria-hidden className="size-4.5" />
+          <span className="max-[420px]:sr-only">{t("toolGroupsLabel", { on: on.length, total: groups.length })}</span>
+        </button>
+      )}
+    >
+      {(panel) => (
         <fieldset
-          id={panelId}
+          {...panel}
           data-testid="tool-groups-panel"
           className="absolute bottom-full left-0 z-20 mb-2 w-64 max-w-[calc(100vw-2rem)] space-y-1 rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
         >
@@ -82,7 +79,7 @@ export function ToolGroupsMenu({
           <p aria-hidden className="px-2 pt-1 pb-1.5 text-xs font-medium text-muted-foreground">
             {t("toolGroupsLegend")}
           </p>
-          {groups.map((group, index) => (
+          {groups.map((group) => (
             <label
               key={group.id}
               data-testid="tool-group"
@@ -94,8 +91,6 @@ export function ToolGroupsMenu({
                 className="size-4 accent-foreground"
                 checked={!disabled.includes(group.id)}
                 onChange={(event) => toggle(group.id, event.target.checked)}
-                // biome-ignore lint/a11y/noAutofocus: the opened list takes the focus, so the keyboard lands in it
-                autoFocus={index === 0}
               />
               <span className="min-w-0 flex-1">
                 <span className={cx("block truncate", group.kind === "mcp" && "font-mono text-[0.8125rem]")}>
@@ -112,7 +107,7 @@ export function ToolGroupsMenu({
             </label>
           ))}
         </fieldset>
-      ) : null}
-    </div>
+      )}
+    </Menu>
   );
 }

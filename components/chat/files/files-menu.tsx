@@ -2,7 +2,7 @@
 
 import { Download, Files, Globe } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { usePopover } from "@/components/ui/use-popover";
+import { Menu } from "@/components/ui/menu";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import type { ConversationFile } from "@/lib/client/types";
@@ -17,27 +17,26 @@ import { shortUrl } from "../run/tool-meta";
 export function FilesMenu({ conversationId, files }: { conversationId: string; files: ConversationFile[] }) {
   const t = useTranslations("files");
   const fileFacts = useFileFacts();
-  const { open, setOpen, root, button, panelId } = usePopover();
 
   if (files.length === 0) return null;
   return (
-    <div ref={root} className="relative">
-      <button
-        ref={button}
-        type="button"
-        data-testid="files-button"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        aria-label={t("button", { count: files.length })}
-        onClick={() => setOpen((value) => !value)}
-        className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-      >
-        <Files aria-hidden className="size-4" />
-        <span className="tabular-nums">{files.length}</span>
-      </button>
-      {open ? (
+    <Menu
+      className="relative"
+      button={(props) => (
+        <button
+          {...props}
+          data-testid="files-button"
+          aria-label={t("button", { count: files.length })}
+          className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <Files aria-hidden className="size-4" />
+          <span className="tabular-nums">{files.length}</span>
+        </button>
+      )}
+    >
+      {(panel) => (
         <div
-          id={panelId}
+          {...panel}
           data-testid="files-panel"
           className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(28rem,70dvh)] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
         >
@@ -79,7 +78,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
             ))}
           </ul>
         </div>
-      ) : null}
-    </div>
+      )}
+    </Menu>
   );
 }
