@@ -1,10 +1,11 @@
 "use client";
 
 import { Loader2, UserPlus } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
-import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { SelectField, TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
@@ -20,7 +21,6 @@ export function AddUserForm() {
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<"user" | "admin">("user");
   const [added, setAdded] = useState<string | null>(null);
-  const ids = { user: useId(), password: useId(), role: useId() };
   const adding = useSWRMutation(
     cacheKeys.users,
     async (_key: string, { arg }: { arg: NewUser }) => (await api.addUser(arg)).user,
@@ -52,50 +52,35 @@ export function AddUserForm() {
       className="space-y-3 rounded-xl border border-border p-4"
     >
       <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto]">
-        <div className="space-y-1">
-          <label htmlFor={ids.user} className="text-xs font-medium text-muted-foreground">
-            {t("username")}
-          </label>
-          <input
-            id={ids.user}
-            data-testid="add-user-username"
-            className={INPUT}
-            required
-            autoComplete="off"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor={ids.password} className="text-xs font-medium text-muted-foreground">
-            {t("password")}
-          </label>
-          <input
-            id={ids.password}
-            data-testid="add-user-password"
-            type="password"
-            className={INPUT}
-            required
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor={ids.role} className="text-xs font-medium text-muted-foreground">
-            {t("role")}
-          </label>
-          <select
-            id={ids.role}
-            data-testid="add-user-role"
-            className={INPUT}
-            value={role}
-            onChange={(event) => setRole(event.target.value === "admin" ? "admin" : "user")}
-          >
-            <option value="user">{t("roleUser")}</option>
-            <option value="admin">{t("roleAdmin")}</option>
-          </select>
-        </div>
+        <TextField
+          compact
+          label={t("username")}
+          data-testid="add-user-username"
+          required
+          autoComplete="off"
+          value={username}
+          onChange={setUsername}
+        />
+        <TextField
+          compact
+          label={t("password")}
+          data-testid="add-user-password"
+          type="password"
+          required
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <SelectField
+          compact
+          label={t("role")}
+          data-testid="add-user-role"
+          value={role}
+          onChange={(value) => setRole(value === "admin" ? "admin" : "user")}
+        >
+          <option value="user">{t("roleUser")}</option>
+          <option value="admin">{t("roleAdmin")}</option>
+        </SelectField>
       </div>
       {error ? <InlineError data-testid="add-user-error">{error}</InlineError> : null}
       {added ? (

@@ -1,9 +1,10 @@
 "use client";
 
 import { Loader2 } from "lucide-react";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslations } from "use-intl";
-import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { loginDestination } from "@/lib/auth/login-destination";
 import { api } from "@/lib/client/api";
@@ -29,7 +30,6 @@ export function LoginView() {
   const [setupToken, setSetupToken] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const ids = { user: useId(), password: useId(), hint: useId(), token: useId(), tokenHint: useId() };
   const firstUser = me?.firstUser ?? false;
   const effectiveMode: Mode = firstUser ? "signup" : mode;
   const needsToken = me?.setupTokenRequired ?? false;
@@ -80,64 +80,39 @@ export function LoginView() {
   return (
     <Card title={title} intro={firstUser ? t("createAdminIntro") : undefined}>
       <form onSubmit={(event) => void submit(event)} className="space-y-4" data-testid="login-form">
-        <div className="space-y-1.5">
-          <label htmlFor={ids.user} className="text-sm font-medium">
-            {t("username")}
-          </label>
-          <input
-            id={ids.user}
-            data-testid="login-username"
-            className={INPUT}
-            autoComplete="username"
+        <TextField
+          label={t("username")}
+          data-testid="login-username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={username}
+          onChange={setUsername}
+        />
+        <TextField
+          label={t("password")}
+          hint={effectiveMode === "signup" ? t("passwordHint") : undefined}
+          data-testid="login-password"
+          type="password"
+          autoComplete={effectiveMode === "signup" ? "new-password" : "current-password"}
+          required
+          value={password}
+          onChange={setPassword}
+        />
+        {needsToken ? (
+          <TextField
+            mono
+            label={t("setupToken")}
+            hint={t("setupTokenHint")}
+            data-testid="login-setup-token"
+            autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
             required
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
+            value={setupToken}
+            onChange={setSetupToken}
           />
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor={ids.password} className="text-sm font-medium">
-            {t("password")}
-          </label>
-          <input
-            id={ids.password}
-            data-testid="login-password"
-            type="password"
-            className={INPUT}
-            autoComplete={effectiveMode === "signup" ? "new-password" : "current-password"}
-            required
-            aria-describedby={effectiveMode === "signup" ? ids.hint : undefined}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          {effectiveMode === "signup" ? (
-            <p id={ids.hint} className="text-xs text-muted-foreground">
-              {t("passwordHint")}
-            </p>
-          ) : null}
-        </div>
-        {needsToken ? (
-          <div className="space-y-1.5">
-            <label htmlFor={ids.token} className="text-sm font-medium">
-              {t("setupToken")}
-            </label>
-            <input
-              id={ids.token}
-              data-testid="login-setup-token"
-              className={`${INPUT} font-mono`}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              aria-describedby={ids.tokenHint}
-              value={setupToken}
-              onChange={(event) => setSetupToken(event.target.value)}
-            />
-            <p id={ids.tokenHint} className="text-xs text-muted-foreground">
-              {t("setupTokenHint")}
-            </p>
-          </div>
         ) : null}
         {error ? <InlineError data-testid="login-error">{error}</InlineError> : null}
         <button type="submit" data-testid="login-submit" className={`${BUTTON_PRIMARY} w-full`} disabled={busy}>

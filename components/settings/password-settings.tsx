@@ -5,7 +5,8 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { useSession } from "@/components/auth/use-session";
 import { Section } from "@/components/shell/page-frame";
-import { BUTTON_PRIMARY, INPUT, InlineError } from "@/components/ui/field";
+import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 
@@ -21,7 +22,7 @@ export function PasswordSettings() {
   const [confirm, setConfirm] = useState("");
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const ids = { current: useId(), next: useId(), confirm: useId(), rules: useId() };
+  const rulesId = useId();
   if (!me?.accountsRequired || !me.user) return null;
 
   const submit = async (event: FormEvent) => {
@@ -45,23 +46,18 @@ export function PasswordSettings() {
     }
   };
 
-  const field = (id: string, label: string, value: string, onChange: (value: string) => void, testId: string) => (
-    <div className="space-y-1">
-      <label htmlFor={id} className="text-xs font-medium text-muted-foreground">
-        {label}
-      </label>
-      <input
-        id={id}
-        data-testid={testId}
-        type="password"
-        className={INPUT}
-        required
-        autoComplete={testId === "password-current" ? "current-password" : "new-password"}
-        aria-describedby={testId === "password-current" ? undefined : ids.rules}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+  const field = (label: string, value: string, onChange: (value: string) => void, testId: string) => (
+    <TextField
+      compact
+      label={label}
+      data-testid={testId}
+      type="password"
+      required
+      autoComplete={testId === "password-current" ? "current-password" : "new-password"}
+      aria-describedby={testId === "password-current" ? undefined : rulesId}
+      value={value}
+      onChange={onChange}
+    />
   );
 
   return (
@@ -72,11 +68,11 @@ export function PasswordSettings() {
         className="space-y-3 rounded-xl border border-border p-4"
       >
         <div className="grid gap-3 sm:grid-cols-3">
-          {field(ids.current, t("currentPassword"), current, setCurrent, "password-current")}
-          {field(ids.next, t("newPassword"), next, setNext, "password-new")}
-          {field(ids.confirm, t("confirmPassword"), confirm, setConfirm, "password-confirm")}
+          {field(t("currentPassword"), current, setCurrent, "password-current")}
+          {field(t("newPassword"), next, setNext, "password-new")}
+          {field(t("confirmPassword"), confirm, setConfirm, "password-confirm")}
         </div>
-        <p id={ids.rules} className="text-xs text-muted-foreground">
+        <p id={rulesId} className="text-xs text-muted-foreground">
           {t("passwordRules")}
         </p>
         {outcome?.kind === "error" ? <InlineError data-testid="password-error">{outcome.message}</InlineError> : null}

@@ -1,8 +1,9 @@
 "use client";
 
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslations } from "use-intl";
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
+import { SelectField, TextAreaField, TextField } from "@/components/ui/text-field";
 import type { McpServerView, McpTransportPatch } from "@/lib/client/types";
 import { type KeyValueRow, KeyValueRows, newRow, rowsToRecord } from "./key-value-rows";
 
@@ -31,7 +32,6 @@ export function ServerForm({
   onCancel: () => void;
 }) {
   const t = useTranslations("mcp");
-  const ids = { name: useId(), type: useId(), command: useId(), args: useId(), cwd: useId(), url: useId() };
   const initial = server?.transport;
   const [name, setName] = useState(server?.name ?? "");
   const [type, setType] = useState<"stdio" | "http">(initial?.type ?? (stdioAllowed ? "stdio" : "http"));
@@ -71,41 +71,30 @@ export function ServerForm({
       className="space-y-4 rounded-xl border border-border bg-card p-4"
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <label htmlFor={ids.name} className="text-sm font-medium">
-            {t("name")}
-          </label>
-          <input
-            id={ids.name}
-            data-testid="mcp-name"
-            className={`${INPUT} font-mono`}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            disabled={server !== undefined}
-            required
-            maxLength={32}
-            autoComplete="off"
-            spellCheck={false}
-          />
-          <p className="text-xs text-muted-foreground">{t("nameHint")}</p>
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor={ids.type} className="text-sm font-medium">
-            {t("transport")}
-          </label>
-          <select
-            id={ids.type}
-            data-testid="mcp-type"
-            className={INPUT}
-            value={type}
-            onChange={(event) => setType(event.target.value === "http" ? "http" : "stdio")}
-          >
-            <option value="stdio" disabled={!stdioAllowed}>
-              {t("stdio")}
-            </option>
-            <option value="http">{t("http")}</option>
-          </select>
-        </div>
+        <TextField
+          mono
+          label={t("name")}
+          hint={t("nameHint")}
+          data-testid="mcp-name"
+          value={name}
+          onChange={setName}
+          disabled={server !== undefined}
+          required
+          maxLength={32}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <SelectField
+          label={t("transport")}
+          data-testid="mcp-type"
+          value={type}
+          onChange={(value) => setType(value === "http" ? "http" : "stdio")}
+        >
+          <option value="stdio" disabled={!stdioAllowed}>
+            {t("stdio")}
+          </option>
+          <option value="http">{t("http")}</option>
+        </SelectField>
       </div>
       {!stdioAllowed ? (
         <p data-testid="mcp-stdio-off" className="text-xs text-muted-foreground">
@@ -114,72 +103,53 @@ export function ServerForm({
       ) : null}
       {type === "stdio" ? (
         <fieldset disabled={locked} className="space-y-4">
-          <div className="space-y-1.5">
-            <label htmlFor={ids.command} className="text-sm font-medium">
-              {t("command")}
-            </label>
-            <input
-              id={ids.command}
-              data-testid="mcp-command"
-              className={`${INPUT} font-mono`}
-              value={command}
-              onChange={(event) => setCommand(event.target.value)}
-              placeholder="npx"
-              required
-              autoComplete="off"
-              spellCheck={false}
-            />
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor={ids.args} className="text-sm font-medium">
-              {t("args")}
-            </label>
-            <textarea
-              id={ids.args}
-              data-testid="mcp-args"
-              className={`${INPUT} min-h-20 font-mono`}
-              value={args}
-              onChange={(event) => setArgs(event.target.value)}
-              placeholder={"-y\n@modelcontextprotocol/server-filesystem\n/srv/docs"}
-              spellCheck={false}
-            />
-            <p className="text-xs text-muted-foreground">{t("argsHint")}</p>
-          </div>
+          <TextField
+            mono
+            label={t("command")}
+            data-testid="mcp-command"
+            value={command}
+            onChange={setCommand}
+            placeholder="npx"
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <TextAreaField
+            mono
+            label={t("args")}
+            hint={t("argsHint")}
+            data-testid="mcp-args"
+            className="min-h-20"
+            value={args}
+            onChange={setArgs}
+            placeholder={"-y\n@modelcontextprotocol/server-filesystem\n/srv/docs"}
+            spellCheck={false}
+          />
           <KeyValueRows legend={t("env")} rows={env} onChange={setEnv} keyPlaceholder="API_KEY" testId="mcp-env" />
-          <div className="space-y-1.5">
-            <label htmlFor={ids.cwd} className="text-sm font-medium">
-              {t("cwd")}
-            </label>
-            <input
-              id={ids.cwd}
-              className={`${INPUT} font-mono`}
-              value={cwd}
-              onChange={(event) => setCwd(event.target.value)}
-              placeholder={t("cwdPlaceholder")}
-              autoComplete="off"
-              spellCheck={false}
-            />
-          </div>
+          <TextField
+            mono
+            label={t("cwd")}
+            value={cwd}
+            onChange={setCwd}
+            placeholder={t("cwdPlaceholder")}
+            autoComplete="off"
+            spellCheck={false}
+          />
         </fieldset>
       ) : (
         <>
-          <div className="space-y-1.5">
-            <label htmlFor={ids.url} className="text-sm font-medium">
-              {t("url")}
-            </label>
-            <input
-              id={ids.url}
-              data-testid="mcp-url"
-              className={`${INPUT} font-mono`}
-              type="url"
-              value={url}
-              onChange={(event) => setUrl(event.target.value)}
-              placeholder="https://mcp.example.com/mcp"
-              required
-              autoComplete="off"
-              spellCheck={false}
-            />
-          </div>
+          <TextField
+            mono
+            label={t("url")}
+            data-testid="mcp-url"
+            type="url"
+            value={url}
+            onChange={setUrl}
+            placeholder="https://mcp.example.com/mcp"
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
           <KeyValueRows
             legend={t("headers")}
             rows={headers}
