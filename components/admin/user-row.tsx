@@ -3,8 +3,8 @@
 import { useState } from "react";
 import useSWRMutation from "swr/mutation";
 import { useFormatter, useTranslations } from "use-intl";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
-import { InlineConfirm } from "@/components/ui/inline-confirm";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
@@ -96,18 +96,18 @@ export function UserRow({ user, self }: { user: PublicUser; self: boolean }) {
           </div>
         )}
       </div>
-      {confirming ? (
-        <InlineConfirm
-          label={t("removeTitle", { username: user.username })}
-          text={t("removeConfirm", { username: user.username })}
-          cancelLabel={t("cancel")}
-          confirmLabel={t("removeConfirmButton")}
-          confirmTestId="user-remove-confirm"
-          busy={busy}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => void remove().then(() => setConfirming(false))}
-        />
-      ) : null}
+      <ConfirmDialog
+        inline
+        open={confirming}
+        title={t("removeTitle", { username: user.username })}
+        text={t("removeConfirm", { username: user.username })}
+        cancelLabel={t("cancel")}
+        confirmLabel={t("removeConfirmButton")}
+        confirmTestId="user-remove-confirm"
+        onClose={() => setConfirming(false)}
+        // A refusal (the last admin) shows under the row, as the other actions' do.
+        onConfirm={() => remove().then(() => null)}
+      />
       {error ? <InlineError data-testid="user-error">{error}</InlineError> : null}
     </li>
   );

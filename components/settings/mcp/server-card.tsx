@@ -2,8 +2,8 @@
 
 import { useId, useState } from "react";
 import { useTranslations } from "use-intl";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
-import { InlineConfirm } from "@/components/ui/inline-confirm";
 import { Switch } from "@/components/ui/switch";
 import { cx } from "@/lib/client/cx";
 import type { McpServerView } from "@/lib/client/types";
@@ -132,18 +132,17 @@ export function ServerCard({ server, actions }: { server: McpServerView; actions
           </div>
         )}
       </div>
-      {confirming ? (
-        <InlineConfirm
-          label={t("removeTitle", { name: server.name })}
-          text={t("removeConfirm", { name: server.name })}
-          cancelLabel={t("cancel")}
-          confirmLabel={t("removeConfirmButton")}
-          confirmTestId="mcp-remove-confirm"
-          busy={busy}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => void act(actions.remove)}
-        />
-      ) : null}
+      <ConfirmDialog
+        inline
+        open={confirming}
+        title={t("removeTitle", { name: server.name })}
+        text={t("removeConfirm", { name: server.name })}
+        cancelLabel={t("cancel")}
+        confirmLabel={t("removeConfirmButton")}
+        confirmTestId="mcp-remove-confirm"
+        onClose={() => setConfirming(false)}
+        onConfirm={actions.remove}
+      />
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
         <span>{t("approval.server", { name: server.name })}</span>
         <ApprovalSelect
