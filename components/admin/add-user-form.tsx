@@ -1,10 +1,10 @@
 "use client";
 
-import { Loader2, UserPlus } from "lucide-react";
+import { UserPlus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import useSWRMutation from "swr/mutation";
 import { useTranslations } from "use-intl";
-import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { InlineError, SubmitButton } from "@/components/ui/field";
 import { SelectField, TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
@@ -56,8 +56,8 @@ export function AddUserForm() {
           compact
           label={t("username")}
           data-testid="add-user-username"
+          verbatim
           required
-          autoComplete="off"
           value={username}
           onChange={setUsername}
         />
@@ -88,10 +88,9 @@ export function AddUserForm() {
           {t("added", { username: added })}
         </p>
       ) : null}
-      <button type="submit" data-testid="add-user-submit" className={BUTTON_PRIMARY} disabled={busy}>
-        {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <UserPlus aria-hidden className="size-4" />}
+      <SubmitButton data-testid="add-user-submit" busy={busy} icon={<UserPlus aria-hidden className="size-4" />}>
         {t("add")}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -3,7 +3,7 @@
 import { Loader2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslations } from "use-intl";
-import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { BUTTON_PRIMARY, InlineError, SubmitButton } from "@/components/ui/field";
 import { TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { loginDestination } from "@/lib/auth/login-destination";
@@ -83,9 +83,8 @@ export function LoginView() {
         <TextField
           label={t("username")}
           data-testid="login-username"
+          verbatim
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           required
           value={username}
           onChange={setUsername}
@@ -103,22 +102,19 @@ export function LoginView() {
         {needsToken ? (
           <TextField
             mono
+            verbatim
             label={t("setupToken")}
             hint={t("setupTokenHint")}
             data-testid="login-setup-token"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             required
             value={setupToken}
             onChange={setSetupToken}
           />
         ) : null}
         {error ? <InlineError data-testid="login-error">{error}</InlineError> : null}
-        <button type="submit" data-testid="login-submit" className={`${BUTTON_PRIMARY} w-full`} disabled={busy}>
-          {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : null}
+        <SubmitButton data-testid="login-submit" className="w-full" busy={busy}>
           {firstUser ? t("createAdmin") : effectiveMode === "signup" ? t("signUp") : t("signIn")}
-        </button>
+        </SubmitButton>
       </form>
       {!firstUser && me.signupOpen ? (
         <p className="mt-5 text-center text-sm text-muted-foreground">

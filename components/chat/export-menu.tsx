@@ -2,7 +2,7 @@
 
 import { Download, FileJson, FileText, Paperclip } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { Menu } from "@/components/ui/menu";
+import { MENU_BUTTON, MENU_PANEL, Menu } from "@/components/ui/menu";
 import { exportUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 
@@ -40,7 +40,7 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
           data-testid="export-button"
           aria-label={t("button")}
           title={running ? t("busy") : t("button")}
-          className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50 disabled:hover:bg-transparent"
+          className={MENU_BUTTON}
         >
           <Download aria-hidden className="size-4" />
           <span className="max-sm:sr-only">{t("short")}</span>
@@ -53,7 +53,10 @@ export function ExportMenu({ conversationId, running }: { conversationId: string
           {...panel}
           aria-label={t("button")}
           data-testid="export-panel"
-          className="z-30 rounded-xl max-sm:fixed max-sm:inset-x-3 max-sm:top-14 sm:absolute sm:top-full sm:right-0 sm:mt-1.5 sm:w-80 border border-border bg-popover p-1.5 text-popover-foreground shadow-lg"
+          className={cx(
+            MENU_PANEL,
+            "z-30 p-1.5 max-sm:fixed max-sm:inset-x-3 max-sm:top-14 sm:absolute sm:top-full sm:right-0 sm:mt-1.5 sm:w-80",
+          )}
         >
           <ul className="flex flex-col">
             {entries.map(({ id, icon: Icon, href, label, hint }) => (

@@ -4,7 +4,7 @@ import { Wrench } from "lucide-react";
 import { useEffect } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { useTranslations } from "use-intl";
-import { Menu } from "@/components/ui/menu";
+import { MENU_PANEL, Menu } from "@/components/ui/menu";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
@@ -73,7 +73,10 @@ export function ToolGroupsMenu({
         <fieldset
           {...panel}
           data-testid="tool-groups-panel"
-          className="absolute bottom-full left-0 z-20 mb-2 w-64 max-w-[calc(100vw-2rem)] space-y-1 rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
+          className={cx(
+            MENU_PANEL,
+            "absolute bottom-full left-0 z-20 mb-2 w-64 max-w-[calc(100vw-2rem)] space-y-1 p-2",
+          )}
         >
           <legend className="sr-only">{t("toolGroupsLegend")}</legend>
           <p aria-hidden className="px-2 pt-1 pb-1.5 text-xs font-medium text-muted-foreground">

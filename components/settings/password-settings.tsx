@@ -1,11 +1,11 @@
 "use client";
 
-import { KeyRound, Loader2 } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { useSession } from "@/components/auth/use-session";
 import { Section } from "@/components/shell/page-frame";
-import { BUTTON_PRIMARY, InlineError } from "@/components/ui/field";
+import { InlineError, SubmitButton } from "@/components/ui/field";
 import { TextField } from "@/components/ui/text-field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
@@ -81,10 +81,9 @@ export function PasswordSettings() {
             {t("passwordChanged")}
           </p>
         ) : null}
-        <button type="submit" data-testid="password-submit" className={BUTTON_PRIMARY} disabled={busy}>
-          {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <KeyRound aria-hidden className="size-4" />}
+        <SubmitButton data-testid="password-submit" busy={busy} icon={<KeyRound aria-hidden className="size-4" />}>
           {t("changePassword")}
-        </button>
+        </SubmitButton>
       </form>
     </Section>
   );

@@ -21,8 +21,14 @@ export function ConversationMenu({
 }) {
   const t = useTranslations("sidebar");
   const { title, pinned = false, archived = false } = conversation;
-  const itemClass =
-    "flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-popover-foreground outline-none hover:bg-muted focus-visible:bg-muted";
+  const items = [
+    pinned
+      ? { id: "unpin-conversation", Icon: PinOff, label: t("unpin"), change: { pinned: false } }
+      : { id: "pin-conversation", Icon: Pin, label: t("pin"), change: { pinned: true } },
+    archived
+      ? { id: "unarchive-conversation", Icon: ArchiveRestore, label: t("unarchive"), change: { archived: false } }
+      : { id: "archive-conversation", Icon: Archive, label: t("archive"), change: { archived: true } },
+  ];
   return (
     <Menu
       kind="menu"
@@ -33,48 +39,33 @@ export function ConversationMenu({
         </IconButton>
       )}
     >
-      {(panel, close) => {
-        const choose = (change: OrganizeChange) => {
-          close();
-          onChoose(change);
-        };
-        return (
-          <div
-            {...panel}
-            role="menu"
-            aria-label={t("moreActions", { title })}
-            data-testid="conversation-menu"
-            className="absolute top-full right-0 z-20 mt-1 w-44 rounded-lg border border-border bg-popover p-1 shadow-lg"
-          >
+      {(panel, close) => (
+        <div
+          {...panel}
+          role="menu"
+          aria-label={t("moreActions", { title })}
+          data-testid="conversation-menu"
+          className="absolute top-full right-0 z-20 mt-1 w-44 rounded-lg border border-border bg-popover p-1 shadow-lg"
+        >
+          {items.map(({ id, Icon, label, change }) => (
             <button
+              key={id}
               type="button"
               role="menuitem"
               tabIndex={-1}
-              data-testid={pinned ? "unpin-conversation" : "pin-conversation"}
-              className={itemClass}
-              onClick={() => choose({ pinned: !pinned })}
+              data-testid={id}
+              className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-popover-foreground outline-none hover:bg-muted focus-visible:bg-muted"
+              onClick={() => {
+                close();
+                onChoose(change);
+              }}
             >
-              {pinned ? <PinOff aria-hidden className="size-4" /> : <Pin aria-hidden className="size-4" />}
-              {pinned ? t("unpin") : t("pin")}
+              <Icon aria-hidden className="size-4" />
+              {label}
             </button>
-            <button
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              data-testid={archived ? "unarchive-conversation" : "archive-conversation"}
-              className={itemClass}
-              onClick={() => choose({ archived: !archived })}
-            >
-              {archived ? (
-                <ArchiveRestore aria-hidden className="size-4" />
-              ) : (
-                <Archive aria-hidden className="size-4" />
-              )}
-              {archived ? t("unarchive") : t("archive")}
-            </button>
-          </div>
-        );
-      }}
+          ))}
+        </div>
+      )}
     </Menu>
   );
 }

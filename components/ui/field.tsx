@@ -1,4 +1,5 @@
-import type { ComponentProps } from "react";
+import { Loader2 } from "lucide-react";
+import type { ComponentProps, ReactNode } from "react";
 import { cx } from "@/lib/client/cx";
 
 export const INPUT =
@@ -21,5 +22,21 @@ export function InlineError({ className, ...props }: ComponentProps<"p">) {
       )}
       {...props}
     />
+  );
+}
+
+/** A form's primary button: off while the form is sent, with a spinner in place of its icon. */
+export function SubmitButton({
+  busy,
+  icon,
+  className,
+  children,
+  ...rest
+}: Omit<ComponentProps<"button">, "type"> & { busy: boolean; icon?: ReactNode }) {
+  return (
+    <button type="submit" className={cx(BUTTON_PRIMARY, className)} disabled={busy} {...rest}>
+      {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : icon}
+      {children}
+    </button>
   );
 }

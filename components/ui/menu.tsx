@@ -33,6 +33,13 @@ export interface MenuPanelProps {
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
 }
 
+/** The look of an opened panel (light and dark): its place and padding are the caller's. */
+export const MENU_PANEL = "rounded-xl border border-border bg-popover text-popover-foreground shadow-lg";
+
+/** The look of a toolbar's text button that opens a menu (the chat header's Export and files). */
+export const MENU_BUTTON =
+  "flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50 disabled:hover:bg-transparent";
+
 /** The panel's items the keyboard moves between: a menu's `menuitem`s, else whatever takes focus. */
 const ITEMS = {
   menu: "[role=menuitem]",

@@ -52,4 +52,17 @@ describe("a form field", () => {
     expect(html).toMatch(/<input\b[^>]*\srequired=""/);
     expect(attribute(html, "input", "class")).toContain("font-mono");
   });
+
+  it("typed verbatim is not spell-checked, capitalised or autofilled, unless its autoComplete says otherwise", () => {
+    const token = renderHtml(createElement(TextField, { label: "Token", verbatim: true, value: "", onChange }));
+    expect(attribute(token, "input", "spellCheck")).toBe("false");
+    expect(attribute(token, "input", "autoCapitalize")).toBe("none");
+    expect(attribute(token, "input", "autoComplete")).toBe("off");
+    const username = renderHtml(
+      createElement(TextField, { label: "Username", verbatim: true, autoComplete: "username", value: "", onChange }),
+    );
+    expect(attribute(username, "input", "autoComplete")).toBe("username");
+    const prose = renderHtml(createElement(TextField, { label: "Title", value: "", onChange }));
+    expect(prose).not.toContain("spellCheck");
+  });
 });

@@ -12,6 +12,11 @@ interface FieldProps {
   compact?: boolean;
   /** Monospaced, for commands, URLs, names and tokens. */
   mono?: boolean;
+  /**
+   * Typed exactly as it will be read (names, commands, URLs, tokens): no spell check, no capital
+   * first letter, no autofill unless `autoComplete` says otherwise.
+   */
+  verbatim?: boolean;
   /** Added to the control's. */
   className?: string;
   onChange: (value: string) => void;
@@ -55,6 +60,8 @@ function Field({
   );
 }
 
+const VERBATIM = { spellCheck: false, autoCapitalize: "none", autoComplete: "off" } as const;
+
 /** The field of one kind of control, which takes the rest of its props as that control does. */
 function ControlField<E extends "input" | "textarea" | "select">({
   tag,
@@ -62,6 +69,7 @@ function ControlField<E extends "input" | "textarea" | "select">({
   hint,
   compact,
   mono,
+  verbatim,
   className,
   onChange,
   ...rest
@@ -71,6 +79,7 @@ function ControlField<E extends "input" | "textarea" | "select">({
     <Field label={label} hint={hint} compact={compact} describedBy={describedBy}>
       {(control) =>
         createElement(tag, {
+          ...(verbatim ? VERBATIM : {}),
           ...rest,
           ...control,
           className: cx(INPUT, mono && "font-mono", className),

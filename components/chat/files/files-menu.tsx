@@ -2,7 +2,7 @@
 
 import { Download, Files, Globe } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { Menu } from "@/components/ui/menu";
+import { MENU_BUTTON, MENU_PANEL, Menu } from "@/components/ui/menu";
 import { fileUrl } from "@/lib/client/api";
 import { cx } from "@/lib/client/cx";
 import type { ConversationFile } from "@/lib/client/types";
@@ -27,7 +27,7 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
           {...props}
           data-testid="files-button"
           aria-label={t("button", { count: files.length })}
-          className="flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          className={MENU_BUTTON}
         >
           <Files aria-hidden className="size-4" />
           <span className="tabular-nums">{files.length}</span>
@@ -38,7 +38,10 @@ export function FilesMenu({ conversationId, files }: { conversationId: string; f
         <div
           {...panel}
           data-testid="files-panel"
-          className="absolute top-full right-0 z-30 mt-1.5 max-h-[min(28rem,70dvh)] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-border bg-popover p-2 text-popover-foreground shadow-lg"
+          className={cx(
+            MENU_PANEL,
+            "absolute top-full right-0 z-30 mt-1.5 max-h-[min(28rem,70dvh)] w-[min(22rem,calc(100vw-1.5rem))] overflow-y-auto p-2",
+          )}
         >
           <p className="px-1 pb-2 text-xs text-muted-foreground">{t("intro")}</p>
           <ul className="flex flex-col gap-1.5">

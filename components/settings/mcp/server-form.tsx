@@ -73,6 +73,7 @@ export function ServerForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           mono
+          verbatim
           label={t("name")}
           hint={t("nameHint")}
           data-testid="mcp-name"
@@ -81,8 +82,6 @@ export function ServerForm({
           disabled={server !== undefined}
           required
           maxLength={32}
-          autoComplete="off"
-          spellCheck={false}
         />
         <SelectField
           label={t("transport")}
@@ -105,17 +104,17 @@ export function ServerForm({
         <fieldset disabled={locked} className="space-y-4">
           <TextField
             mono
+            verbatim
             label={t("command")}
             data-testid="mcp-command"
             value={command}
             onChange={setCommand}
             placeholder="npx"
             required
-            autoComplete="off"
-            spellCheck={false}
           />
           <TextAreaField
             mono
+            verbatim
             label={t("args")}
             hint={t("argsHint")}
             data-testid="mcp-args"
@@ -123,23 +122,15 @@ export function ServerForm({
             value={args}
             onChange={setArgs}
             placeholder={"-y\n@modelcontextprotocol/server-filesystem\n/srv/docs"}
-            spellCheck={false}
           />
           <KeyValueRows legend={t("env")} rows={env} onChange={setEnv} keyPlaceholder="API_KEY" testId="mcp-env" />
-          <TextField
-            mono
-            label={t("cwd")}
-            value={cwd}
-            onChange={setCwd}
-            placeholder={t("cwdPlaceholder")}
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <TextField mono verbatim label={t("cwd")} value={cwd} onChange={setCwd} placeholder={t("cwdPlaceholder")} />
         </fieldset>
       ) : (
         <>
           <TextField
             mono
+            verbatim
             label={t("url")}
             data-testid="mcp-url"
             type="url"
@@ -147,8 +138,6 @@ export function ServerForm({
             onChange={setUrl}
             placeholder="https://mcp.example.com/mcp"
             required
-            autoComplete="off"
-            spellCheck={false}
           />
           <KeyValueRows
             legend={t("headers")}
