@@ -118,7 +118,7 @@ export function Menu({
     const at = all.indexOf(document.activeElement as HTMLElement);
     const move: Record<string, number> = {
       ArrowDown: (at + 1) % all.length,
-      ArrowUp: (at - 1 + all.length) % all.length,
+      ArrowUp: (at <= 0 ? all.length : at) - 1,
       Home: 0,
       End: all.length - 1,
     };
