@@ -94,7 +94,8 @@ test("a menu from the keyboard: arrows, Home and End move between its items, Esc
   await expect(button).toHaveAttribute("aria-expanded", "false");
 
   await openExportMenu(page);
-  await chat.userMessages.first().click();
+  // The header's title, left of the panel (which covers the thread's right side).
+  await chat.title.click();
   await expect(panel).toHaveCount(0);
 });
 
