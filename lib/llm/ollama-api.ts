@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AppError, isAbortError } from "@/lib/errors";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 import type { Abilities } from "./types";
@@ -15,13 +16,48 @@ export interface ModelInfo {
   abilities: Abilities;
 }
 
-interface TagsResponse {
-  models?: {
-    name: string;
-    size?: number;
-    details?: { family?: string; parameter_size?: string; quantization_level?: string };
-  }[];
-}
+/**
+ * What we read of Ollama's answers, checked when they arrive: an answer of another shape (not
+ * Ollama, or a release that changed it) is a clear `upstream:ollama` error, not a crash later.
+ * Fields Ollama may leave out or send as null are optional; fields we do not read are ignored.
+ */
+const modelDetailsSchema = z
+  .object({
+    family: z.string().nullish(),
+    parameter_size: z.string().nullish(),
+    quantization_level: z.string().nullish(),
+  })
+  .nullish();
+
+const tagsSchema = z.object({
+  models: z.array(z.object({ name: z.string(), size: z.number().nullish(), details: modelDetailsSchema })).nullish(),
+});
+
+const psSchema = z.object({
+  models: z
+    .array(
+      z.object({
+        name: z.string(),
+        size: z.number().nullish(),
+        size_vram: z.number().nullish(),
+        expires_at: z.string().nullish(),
+        context_length: z.number().nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+const showSchema = z.object({
+  license: z.string().nullish(),
+  capabilities: z.array(z.string()).nullish(),
+  model_info: z.record(z.string(), z.unknown()).nullish(),
+  details: modelDetailsSchema,
+});
+type ShowResponse = z.infer<typeof showSchema>;
+
+const versionSchema = z.object({ version: z.string().nullish() }).optional();
+/** The answer of a request whose body we do not read (delete, unload). */
+const anyAnswer = z.unknown();
 
 /** A model Ollama holds in memory now (`/api/ps`). */
 export interface LoadedModel {
@@ -39,17 +75,6 @@ export interface ModelDetails extends ModelInfo {
   license: string | null;
 }
 
-interface PsResponse {
-  models?: { name: string; size?: number; size_vram?: number; expires_at?: string; context_length?: number }[];
-}
-
-interface ShowResponse {
-  license?: string;
-  capabilities?: string[];
-  model_info?: Record<string, unknown>;
-  details?: { family?: string; parameter_size?: string; quantization_level?: string };
-}
-
 export function abilitiesFrom(capabilities: string[]): Abilities {
   return {
     tool_call: capabilities.includes("tools"),
@@ -59,7 +84,7 @@ export function abilitiesFrom(capabilities: string[]): Abilities {
   };
 }
 
-export function contextLengthFrom(modelInfo: Record<string, unknown> | undefined): number | null {
+export function contextLengthFrom(modelInfo: Record<string, unknown> | null | undefined): number | null {
   if (!modelInfo) return null;
   const arch = modelInfo["general.architecture"];
   const value = typeof arch === "string" ? modelInfo[`${arch}.context_length`] : undefined;
@@ -109,7 +134,12 @@ export class OllamaApi {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
-  private async request<T>(path: string, init: RequestInit = {}, model?: string): Promise<T> {
+  private async request<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    init: RequestInit = {},
+    model?: string,
+  ): Promise<z.infer<S>> {
     const signal = AbortSignal.any(
       [AbortSignal.timeout(REQUEST_TIMEOUT_MS), init.signal].filter((s): s is AbortSignal => Boolean(s)),
     );
@@ -122,13 +152,41 @@ export class OllamaApi {
     }
     const text = await response.text();
     if (!response.ok) throw ollamaHttpError(response.status, text, model);
-    return (text ? JSON.parse(text) : undefined) as T;
+    return this.checked(path, schema, text);
+  }
+
+  /** The answer parsed and checked against what we read of it; anything else is `upstream:ollama`. */
+  private checked<S extends z.ZodType>(path: string, schema: S, text: string): z.infer<S> {
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw this.malformed(path, `not JSON: ${text.slice(0, 100)}`);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const [issue] = parsed.error.issues;
+      throw this.malformed(path, `${issue?.path.join(".") || "the answer"}: ${issue?.message ?? "unexpected"}`);
+    }
+    return parsed.data;
+  }
+
+  private malformed(path: string, why: string): AppError {
+    const ollama = `its answer to ${path} is not what Ollama sends (${why})`;
+    return new AppError("upstream:ollama", `Ollama error: ${ollama}. Is ${this.baseUrl} an Ollama server?`, {
+      details: { ollama, path },
+    });
   }
 
   /** `request` for a named installed model: Ollama's 404 becomes `not_found:model`. */
-  private async requestFor<T>(model: string, path: string, init: RequestInit): Promise<T> {
+  private async requestFor<S extends z.ZodType>(
+    model: string,
+    path: string,
+    schema: S,
+    init: RequestInit,
+  ): Promise<z.infer<S>> {
     try {
-      return await this.request<T>(path, { headers: { "content-type": "application/json" }, ...init }, model);
+      return await this.request(path, schema, { headers: { "content-type": "application/json" }, ...init }, model);
     } catch (error) {
       if (error instanceof AppError && error.code === "bad_request:unknown_model") {
         throw new AppError("not_found:model", `Model '${model}' is not installed in Ollama.`, { details: { model } });
@@ -149,7 +207,7 @@ export class OllamaApi {
 
   /** Asks `/api/version` now. */
   async fetchVersion(): Promise<string> {
-    const answer = await this.request<{ version?: string }>("/api/version", {
+    const answer = await this.request("/api/version", versionSchema, {
       signal: AbortSignal.timeout(VERSION_TIMEOUT_MS),
     });
     return answer?.version ?? "unknown";
@@ -158,8 +216,9 @@ export class OllamaApi {
   private show(model: string): Promise<ShowResponse> {
     const cached = this.showCache.get(model);
     if (cached && Date.now() - cached.at < SHOW_CACHE_MS) return cached.value;
-    const value = this.request<ShowResponse>(
+    const value = this.request(
       "/api/show",
+      showSchema,
       { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model }) },
       model,
     );
@@ -192,7 +251,7 @@ export class OllamaApi {
   /** One installed model in full: what the list says, and its licence. */
   async details(model: string): Promise<ModelDetails> {
     const [shown, installed] = await Promise.all([
-      this.requestFor<ShowResponse>(model, "/api/show", { method: "POST", body: JSON.stringify({ model }) }),
+      this.requestFor(model, "/api/show", showSchema, { method: "POST", body: JSON.stringify({ model }) }),
       this.listModels(),
     ]);
     const info = installed.find((m) => m.name === model);
@@ -203,13 +262,13 @@ export class OllamaApi {
 
   /** `DELETE /api/delete`; a model that is not installed is `not_found:model`. */
   async deleteModel(model: string): Promise<void> {
-    await this.requestFor(model, "/api/delete", { method: "DELETE", body: JSON.stringify({ model }) });
+    await this.requestFor(model, "/api/delete", anyAnswer, { method: "DELETE", body: JSON.stringify({ model }) });
     this.forgetModels();
   }
 
   /** The models in memory now, from `/api/ps`. */
   async loadedModels(): Promise<LoadedModel[]> {
-    const ps = await this.request<PsResponse>("/api/ps");
+    const ps = await this.request("/api/ps", psSchema);
     return (ps.models ?? []).map((entry) => {
       const expires = entry.expires_at ? Date.parse(entry.expires_at) : Number.NaN;
       return {
@@ -225,7 +284,7 @@ export class OllamaApi {
 
   /** Frees the model's memory now: a chat request without messages and `keep_alive: 0`. */
   async unload(model: string): Promise<void> {
-    await this.requestFor(model, "/api/chat", {
+    await this.requestFor(model, "/api/chat", anyAnswer, {
       method: "POST",
       body: JSON.stringify({ model, messages: [], keep_alive: 0 }),
     });
@@ -236,13 +295,13 @@ export class OllamaApi {
    * must see a model deleted a moment ago (`ollama rm`), to refuse it before anything is stored.
    */
   async installedNames(): Promise<string[]> {
-    const tags = await this.request<TagsResponse>("/api/tags");
+    const tags = await this.request("/api/tags", tagsSchema);
     return (tags.models ?? []).map((tag) => tag.name);
   }
 
   /** Installed models with what each can do. */
   async listModels(): Promise<ModelInfo[]> {
-    const tags = await this.request<TagsResponse>("/api/tags");
+    const tags = await this.request("/api/tags", tagsSchema);
     return Promise.all(
       (tags.models ?? []).map(async (tag) => {
         const info = await this.describe(tag.name);
