@@ -78,7 +78,7 @@ async function storedReplay(db: Db, runId: string, after: string): Promise<SentR
   for (const event of events) {
     if (event.event === "answer" && event.data.status === "start") answerStarted = true;
     if (event.event === "answer" && event.data.status === "done" && answerStarted && answer) {
-      if (midAnswer && replay.every((sent) => sent.event !== "answer")) {
+      if (midAnswer && !replay.some((sent) => sent.event === "answer")) {
         const next = Number(delta);
         replay.push({ event: "answer", data: { status: "start" }, id: `${stored}.${next + 1}` });
         replay.push({ event: "answer", data: { status: "delta", content: answer }, id: `${stored}.${next + 2}` });
