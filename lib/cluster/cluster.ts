@@ -1,10 +1,9 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { LiveRuns } from "@/lib/chat/live-run";
 import { dropLiveRuns } from "@/lib/chat/shutdown";
 import { type Db, recoverInterruptedRuns } from "@/lib/db/client";
 import { postgresPool } from "@/lib/db/postgres";
-import { runs } from "@/lib/db/schema";
+import { runningRunInstance } from "@/lib/db/runs";
 import { getConfig } from "@/lib/env-config";
 import { processSlot } from "@/lib/util/process-singleton";
 import { InstanceLink } from "./instance-link";
@@ -134,12 +133,7 @@ export class Cluster {
 
   /** The instance holding the conversation's running run, on whichever instance, from the database; null: none. */
   async runOwnerOf(conversationId: string): Promise<string | null> {
-    const [row] = await this.db
-      .select({ instanceId: runs.instanceId })
-      .from(runs)
-      .where(and(eq(runs.conversationId, conversationId), eq(runs.status, "running")))
-      .limit(1);
-    return row?.instanceId ?? null;
+    return runningRunInstance(this.db, conversationId);
   }
 
   /**

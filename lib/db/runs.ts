@@ -149,6 +149,16 @@ function runEndStatement(db: Db, run: RunStart, values: RunEnd, now: number) {
     .where(and(eq(runs.id, run.id), eq(runs.status, "running")));
 }
 
+/** The instance holding the conversation's running run (null: none, or one run by no instance). */
+export async function runningRunInstance(db: Db, conversationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ instanceId: runs.instanceId })
+    .from(runs)
+    .where(and(eq(runs.conversationId, conversationId), eq(runs.status, "running")))
+    .limit(1);
+  return row?.instanceId ?? null;
+}
+
 /** Whether one of the account's runs goes on on another registered app instance than `instanceId`. */
 export async function runsElsewhereOf(
   db: Db,

@@ -1,11 +1,7 @@
 import "server-only";
-import { and, asc, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { getConversation, hasMessages, type OwnerId, ownedBy } from "@/lib/db/conversations";
-import { listMessages } from "@/lib/db/messages";
-import { insertionOrder } from "@/lib/db/portable-sql";
-import { listRuns } from "@/lib/db/runs";
-import { conversations, files, interrupts, runEvents } from "@/lib/db/schema";
+import { fileBytes, readConversationRows } from "@/lib/db/conversation-transfer";
+import type { OwnerId } from "@/lib/db/conversations";
 import {
   type ConversationExport,
   conversationColumns,
@@ -28,39 +24,20 @@ export async function exportConversation(
   db: Db,
   { id, ownerId }: { id: string; ownerId: OwnerId },
 ): Promise<ConversationExport> {
-  const conversation = await getConversation(db, { id, ownerId });
-  const runRows = await listRuns(db, { conversationId: id });
-  const runIds = runRows.map((run) => run.id);
-  const events = runIds.length
-    ? await db.select().from(runEvents).where(inArray(runEvents.runId, runIds)).orderBy(asc(runEvents.seq))
-    : [];
-  // A follow-up held for a run still starting (no row yet) has no run to go with.
-  const heldInterrupts = runIds.length
-    ? await db
-        .select()
-        .from(interrupts)
-        .where(and(eq(interrupts.conversationId, id), inArray(interrupts.runId, runIds)))
-        .orderBy(asc(interrupts.createdAt), asc(insertionOrder(interrupts)))
-    : [];
-  const { bytes: _content, ...fileInfo } = getTableColumns(files);
-  const fileRows = await db
-    .select(fileInfo)
-    .from(files)
-    .where(eq(files.conversationId, id))
-    .orderBy(asc(files.createdAt), asc(insertionOrder(files)));
-  const messageRows = await listMessages(db, { conversationId: id });
+  const rows = await readConversationRows(db, { id, ownerId });
+  const { conversation, events } = rows;
   const document = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: Date.now(),
     conversation: exportedColumns(conversation, conversationColumns),
-    messages: messageRows.map((message) => exportedColumns(message, messageColumns)),
-    runs: runRows.map((run) => ({
+    messages: rows.messages.map((message) => exportedColumns(message, messageColumns)),
+    runs: rows.runs.map((run) => ({
       ...exportedColumns(run, runColumns),
       events: events.filter((event) => event.runId === run.id).map((event) => exportedColumns(event, runEventColumns)),
     })),
-    interrupts: heldInterrupts.map((interrupt) => exportedColumns(interrupt, interruptColumns)),
-    files: fileRows.map((file) => exportedColumns(file, fileColumns)),
+    interrupts: rows.interrupts.map((interrupt) => exportedColumns(interrupt, interruptColumns)),
+    files: rows.files.map((file) => exportedColumns(file, fileColumns)),
   };
   // The rules above pick exactly the columns the format declares (tested in format.test.ts).
   return document as ConversationExport;
@@ -101,19 +78,4 @@ export async function* exportChunks(
     yield '"}';
   }
   yield `${fileList.length ? newline + space : ""}]${newline}}`;
-}
-
-async function fileBytes(db: Db, fileId: string): Promise<Buffer | undefined> {
-  const [row] = await db.select({ bytes: files.bytes }).from(files).where(eq(files.id, fileId)).limit(1);
-  return row?.bytes;
-}
-
-/** The ids of the owner's conversations with at least one message (those the sidebar lists), newest activity first. */
-export async function exportableConversationIds(db: Db, { ownerId }: { ownerId: OwnerId }): Promise<string[]> {
-  const rows = await db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(ownedBy(ownerId), hasMessages))
-    .orderBy(desc(conversations.updatedAt), desc(conversations.id));
-  return rows.map((row) => row.id);
 }

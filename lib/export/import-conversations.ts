@@ -1,10 +1,11 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { insertConversationRows } from "@/lib/db/conversation-transfer";
 import type { OwnerId } from "@/lib/db/conversations";
-import { conversations, files, interrupts, messages, runEvents, runs, type StoredFile } from "@/lib/db/schema";
+import { sha256 } from "@/lib/db/files";
+import type { StoredFile } from "@/lib/db/schema";
 import type { Config } from "@/lib/env-config";
 import { AppError, type ErrorCode } from "@/lib/errors";
-import { sha256 } from "@/lib/files/file-store";
 import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusal } from "@/lib/files/quota";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
@@ -311,15 +312,6 @@ async function checkFiles(document: ConversationExport, config: Config): Promise
   return checked;
 }
 
-/** Rows a multi-row INSERT takes: well inside both dialects' limits on bound parameters. */
-const INSERT_BATCH_ROWS = 500;
-
-function batches<T>(rows: T[]): T[][] {
-  return Array.from({ length: Math.ceil(rows.length / INSERT_BATCH_ROWS) }, (_, i) =>
-    rows.slice(i * INSERT_BATCH_ROWS, (i + 1) * INSERT_BATCH_ROWS),
-  );
-}
-
 /**
  * Stores the conversation under new ids, in one transaction; returns its id. Its files are counted
  * against the owner's quotas first, in the same transaction: over one, nothing is stored.
@@ -348,53 +340,56 @@ async function storeConversation(
     const adding = { files: fileRows.length, bytes: fileRows.reduce((total, file) => total + file.size, 0) };
     const refused = await quotaRefusal(tx, { ownerId, adding, limits });
     if (refused) return { refused };
-    await tx.insert(conversations).values({
-      ...conversation,
-      id: conversationId,
-      userId: ownerId,
-      // Never shown, yet sent ahead of every later turn: the next turn compacts again if it needs to.
-      summary: null,
-      summaryThrough: null,
-      activeLeafId: remap.nullable(conversation.activeLeafId),
-      // Never later than now: a time from the future would keep it atop the list for good.
-      createdAt: Math.min(conversation.createdAt, now),
-      updatedAt: Math.min(conversation.updatedAt, now),
-    });
-    for (const { base64, ...file } of fileRows) {
-      const bytes = Buffer.from(base64, "base64");
-      await tx.insert(files).values({ ...file, bytes, id: remap.id(file.id), conversationId });
-    }
-    for (const { events, ...run } of document.runs) {
-      const runId = remap.id(run.id);
-      await tx.insert(runs).values({ ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) });
-      const eventRows = events.map((event) => ({
-        ...event,
-        runId,
-        type: event.type as never,
-        data: remap.inValue(event.data) as never,
-      }));
-      for (const batch of batches(eventRows)) await tx.insert(runEvents).values(batch);
-    }
-    const messageRows = document.messages.map((message) => {
-      const attachments = (message.attachmentIds ?? []).filter((fileId) => kept.has(fileId)).map(remap.id);
-      return {
-        ...message,
-        id: remap.id(message.id),
+    await insertConversationRows(tx, {
+      conversation: {
+        ...conversation,
+        id: conversationId,
+        userId: ownerId,
+        // Never shown, yet sent ahead of every later turn: the next turn compacts again if it needs to.
+        summary: null,
+        summaryThrough: null,
+        activeLeafId: remap.nullable(conversation.activeLeafId),
+        // Never later than now: a time from the future would keep it atop the list for good.
+        createdAt: Math.min(conversation.createdAt, now),
+        updatedAt: Math.min(conversation.updatedAt, now),
+      },
+      files: fileRows.map(({ base64, ...file }) => ({
+        ...file,
+        bytes: Buffer.from(base64, "base64"),
+        id: remap.id(file.id),
         conversationId,
-        parentId: remap.nullable(message.parentId),
-        runId: remap.nullable(message.runId),
-        content: remap.inText(message.content),
-        attachmentIds: attachments.length ? attachments : null,
-      };
+      })),
+      runs: document.runs.map(({ events, ...run }) => {
+        const runId = remap.id(run.id);
+        return {
+          run: { ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) },
+          events: events.map((event) => ({
+            ...event,
+            runId,
+            type: event.type as never,
+            data: remap.inValue(event.data) as never,
+          })),
+        };
+      }),
+      messages: document.messages.map((message) => {
+        const attachments = (message.attachmentIds ?? []).filter((fileId) => kept.has(fileId)).map(remap.id);
+        return {
+          ...message,
+          id: remap.id(message.id),
+          conversationId,
+          parentId: remap.nullable(message.parentId),
+          runId: remap.nullable(message.runId),
+          content: remap.inText(message.content),
+          attachmentIds: attachments.length ? attachments : null,
+        };
+      }),
+      interrupts: document.interrupts.map((held) => ({
+        ...held,
+        id: remap.id(held.id),
+        conversationId,
+        runId: remap.id(held.runId),
+      })),
     });
-    // In order (a parent before its children, the insertion order kept), many rows a statement: one
-    // round trip per row made a long conversation slow to import on PostgreSQL.
-    for (const batch of batches(messageRows)) await tx.insert(messages).values(batch);
-    for (const held of document.interrupts) {
-      await tx
-        .insert(interrupts)
-        .values({ ...held, id: remap.id(held.id), conversationId, runId: remap.id(held.runId) });
-    }
     return conversationId;
   });
 }

@@ -1,9 +1,7 @@
 import "server-only";
-import { count, eq, sum } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { getConversation, holdConversation, type OwnerId, ownedBy } from "@/lib/db/conversations";
-import { lockedForUpdate } from "@/lib/db/portable-sql";
-import { conversations, files, users } from "@/lib/db/schema";
+import { getConversation, holdConversation, type OwnerId } from "@/lib/db/conversations";
+import { conversationFileCount, holdOwnerRow, storageUsed } from "@/lib/db/files";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { FileQuotaRefusal } from "@/lib/tools/services";
@@ -25,21 +23,6 @@ export const fileLimits = (config: Pick<Config, "MAX_FILES_PER_CONVERSATION" | "
 
 /** Which quota a file would break, and its numbers (the tools' type: lib/tools is framework-free). */
 export type QuotaRefusal = FileQuotaRefusal;
-
-/** Bytes the owner's files take, in every conversation. */
-export async function storageUsed(db: Db, ownerId: OwnerId): Promise<number> {
-  const [row] = await db
-    .select({ bytes: sum(files.size) })
-    .from(files)
-    .innerJoin(conversations, eq(conversations.id, files.conversationId))
-    .where(ownedBy(ownerId));
-  return Number(row?.bytes ?? 0);
-}
-
-export async function conversationFileCount(db: Db, conversationId: string): Promise<number> {
-  const [row] = await db.select({ files: count() }).from(files).where(eq(files.conversationId, conversationId));
-  return Number(row?.files ?? 0);
-}
 
 /**
  * Whether `adding` fits the quotas, or which it would break. Inside the transaction that then
@@ -66,7 +49,7 @@ export async function quotaRefusal(
   },
 ): Promise<QuotaRefusal | null> {
   if (lock && ownerId !== null) {
-    await lockedForUpdate(tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)));
+    await holdOwnerRow(tx, ownerId);
   }
   if (conversationId !== undefined) {
     if (lock) await holdConversation(tx, { id: conversationId, ownerId });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getConversation, type OwnerId } from "@/lib/db/conversations";
+import { sha256 } from "@/lib/db/files";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
@@ -8,7 +9,7 @@ import { openPdf, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
 import { attachmentText, decodeText } from "./attachment-text";
 import { looksBinary } from "./document-types";
 import { DocxError, docxRefusal } from "./docx-html";
-import { insertFileInQuota, sha256 } from "./file-store";
+import { insertFileInQuota } from "./file-store";
 import { checkImage, type ImageLimits } from "./image-inspect";
 import { fileLimits, quotaError, quotaRefusal } from "./quota";
 import { isZip, type SniffedType, safeFilename, sniffFileType } from "./sniff";

@@ -3,7 +3,7 @@ import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import { getDb } from "@/lib/db/client";
-import { insertFile } from "@/lib/files/file-store";
+import { insertFile } from "@/lib/db/files";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { jsonRequest, newConversation, params, readEvents, setupAppEnv } from "@/tests/support/app-env";
 import { CRAFTED_IMAGES, encodedImage, makeGif, makeGifBomb } from "@/tests/support/image-fixtures";

@@ -7,9 +7,9 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DB_FILENAME, type Db, openDb, sqliteConnection } from "@/lib/db/client";
 import { createConversation } from "@/lib/db/conversations";
+import { findFile, insertFile } from "@/lib/db/files";
 import { insertMessage, listMessages } from "@/lib/db/messages";
 import { appendRunEvent, createRun, finishRun } from "@/lib/db/runs";
-import { findFile, insertFile } from "@/lib/files/file-store";
 import { runNodeScript } from "./support/run-script";
 
 /** `npm run backup` / `npm run restore` (scripts/backup.mjs, scripts/restore.mjs), run as child processes. */

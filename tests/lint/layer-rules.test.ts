@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { is, Table } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "@/lib/db/schema";
 
 /**
  * docs/architecture.md, "Layers": what may import what is kept by `npm run lint` (biome.json's
@@ -61,6 +63,33 @@ const CASES: Case[] = [
     folder: "lib/agent",
     forbidden: 'import "server-only";\nexport const x = 1;',
     allowed: "export const x = 1;",
+  },
+  {
+    rule: "outside lib/db nothing imports Drizzle: queries live in lib/db",
+    folder: "lib/files",
+    forbidden: 'import { eq } from "drizzle-orm";\nexport const x = eq;',
+    allowed: 'import { findFile } from "@/lib/db/files";\nexport const x = findFile;',
+  },
+  {
+    rule: "outside lib/db nothing imports a table, only row types and value lists",
+    folder: "lib/export",
+    forbidden:
+      'import { files, type StoredFile } from "@/lib/db/schema";\nexport const x: [unknown, StoredFile?] = [files];',
+    allowed:
+      'import { messageRoles, type StoredFile } from "@/lib/db/schema";\nexport const x: [unknown, StoredFile?] = [messageRoles];',
+  },
+  {
+    rule: "outside lib/db nothing imports a table by a relative path",
+    folder: "lib/auth",
+    forbidden: 'import { users } from "../db/schema";\nexport const x = users;',
+    allowed: 'import type { User } from "../db/schema";\nexport type X = User;',
+  },
+  {
+    rule: "a route imports no Drizzle and no dialect's schema",
+    folder: "app/api",
+    forbidden:
+      'import { sqliteTable } from "drizzle-orm/sqlite-core";\nimport * as pg from "@/lib/db/schema-pg";\nexport const x = [sqliteTable, pg];',
+    allowed: 'import { getDb } from "@/lib/db/client";\nexport const x = getDb;',
   },
   {
     rule: "components import a server module type-only",
@@ -156,5 +185,24 @@ describe("the layer rules fail npm run lint when broken", () => {
   it.each(planted)("$rule", ({ forbidden, allowed }) => {
     expect(failing.has(path.normalize(forbidden)), `${forbidden} should fail the lint`).toBe(true);
     expect(failing.has(path.normalize(allowed)), `${allowed} should pass the lint`).toBe(false);
+  });
+});
+
+describe("the data-access rule knows every table", () => {
+  it("forbids, outside lib/db, the import of each table lib/db/schema exports", () => {
+    const config = JSON.parse(readFileSync(path.join(root, "biome.json"), "utf8")) as {
+      overrides: {
+        linter?: { rules?: { style?: { noRestrictedImports?: { options?: { patterns?: unknown[] } } } } };
+      }[];
+    };
+    const patterns = config.overrides.flatMap(
+      (o) => (o.linter?.rules?.style?.noRestrictedImports?.options?.patterns ?? []) as { importNamePattern?: string }[],
+    );
+    const forbidden = patterns.flatMap((p) => p.importNamePattern?.replace(/[()]/g, "").split("|") ?? []);
+    const tables = Object.entries(schema)
+      .filter(([, value]) => is(value, Table))
+      .map(([name]) => name);
+    expect(tables.length).toBeGreaterThan(0);
+    expect(new Set(forbidden)).toEqual(new Set(tables));
   });
 });

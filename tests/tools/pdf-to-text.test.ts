@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertFile } from "@/lib/files/file-store";
+import { insertFile } from "@/lib/db/files";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { NO_TEXT_LAYER } from "@/lib/tools/builtin/pdf-to-text";
 import { makeToken } from "@/lib/tools/pagination";

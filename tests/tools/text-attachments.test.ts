@@ -1,6 +1,6 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { insertFile } from "@/lib/files/file-store";
+import { insertFile } from "@/lib/db/files";
 import { csvToMarkdown } from "@/lib/text/csv-table";
 import { makeToken } from "@/lib/tools/pagination";
 import { makePng } from "@/tests/support/image-fixtures";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registryToolbox } from "@/lib/chat/toolbox";
-import { insertFile } from "@/lib/files/file-store";
+import { insertFile } from "@/lib/db/files";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { renderObservation, type ToolErrorKind } from "@/lib/tools/outcome";
 import { duckDuckGoPage } from "@/tests/support/fake-web";

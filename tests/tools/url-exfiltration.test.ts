@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertFile } from "@/lib/files/file-store";
+import { insertFile } from "@/lib/db/files";
 import { urlGuardForRun } from "@/lib/tools/url-leak-guard";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 import { setupToolEnv } from "@/tests/support/tool-env";

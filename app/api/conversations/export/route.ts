@@ -1,7 +1,8 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { exportableConversationIds } from "@/lib/db/conversation-transfer";
 import { AppError } from "@/lib/errors";
-import { exportableConversationIds, exportChunks, exportConversation } from "@/lib/export/export-conversation";
+import { exportChunks, exportConversation } from "@/lib/export/export-conversation";
 import { exportFilename } from "@/lib/export/filename";
 import { conversationMarkdown } from "@/lib/export/markdown";
 import { pulledStream } from "@/lib/export/pulled-stream";

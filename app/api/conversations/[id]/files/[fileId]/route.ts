@@ -1,6 +1,6 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { findOwnedFile } from "@/lib/files/file-store";
+import { findOwnedFile } from "@/lib/db/files";
 import { contentDisposition } from "@/lib/files/sniff";
 import { apiRoute } from "@/lib/http/api-route";
 

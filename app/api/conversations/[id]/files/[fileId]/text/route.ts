@@ -1,10 +1,10 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { findOwnedFile } from "@/lib/db/files";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { attachmentText, textFormatOf } from "@/lib/files/attachment-text";
 import { DocxError, docxRefusal } from "@/lib/files/docx-html";
-import { findOwnedFile } from "@/lib/files/file-store";
 import { apiRoute } from "@/lib/http/api-route";
 import { sliceText } from "@/lib/tools/page-fit";
 

@@ -1,0 +1,89 @@
+import "server-only";
+import { and, asc, desc, eq, getTableColumns, inArray } from "drizzle-orm";
+import type { Db } from "./client";
+import { getConversation, hasMessages, type OwnerId, ownedBy } from "./conversations";
+import { listMessages } from "./messages";
+import { insertionOrder } from "./portable-sql";
+import { listRuns } from "./runs";
+import { conversations, files, interrupts, messages, runEvents, runs } from "./schema";
+
+/**
+ * A conversation's rows as a whole, for export and import (the document's format and checks are
+ * lib/export): read for one of the owner's conversations, written for an imported one.
+ */
+
+/** One of the owner's conversations with everything in it but its files' bytes; another user's is a 404. */
+export async function readConversationRows(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
+  const conversation = await getConversation(db, { id, ownerId });
+  const runRows = await listRuns(db, { conversationId: id });
+  const runIds = runRows.map((run) => run.id);
+  const events = runIds.length
+    ? await db.select().from(runEvents).where(inArray(runEvents.runId, runIds)).orderBy(asc(runEvents.seq))
+    : [];
+  // A follow-up held for a run still starting (no row yet) has no run to go with.
+  const heldInterrupts = runIds.length
+    ? await db
+        .select()
+        .from(interrupts)
+        .where(and(eq(interrupts.conversationId, id), inArray(interrupts.runId, runIds)))
+        .orderBy(asc(interrupts.createdAt), asc(insertionOrder(interrupts)))
+    : [];
+  const { bytes: _content, ...fileInfo } = getTableColumns(files);
+  const fileRows = await db
+    .select(fileInfo)
+    .from(files)
+    .where(eq(files.conversationId, id))
+    .orderBy(asc(files.createdAt), asc(insertionOrder(files)));
+  const messageRows = await listMessages(db, { conversationId: id });
+  return { conversation, runs: runRows, events, interrupts: heldInterrupts, files: fileRows, messages: messageRows };
+}
+
+/** A file's bytes; undefined when it was deleted. */
+export async function fileBytes(db: Db, fileId: string): Promise<Buffer | undefined> {
+  const [row] = await db.select({ bytes: files.bytes }).from(files).where(eq(files.id, fileId)).limit(1);
+  return row?.bytes;
+}
+
+/** The ids of the owner's conversations with at least one message (those the sidebar lists), newest activity first. */
+export async function exportableConversationIds(db: Db, { ownerId }: { ownerId: OwnerId }): Promise<string[]> {
+  const rows = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(ownedBy(ownerId), hasMessages))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id));
+  return rows.map((row) => row.id);
+}
+
+/** Rows a multi-row INSERT takes: well inside both dialects' limits on bound parameters. */
+const INSERT_BATCH_ROWS = 500;
+
+function batches<T>(rows: T[]): T[][] {
+  return Array.from({ length: Math.ceil(rows.length / INSERT_BATCH_ROWS) }, (_, i) =>
+    rows.slice(i * INSERT_BATCH_ROWS, (i + 1) * INSERT_BATCH_ROWS),
+  );
+}
+
+/**
+ * Inside the import's transaction: stores an imported conversation's rows, ids already new. The
+ * messages in the order given (a parent before its children, the insertion order kept), many rows
+ * a statement: one round trip per row made a long conversation slow to import on PostgreSQL.
+ */
+export async function insertConversationRows(
+  tx: Db,
+  rows: {
+    conversation: typeof conversations.$inferInsert;
+    files: (typeof files.$inferInsert)[];
+    runs: { run: typeof runs.$inferInsert; events: (typeof runEvents.$inferInsert)[] }[];
+    messages: (typeof messages.$inferInsert)[];
+    interrupts: (typeof interrupts.$inferInsert)[];
+  },
+): Promise<void> {
+  await tx.insert(conversations).values(rows.conversation);
+  for (const file of rows.files) await tx.insert(files).values(file);
+  for (const { run, events } of rows.runs) {
+    await tx.insert(runs).values(run);
+    for (const batch of batches(events)) await tx.insert(runEvents).values(batch);
+  }
+  for (const batch of batches(rows.messages)) await tx.insert(messages).values(batch);
+  for (const held of rows.interrupts) await tx.insert(interrupts).values(held);
+}
