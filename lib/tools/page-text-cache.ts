@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Config } from "@/lib/env-config";
 import type { ExtractedPage } from "./html-text";
 
@@ -5,45 +6,34 @@ import type { ExtractedPage } from "./html-text";
  * Extracted text, kept so a continuation reads on without fetching and extracting again: fetched
  * pages (an entry lives as long as the tokens that point into it, PAGINATION_TOKEN_TTL from its
  * fetch) and attached files' text (by content, no expiry). Beyond the size bound, and the entry
- * bound when there is one, the least recently read goes first.
+ * bound when there is one, the least recently read goes first (`lru-cache`).
  */
 export class PageTextCache<T extends { text: string } = ExtractedPage> {
-  readonly #entries = new Map<string, { page: T; expires: number }>();
-  #chars = 0;
+  readonly #entries: LRUCache<string, T>;
 
-  constructor(
-    private readonly bounds: { bytes: number; entries?: number; ttlSeconds?: number },
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(bounds: { bytes: number; entries?: number; ttlSeconds?: number }, now: () => number = Date.now) {
+    const { entries, ttlSeconds } = bounds;
+    this.#entries = new LRUCache<string, T>({
+      // UTF-16: two bytes a character; an empty text still takes its place.
+      maxSize: Math.max(1, Math.floor(bounds.bytes / 2)),
+      sizeCalculation: (page) => Math.max(1, page.text.length),
+      ...(entries === undefined || !Number.isFinite(entries) ? {} : { max: entries }),
+      // lru-cache keeps an entry through its last millisecond; a token's page is gone at its lifetime's end.
+      ...(ttlSeconds === undefined || !Number.isFinite(ttlSeconds) ? {} : { ttl: Math.max(1, ttlSeconds * 1000 - 1) }),
+      // Stale is judged by `now` at each read, not by a time cached for a millisecond.
+      ttlResolution: 0,
+      // Shifted by 1 ms: lru-cache takes a start time of 0 for "no start" (only differences count).
+      perf: { now: () => now() + 1 },
+    });
+  }
 
   get(key: string): T | null {
-    const entry = this.#entries.get(key);
-    if (!entry) return null;
-    this.#delete(key);
-    if (entry.expires <= this.now()) return null;
-    this.#entries.set(key, entry);
-    this.#chars += entry.page.text.length;
-    return entry.page;
+    return this.#entries.get(key) ?? null;
   }
 
+  /** Stores `page`; one larger than the whole cache is not kept (and drops what was under `key`). */
   set(key: string, page: T): void {
-    this.#delete(key);
-    const maxChars = this.bounds.bytes / 2; // UTF-16
-    if (page.text.length > maxChars) return;
-    const { entries = Number.POSITIVE_INFINITY, ttlSeconds = Number.POSITIVE_INFINITY } = this.bounds;
-    this.#entries.set(key, { page, expires: this.now() + ttlSeconds * 1000 });
-    this.#chars += page.text.length;
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= entries && this.#chars <= maxChars) break;
-      this.#delete(oldest);
-    }
-  }
-
-  #delete(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    this.#entries.delete(key);
-    this.#chars -= entry.page.text.length;
+    this.#entries.set(key, page);
   }
 
   get size(): number {

@@ -76,6 +76,20 @@ describe("PdfDocumentCache", () => {
     await waitForCloses(4); // b, then c (evicted in the background), a and b again
   });
 
+  it("a lowered capacity evicts the least recently used beyond it at once; the others stay cached", async () => {
+    const cache = new PdfDocumentCache(3);
+    const files = { a: storedFile([["a"]]), b: storedFile([["b"]]), c: storedFile([["c"]]) };
+    for (const key of ["a", "b", "c", "a"] as const) await (await cache.open(key, files[key], limits)).close();
+    cache.resize(2);
+    expect(cache.size).toBe(2);
+    await waitForCloses(1);
+    await (await cache.open("a", files.a, limits)).close(); // used last: kept
+    await (await cache.open("c", files.c, limits)).close(); // kept
+    await (await cache.open("b", files.b, limits)).close(); // the least recently used: evicted, read again
+    expect([files.a.reads, files.b.reads, files.c.reads]).toEqual([1, 2, 1]);
+    await cache.clear();
+  });
+
   it("closes an evicted document only after its last lease is released", async () => {
     const cache = new PdfDocumentCache(1);
     const held = await cache.open("held", storedFile([["first page"], ["second page"]]), limits);

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { openPdf, type PdfDocument, type PdfText } from "./pdf-document";
 import { PdfBudget, type PdfLimits } from "./pdf-limits";
 
@@ -70,12 +71,20 @@ class PdfLease implements PdfText {
 }
 
 export class PdfDocumentCache {
-  #capacity: number;
-  /** In least-recently-used-first order (a Map keeps insertion order; a hit re-inserts). */
-  readonly #entries = new Map<string, Entry>();
+  /** Least recently used first out (`lru-cache`); one pushed out beyond the capacity is evicted. */
+  #entries: LRUCache<string, Entry>;
 
   constructor(capacity: number) {
-    this.#capacity = checkedCapacity(capacity);
+    this.#entries = this.#lru(checkedCapacity(capacity));
+  }
+
+  #lru(capacity: number): LRUCache<string, Entry> {
+    return new LRUCache<string, Entry>({
+      max: capacity,
+      dispose: (entry, _key, reason) => {
+        if (reason === "evict") void this.#evict(entry);
+      },
+    });
   }
 
   /**
@@ -89,16 +98,14 @@ export class PdfDocumentCache {
     budget = new PdfBudget(limits.timeBudgetMs),
   ): Promise<PdfText> {
     let entry = this.#entries.get(key);
-    if (entry) {
-      this.#entries.delete(key);
-    } else {
+    if (!entry) {
       const created: Entry = {
         document: (async () => openPdf(await bytes(), limits, budget))(),
         leases: 0,
         evicted: false,
         becameIdle: () => {
           created.idleTimer = setTimeout(() => {
-            if (this.#entries.get(key) !== created || created.leases > 0) return;
+            if (this.#entries.peek(key) !== created || created.leases > 0) return;
             this.#entries.delete(key);
             void this.#evict(created);
           }, limits.keepOpenMs);
@@ -106,17 +113,16 @@ export class PdfDocumentCache {
         },
       };
       const forget = () => {
-        if (this.#entries.get(key) === created) this.#entries.delete(key);
+        if (this.#entries.peek(key) === created) this.#entries.delete(key);
       };
       // A file that failed to open is not remembered: the next call tries again. Nor is a document
       // whose worker was stopped or died.
       created.document.then((document) => document.onEnd(forget), forget);
       entry = created;
     }
-    this.#entries.set(key, entry);
     clearTimeout(entry.idleTimer);
     entry.leases++; // taken before any await, so a concurrent eviction sees the document in use
-    this.#evictOverflow();
+    this.#entries.set(key, entry); // the least recently used beyond the capacity are evicted
     let document: PdfDocument;
     try {
       document = await entry.document;
@@ -129,27 +135,25 @@ export class PdfDocumentCache {
 
   /** Changes the capacity, evicting the least recently used documents beyond it. */
   resize(capacity: number): void {
-    this.#capacity = checkedCapacity(capacity);
-    this.#evictOverflow();
+    if (checkedCapacity(capacity) === this.#entries.max) return;
+    // lru-cache's capacity is fixed: the entries move to a new one, least recently used first.
+    const old = this.#entries;
+    this.#entries = this.#lru(capacity);
+    for (const key of [...old.rkeys()]) {
+      const entry = old.peek(key);
+      if (entry) this.#entries.set(key, entry);
+    }
   }
 
   /** Evicts every document; those still leased close when their last lease is released. */
   async clear(): Promise<void> {
     const entries = [...this.#entries.values()];
-    this.#entries.clear();
+    this.#entries.clear(); // not an eviction: each is evicted below
     await Promise.all(entries.map((entry) => this.#evict(entry)));
   }
 
   get size(): number {
     return this.#entries.size;
-  }
-
-  #evictOverflow(): void {
-    for (const [key, entry] of this.#entries) {
-      if (this.#entries.size <= this.#capacity) break;
-      this.#entries.delete(key);
-      void this.#evict(entry);
-    }
   }
 
   async #evict(entry: Entry): Promise<void> {
