@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AppError } from "@/lib/errors";
+import { byteChunks } from "@/tests/support/byte-chunks";
 import { ndjsonLines, readCapped } from "./ollama-stream";
 
 const encoder = new TextEncoder();
 
-async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield typeof part === "string" ? encoder.encode(part) : part;
-}
+const chunks = byteChunks;
 
 async function lines(body: AsyncIterable<Uint8Array>, maxLineBytes?: number): Promise<string[]> {
   const seen: string[] = [];

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { byteChunks } from "@/tests/support/byte-chunks";
 import { LINES_PER_TURN, ndjsonLines, streamChunks } from "./ndjson";
 
 const encoder = new TextEncoder();
 
-async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield typeof part === "string" ? encoder.encode(part) : part;
-}
+const chunks = byteChunks;
 
 async function lines(body: AsyncIterable<Uint8Array>, maxLineBytes?: number): Promise<string[]> {
   const seen: string[] = [];
