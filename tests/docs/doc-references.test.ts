@@ -166,6 +166,9 @@ describe("code comments point at docs", () => {
   });
 });
 
+/** A path as written, or a module specifier without its extension (`lib/db/schema`). */
+const MODULE_SUFFIXES = ["", ".ts", ".tsx", ".mts", ".mjs", "/index.ts"];
+
 describe("docs name files that exist", () => {
   it("every repository path a doc writes in backticks exists (so a moved or renamed file is a failing test)", () => {
     const missing = docFiles().flatMap((doc) =>
@@ -177,7 +180,7 @@ describe("docs name files that exist", () => {
         .map((m) => m[1] ?? "")
         .filter((p) => !/[*<{]/.test(p))
         .map((p) => (p.split(":")[0] ?? p).replace(/[.,]$/, ""))
-        .filter((p) => !fs.existsSync(path.join(ROOT, p)))
+        .filter((p) => !MODULE_SUFFIXES.some((suffix) => fs.existsSync(path.join(ROOT, p + suffix))))
         .map((p) => `${doc}: ${p}`),
     );
     expect(missing).toEqual([]);
