@@ -2,7 +2,11 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "./llm/keep-alive";
 
-/** Every setting comes from the environment, validated once. */
+/**
+ * Every setting comes from the environment, validated once at boot (docs/architecture.md, "Layers":
+ * config, not the admin's settings). Over 300 lines on purpose: one zod schema holds every variable
+ * with its default and its check, so each is found in one place.
+ */
 
 const positiveInt = (fallback: number) =>
   z.coerce

@@ -18,7 +18,11 @@ import {
   type StoredRunEvent,
 } from "./schema";
 
-/** Runs and their events: created when a chat starts, finished with the assistant message. */
+/**
+ * Runs and their events: created when a chat starts, finished with the assistant message. Over 300
+ * lines on purpose: a run's whole life in the store (start, events, end with its message, summary)
+ * is one table's queries, and its end's statements are shared by the async and at-exit paths.
+ */
 
 /**
  * `id` is given when the run's live slot was reserved before the run was stored; `questionId` is

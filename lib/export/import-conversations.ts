@@ -19,6 +19,8 @@ import { MAX_ZIP_ENTRIES } from "./zip-writer";
  * account: one JSON document, or a ZIP made by the export of every conversation. Nothing is
  * overwritten: each conversation gets new ids. A conversation that fails a check is skipped with
  * its reason and the others still import; an archive that cannot be read changes nothing.
+ * Over 300 lines on purpose: the checks (archive, document, files, quotas) run in one order and
+ * read as one sequence; storing the rows is lib/db/conversation-transfer.ts.
  */
 
 /** Why something was not imported: a code the UI words in its language, the English reason, its details. */
