@@ -24,4 +24,12 @@ describe("AppError", () => {
       false,
     );
   });
+
+  it("takes only a code of the catalogue: one it does not list does not compile", () => {
+    // @ts-expect-error not a code of lib/protocol/error-codes.ts
+    const error = new AppError("not_found:gremlin", "x");
+    // @ts-expect-error the browser's own codes are never the server's
+    const client = new AppError("client:network", "x");
+    expect([error.code, client.code]).toEqual(["not_found:gremlin", "client:network"]);
+  });
 });

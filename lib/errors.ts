@@ -1,21 +1,14 @@
 /**
- * One error type for everything a user or client can act on. The code's first part picks the
- * HTTP status (in one place, `AppError.status`); the second names the thing ("not_found:conversation").
+ * One error type for everything a user or client can act on. Its code is one of the catalogue's
+ * (`lib/protocol/error-codes.ts`); the code's first part picks the HTTP status (in one place,
+ * `AppError.status`), the second names the thing ("not_found:conversation").
  */
-export type ErrorKind =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "rate_limited"
-  | "upstream"
-  | "unavailable"
-  | "internal";
+import { type ErrorCode, kindOf, type ServerErrorCode, type ServerErrorKind } from "@/lib/protocol/error-codes";
 
-const statusByKind: Record<ErrorKind, number> = {
+export type { ErrorCode, ServerErrorCode };
+export type ErrorKind = ServerErrorKind;
+
+const statusByKind: Record<ServerErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -28,8 +21,6 @@ const statusByKind: Record<ErrorKind, number> = {
   unavailable: 503,
   internal: 500,
 };
-
-export type ErrorCode = `${ErrorKind}:${string}` | ErrorKind;
 
 /** Marks an AppError whichever copy of this module made it. */
 const APP_ERROR = Symbol.for("ollama-web.AppError");
@@ -45,12 +36,12 @@ export class AppError extends Error {
   }
 
   readonly [APP_ERROR] = true;
-  readonly code: ErrorCode;
+  readonly code: ServerErrorCode;
   readonly details?: unknown;
   readonly retryable: boolean;
 
   constructor(
-    code: ErrorCode,
+    code: ServerErrorCode,
     message: string,
     options: { details?: unknown; retryable?: boolean; cause?: unknown } = {},
   ) {
@@ -62,7 +53,7 @@ export class AppError extends Error {
   }
 
   get kind(): ErrorKind {
-    return this.code.split(":")[0] as ErrorKind;
+    return kindOf(this.code) as ServerErrorKind;
   }
 
   get status(): number {

@@ -105,7 +105,7 @@ describe("buildChatItems", () => {
       status: "error",
       run: run("r3", { status: "error", error: "Ollama error: boom" }),
     });
-    const unknown = (message: string) => ({ code: "unknown", message });
+    const unknown = (message: string) => ({ code: "client:unknown_code", message });
     expect(buildChatItems({ messages: [failed, empty] })).toMatchObject([
       { status: "error", run: { answer: "Partial", failure: unknown("model runner has unexpectedly stopped") } },
       { status: "error", run: { answer: "", answering: false, failure: unknown("Ollama error: boom") } },
@@ -114,7 +114,7 @@ describe("buildChatItems", () => {
 
   it("takes a stored run's failure from its stored error event, whose code and details word it in the user's language", () => {
     const failure = {
-      code: "upstream:ollama_timeout",
+      code: "upstream:ollama_timeout" as const,
       message: "Ollama did not finish within 5 s.",
       retryable: true,
       details: { seconds: 5 },
@@ -137,7 +137,10 @@ describe("buildChatItems", () => {
         status: "interrupted",
         run: {
           answer: "Half",
-          failure: { code: "unknown", message: "The server shut down while this answer was being written." },
+          failure: {
+            code: "client:unknown_code",
+            message: "The server shut down while this answer was being written.",
+          },
         },
       },
       { status: "stopped", run: { answer: "Some", failure: null } },
@@ -190,7 +193,7 @@ describe("buildChatItems", () => {
         run: {
           answer: "The draft.",
           fallback: true,
-          failure: { code: "unknown", message: "Ollama error: out of memory" },
+          failure: { code: "client:unknown_code", message: "Ollama error: out of memory" },
         },
       },
     ]);

@@ -60,7 +60,9 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
   const fallback = run?.fallback ?? false;
   const failed = !(message.status === "complete" && !fallback);
   // A run stored without its `error` event (an older one, a shutdown) has only the English text.
-  const failure = !failed ? null : (run?.failure ?? (run?.error ? { code: "unknown", message: run.error } : null));
+  const failure = !failed
+    ? null
+    : (run?.failure ?? (run?.error ? { code: "client:unknown_code" as const, message: run.error } : null));
   const answer = message.content;
   const timeline = timelineFromSteps(run?.steps ?? []);
   return {

@@ -6,8 +6,9 @@ import { describeError, type ErrorTranslator, errorKey, toErrorInfo } from "./er
 
 const translator = (locale: "en" | "ja"): ErrorTranslator =>
   createTranslator({ locale, messages: { en, ja }[locale], namespace: "errors" }) as unknown as ErrorTranslator;
+/** An error as it comes from the wire (a code this page may not know), worded as the UI words it. */
 const say = (locale: "en" | "ja", error: { code: string; message: string; details?: unknown }) =>
-  describeError(error, translator(locale), locale);
+  describeError(toErrorInfo(error), translator(locale), locale);
 
 describe("describeError", () => {
   it("finds a code's message under its kind and name, and a bare kind's under default", () => {

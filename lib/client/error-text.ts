@@ -5,11 +5,12 @@
  * A code without a message of its own, or whose message needs a detail the error does not carry, is
  * the generic `errors.unknown` with the server's English message as its detail — never a raw code.
  */
+import { type ErrorCode, isErrorCode } from "@/lib/protocol/error-codes";
 import { formatBytes } from "./format";
 
 /** An error as the browser receives it: an `ApiError`, a run's `error` event, a pull's error line. */
 export interface ErrorInfo {
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: unknown;
 }
@@ -22,7 +23,7 @@ export interface ErrorTranslator {
 }
 
 /** Where a code's message lives under `errors`: `not_found:model` → `not_found.model`, `internal` → `internal.default`. */
-export function errorKey(code: string): string {
+export function errorKey(code: ErrorCode): string {
   const [kind, ...name] = code.split(":");
   return `${kind}.${name.length > 0 ? name.join("_") : "default"}`;
 }
@@ -99,10 +100,14 @@ export function describeError(error: ErrorInfo, t: ErrorTranslator, locale: stri
   return t("unknown", { detail: error.message });
 }
 
-/** Anything caught, as an `ErrorInfo`: a coded error as it is, anything else (a bug, a string) as `client:failed`. */
+/**
+ * Anything caught, as an `ErrorInfo`: a coded error as it is (`client:unknown_code` when its code is
+ * not the catalogue's), anything else (a bug, a string) as `client:failed`.
+ */
 export function toErrorInfo(error: unknown): ErrorInfo {
   if (isRecord(error) && typeof error.code === "string" && typeof error.message === "string") {
-    return { code: error.code, message: error.message, details: error.details };
+    const code = isErrorCode(error.code) ? error.code : "client:unknown_code";
+    return { code, message: error.message, details: error.details };
   }
   return { code: "client:failed", message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "@/lib/env-config";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { AppError, type ServerErrorCode } from "@/lib/errors";
 import { instanceChannel } from "./instance-registry";
 import { NotifyChannel } from "./notify-channel";
 
@@ -23,7 +23,7 @@ const wireError = z.object({
   retryable: z.boolean(),
   details: z.unknown().optional(),
 });
-type WireError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
+type WireError = { code: ServerErrorCode; message: string; retryable: boolean; details?: unknown };
 
 /** What goes over the link, checked on receipt: a signed envelope may still carry a shape of another release. */
 const wire = z.union([

@@ -5,7 +5,7 @@ import type { OwnerId } from "@/lib/db/conversations";
 import { sha256 } from "@/lib/db/files";
 import type { StoredFile } from "@/lib/db/schema";
 import type { Config } from "@/lib/env-config";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { AppError, type ServerErrorCode } from "@/lib/errors";
 import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusal } from "@/lib/files/quota";
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
@@ -25,7 +25,7 @@ import { MAX_ZIP_ENTRIES } from "./zip-writer";
 
 /** Why something was not imported: a code the UI words in its language, the English reason, its details. */
 export interface SkipReason {
-  code: ErrorCode;
+  code: ServerErrorCode;
   reason: string;
   details?: Record<string, unknown>;
 }
@@ -38,7 +38,7 @@ export interface ImportReport {
   skipped: Skipped[];
 }
 
-const because = (code: ErrorCode, reason: string, details?: Record<string, unknown>): SkipReason => ({
+const because = (code: ServerErrorCode, reason: string, details?: Record<string, unknown>): SkipReason => ({
   code,
   reason,
   ...(details ? { details } : {}),

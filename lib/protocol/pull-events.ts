@@ -2,6 +2,7 @@
  * The lines of `POST /api/admin/models/pull` (NDJSON, one event a line): written by the server
  * from Ollama's progress, read by the settings page. Types only, so the browser can import it.
  */
+import type { ServerErrorCode } from "@/lib/protocol/error-codes";
 
 export interface PullLayer {
   digest: string;
@@ -23,4 +24,4 @@ type PullEventBody =
   | { type: "progress"; layers: PullLayer[]; completed: number; total: number; bytesPerSecond: number | null }
   | { type: "success"; model: string }
   /** The pull failed after it started; `code` and `details` as in the API's errors (`not_found:registry_model`, …). */
-  | { type: "error"; code: string; message: string; details?: unknown };
+  | { type: "error"; code: ServerErrorCode; message: string; details?: unknown };

@@ -130,7 +130,10 @@ describe("a run event the protocol does not define", () => {
     expect(refusal("done", { ...done, iterations: "3" })).toMatch(/: iterations: /);
     expect(refusal("step", { ...result, seq: 1, at: 0, type: "telepathy" })).toMatch(/: type: /);
     expect(refusal("answer", { status: "delta" })).toMatch(/: content: /);
-    expect(refusal("error", { code: "x", message: "m" })).toMatch(/: retryable: /);
+    expect(refusal("error", { code: "upstream:ollama", message: "m" })).toMatch(/: retryable: /);
+    // A run fails with a code of the catalogue, which the browser has a message for.
+    expect(refusal("error", { code: "conflict:something_new", message: "m", retryable: false })).toMatch(/: code: /);
+    expect(refusal("error", { code: "client:network", message: "m", retryable: false })).toMatch(/: code: /);
   });
 
   it("is refused when its data drifted from what the browser folds: paging without where its footer begins, an unknown failure kind", () => {

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { Usage } from "@/lib/llm/types";
+import { serverErrorCodes } from "@/lib/protocol/error-codes";
 import {
   type ApprovalDecision,
   compactionSchema,
@@ -75,7 +76,7 @@ const titleMadeSchema = z.object({ title: text });
  * errors: the browser words it in the user's language from them (`lib/client/error-text.ts`).
  */
 const runFailureSchema = z.object({
-  code: text,
+  code: z.enum(serverErrorCodes),
   message: text,
   retryable: z.boolean(),
   details: z.unknown().optional(),

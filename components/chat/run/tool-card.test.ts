@@ -4,7 +4,7 @@ import { applyStep, type ToolResult } from "@/lib/client/run-view";
 import type { Paging } from "@/lib/protocol/run-events";
 import { formatPageInfo, type PageInfo } from "@/lib/tools/page-info";
 import { renderHtml } from "@/tests/support/render-html";
-import { ToolObservation } from "./tool-card";
+import { StatusBadge, ToolObservation } from "./tool-card";
 
 const result = (observation: string, paging: Paging | null): ToolResult => ({
   ok: true,
@@ -76,5 +76,19 @@ describe("a tool card's result", () => {
       null,
     );
     expect(entry).toMatchObject({ kind: "tool", result: { ok: true, paging } });
+  });
+});
+
+describe("a failed tool card", () => {
+  const badge = (errorKind: ToolResult["errorKind"], locale?: "ja") =>
+    renderHtml(createElement(StatusBadge, { state: "error", time: null, errorKind }), locale);
+
+  it("names the failure's kind from its step, in the reader's language", () => {
+    expect(badge("blocked_url")).toContain("Address not allowed");
+    expect(badge("not_approved", "ja")).toContain("承認されず");
+  });
+
+  it("says only that it failed when the step carries no kind (a run stored before kinds were sent)", () => {
+    expect(badge(null)).toMatch(/data-testid="tool-failure"[^>]*>Failed</);
   });
 });

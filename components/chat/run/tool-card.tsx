@@ -5,6 +5,7 @@ import { memo, useId, useState } from "react";
 import { useTranslations } from "use-intl";
 import { cx } from "@/lib/client/cx";
 import type { TimelineEntry, ToolResult } from "@/lib/client/run-view";
+import type { ToolErrorKind } from "@/lib/protocol/tool-failures";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { useConversationFiles } from "../files/conversation-files-context";
 import { ArtifactPreview } from "./artifact-preview";
@@ -68,7 +69,7 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
         <span className="min-w-0 flex-1 truncate text-muted-foreground" title={summary}>
           {summary}
         </span>
-        <StatusBadge state={state} time={time} />
+        <StatusBadge state={state} time={time} errorKind={entry.result?.errorKind ?? null} />
         <ChevronRight
           aria-hidden
           className={cx("size-4 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")}
@@ -92,7 +93,16 @@ export const ToolCard = memo(function ToolCard({ entry, runEnded }: { entry: Too
   );
 });
 
-function StatusBadge({ state, time }: { state: ToolCardState; time: string | null }) {
+/** How the call went; a failure says its kind, from the step's data. */
+export function StatusBadge({
+  state,
+  time,
+  errorKind = null,
+}: {
+  state: ToolCardState;
+  time: string | null;
+  errorKind?: ToolErrorKind | null;
+}) {
   const t = useTranslations("tools");
   const icon = {
     running: <LoaderCircle aria-hidden className="size-3.5 animate-spin" />,
@@ -105,7 +115,11 @@ function StatusBadge({ state, time }: { state: ToolCardState; time: string | nul
     <span className="flex shrink-0 items-center gap-1.5 text-xs text-muted-foreground tabular-nums">
       {icon}
       <span className="sr-only">{name}</span>
-      {state === "error" ? <span className="text-red-700 dark:text-red-300">{t("failed")}</span> : null}
+      {state === "error" ? (
+        <span data-testid="tool-failure" className="text-red-700 dark:text-red-300">
+          {t(errorKind ? `failure.${errorKind}` : "failed")}
+        </span>
+      ) : null}
       {time && state !== "cancelled" ? <span>{time}</span> : null}
     </span>
   );

@@ -3,11 +3,12 @@
  * sign-in page. The resource modules beside this one (`conversations.ts`, `runs.ts`, …) know the
  * URLs and take bodies typed from the routes' own zod schemas; `index.ts` joins them into `api`.
  */
+import { type ErrorCode, isErrorCode } from "@/lib/protocol/error-codes";
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** The error's `details`, when the server gave any (e.g. the names an import would overwrite). */
     readonly details?: unknown,
@@ -25,9 +26,11 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
 /** A failed answer's body as an `ApiError`; one that is not the server's error shape (a proxy's page) by its status. */
 export function errorFromBody(status: number, text: string): ApiError {
   try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string; details?: unknown } };
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: string; details?: unknown } };
     if (body.error?.message) {
-      return new ApiError(status, body.error.code ?? "unknown", body.error.message, body.error.details);
+      // A code this page does not know is worded as an unknown one, with the server's message.
+      const code = isErrorCode(body.error.code) ? body.error.code : "client:unknown_code";
+      return new ApiError(status, code, body.error.message, body.error.details);
     }
   } catch {
     // not JSON: fall through to a generic message
