@@ -15,7 +15,8 @@ import type { AgentOptions, StepRecord } from "./types";
  * stop before the accumulated tool output would pass MAX_TOOL_CONTEXT_CHARS, each call of a reply
  * reserving its share in call order). The question and the follow-ups are pinned: compaction keeps
  * them, and a pin moves to the cut copy when one has to be cut. Nothing is cut or stopped without a
- * `notice` step that says so (docs/engine.md, "Pins, budgets and notices").
+ * `notice` step that says so (docs/engine.md, "Pins, budgets and notices"). Over 300 lines on
+ * purpose: history, pins and budgets change together at each step, and their rules hold in one place.
  */
 
 export interface PlannedCall {

@@ -2,7 +2,8 @@
  * What the UI shows of one run, folded from its events (the run protocol of
  * `lib/protocol/run-events.ts`): the timeline of tool calls, thinking, taken interrupts and notes
  * above the answer, the answer text, and how the run ended. The same fold serves a live stream, a
- * reconnect replay and the stored steps of a finished run.
+ * reconnect replay and the stored steps of a finished run. Over 300 lines on purpose: it is one fold
+ * with a case per event kind, and a fold split by event would be read in several places.
  */
 import type { RunMode } from "@/lib/db/schema";
 import type {

@@ -19,6 +19,8 @@ import type { InstanceRegistry } from "./instance-registry";
  * something lost while a channel was down, on either side — closes the stream, so the client
  * reconnects from the last event it has. A send the owner could not make stops its forwarding, and
  * once its channel listens again it sends `end`, so the follower's stream never waits forever.
+ * Over 300 lines on purpose: the follower's and the owner's halves of this one message protocol are
+ * kept side by side, so a change to one side is read beside the other.
  */
 
 const followRequest = z.object({

@@ -3,7 +3,10 @@ import { AppError, isAbortError } from "@/lib/errors";
 import { connectFailureReason, ollamaHttpError, ollamaUnreachableError } from "./ollama-errors";
 import type { Abilities } from "./types";
 
-/** Ollama's model-management endpoints, which the AI SDK provider never calls. */
+/**
+ * Ollama's model-management endpoints (tags, show, ps, version, pull, delete). Over 300 lines on
+ * purpose: each endpoint's answer shape sits beside the call that reads it.
+ */
 
 export interface ModelInfo {
   name: string;

@@ -8,7 +8,8 @@ import type { ChatServer } from "./ollama-chat";
  * Several Ollama servers as one (docs/architecture.md, "Model access"): each server's health with
  * backoff, its models and what it has loaded, requests in flight; the model list as their union;
  * and the order in which a chat tries the servers that have its model. One server is a pool of one,
- * which behaves exactly as that server alone.
+ * which behaves exactly as that server alone. Over 300 lines on purpose: health, the model union and
+ * the try order all read one per-server state, which a split would have to expose.
  */
 
 /** A down server is probed (`/api/version`) after this long, doubling on each failure up to the maximum. */

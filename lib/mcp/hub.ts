@@ -35,6 +35,8 @@ import {
  * current connection, with the per-call timeout and the run's abort as the SDK's cancellation. Each
  * carries its `consent`: its annotations and its approval policy, read from the server's current
  * config at every call (the run's approval gate, `lib/chat/tool-approval.ts`, acts on it).
+ * Over 300 lines on purpose: opening, retrying, listing (with its schema caps) and calling all read
+ * and change one connection's state; apart, each part would reach into the others'.
  */
 
 export interface McpHubOptions {

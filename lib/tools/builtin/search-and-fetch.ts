@@ -12,6 +12,12 @@ import { continueFrom, limitOr, optionalCount } from "./args";
 import { pageText } from "./scrape-url";
 import { searchWeb } from "./web-search";
 
+/**
+ * `search_and_fetch`: a search whose result links to files of one type are fetched, stored in the
+ * conversation and read page by page, across files, with one continuation token (docs/tools.md).
+ * Over 300 lines on purpose: the token's cursor, its checks and the reading it drives are one state
+ * machine, read together.
+ */
 export const FETCH_FILE_TYPES = ["pdf", "csv", "txt", "md", "json", "html", "htm", "xml", "py", "js", "ts"] as const;
 
 interface Candidate {
