@@ -175,6 +175,26 @@ describe("stop", () => {
 });
 
 describe("GET /api/runs/:runId/events", () => {
+  /** A run finished in an earlier process: its four stored events (answer start at 2) and its answer. */
+  async function storeFinishedRun(answer: string) {
+    const id = await newConversation();
+    const db = await getDb();
+    const run = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const stored: RunEvent[] = [
+      {
+        event: "run",
+        data: { runId: run.id, conversationId: id, userMessageId: "q1", model: "llama3.2:latest", mode: "native" },
+      },
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "done" } },
+      { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
+    ];
+    for (const [index, event] of stored.entries()) await appendRunEvent(db, { runId: run.id, seq: index + 1, event });
+    await finishRun(db, { runId: run.id, status: "complete", iterations: 1, inputTokens: 1, outputTokens: 1, answer });
+    return run;
+  }
+
   it("replays after a dropped client and follows live, with no gap and no duplicate", async () => {
     const id = await newConversation();
     const chunks = Array.from({ length: 20 }, (_, i) => `t${i} `);
@@ -195,28 +215,7 @@ describe("GET /api/runs/:runId/events", () => {
   });
 
   it("replays a run finished in an earlier process from the database, its answer as one delta", async () => {
-    const id = await newConversation();
-    const db = await getDb();
-    const run = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
-    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-    const stored: RunEvent[] = [
-      {
-        event: "run",
-        data: { runId: run.id, conversationId: id, userMessageId: "q1", model: "llama3.2:latest", mode: "native" },
-      },
-      { event: "answer", data: { status: "start" } },
-      { event: "answer", data: { status: "done" } },
-      { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
-    ];
-    for (const [index, event] of stored.entries()) await appendRunEvent(db, { runId: run.id, seq: index + 1, event });
-    await finishRun(db, {
-      runId: run.id,
-      status: "complete",
-      iterations: 1,
-      inputTokens: 1,
-      outputTokens: 1,
-      answer: "Stored answer",
-    });
+    const run = await storeFinishedRun("Stored answer");
     const again = await readEvents(
       await replay(jsonRequest(`/api/runs/${run.id}/events`, "GET"), params({ runId: run.id })),
     );
@@ -229,28 +228,7 @@ describe("GET /api/runs/:runId/events", () => {
   });
 
   it("a client that left mid-answer of a run finished in an earlier process gets the whole answer: a start that discards its part, then the stored answer", async () => {
-    const id = await newConversation();
-    const db = await getDb();
-    const run = await createRun(db, { conversationId: id, mode: "native", model: "llama3.2:latest" });
-    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-    const stored: RunEvent[] = [
-      {
-        event: "run",
-        data: { runId: run.id, conversationId: id, userMessageId: "q1", model: "llama3.2:latest", mode: "native" },
-      },
-      { event: "answer", data: { status: "start" } },
-      { event: "answer", data: { status: "done" } },
-      { event: "done", data: { messageId: "a1", iterations: 1, usage, elapsedMs: 5 } },
-    ];
-    for (const [index, event] of stored.entries()) await appendRunEvent(db, { runId: run.id, seq: index + 1, event });
-    await finishRun(db, {
-      runId: run.id,
-      status: "complete",
-      iterations: 1,
-      inputTokens: 1,
-      outputTokens: 1,
-      answer: "Stored answer",
-    });
+    const run = await storeFinishedRun("Stored answer");
     // The client had the answer's start (event 2) and its first three deltas (2.1 to 2.3).
     const rest = await readEvents(
       await replay(jsonRequest(`/api/runs/${run.id}/events?after=2.3`, "GET"), params({ runId: run.id })),
