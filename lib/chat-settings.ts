@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/protocol/zod";
 
 /**
  * A conversation's own settings (docs/architecture.md, "A chat's own settings"): the user's

@@ -7,7 +7,7 @@
  * A field changed here is a compile error on both sides. Framework-free on purpose: no server,
  * database or React imports.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import type { Usage } from "@/lib/llm/types";
 import { serverErrorCodes } from "@/lib/protocol/error-codes";
 import {

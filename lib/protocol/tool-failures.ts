@@ -4,7 +4,7 @@
  * tool card words it from `tools.failure.<kind>` in messages/*.json. Framework-free, so the
  * browser can import it.
  */
-import { z } from "zod";
+import { z } from "./zod";
 
 export const toolErrorKinds = [
   // The call itself, refused or broken before the tool could answer (the registry's).
