@@ -7,7 +7,7 @@
  * A field changed here is a compile error on both sides. Framework-free on purpose: no server,
  * database or React imports.
  */
-import { z } from "./zod";
+
 import type { Usage } from "@/lib/llm/types";
 import { serverErrorCodes } from "@/lib/protocol/error-codes";
 import {
@@ -20,6 +20,7 @@ import {
   stepProgressSchema,
   usageSchema,
 } from "./run-steps";
+import { z } from "./zod";
 
 export * from "./run-steps";
 export type { Usage };

@@ -4,10 +4,11 @@
  * and the server's types are one definition. Framework-free on purpose: no server, database or
  * React imports.
  */
-import { z } from "./zod";
+
 import type { Usage } from "@/lib/llm/types";
 import type { PageInfo } from "@/lib/tools/page-info";
 import { toolErrorKindSchema } from "./tool-failures";
+import { z } from "./zod";
 
 const count = z.number().int().min(0);
 const text = z.string();
