@@ -6,6 +6,7 @@ import { POST as createConversation } from "@/app/api/conversations/route";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { readSse } from "@/lib/client/sse";
 import { closeDbForTests, getDb } from "@/lib/db/client";
+import { listRuns } from "@/lib/db/runs";
 import { resetConfigForTests } from "@/lib/env-config";
 import { decodeRunEvent, isRunEventName } from "@/lib/protocol/run-events";
 import type { FakeOllama } from "@/tests/fake-ollama/server";
@@ -89,11 +90,19 @@ export async function expectApiError(response: Response, status: number, code: s
 }
 
 /**
- * Waits until the conversation is free and every request to the fake model has ended: a first
- * turn's title is made after `done`, so no late title request reaches the next test's fake model.
+ * Waits until the conversation is free, each of its runs has ended to its last step, and every
+ * request to the fake model has ended. The conversation is free at `done`, but a first turn's title
+ * is made after it: waiting for the run's own end keeps a late title request from reaching the next
+ * test's fake model.
  */
 export async function waitIdle(fake: FakeOllama, conversationId: string): Promise<void> {
   await expect.poll(() => getLiveRuns().forConversation(conversationId), { timeout: 5000 }).toBeUndefined();
+  const db = await getDb();
+  await expect
+    .poll(async () =>
+      (await listRuns(db, { conversationId })).every((run) => getLiveRuns().get(run.id)?.isEnded ?? true),
+    )
+    .toBe(true);
   await expect.poll(() => fake.chatRequests().every((r) => r.finished || r.aborted)).toBe(true);
 }
 
