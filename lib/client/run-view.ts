@@ -342,6 +342,8 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       return { ...next, timeline: applyStepProgress(view.timeline, message.data) };
     // The title goes to the conversation list, not to the run.
     case "title":
+    // The citation report goes to the answer's chips (components/chat/sources), not to the run's view.
+    case "citations":
       return next;
   }
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import type { CitationReport } from "@/lib/protocol/citations";
 import type { Db } from "./client";
 import { getConversation, type OwnerId } from "./conversations";
 import { messageTree } from "./messages";
@@ -26,10 +27,11 @@ export function listFileSummaries(db: Db, { conversationId }: { conversationId: 
 }
 
 /**
- * A message of a conversation's detail: an assistant message comes with the run that wrote it;
+ * A message of a conversation's detail: an assistant message comes with the run that wrote it and,
+ * once its citations were checked, their report (docs/research.md, "Checking citations");
  * `versions` are the ids of its versions, oldest first, itself included.
  */
-export type MessageWithRun = Message & { run: RunSummary | null; versions: string[] };
+export type MessageWithRun = Message & { run: RunSummary | null; versions: string[]; citations?: CitationReport };
 
 /** A conversation with the messages of the branch shown, its files, and each assistant message's run. */
 export async function getConversationDetail(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {

@@ -71,7 +71,7 @@ describe("the run protocol", () => {
   });
 
   it("knows its event names and nothing else", () => {
-    for (const name of ["run", "step", "plan", "step_progress", "compact", "answer", "error", "done"]) {
+    for (const name of ["run", "step", "plan", "step_progress", "compact", "answer", "error", "citations", "done"]) {
       expect(isRunEventName(name)).toBe(true);
     }
     for (const name of ["message", "constructor", "toString", "__proto__", ""])

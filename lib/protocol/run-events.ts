@@ -9,6 +9,7 @@
  */
 
 import type { Usage } from "@/lib/llm/types";
+import { citationReportSchema } from "@/lib/protocol/citations";
 import { serverErrorCodes } from "@/lib/protocol/error-codes";
 import {
   type ApprovalDecision,
@@ -113,6 +114,8 @@ export const runEventSchemas = {
   answer: answerPartSchema,
   thinking: thinkingDeltaSchema,
   error: runFailureSchema,
+  /** What checking the answer's citations found (docs/research.md, "Checking citations"): before `done`. */
+  citations: citationReportSchema,
   done: runDoneSchema,
   title: titleMadeSchema,
 } as const;

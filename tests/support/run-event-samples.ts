@@ -144,6 +144,40 @@ export const sampleEvents: { [K in RunEventName]: RunEventData<K>[] } = {
       details: { model: "llama3.2", seconds: 30 },
     },
   ],
+  citations: [
+    {
+      checks: [
+        {
+          sentence: "The bridge opened in 1932.",
+          start: 0,
+          end: 30,
+          n: 1,
+          verdict: "supported",
+          passage: {
+            text: "It opened in 1932.",
+            start: 10,
+            end: 28,
+            pages: { first: 2, last: 2 },
+            matched: ["opened", "1932"],
+          },
+          missing: [],
+          reason: "The passage gives the year.",
+        },
+        {
+          sentence: "It cost 9 million.",
+          start: 31,
+          end: 52,
+          n: 2,
+          verdict: "not_found",
+          passage: null,
+          missing: ["9"],
+        },
+      ],
+      checkedAt: 1_700_000_000_000,
+      verifierModel: "qwen3:4b",
+    },
+    { checks: [], checkedAt: 1_700_000_000_000 },
+  ],
   done: [
     done,
     {
