@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   customType,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -13,6 +14,7 @@ import {
 } from "drizzle-orm/pg-core";
 import type { ChatSettings } from "../chat-settings";
 import type { McpToolApproval, McpTransportConfig } from "../mcp/types";
+import type { CitationReport } from "../protocol/citations";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 import { fileOrigins, messageRoles, messageStatuses, runModes, runStatuses, userRoles } from "./schema-sqlite";
 
@@ -190,6 +192,49 @@ export const runEvents = pgTable(
   },
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],
 );
+
+export const runSources = pgTable(
+  "run_sources",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    url: freeText("url").notNull(),
+    title: freeText("title").notNull(),
+    retrievedAt: ms("retrieved_at").notNull(),
+    contentHash: text("content_hash").notNull(),
+    chars: integer("chars").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.n] })],
+);
+
+export const runSourceParts = pgTable(
+  "run_source_parts",
+  {
+    runId: text("run_id").notNull(),
+    n: integer("n").notNull(),
+    seq: integer("seq").notNull(),
+    text: freeText("text").notNull(),
+    pageFirst: integer("page_first"),
+    pageLast: integer("page_last"),
+    pageTotal: integer("page_total"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.n, table.seq] }),
+    foreignKey({ columns: [table.runId, table.n], foreignColumns: [runSources.runId, runSources.n] }).onDelete(
+      "cascade",
+    ),
+  ],
+);
+
+export const citationReports = pgTable("citation_reports", {
+  messageId: text("message_id")
+    .primaryKey()
+    .references(() => messages.id, { onDelete: "cascade" }),
+  report: json("report").$type<CitationReport>().notNull(),
+  checkedAt: ms("checked_at").notNull(),
+});
 
 export const interrupts = pgTable(
   "interrupts",

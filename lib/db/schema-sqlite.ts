@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
   blob,
+  foreignKey,
   index,
   integer,
   primaryKey,
@@ -11,6 +12,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { ChatSettings } from "../chat-settings";
 import type { McpToolApproval, McpTransportConfig } from "../mcp/types";
+import type { CitationReport } from "../protocol/citations";
 import type { RunEventData, RunEventName } from "../protocol/run-events";
 
 /** The SQLite store's tables (docs/architecture.md, "Persistence"); the app reads them through lib/db/schema.ts. Times are Unix milliseconds. */
@@ -194,6 +196,56 @@ export const runEvents = sqliteTable(
 );
 
 /**
+ * The sources of a run (docs/research.md, "The source store"): every page and file its tools read,
+ * under the number the answer's `[n]` names. `contentHash` (SHA-256 hex) and `chars` are of the
+ * source's text: its parts' texts joined by a blank line.
+ */
+export const runSources = sqliteTable(
+  "run_sources",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    url: text("url").notNull(),
+    title: text("title").notNull(),
+    retrievedAt: integer("retrieved_at").notNull(),
+    contentHash: text("content_hash").notNull(),
+    chars: integer("chars").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.n] })],
+);
+
+/** The text of each part of a source the run's tools read, in the order read (`seq` from 0), with its PDF pages. */
+export const runSourceParts = sqliteTable(
+  "run_source_parts",
+  {
+    runId: text("run_id").notNull(),
+    n: integer("n").notNull(),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+    pageFirst: integer("page_first"),
+    pageLast: integer("page_last"),
+    pageTotal: integer("page_total"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.n, table.seq] }),
+    foreignKey({ columns: [table.runId, table.n], foreignColumns: [runSources.runId, runSources.n] }).onDelete(
+      "cascade",
+    ),
+  ],
+);
+
+/** What checking an assistant message's citations found, as last checked (docs/research.md, "Checking citations"). */
+export const citationReports = sqliteTable("citation_reports", {
+  messageId: text("message_id")
+    .primaryKey()
+    .references(() => messages.id, { onDelete: "cascade" }),
+  report: text("report", { mode: "json" }).$type<CitationReport>().notNull(),
+  checkedAt: integer("checked_at").notNull(),
+});
+
+/**
  * Interrupts (follow-ups sent while a run works) not yet part of the conversation: stored when
  * accepted, so the server, not the browser, holds them. Queued while their run is running; taken
  * by the run, they become user messages under the same id; after their run they are the next turn
@@ -279,6 +331,8 @@ export type Preset = typeof presets.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type Run = typeof runs.$inferSelect;
 export type StoredRunEvent = typeof runEvents.$inferSelect;
+export type RunSourceRow = typeof runSources.$inferSelect;
+export type RunSourcePartRow = typeof runSourceParts.$inferSelect;
 export type StoredFile = typeof files.$inferSelect;
 export type HeldInterrupt = typeof interrupts.$inferSelect;
 export type MessageStatus = (typeof messageStatuses)[number];
