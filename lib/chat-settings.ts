@@ -17,6 +17,11 @@ export interface ChatSettings {
   numCtx?: number;
   /** false: a thinking model answers without thinking. Unset or true: it thinks. */
   think?: boolean;
+  /**
+   * Research mode starts researching its own brief at once, without showing the outline to edit or
+   * asking clarifying questions first (docs/research.md, "Research mode"). Unset or false: it asks.
+   */
+  researchAutoStart?: boolean;
 }
 
 export const SETTINGS_RANGES = {
@@ -54,6 +59,7 @@ export function chatSettingsSchema({ maxInstructionsChars, maxNumCtx }: Settings
         .max(maxNumCtx, `must be at most ${maxNumCtx}, the server's NUM_CTX`)
         .optional(),
       think: z.boolean().optional(),
+      researchAutoStart: z.boolean().optional(),
     })
     .transform(normalizeSettings);
 }

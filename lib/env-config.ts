@@ -216,6 +216,9 @@ export const configSchema = z
     DAG_RUN_MAX_ITERATIONS: positiveInt(40),
     /** DAG mode: characters of its dependencies' results a step's query carries, shared among them. */
     DAG_DEPENDENCY_CHARS: positiveInt(4000),
+    /** Research mode (docs/research.md, "Research mode"): sources one run may read, and its minutes of gathering. */
+    RESEARCH_MAX_SOURCES: positiveInt(30),
+    RESEARCH_MAX_MINUTES: positiveInt(20),
     FETCH_ALLOW_PRIVATE: hostPortList,
     /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
     AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),

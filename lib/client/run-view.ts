@@ -6,6 +6,7 @@
  * with a case per event kind, and a fold split by event would be read in several places.
  */
 import type { RunMode } from "@/lib/db/schema";
+import type { ResearchBriefEvent, ResearchProgress } from "@/lib/protocol/research";
 import type {
   ApprovalRequest,
   ApprovalResolution,
@@ -125,6 +126,9 @@ export interface RunView {
   iterationLimit: boolean;
   /** The id of the last SSE event folded in: where a reconnect resumes (`?after=`). */
   lastEventId: string | null;
+  /** Research mode: the brief the run proposed (or its clarifying questions), and its last progress. */
+  researchBrief: ResearchBriefEvent | null;
+  research: ResearchProgress | null;
 }
 
 export function emptyRunView(init: Partial<RunView> = {}): RunView {
@@ -145,6 +149,8 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     fallback: false,
     iterationLimit: false,
     lastEventId: null,
+    researchBrief: null,
+    research: null,
     ...init,
   };
 }
@@ -345,6 +351,10 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
     // The citation report goes to the answer's chips (components/chat/sources), not to the run's view.
     case "citations":
       return next;
+    case "research_brief":
+      return { ...next, researchBrief: message.data };
+    case "research":
+      return { ...next, research: message.data };
   }
 }
 

@@ -132,7 +132,7 @@ export const messages = sqliteTable(
 );
 
 export const runStatuses = ["running", "complete", "stopped", "error", "interrupted"] as const;
-export const runModes = ["native", "json", "dag", "plain"] as const;
+export const runModes = ["native", "json", "dag", "plain", "research"] as const;
 
 export const runs = sqliteTable(
   "runs",

@@ -11,6 +11,7 @@
 import type { Usage } from "@/lib/llm/types";
 import { citationReportSchema } from "@/lib/protocol/citations";
 import { serverErrorCodes } from "@/lib/protocol/error-codes";
+import { researchBriefEventSchema, researchProgressSchema } from "./research";
 import {
   type ApprovalDecision,
   compactionSchema,
@@ -118,6 +119,10 @@ export const runEventSchemas = {
   citations: citationReportSchema,
   done: runDoneSchema,
   title: titleMadeSchema,
+  /** Research mode (docs/research.md, "Research mode"): the brief proposed, or the questions asked. */
+  research_brief: researchBriefEventSchema,
+  /** Research mode: the run's phase, its sections' states and its budgets. */
+  research: researchProgressSchema,
 } as const;
 
 export type RunStarted = z.infer<typeof runStartedSchema>;

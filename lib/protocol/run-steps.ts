@@ -23,8 +23,8 @@ export const usageSchema = z.object({
   generationMs: ms.optional(),
 }) satisfies z.ZodType<Usage>;
 
-/** How the run's tool loop talks to the model. */
-export const runModeSchema = z.enum(["native", "json", "dag"]);
+/** How the run's tool loop talks to the model; research: a research run (docs/research.md, "Research mode"). */
+export const runModeSchema = z.enum(["native", "json", "dag", "research"]);
 export type RunMode = z.infer<typeof runModeSchema>;
 
 /** A follow-up message the user sent while the run works; its id is the stored user message's. */

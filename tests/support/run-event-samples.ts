@@ -116,7 +116,10 @@ const done: RunEventData<"done"> = {
 };
 
 export const sampleEvents: { [K in RunEventName]: RunEventData<K>[] } = {
-  run: [{ runId: "r1", conversationId: "c1", userMessageId: "u1", model: "llama3.2", mode: "dag" }],
+  run: [
+    { runId: "r1", conversationId: "c1", userMessageId: "u1", model: "llama3.2", mode: "dag" },
+    { runId: "r2", conversationId: "c1", userMessageId: "u2", model: "llama3.2", mode: "research" },
+  ],
   step: sampleRunSteps,
   plan: [
     {
@@ -191,6 +194,38 @@ export const sampleEvents: { [K in RunEventName]: RunEventData<K>[] } = {
     },
   ],
   title: [{ title: "A conversation" }],
+  research_brief: [
+    {
+      kind: "brief",
+      brief: {
+        goal: "Compare heat pumps",
+        scope: "Homes in Europe, 2020 on",
+        sections: [
+          { id: "s1", title: "Costs", questions: ["What do they cost?"] },
+          { id: "s2", title: "Savings", questions: ["What do they save?", "How fast?"] },
+          { id: "s3", title: "Limits", questions: ["Where do they fail?"] },
+        ],
+      },
+    },
+    { kind: "questions", questions: ["Which country?", "Air or ground source?"] },
+  ],
+  research: [
+    {
+      phase: "gathering",
+      sections: [
+        { id: "s1", title: "Costs", status: "gathered", sources: 3 },
+        { id: "s2", title: "Savings", status: "failed", sources: 0, reason: "The model failed." },
+        { id: "s3", title: "Limits", status: "gathering", sources: 1 },
+      ],
+      done: 0,
+      total: 3,
+      sourcesRead: 4,
+      maxSources: 30,
+      elapsedMs: 61_000,
+      maxMs: 1_200_000,
+      budgetsReached: ["sources"],
+    },
+  ],
 };
 
 /** Every sample as `[name, data]`. */
