@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { CitationReport } from "@/lib/protocol/citations";
+import { citationReportsOf } from "./citation-reports";
 import type { Db } from "./client";
 import { getConversation, type OwnerId } from "./conversations";
 import { messageTree } from "./messages";
@@ -53,15 +54,22 @@ export async function getConversationDetail(db: Db, { id, ownerId }: { id: strin
       summarizeRun(run, stepEvents.filter((event) => event.runId === run.id).map(sentRunEvent)),
     ]),
   );
+  const path = tree.path(conversation.activeLeafId);
+  const reports = await citationReportsOf(
+    db,
+    path.filter((message) => message.role === "assistant").map((message) => message.id),
+  );
   return {
     conversation,
-    messages: tree.path(conversation.activeLeafId).map(
-      (message): MessageWithRun => ({
+    messages: path.map((message): MessageWithRun => {
+      const citations = reports.get(message.id);
+      return {
         ...message,
         run: message.role === "assistant" && message.runId ? (runsById.get(message.runId) ?? null) : null,
         versions: tree.versions(message),
-      }),
-    ),
+        ...(citations ? { citations } : {}),
+      };
+    }),
     files: await listFileSummaries(db, { conversationId: id }),
     activeRunId: runRows.find((run) => run.status === "running")?.id ?? null,
   };
