@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "@/lib/llm/types";
+import { prompt } from "@/lib/prompts";
 import { harness, interruptQueue } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { scriptedLLM } from "@/tests/support/scripted-llm";
@@ -101,6 +102,16 @@ describe("ContextGuard.fit", () => {
     await new ContextGuard({ llm, language: "ja" }).fit(messages, new Set([question]), { hint });
     const expected = { general: "会話の前半を要約", planner_input: "プランナー", step_dependency: "後続の手順" }[hint];
     expect(llm.chatCalls[0]?.messages.at(-1)?.content).toContain(expected);
+  });
+
+  it("a compaction call fits its model too: a transcript of wide characters is cut again to fit", async () => {
+    const llm = scriptedLLM({ contextLength: 4096, chat: [{ content: "要約" }] });
+    const guard = new ContextGuard({ llm, language: "ja" });
+    // One dependency result of 6,000 Japanese characters: within its share in characters, ~4,000 tokens.
+    const summary = await guard.summarise([{ role: "assistant", content: "調査結果".repeat(1500) }], "step_dependency");
+    expect(llm.overContext).toEqual([]);
+    expect(summary).toBe("要約");
+    expect(llm.chatCalls[0]?.messages.at(-1)?.content).toContain(prompt("ja", "truncated"));
   });
 
   it("falls back to dropping the oldest unpinned messages when compaction fails or is empty", async () => {

@@ -104,3 +104,26 @@ describe("structuredLlmCall degradation chain", () => {
     ).rejects.toMatchObject({ name: "AbortError" });
   });
 });
+
+describe('a structured call fits its model\'s context (docs/engine.md, "One context budget for every call")', () => {
+  it("counts the schema it carries: a request that fits only without its schema is cut, at every level", async () => {
+    // The schema takes ~1,000 tokens of a 2,048-token context; the request alone ~1,400 fits the budget.
+    const wide = {
+      type: "object",
+      properties: { tools: { type: "array", items: { type: "string" }, description: "d ".repeat(2000) } },
+      required: ["tools"],
+    };
+    const llm = scriptedLLM({ contextLength: 2048, chat: [{ content: "none" }, { content: '{"tools":["a"]}' }] });
+    const cuts: number[] = [];
+    const result = await structuredLlmCall({
+      ...base,
+      schema: wide,
+      llm,
+      messages: [{ role: "user", content: "pick ".repeat(1120) }],
+      onCut: ({ cut }) => cuts.push(cut.content.length),
+    });
+    expect(llm.overContext).toEqual([]);
+    expect(result).toMatchObject({ value: { tools: ["a"] }, level: "json_mode", llmCalls: 2 });
+    expect(cuts).toHaveLength(1);
+  });
+});

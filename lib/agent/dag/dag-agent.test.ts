@@ -468,6 +468,45 @@ describe("DAG mode: the analyzer", () => {
     expect(judged).toContain("- focus on prices\n- and in euros");
   });
 
+  it("synthesis sees every follow-up the run took, in order — those a step took and those the analyzer took", async () => {
+    let dag: ReturnType<typeof dagHarness> | undefined;
+    const worker = workerLLM("chat-model", (task, messages) => {
+      if (task === "b") return { content: "done b" };
+      if (!messages.some((m) => m.content.includes("USER INTERRUPT"))) {
+        dag?.interrupts.push("answer in French");
+        return { toolCalls: [{ name: "web_search", arguments: { query: "q" } }] };
+      }
+      return { content: `done ${task}` };
+    });
+    const planner = scriptedLLM({
+      model: "reasoning-model",
+      chat: [
+        planReply([
+          { id: "a", task: "a" },
+          { id: "b", task: "b", dependencies: ["a"] },
+        ]),
+        analysisReply(true),
+      ],
+    });
+    const conversation = scriptedLLM({ model: "chat-model", stream: [["Réponse"]] });
+    dag = dagHarness({
+      planner,
+      worker,
+      conversation,
+      onStepProgress: (event) => {
+        if (event.status === "done" && event.stepId === "b") dag?.interrupts.push("as a table");
+      },
+    });
+    const result = await dag.run();
+    for await (const _ of dag.agent.streamAnswer(result, dag.input, dag.controller.signal)) {
+      // the answer streams; its request is what matters here
+    }
+    const user = conversation.streamCalls[0]?.messages.at(-1)?.content ?? "";
+    expect(user).toContain(
+      `Question:\nCompare A and B\n\n${prompt("en", "synthesis_followups", { text: "- answer in French\n- as a table" })}\n\nResearch trace:`,
+    );
+  });
+
   it("synthesis streams the answer from every step's result and the analyzer's draft", async () => {
     const worker = workerLLM("chat-model", (task) => ({ content: `found ${task}` }));
     const conversation = scriptedLLM({ model: "chat-model", stream: [["The ", "answer."]] });
