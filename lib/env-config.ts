@@ -219,6 +219,8 @@ export const configSchema = z
     /** Research mode (docs/research.md, "Research mode"): sources one run may read, and its minutes of gathering. */
     RESEARCH_MAX_SOURCES: positiveInt(30),
     RESEARCH_MAX_MINUTES: positiveInt(20),
+    /** Verifier calls (docs/research.md, "Checking citations") at once on an app instance, over every check. */
+    CITATION_VERIFY_CONCURRENCY: positiveInt(2),
     FETCH_ALLOW_PRIVATE: hostPortList,
     /** auto: accounts when HOST is not loopback; required: always (behind a reverse proxy); off: never (loopback only). */
     AUTH_MODE: z.enum(["auto", "required", "off"], { error: "must be auto, required or off" }).default("auto"),

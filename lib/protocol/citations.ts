@@ -47,6 +47,10 @@ export const citationCheckSchema = z.object({
   missing: z.array(z.string()),
   /** The verifier's one-sentence reason, when it judged. */
   reason: z.string().optional(),
+  /** The verifier's request (claim, title, passage) was cut to fit its model's context: characters kept of all. */
+  cut: z.object({ kept: count, total: count }).optional(),
+  /** The verifier was asked and gave no verdict (its replies could not be read): the finder's verdict stands. */
+  unjudged: z.literal(true).optional(),
 });
 export type CitationCheck = z.infer<typeof citationCheckSchema>;
 
