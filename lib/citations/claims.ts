@@ -118,10 +118,8 @@ function blocksOf(mask: string): Span[] {
 
 /** Whether the full stop at `index` of `mask` ends a sentence. */
 function endsSentence(mask: string, index: number, block: Span): boolean {
-  const next = mask[index + 1];
-  const previous = mask[index - 1] ?? "";
-  if (/\d/.test(previous) && next !== undefined && /\d/.test(next)) return false;
-  // Followed by closing quotes or brackets, then space, a marker or the block's end.
+  // Followed by closing quotes or brackets, then space, a marker or the block's end: so never
+  // inside a decimal, a version, a URL or a file name.
   let after = index + 1;
   while (after < block.end && /["'”’)\]*_]/.test(mask[after] ?? "")) after++;
   if (after < block.end && !/\s/.test(mask[after] ?? "") && !markerAt(mask, after, block.end)) return false;

@@ -33,6 +33,9 @@ describe('lexical check (docs/research.md, "Checking citations")', () => {
       "name:NASA=nasa",
       "name:PostgreSQL=postgresql",
     ]);
+    expect(facts("Packages are built by Debian")).toEqual(["name:Debian=debian"]);
+    expect(facts("it runs on iPhone")).toEqual(["name:iPhone=iphon"]);
+    expect(facts("NASA and PostgreSQL use it")).toEqual(["name:NASA=nasa", "name:PostgreSQL=postgresql"]);
     expect(facts("下人はコンピュータを使わない")).toEqual(["name:コンピュータ=コンピュータ"]);
   });
 

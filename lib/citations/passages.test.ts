@@ -106,8 +106,12 @@ describe('findPassage (docs/research.md, "Checking citations")', () => {
   });
 
   it("ranks rare terms above common ones (inverse document frequency)", () => {
-    // "paragraph" is in every passage; "array" in one.
-    expect(findPassage("paragraph array", source)?.text).toContain("large array");
+    // Each paragraph is a passage of its own; "gamma" is in all but one, often, "array" in one.
+    const long = (words: string) => `${words} ${"filler ".repeat(60)}`.trim();
+    const text = [...Array.from({ length: 8 }, (_, i) => long(`gamma gamma gamma item${i}`)), long("one array")].join(
+      "\n\n",
+    );
+    expect(findPassage("gamma array", plain(text))?.text).toContain("one array");
   });
 
   it("lists the claim's terms as the passage writes them, a kanji run's bigrams joined", () => {
