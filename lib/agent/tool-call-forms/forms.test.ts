@@ -78,6 +78,16 @@ describe("recognising calls written as text", () => {
     expect(recognise(text, undefined, text.length - 1).family).toBeNull();
   });
 
+  it("reads a harmony recipient written as a title with spaces whole, up to its header tokens", () => {
+    const call = (header: string) => recognise(`<|channel|>commentary to=functions.${header}<|message|>{"query": "q"}`);
+    expect(call("Web Search <|constrain|>json").calls).toEqual([{ name: "Web Search", arguments: { query: "q" } }]);
+    expect(call("web_search json").calls).toEqual([{ name: "web_search", arguments: { query: "q" } }]);
+    expect(call("web_search <|constrain|>json").calls).toEqual([{ name: "web_search", arguments: { query: "q" } }]);
+    expect(recognise('commentary to=functions.web_search json{"query": "q"}').calls).toEqual([
+      { name: "web_search", arguments: { query: "q" } },
+    ]);
+  });
+
   it("reads Qwen3-Coder's XML parameters with their closing tags missing", () => {
     const text =
       "<tool_call>\n<function=web_search>\n<parameter=query>\nlocal models\n<parameter=limit>\n5\n</function>";
