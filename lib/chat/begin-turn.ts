@@ -10,7 +10,8 @@ import {
 } from "@/lib/db/conversations";
 import { releaseInterrupts } from "@/lib/db/interrupts";
 import { insertMessage, messageTree } from "@/lib/db/messages";
-import { appendRunEvent, createRun, savePartialAnswer } from "@/lib/db/runs";
+import { storeRunEvent } from "@/lib/db/run-sources";
+import { createRun, savePartialAnswer } from "@/lib/db/runs";
 import { holdAccount } from "@/lib/db/users";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
@@ -62,7 +63,8 @@ export function newLiveRun(db: Db, conversationId: string, ownerId: OwnerId, con
     runId,
     conversationId,
     ownerId,
-    persist: (event, seq) => appendRunEvent(db, { runId, seq, event }),
+    // A step that read a source stores the part read with it (docs/research.md, "The source store").
+    persist: (event, seq) => storeRunEvent(db, { runId, seq, event }),
     savePartialAnswer: (text) => savePartialAnswer(db, { runId, text }),
     interruptLimits: { maxCount: config.MAX_INTERRUPTS_PER_RUN, maxBytes: config.MAX_INTERRUPT_BYTES_PER_RUN },
     // A lock held for a few of SQLite's own waits in a row fails the write (and the run).

@@ -62,6 +62,7 @@ export const errorCatalogue = {
     "message",
     "preset",
     "run",
+    "source",
     "interrupt",
     "user",
     "file",
