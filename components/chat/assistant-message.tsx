@@ -3,8 +3,6 @@ import { memo } from "react";
 import { useTranslations } from "use-intl";
 import { useErrorText } from "@/components/ui/use-error-text";
 import type { AssistantItem } from "./chat-items";
-import { useConversationFiles } from "./files/conversation-files-context";
-import { linkAttachments } from "./files/link-attachments";
 import { MessageFooter } from "./message-footer";
 import type { ThreadActions } from "./message-list";
 import { RegenerateButton } from "./regenerate-button";
@@ -42,7 +40,6 @@ export const AssistantMessage = memo(function AssistantMessage({
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
   const toolRunning = run.timeline.some((entry) => entry.kind === "tool" && entry.result === null);
-  const { conversationId, names } = useConversationFiles();
 
   return (
     <article
@@ -67,11 +64,7 @@ export const AssistantMessage = memo(function AssistantMessage({
               {t("draftNote", { reason: run.failure ? errorText(run.failure) : "" })}
             </p>
           ) : null}
-          <AnswerWithSources
-            text={linkAttachments(run.answer, conversationId, names)}
-            streaming={streaming}
-            timeline={run.timeline}
-          />
+          <AnswerWithSources answer={run.answer} streaming={streaming} timeline={run.timeline} report={run.citations} />
         </div>
       ) : null}
       {streaming && run.answering && item.reconnecting ? <Waiting item={item} /> : null}

@@ -290,3 +290,17 @@ describe("buildChatItems", () => {
     ]);
   });
 });
+
+describe("a stored answer's citation report", () => {
+  it("is carried to the answer's run view; an answer without one has none", () => {
+    const citations = {
+      checks: [{ sentence: "A.", start: 0, end: 6, n: 1, verdict: "supported" as const, passage: null, missing: [] }],
+      checkedAt: 1,
+    };
+    const items = buildChatItems({
+      messages: [user("u1", "Q"), assistant("a1", "r1", "A [1].", { citations }), assistant("a2", "r2", "B.")],
+    });
+    const runs = items.flatMap((item) => (item.kind === "assistant" ? [item.run.citations] : []));
+    expect(runs).toEqual([citations, null]);
+  });
+});

@@ -87,6 +87,7 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
       usage: run?.usage ?? null,
       iterations: run?.iterations ?? null,
       elapsedMs: run?.elapsedMs ?? null,
+      citations: message.citations ?? null,
     }),
   };
 }

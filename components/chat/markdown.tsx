@@ -11,6 +11,7 @@ import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { answerImage } from "./answer-images";
 import { normalizeTexDelimiters, remarkDollarAmounts } from "./answer-math";
 import { AnswerTable } from "./answer-table";
+import { CitationChip, useCitationCheck } from "./sources/citation-chip";
 import { type CitationTarget, citationNumber, remarkCitations } from "./sources/citations";
 // KaTeX's stylesheet and fonts are bundled and served by this app: the CSP allows no other origin.
 import "katex/dist/katex.min.css";
@@ -58,8 +59,11 @@ const components: Components = {
   strong: ({ children }) => <strong className="font-semibold">{children}</strong>,
   // The conversation's own files (see linkAttachments) download directly; web links open in a new
   // tab that cannot reach back into this one; anything else (javascript:, data:…) is plain text.
-  a: ({ href, children, title }) => {
+  a: function AnswerLink({ href, children, title, node }) {
     const citation = citationNumber(children) ?? undefined;
+    // A checked citation is a chip that opens its passage (the link to the source is in there).
+    const check = useCitationCheck(node?.position?.start.offset, citation ?? null);
+    if (check) return <CitationChip check={check}>{children}</CitationChip>;
     return href?.startsWith("/api/conversations/") ? (
       <a href={href} download data-citation={citation} className="font-medium underline underline-offset-2">
         {children}
@@ -91,6 +95,11 @@ const components: Components = {
 const plugins: PluginConfig = { code, math: createMathPlugin({ singleDollarTextMath: true }) };
 const answerRemarkPlugins = [...Object.values(defaultRemarkPlugins), remarkDollarAmounts];
 
+/** The text Streamdown is given for an answer: bidi controls dropped, TeX delimiters made KaTeX's. */
+export function drawnAnswer(text: string): string {
+  return normalizeTexDelimiters(withoutBidiControls(text));
+}
+
 /**
  * An answer rendered as Markdown. Streamdown copes with half-written Markdown (an open code fence,
  * a table row in progress) while tokens arrive, and memoises finished blocks. Bidi embeddings,
@@ -100,11 +109,17 @@ export const Markdown = memo(function Markdown({
   text,
   streaming,
   citations,
+  whole = false,
 }: {
   text: string;
   streaming: boolean;
   /** The run's sources by number: `[n]` in the text links to source n. */
   citations?: CitationTarget[];
+  /**
+   * Parsed as one document rather than block by block, so each node's offsets are the answer's own:
+   * what matches a checked citation to its chip. A finished answer only (no streaming repairs).
+   */
+  whole?: boolean;
 }) {
   const remarkPlugins = useMemo(
     () =>
@@ -119,11 +134,12 @@ export const Markdown = memo(function Markdown({
       components={components}
       plugins={plugins}
       remarkPlugins={remarkPlugins}
+      mode={whole && !streaming ? "static" : "streaming"}
       isAnimating={streaming}
       caret={streaming ? "block" : undefined}
       controls={{ code: true, table: { copy: true, download: false, fullscreen: false }, mermaid: false }}
     >
-      {normalizeTexDelimiters(withoutBidiControls(text))}
+      {drawnAnswer(text)}
     </Streamdown>
   );
 });

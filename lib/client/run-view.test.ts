@@ -189,3 +189,19 @@ describe("applyRunEvent", () => {
     expect(fold([{ event: "title", data: { title: "Greeting" }, id: "2.1" }], view).status).toBe("complete");
   });
 });
+
+describe("citation reports", () => {
+  const report = (verdict: "found" | "supported") => ({
+    checks: [{ sentence: "A.", start: 0, end: 6, n: 1, verdict, passage: null, missing: [] }],
+    checkedAt: 1,
+  });
+
+  it("a run's citations event gives the answer its report; a later one replaces it", () => {
+    const first = fold([delta("A [1].", "1.1"), { event: "citations", data: report("found"), id: "2" }]);
+    expect(first.citations?.checks[0]?.verdict).toBe("found");
+    expect(first.lastEventId).toBe("2");
+    const again = fold([{ event: "citations", data: report("supported"), id: "3" }], first);
+    expect(again.citations?.checks[0]?.verdict).toBe("supported");
+    expect(again.answer).toBe("A [1].");
+  });
+});

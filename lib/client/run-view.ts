@@ -6,6 +6,7 @@
  * with a case per event kind, and a fold split by event would be read in several places.
  */
 import type { RunMode } from "@/lib/db/schema";
+import type { CitationReport } from "@/lib/protocol/citations";
 import type { ResearchBriefEvent, ResearchProgress } from "@/lib/protocol/research";
 import type {
   ApprovalRequest,
@@ -124,6 +125,8 @@ export interface RunView {
   fallback: boolean;
   /** The tool loop stopped at MAX_ITERATIONS (`done`, or a stored run's `iteration_limit` notice). */
   iterationLimit: boolean;
+  /** What checking the answer's citations found (its `citations` event, or the stored report): its chips' colours. */
+  citations: CitationReport | null;
   /** The id of the last SSE event folded in: where a reconnect resumes (`?after=`). */
   lastEventId: string | null;
   /** Research mode: the brief the run proposed (or its clarifying questions), and its last progress. */
@@ -148,6 +151,7 @@ export function emptyRunView(init: Partial<RunView> = {}): RunView {
     elapsedMs: null,
     fallback: false,
     iterationLimit: false,
+    citations: null,
     lastEventId: null,
     researchBrief: null,
     research: null,
@@ -348,9 +352,10 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       return { ...next, timeline: applyStepProgress(view.timeline, message.data) };
     // The title goes to the conversation list, not to the run.
     case "title":
-    // The citation report goes to the answer's chips (components/chat/sources), not to the run's view.
-    case "citations":
       return next;
+    // A later report (the answer checked again) replaces the earlier one.
+    case "citations":
+      return { ...next, citations: message.data };
     case "research_brief":
       return { ...next, researchBrief: message.data };
     case "research":
