@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import type { Usage } from "@/lib/llm/types";
 import type { RunFailure } from "@/lib/protocol/run-events";
 import type { LiveRun } from "./live-run";
+import { findRunCitations, storeRunCitations } from "./run-citations";
 import type { RunHooks } from "./run-hooks";
 import type { RunVerdict } from "./run-status";
 
@@ -32,7 +33,9 @@ function errorEvent(error: AppError): RunFailure {
 
 /**
  * Stores the end of a run and announces it: `answer done` and the run's `error`, then, after every
- * earlier write of the run, its assistant message and status (`finishRun`), then `done`. While
+ * earlier write of the run, the passage finder's check of the answer's citations (`citations`, when
+ * it cites sources the run read), its assistant message and status (`finishRun`) with that check,
+ * then `done`. While
  * another process locks the database the run still ends for its client: its last events go out
  * live only, and its end is stored as soon as the database is free. An end that cannot be stored
  * at all is handed to `onEndNotStored` and the client gets why, with no `done` (there is no message
@@ -49,6 +52,8 @@ export async function storeRunEnd(options: RunEndOptions): Promise<boolean> {
 
   const answer = live.answer.text;
   const messageId = live.messageId;
+  const citations = await findRunCitations(db, { runId: live.runId, answer });
+  if (citations) live.emit("citations", citations);
   const end = () =>
     writeWhenFree(
       () =>
@@ -77,6 +82,8 @@ export async function storeRunEnd(options: RunEndOptions): Promise<boolean> {
     await options.onEndNotStored(reason);
     return false;
   }
+  // An end stored later (a busy database) stores no report: the client had it, and a check makes one again.
+  if (stored && citations) await storeRunCitations(db, { messageId, report: citations });
   if (!stored && !failure) {
     live.emit(
       "error",
