@@ -6,6 +6,9 @@ import type { AssistantItem } from "./chat-items";
 import { MessageFooter } from "./message-footer";
 import type { ThreadActions } from "./message-list";
 import { RegenerateButton } from "./regenerate-button";
+import { OutlineCard, type OutlineStart } from "./research/outline-card";
+import { ProgressCard } from "./research/progress-card";
+import { QuestionsCard } from "./research/questions-card";
 import { RunTimeline } from "./run/run-timeline";
 import { AnswerWithSources } from "./sources/answer-sources";
 import { VersionSwitcher } from "./version-switcher";
@@ -27,12 +30,16 @@ const STATUS_LABELS = {
 export const AssistantMessage = memo(function AssistantMessage({
   item,
   actions = null,
+  latest = false,
 }: {
   item: AssistantItem;
   /** A stored answer can be regenerated (a new version) and shows its versions. */
   actions?: ThreadActions | null;
+  /** The thread's newest answer: its research outline can be edited and started. */
+  latest?: boolean;
 }) {
   const t = useTranslations("answer");
+  const tOutline = useTranslations("research.outline");
   const errorText = useErrorText();
   const { run, stored } = item;
   const onRegenerate = stored && actions ? () => actions.regenerate(stored.id) : undefined;
@@ -40,6 +47,17 @@ export const AssistantMessage = memo(function AssistantMessage({
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
   const toolRunning = run.timeline.some((entry) => entry.kind === "tool" && entry.result === null);
+  // A research brief's answer is the brief in Markdown: the card shows it instead.
+  const brief = run.researchBrief;
+  const startResearch = actions?.startResearch;
+  const outlineStart: OutlineStart | null =
+    !latest || !startResearch
+      ? null
+      : streaming || !stored
+        ? { waiting: tOutline("notYetStored") }
+        : blocked
+          ? { waiting: tOutline("blocked") }
+          : { onStart: (edited) => startResearch(stored.id, edited) };
 
   return (
     <article
@@ -49,8 +67,13 @@ export const AssistantMessage = memo(function AssistantMessage({
       aria-label={t("label")}
       className="group/answer min-w-0"
     >
+      {run.research ? <ProgressCard progress={run.research} live={streaming} /> : null}
       <RunTimeline timeline={run.timeline} runEnded={!streaming} elapsedMs={run.elapsedMs} />
-      {streaming && !run.answering ? (
+      {brief?.kind === "brief" ? (
+        <OutlineCard brief={brief.brief} start={outlineStart} />
+      ) : brief?.kind === "questions" ? (
+        <QuestionsCard questions={brief.questions} />
+      ) : streaming && !run.answering ? (
         toolRunning && !item.reconnecting ? null : (
           <Waiting item={item} />
         )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyRunView, type RunView } from "@/lib/client/run-view";
 import type { RunSummary, StoredMessage, StoredStep } from "@/lib/client/types";
+import { sampleEvents } from "@/tests/support/run-event-samples";
 import { buildChatItems, LOST } from "./chat-items";
 import { type LiveTurn, newTurn } from "./live-turn";
 
@@ -16,6 +17,8 @@ const run = (id: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   failure: null,
   fallback: false,
   steps: [],
+  researchBrief: null,
+  research: null,
   ...extra,
 });
 
@@ -302,5 +305,25 @@ describe("a stored answer's citation report", () => {
     });
     const runs = items.flatMap((item) => (item.kind === "assistant" ? [item.run.citations] : []));
     expect(runs).toEqual([citations, null]);
+  });
+});
+
+describe("a stored research run", () => {
+  it("brings its brief and its last progress to the answer's run view, so a reload rebuilds the cards", () => {
+    const [researchBrief] = sampleEvents.research_brief;
+    const [research] = sampleEvents.research;
+    const items = buildChatItems({
+      messages: [
+        user("u1", "Q"),
+        assistant("a1", "r1", "brief", { run: run("r1", { mode: "research", researchBrief: researchBrief ?? null }) }),
+        user("u2", "brief"),
+        assistant("a2", "r2", "report", { run: run("r2", { mode: "research", research: research ?? null }) }),
+      ],
+    });
+    const views = items.flatMap((item) => (item.kind === "assistant" ? [item.run] : []));
+    expect(views.map((view) => [view.researchBrief, view.research])).toEqual([
+      [researchBrief, null],
+      [null, research],
+    ]);
   });
 });

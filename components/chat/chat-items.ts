@@ -88,6 +88,8 @@ function assistantFromStored(message: StoredMessage): AssistantItem {
       iterations: run?.iterations ?? null,
       elapsedMs: run?.elapsedMs ?? null,
       citations: message.citations ?? null,
+      researchBrief: run?.researchBrief ?? null,
+      research: run?.research ?? null,
     }),
   };
 }

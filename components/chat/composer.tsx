@@ -17,6 +17,7 @@ import { AttachmentChips } from "./attachments/attachment-chips";
 import type { Attachments } from "./attachments/use-attachments";
 import { AttachButton, SendButton, StopButton } from "./composer-buttons";
 import { PlanFirstToggle } from "./plan-first-toggle";
+import { ResearchToggle } from "./research/research-toggle";
 import { ToolGroupsMenu } from "./tool-groups-menu";
 
 const MAX_HEIGHT_PX = 240;
@@ -35,6 +36,8 @@ interface ComposerProps {
   model?: string | null;
   /** The "Plan first" switch (DAG mode), when the conversation offers it. */
   planFirst?: { on: boolean; onChange: (on: boolean) => void };
+  /** The "Research" switch (research mode: an outline first, then a long cited report), when offered. */
+  research?: { on: boolean; onChange: (on: boolean) => void };
   /** The tool groups the turns may use (web, each MCP server) and those switched off, when offered. */
   toolGroups?: { groups: ToolGroup[]; disabled: readonly string[]; onChange: (disabled: string[]) => void };
   placeholder?: string;
@@ -50,6 +53,7 @@ export function Composer({
   attachments,
   model = null,
   planFirst,
+  research,
   toolGroups,
   placeholder,
   autoFocus,
@@ -126,6 +130,7 @@ export function Composer({
         <div className={cx("flex items-end gap-2 p-2", attachments ? "pl-2" : "pl-4")}>
           {attachments ? <AttachButton inputRef={fileInput} onFiles={attachments.add} /> : null}
           {planFirst ? <PlanFirstToggle on={planFirst.on} onChange={planFirst.onChange} /> : null}
+          {research ? <ResearchToggle on={research.on} onChange={research.onChange} /> : null}
           {toolGroups && toolGroups.groups.length > 0 ? (
             <ToolGroupsMenu groups={toolGroups.groups} disabled={toolGroups.disabled} onChange={toolGroups.onChange} />
           ) : null}

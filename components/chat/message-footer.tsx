@@ -5,7 +5,7 @@ import { CopyButton } from "./copy-button";
 import { RegenerateButton } from "./regenerate-button";
 import { useFormatElapsed } from "./run/use-elapsed";
 
-const MODES = new Set(["native", "json", "dag"]);
+const MODES = new Set(["native", "json", "dag", "research"]);
 
 /**
  * Under a finished answer: its versions, copy, regenerate, then model, mode and iterations (only when a tool ran: a plain

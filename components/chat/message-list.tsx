@@ -3,6 +3,7 @@
 import { ArrowDown } from "lucide-react";
 import { useCallback, useEffect } from "react";
 import { useTranslations } from "use-intl";
+import type { ResearchBrief } from "@/lib/protocol/research";
 import { AssistantMessage } from "./assistant-message";
 import type { ChatItem } from "./chat-items";
 import { onRevealFoundAgain } from "./reveal-found";
@@ -22,6 +23,8 @@ export interface ThreadActions {
   selectVersion(messageId: string, step: -1 | 1): Promise<string | null>;
   /** The version just switched to, and the way the switch went: its switcher takes the focus. */
   focused: { id: string; step: -1 | 1 } | null;
+  /** Research mode: researches the brief the answer `parentId` proposed, as the user edited it. */
+  startResearch?(parentId: string, brief: ResearchBrief): Promise<string | null>;
 }
 
 /** What can be done to an unsent follow-up; each resolves with an error message to show, or null. */
@@ -48,6 +51,8 @@ export function MessageList({
   const t = useTranslations("thread");
   const { scrollRef, contentRef, atBottom, scrollToBottom, release } = useStickToBottom();
   const questions = items.filter((item) => item.kind === "user").length;
+  // Only the newest answer's outline card can start a research; older ones show what they proposed.
+  const latestAnswer = items.findLast((item) => item.kind === "assistant")?.key;
 
   // A new question always brings the view down to it.
   useEffect(() => {
@@ -104,7 +109,7 @@ export function MessageList({
                   onDiscard={() => unsentActions.discard(item.id)}
                 />
               ) : (
-                <AssistantMessage item={item} actions={actions} />
+                <AssistantMessage item={item} actions={actions} latest={item.key === latestAnswer} />
               )}
             </div>
           ))}

@@ -39,13 +39,16 @@ export async function getConversationDetail(db: Db, { id, ownerId }: { id: strin
   const conversation = await getConversation(db, { id, ownerId });
   const tree = await messageTree(db, { conversationId: id });
   const runRows = await listRuns(db, { conversationId: id });
-  // Steps, compactions and errors, so a reload shows the same turn.
+  // Steps, compactions, errors and research mode's brief and progress, so a reload shows the same turn.
   const stepEvents = await db
     .select({ runId: runEvents.runId, type: runEvents.type, seq: runEvents.seq, data: runEvents.data })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
     .where(
-      and(eq(runs.conversationId, id), inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error"])),
+      and(
+        eq(runs.conversationId, id),
+        inArray(runEvents.type, ["step", "compact", "plan", "step_progress", "error", "research_brief", "research"]),
+      ),
     )
     .orderBy(asc(runEvents.runId), asc(runEvents.seq));
   const runsById = new Map(

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import type { ResearchBriefEvent, ResearchProgress } from "@/lib/protocol/research";
 import type { RunEvent, RunFailure, SentRunEvent, StoredStep, Usage } from "@/lib/protocol/run-events";
 import type { Db } from "./client";
 import { activeLeaf } from "./messages";
@@ -277,12 +278,22 @@ export interface RunSummary {
   /** The answer is the tool loop's draft, shown as such: synthesis failed (`error`) before any of it streamed. */
   fallback: boolean;
   steps: StoredStep[];
+  /** Research mode: the brief the run proposed (or its questions), so a reload shows the outline card again. */
+  researchBrief: ResearchBriefEvent | null;
+  /** Research mode: the run's last progress, so a reload shows where it got to. */
+  research: ResearchProgress | null;
 }
 
 /** The last `error` event among a run's stored events: why it failed, as it was sent. */
 export function storedFailure(events: SentRunEvent[]): RunFailure | null {
   const failure = events.findLast((event) => event.event === "error");
   return failure?.event === "error" ? failure.data : null;
+}
+
+/** The data of the last stored event of this name, if any. */
+function lastData<K extends "research_brief" | "research">(events: SentRunEvent[], name: K) {
+  const event = events.findLast((candidate) => candidate.event === name);
+  return event ? (event.data as Extract<RunEvent, { event: K }>["data"]) : null;
 }
 
 export function summarizeRun(run: Run, events: SentRunEvent[]): RunSummary {
@@ -303,6 +314,8 @@ export function summarizeRun(run: Run, events: SentRunEvent[]): RunSummary {
     failure: storedFailure(events),
     fallback: run.fallback,
     steps: events.flatMap((event) => storedStep(event) ?? []),
+    researchBrief: lastData(events, "research_brief"),
+    research: lastData(events, "research"),
   };
 }
 /** The assistant message a run ended with, if it has ended. */
