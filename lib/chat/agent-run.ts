@@ -1,4 +1,5 @@
 import "server-only";
+import type { ResearchStart } from "@/lib/agent/research/research-agent";
 import type { AgentInput, AgentMode } from "@/lib/agent/types";
 import { UsageMeter } from "@/lib/agent/usage-meter";
 import { databaseBusyError, isDatabaseBusy } from "@/lib/db/busy";
@@ -25,8 +26,10 @@ export interface AgentRunOptions extends RunHooks {
   titleLlm: LLM;
   config: Config;
   language: PromptLanguage;
-  /** The ReAct agent's way of calling tools, or DAG mode. */
-  toolCalling: AgentMode | "dag";
+  /** The ReAct agent's way of calling tools, DAG mode, or research mode. */
+  toolCalling: AgentMode | "dag" | "research";
+  /** Research mode: propose a brief, or research the one given. */
+  research?: ResearchStart;
   input: AgentInput;
 }
 

@@ -118,7 +118,9 @@ export async function beginTurn(
     await releaseInterrupts(tx, { ids: input.interruptIds ?? [] });
     // The branch shown ends at the question until its answer is stored.
     await setActiveLeaf(tx, { id: conversation.id, messageId: userMessageId });
-    const planFirst = input.mode === undefined ? conversation.planFirst : input.mode === "dag";
+    // "Plan first" is remembered from the modes that choose it or not; a research turn leaves it as it is.
+    const planFirst =
+      input.mode === undefined || input.mode === "research" ? conversation.planFirst : input.mode === "dag";
     // A turn brings an archived conversation back: it is in use again.
     if (
       conversation.title === DEFAULT_TITLE ||
@@ -166,6 +168,7 @@ export async function beginTurn(
     config,
     language,
     toolCalling: turn.mode,
+    research: turn.research,
     input: {
       system: systemPrompt(language, files),
       instructions: turn.settings.instructions,

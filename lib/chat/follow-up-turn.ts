@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getConversation } from "@/lib/db/conversations";
 import type { Interrupt } from "@/lib/protocol/run-events";
-import type { ChatInput, PreparedTurn, TurnQuestion } from "./prepare-turn";
+import { type ChatInput, type PreparedTurn, type TurnQuestion, toolCallingFor } from "./prepare-turn";
 
 /**
  * The turn the server starts by itself after a completed run whose interrupts it never took: one
@@ -27,6 +27,14 @@ export async function followUpTurn(
       interruptIds: pending.map((interrupt) => interrupt.id),
       mode: planFirst ? "dag" : undefined,
     },
-    turn: { ...turn, mode: planFirst ? "dag" : turn.mode, question, attachments: [], images: [] },
+    turn: {
+      ...turn,
+      // Follow-ups of a research run are an ordinary turn: they ask about the report.
+      mode: planFirst ? "dag" : turn.mode === "research" ? toolCallingFor(undefined, turn.loopLlm) : turn.mode,
+      research: undefined,
+      question,
+      attachments: [],
+      images: [],
+    },
   };
 }

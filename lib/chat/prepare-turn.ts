@@ -1,5 +1,7 @@
 import "server-only";
 import { roleModel, syncSettings } from "@/lib/admin-settings";
+import { briefText } from "@/lib/agent/research/brief-text";
+import type { ResearchStart } from "@/lib/agent/research/research-agent";
 import { decideToolCalling, type RequestedToolCalling } from "@/lib/agent/tool-calling-mode";
 import type { AgentMode } from "@/lib/agent/types";
 import type { ChatSettings } from "@/lib/chat-settings";
@@ -15,6 +17,8 @@ import { AppError } from "@/lib/errors";
 import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
+import { detectLanguage } from "@/lib/prompts";
+import type { ResearchBrief } from "@/lib/protocol/research";
 import { chooseTurnModel } from "./turn-model";
 
 /**
@@ -22,18 +26,20 @@ import { chooseTurnModel } from "./turn-model";
  * attachments, the models that answer it and how it runs. A refused turn leaves no trace.
  */
 
-/** How a turn runs: the ReAct agent (its tool calling chosen or forced), or DAG mode. */
-export type ChatMode = RequestedToolCalling | "dag";
+/** How a turn runs: the ReAct agent (its tool calling chosen or forced), DAG mode, or research mode. */
+export type ChatMode = RequestedToolCalling | "dag" | "research";
 
 /**
  * Where a turn goes in the conversation's tree (docs/api.md, `POST /api/chat`): after an answer
  * (by default the end of the branch shown), as a new version of a question (edit), or as a new
- * version of an answer to the same question (regenerate: no new question).
+ * version of an answer to the same question (regenerate: no new question), or, in research mode, the
+ * research of a brief after the answer that proposed it (its question is the brief as Markdown).
  */
 export type TurnPlace =
-  | { message: string; parentId?: string; editOf?: undefined; regenerate?: undefined }
-  | { message: string; editOf: string; parentId?: undefined; regenerate?: undefined }
-  | { regenerate: string; message?: undefined; parentId?: undefined; editOf?: undefined };
+  | { message: string; parentId?: string; editOf?: undefined; regenerate?: undefined; research?: undefined }
+  | { message: string; editOf: string; parentId?: undefined; regenerate?: undefined; research?: undefined }
+  | { regenerate: string; message?: undefined; parentId?: undefined; editOf?: undefined; research?: undefined }
+  | { research: ResearchBrief; parentId?: string; message?: undefined; editOf?: undefined; regenerate?: undefined };
 
 export type ChatInput = TurnPlace & {
   /** Who asks: set by the route from the session, never from the request body. */
@@ -54,7 +60,7 @@ async function visionImages(files: StoredFile[], maxPixels: number): Promise<str
   );
 }
 
-function toolCallingFor(requested: RequestedToolCalling | undefined, llm: LLM): AgentMode {
+export function toolCallingFor(requested: RequestedToolCalling | undefined, llm: LLM): AgentMode {
   const decided = decideToolCalling(requested, llm.abilities);
   if ("refusal" in decided) {
     throw new AppError("bad_request:mode", `Model '${llm.model}' ${decided.refusal}`, {
@@ -103,7 +109,26 @@ async function questionOf(
   if (place.parentId !== undefined && tree.get(place.parentId)?.role !== "assistant") {
     throw new AppError("bad_request:parent", `Message ${place.parentId} is not an answer in this conversation.`);
   }
-  return { stored: null, parentId: place.parentId ?? conversation.activeLeafId, text: place.message, attachmentIds };
+  const parentId = place.parentId ?? conversation.activeLeafId;
+  if (place.research !== undefined) {
+    return { stored: null, parentId, text: briefText(place.research, briefLanguage(place.research)), attachmentIds };
+  }
+  return { stored: null, parentId, text: place.message, attachmentIds };
+}
+
+/** The language a brief is written in: the run that researches it works in it. */
+const briefLanguage = (brief: ResearchBrief) =>
+  detectLanguage([brief.goal, ...brief.sections.map((section) => section.title)].join("\n"));
+
+/**
+ * What a research turn does (docs/research.md, "Research mode"): research the brief it was given;
+ * otherwise propose one — and with `researchAutoStart`, asking nothing, research it in the same run.
+ */
+function researchStart(place: TurnPlace, settings: ChatSettings): ResearchStart {
+  if (place.research !== undefined) return { brief: place.research };
+  return settings.researchAutoStart
+    ? { propose: { ask: false, thenResearch: true } }
+    : { propose: { ask: true, thenResearch: false } };
 }
 
 /** Everything a turn needs that can be refused, found before anything is stored. */
@@ -117,7 +142,9 @@ export interface PreparedTurn {
   titleLlm: LLM;
   /** The conversation's own settings, as the turn started: every model call of the turn uses them. */
   settings: ChatSettings;
-  mode: AgentMode | "dag";
+  mode: AgentMode | "dag" | "research";
+  /** Research mode: propose a brief, or research the one given. */
+  research?: ResearchStart;
   attachments: StoredFile[];
   images: string[];
 }
@@ -151,8 +178,9 @@ export async function prepareTurn(
   // The title is written without the chat's settings, with the keep-alive of the model's role.
   const titleRole = loopLlm !== llm ? "fast" : llm.model !== model ? "vision" : "general";
   const titleLlm = await getLLM(loopLlm.model, {}, titleRole);
-  // DAG mode: each step's model calls tools its own way (native or JSON by its abilities).
-  const mode = input.mode === "dag" ? "dag" : toolCallingFor(input.mode, loopLlm);
+  // DAG and research mode: each step's model calls tools its own way (native or JSON by its abilities).
+  const mode = input.mode === "dag" || input.mode === "research" ? input.mode : toolCallingFor(input.mode, loopLlm);
+  const research = input.mode === "research" ? researchStart(input, settings) : undefined;
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  return { question, model, llm, loopLlm, titleLlm, settings, mode, attachments, images };
+  return { question, model, llm, loopLlm, titleLlm, settings, mode, research, attachments, images };
 }

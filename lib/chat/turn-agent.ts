@@ -2,6 +2,7 @@ import "server-only";
 import type { CompactionEvent } from "@/lib/agent/context-guard";
 import { DagAgent, type DagLimits } from "@/lib/agent/dag/dag-agent";
 import { ReActAgent } from "@/lib/agent/react-agent";
+import { ResearchAgent, type ResearchLimits, type ResearchStart } from "@/lib/agent/research/research-agent";
 import type { AgentInput, AgentLimits, AgentMode, AgentResult } from "@/lib/agent/types";
 import type { UsageMeter } from "@/lib/agent/usage-meter";
 import type { Config } from "@/lib/env-config";
@@ -39,6 +40,19 @@ export function dagLimits(config: Config): DagLimits {
   };
 }
 
+/** Research mode's limits: sections run as DAG steps, under RESEARCH_MAX_SOURCES and RESEARCH_MAX_MINUTES. */
+export function researchLimits(config: Config): ResearchLimits {
+  return {
+    maxConcurrency: config.DAG_MAX_CONCURRENCY,
+    stepMaxIterations: config.DAG_STEP_MAX_ITERATIONS,
+    maxSources: config.RESEARCH_MAX_SOURCES,
+    maxMs: config.RESEARCH_MAX_MINUTES * 60_000,
+  };
+}
+
+/** A research turn that says nothing else proposes a brief and may ask first. */
+const PROPOSE: ResearchStart = { propose: { ask: true, thenResearch: false } };
+
 export interface TurnAgentOptions
   extends Pick<RunHooks, "registry" | "resolveRoleModel" | "onInterrupt" | "onCompact"> {
   live: LiveRun;
@@ -48,8 +62,12 @@ export interface TurnAgentOptions
   synthesisLlm: LLM;
   config: Config;
   language: PromptLanguage;
-  /** The ReAct agent's way of calling tools, or DAG mode. */
-  toolCalling: AgentMode | "dag";
+  /** The ReAct agent's way of calling tools, DAG mode, or research mode. */
+  toolCalling: AgentMode | "dag" | "research";
+  /** Research mode: propose a brief, or research the one given. */
+  research?: ResearchStart;
+  /** Research mode: checks the written report's citations (the `verifying` phase). */
+  verify?: (report: string, signal: AbortSignal) => Promise<void>;
   input: AgentInput;
 }
 
@@ -62,7 +80,8 @@ export interface TurnAgentRun {
 /**
  * The turn's agent, ReAct or DAG, run to its answer: the tool loop with its `step` events; a first
  * reply without a tool call is the answer, streamed as it is written (the fast path); otherwise the
- * streamed synthesis. Every answer part goes to the run's answer stream (`live.answer`), and every
+ * streamed synthesis. A research run streams its brief or its report itself, with its `research_brief`
+ * and `research` events. Every answer part goes to the run's answer stream (`live.answer`), and every
  * model call is counted by `meter`. What the agent throws is an outcome here, not an exception.
  */
 export async function runTurnAgent(options: TurnAgentOptions, meter: UsageMeter): Promise<TurnAgentRun> {
@@ -106,13 +125,32 @@ export async function runTurnAgent(options: TurnAgentOptions, meter: UsageMeter)
     onThinking: (delta: RunEventData<"thinking">) => live.emit("thinking", delta, { store: false }),
     onCompact,
   };
-  const agentWith = (registry: ToolRegistry) => {
-    const tools = registryToolbox(
+  const toolboxOf = (registry: ToolRegistry) =>
+    registryToolbox(
       registry,
       { conversationId: live.conversationId, language, urlGuard },
       config.MAX_TOOL_RESULT_CHARS,
     );
-    return options.toolCalling === "dag"
+  // The brief is the reasoning role's; sections gather on the loop's model; the report is the conversation model's.
+  const researchAgent = (registry: ToolRegistry) =>
+    new ResearchAgent({
+      llm: synthesisLlm,
+      resolveLlm: async (hint) => (hint ? resolveRoleModel(hint) : llm),
+      tools: toolboxOf(registry),
+      limits: common.limits,
+      research: researchLimits(config),
+      language,
+      onStep: common.onStep,
+      onThinking: common.onThinking,
+      onCompact,
+      onAnswer,
+      onBrief: (brief) => live.emit("research_brief", brief),
+      onProgress: (progress) => live.emit("research", progress),
+      verify: options.verify,
+    });
+  const agentWith = (registry: ToolRegistry, toolCalling: AgentMode | "dag") => {
+    const tools = toolboxOf(registry);
+    return toolCalling === "dag"
       ? new DagAgent({
           ...common,
           tools,
@@ -128,7 +166,7 @@ export async function runTurnAgent(options: TurnAgentOptions, meter: UsageMeter)
           tools,
           llm,
           synthesisLlm,
-          toolCalling: options.toolCalling,
+          toolCalling,
           // The answer is the conversation model's: with a separate fast model for the loop, no fast path.
           ...(llm.model === synthesisLlm.model ? { onAnswer } : {}),
         });
@@ -136,7 +174,13 @@ export async function runTurnAgent(options: TurnAgentOptions, meter: UsageMeter)
 
   let result: AgentResult | undefined;
   try {
-    const agent = agentWith(await options.registry(live.signal));
+    const registry = await options.registry(live.signal);
+    const { toolCalling } = options;
+    if (toolCalling === "research") {
+      result = await researchAgent(registry).run(input, live.signal, options.research ?? PROPOSE);
+      return { outcome: { ended: "answered" }, result };
+    }
+    const agent = agentWith(registry, toolCalling);
     result = await agent.run(input, live.signal);
     if (result.direct) return { outcome: { ended: "answered" }, result };
     onAnswer({ status: "start" });

@@ -30,7 +30,10 @@ export const researchBriefSchema = z
   .object({
     goal: z.string().trim().min(1).max(2000),
     scope: z.string().trim().max(2000),
-    sections: z.array(researchSectionSchema).min(RESEARCH_MIN_SECTIONS).max(RESEARCH_MAX_SECTIONS),
+    sections: z
+      .array(researchSectionSchema)
+      .min(RESEARCH_MIN_SECTIONS, `a brief has ${RESEARCH_MIN_SECTIONS} to ${RESEARCH_MAX_SECTIONS} sections`)
+      .max(RESEARCH_MAX_SECTIONS, `a brief has ${RESEARCH_MIN_SECTIONS} to ${RESEARCH_MAX_SECTIONS} sections`),
   })
   .superRefine((brief, context) => {
     const seen = new Set<string>();

@@ -81,7 +81,7 @@ describe("the client's request bodies", () => {
     expectTypeOf<Arg<typeof api.chat, 0>>().toEqualTypeOf<ChatRequest>();
     expectTypeOf<ChatRequest>().toExtend<In<typeof chatBody>>();
     expectTypeOf<Fields<ChatRequest>>().toEqualTypeOf<Fields<In<typeof chatBody>>>();
-    expectTypeOf<Fields<ChatRequest>["mode"]>().toEqualTypeOf<"auto" | "native" | "json" | "dag">();
+    expectTypeOf<Fields<ChatRequest>["mode"]>().toEqualTypeOf<"auto" | "native" | "json" | "dag" | "research">();
   });
 
   it("say in the type that a turn asks a question or regenerates an answer, not both", () => {

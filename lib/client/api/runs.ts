@@ -23,13 +23,20 @@ type Turn = Pick<ChatInput, "conversationId" | "model" | "mode">;
 type Question = Pick<ChatInput, "attachmentIds" | "interruptIds" | "parentId" | "editOf"> & {
   message: NonNullable<ChatInput["message"]>;
 };
-type Ask = Question & { regenerate?: never };
+type Ask = Question & { regenerate?: never; research?: never };
 
 /** A new answer to the question of the answer `regenerate`: the stored question, with its files, is answered again. */
-type Regenerate = { regenerate: NonNullable<ChatInput["regenerate"]> } & { [K in keyof Question]?: never };
+type Regenerate = { regenerate: NonNullable<ChatInput["regenerate"]>; research?: never } & {
+  [K in keyof Question]?: never;
+};
 
-/** `POST /api/chat`'s body: the route's schema, with "a question or a regeneration" said in the type. */
-export type ChatRequest = Turn & (Ask | Regenerate);
+/** Research mode: the research of `research.brief`, after the answer `parentId` that proposed it; no message. */
+type Research = { mode: "research"; research: NonNullable<ChatInput["research"]> } & Pick<ChatInput, "parentId"> & {
+    [K in Exclude<keyof Question, "parentId"> | "regenerate"]?: never;
+  };
+
+/** `POST /api/chat`'s body: the route's schema, with "a question, a regeneration or a research" said in the type. */
+export type ChatRequest = Turn & (Ask | Regenerate | Research);
 
 export type ApprovalRequest = z.input<typeof approvalBody>;
 export type InterruptRequest = z.input<typeof interruptBody>;

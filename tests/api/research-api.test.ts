@@ -1,0 +1,381 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { POST as chat } from "@/app/api/chat/route";
+import { GET as getOne, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
+import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
+import { GET as replay } from "@/app/api/runs/[runId]/events/route";
+import { GET as listSources } from "@/app/api/runs/[runId]/sources/route";
+import { PATCH as patchSettings } from "@/app/api/settings/route";
+import { briefText } from "@/lib/agent/research/brief-text";
+import { resetConfigForTests } from "@/lib/env-config";
+import { prompt } from "@/lib/prompts";
+import type { ResearchBrief, ResearchProgress } from "@/lib/protocol/research";
+import type { ChatRequestBody, ScriptedReply } from "@/tests/fake-ollama/server";
+import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
+import {
+  expectApiError,
+  jsonRequest,
+  newConversation,
+  type ParsedEvent,
+  params,
+  readEvents,
+  setupAppEnv,
+  waitIdle,
+} from "@/tests/support/app-env";
+
+/**
+ * Research mode behind POST /api/chat (docs/research.md, "Research mode"): the brief turn, the
+ * research turn of an edited brief, `researchAutoStart`, Stop, the budgets and the body's rules,
+ * through the fake Ollama and the fake web.
+ */
+
+const fake = setupFakeOllama();
+const app = setupAppEnv(fake);
+
+const section = (id: string, title: string) => ({ id, title, questions: [`What about ${title}?`] });
+const BRIEF: ResearchBrief = {
+  goal: "Heat pumps in Europe",
+  scope: "Homes, 2020 on",
+  sections: [section("s1", "Costs"), section("s2", "Savings"), section("s3", "Limits")],
+};
+
+const toolName = (req: ChatRequestBody) => req.tools?.[0]?.function.name;
+const userText = (req: ChatRequestBody) =>
+  String([...(req.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "");
+const systemText = (req: ChatRequestBody) => String(req.messages?.find((m) => m.role === "system")?.content ?? "");
+const toolResults = (req: ChatRequestBody) => (req.messages ?? []).filter((m) => m.role === "tool").length;
+
+interface ResearchModel {
+  /** What `make_brief` returns. */
+  brief?: Record<string, unknown>;
+  /** The pages a section reads, one per model call, by its title. */
+  pages?: (title: string) => string[];
+  /** A writer's reply for a section (by title), given the findings it was sent. */
+  write?: (title: string, findings: string) => ScriptedReply;
+}
+
+/**
+ * A fake model playing every part of a research run: the brief (`make_brief`), each section's
+ * researcher (reads its pages with `scrape_url`, then reports), the writer of each section (cites
+ * the first source its findings list), the summary and the title.
+ */
+function researchModel({
+  brief = { goal: BRIEF.goal, scope: BRIEF.scope, sections: BRIEF.sections, clarifying_questions: [] },
+  pages = (title) => [`/${title.toLowerCase()}`],
+  write = (title, findings) => ({ chunks: [`${title} text `, `[${/\[(\d+)\]/.exec(findings)?.[1] ?? "?"}].`] }),
+}: ResearchModel = {}) {
+  fake().setDefaultResponder((req) => {
+    if (toolName(req) === "make_brief") return { toolCalls: [{ name: "make_brief", arguments: brief }] };
+    const text = userText(req);
+    const researching = /Section: (.*)\nIt must answer/.exec(text);
+    if (researching && req.tools) {
+      const title = researching[1] ?? "";
+      const next = pages(title)[toolResults(req)];
+      return next
+        ? { toolCalls: [{ name: "scrape_url", arguments: { url: `${app.web().url}${next}` } }] }
+        : { content: `Notes on ${title}.` };
+    }
+    const writing = /Section: (.*)\nQuestions it answers/.exec(text);
+    if (writing) return write(writing[1] ?? "", text.slice(text.indexOf("Findings:")));
+    if (text.includes("The report:")) return { chunks: ["The summary."] };
+    return { content: "A title" };
+  });
+  for (const title of ["costs", "savings", "limits"]) {
+    for (const n of [1, 2]) {
+      const path = n === 1 ? `/${title}` : `/${title}-${n}`;
+      app.web().routes.set(path, { body: `<p>Page about ${title} (${n}). Heat pumps cost 100 euros.</p>` });
+    }
+  }
+}
+
+async function post(body: Record<string, unknown>): Promise<Response> {
+  return chat(jsonRequest("/api/chat", "POST", body));
+}
+
+async function runChat(body: Record<string, unknown>): Promise<ParsedEvent[]> {
+  const response = await post(body);
+  expect(response.status).toBe(200);
+  const events = await readEvents(response);
+  await waitIdle(fake(), String(body.conversationId));
+  return events;
+}
+
+interface DetailMessage {
+  id: string;
+  role: string;
+  content: string;
+  status: string;
+  run: { id: string; mode: string; status: string } | null;
+}
+const messagesOf = async (id: string) =>
+  ((await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as { messages: DetailMessage[] }).messages;
+
+const of = (events: ParsedEvent[], name: string) => events.filter((e) => e.event === name).map((e) => e.data);
+const progressOf = (events: ParsedEvent[]) => of(events, "research") as unknown as ResearchProgress[];
+const answerOf = (events: ParsedEvent[]) => {
+  let text = "";
+  for (const part of of(events, "answer")) {
+    if (part.status === "start") text = "";
+    if (part.status === "delta") text += String(part.content);
+  }
+  return text;
+};
+const modelsOf = (name: string) =>
+  fake()
+    .chatRequests()
+    .filter((r) => toolName(r.body) === name)
+    .map((r) => r.body.model);
+
+afterEach(() => {
+  delete process.env.RESEARCH_MAX_SOURCES;
+  resetConfigForTests();
+});
+
+describe("research mode: the brief turn", () => {
+  it("proposes a brief made by the reasoning role, sends research_brief and stores the brief's Markdown as the answer", async () => {
+    const roles = { roles: { reasoning: "qwen3:8b" } };
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", roles))).status).toBe(200);
+    researchModel();
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+
+    expect(events[0]).toMatchObject({ event: "run", data: { mode: "research" } });
+    expect(of(events, "research_brief")).toEqual([{ kind: "brief", brief: BRIEF }]);
+    expect(progressOf(events).map((p) => p.phase)).toEqual(["brief"]);
+    expect(answerOf(events)).toBe(briefText(BRIEF, "en"));
+    expect(modelsOf("make_brief")).toEqual(["qwen3:8b"]);
+    // Asking was allowed: the brief's prompt says when to ask.
+    const briefRequest = fake()
+      .chatRequests()
+      .find((r) => toolName(r.body) === "make_brief");
+    expect(systemText(briefRequest?.body ?? {})).toContain(prompt("en", "research_brief_may_ask"));
+    // Nothing was researched.
+    expect(
+      fake()
+        .chatRequests()
+        .filter((r) => userText(r.body).includes("Section:")),
+    ).toEqual([]);
+
+    const [question, answer] = await messagesOf(id);
+    expect(question?.content).toBe("Tell me about heat pumps");
+    expect(answer).toMatchObject({ role: "assistant", content: briefText(BRIEF, "en"), status: "complete" });
+    expect(answer?.run).toMatchObject({ mode: "research", status: "complete" });
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", { roles: { reasoning: null } }))).status).toBe(
+      200,
+    );
+  });
+
+  it("asks clarifying questions instead when the request is vague; the reply is a normal message and the next brief reads the whole conversation", async () => {
+    researchModel({ brief: { goal: "", sections: [], clarifying_questions: ["Which country?", "Homes or offices?"] } });
+    const id = await newConversation();
+    const asked = await runChat({ conversationId: id, message: "Heat pumps?", mode: "research" });
+    expect(of(asked, "research_brief")).toEqual([
+      { kind: "questions", questions: ["Which country?", "Homes or offices?"] },
+    ]);
+    const questions = prompt("en", "research_questions_text", { questions: "1. Which country?\n2. Homes or offices?" });
+    expect(answerOf(asked)).toBe(questions);
+    expect((await messagesOf(id))[1]?.content).toBe(questions);
+
+    researchModel();
+    const briefed = await runChat({ conversationId: id, message: "Germany, homes", mode: "research" });
+    expect(of(briefed, "research_brief")).toEqual([{ kind: "brief", brief: BRIEF }]);
+    const second = fake()
+      .chatRequests()
+      .filter((r) => toolName(r.body) === "make_brief")
+      .at(-1);
+    const sent = JSON.stringify((second?.body as ChatRequestBody | undefined)?.messages ?? []);
+    expect(sent).toContain("Heat pumps?");
+    expect(sent).toContain("Which country?");
+    expect(sent).toContain("Germany, homes");
+  });
+});
+
+describe("research mode: the research turn", () => {
+  it("researches the edited brief: the brief as the question, progress through every phase, the report streamed and stored, its sources stored", async () => {
+    researchModel();
+    const id = await newConversation();
+    await runChat({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+    const briefAnswer = (await messagesOf(id))[1];
+    // The user renamed a section, dropped one and added one.
+    const edited: ResearchBrief = {
+      ...BRIEF,
+      sections: [{ ...section("s1", "Costs"), title: "Costs" }, section("s3", "Limits"), section("s9", "Savings")],
+    };
+    const events = await runChat({
+      conversationId: id,
+      mode: "research",
+      parentId: briefAnswer?.id,
+      research: { brief: edited },
+    });
+
+    expect(events[0]).toMatchObject({ event: "run", data: { mode: "research" } });
+    expect(of(events, "research_brief")).toEqual([]);
+    const progress = progressOf(events);
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual(["gathering", "writing"]);
+    const last = progress.at(-1);
+    expect(last?.sections.map((s) => `${s.id} ${s.title} ${s.status} ${s.sources}`)).toEqual([
+      "s1 Costs written 1",
+      "s3 Limits written 1",
+      "s9 Savings written 1",
+    ]);
+    expect(last).toMatchObject({ done: 3, total: 3, sourcesRead: 3, maxSources: 30, maxMs: 20 * 60_000 });
+
+    const report = answerOf(events);
+    expect(report).toMatch(/^# Heat pumps in Europe\n\n## Summary\n\nThe summary\.\n\n## Costs\n\nCosts text \[\d\]\./);
+    expect(report.indexOf("## Costs")).toBeLessThan(report.indexOf("## Limits"));
+    expect(report.indexOf("## Limits")).toBeLessThan(report.indexOf("## Savings"));
+    expect(report).toContain("## References");
+    for (const n of [1, 2, 3]) expect(report).toMatch(new RegExp(`\\[${n}\\] Page about|\\[${n}\\] .*http`));
+
+    const messages = await messagesOf(id);
+    expect(messages).toHaveLength(4);
+    expect(messages[2]).toMatchObject({ role: "user", content: briefText(edited, "en") });
+    expect(messages[3]).toMatchObject({ role: "assistant", content: report, status: "complete" });
+    expect(messages[3]?.run).toMatchObject({ mode: "research", status: "complete" });
+
+    const runId = String(events[0]?.data.runId);
+    const sources = (await (await listSources(jsonRequest("", "GET"), params({ runId }))).json()) as {
+      sources: { n: number; url: string }[];
+    };
+    expect(sources.sources.map((s) => s.url.replace(app.web().url, "")).sort()).toEqual([
+      "/costs",
+      "/limits",
+      "/savings",
+    ]);
+  });
+
+  it("with researchAutoStart the first turn makes a brief without asking and researches it in the same run", async () => {
+    researchModel();
+    const id = await newConversation();
+    const settings = { settings: { researchAutoStart: true } };
+    expect((await patchConversation(jsonRequest("", "PATCH", settings), params({ id }))).status).toBe(200);
+    const events = await runChat({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+
+    expect(of(events, "research_brief")).toEqual([{ kind: "brief", brief: BRIEF }]);
+    const briefRequest = fake()
+      .chatRequests()
+      .find((r) => toolName(r.body) === "make_brief");
+    expect(systemText(briefRequest?.body ?? {})).toContain(prompt("en", "research_brief_no_asking"));
+    expect([...new Set(progressOf(events).map((p) => p.phase))]).toEqual(["brief", "gathering", "writing"]);
+    const messages = await messagesOf(id);
+    expect(messages).toHaveLength(2);
+    expect(messages[1]?.content).toBe(answerOf(events));
+    expect(messages[1]?.content).toMatch(/^# Heat pumps in Europe\n/);
+    expect(messages[1]?.content).toContain("## Limits\n\nLimits text [");
+  });
+
+  it("Stop while a section is being written ends the run stopped and keeps what was written as the answer", async () => {
+    researchModel({
+      write: (title, findings) =>
+        title === "Savings" ? { hang: true } : { chunks: [`${title} text [${/\[(\d+)\]/.exec(findings)?.[1]}].`] },
+    });
+    const id = await newConversation();
+    const response = await post({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    expect(response.status).toBe(200);
+    let written = "";
+    const events = await readEvents(response, (event) => {
+      if (event.event === "answer" && event.data.status === "delta") written += String(event.data.content);
+      if (written.includes("## Savings")) void stop(jsonRequest("", "POST"), params({ id }));
+      return false;
+    });
+    await waitIdle(fake(), id);
+
+    expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+    const answer = (await messagesOf(id))[1];
+    expect(answer).toMatchObject({ status: "stopped" });
+    expect(answer?.content).toMatch(/^## Costs\n\nCosts text \[\d\]\.\n\n## Savings\n\n$/);
+    expect(answer?.run).toMatchObject({ mode: "research", status: "stopped" });
+  });
+});
+
+describe("research mode: budgets", () => {
+  it("RESEARCH_MAX_SOURCES=2: no read past the second source, the progress says the budget is reached, a notice says so", async () => {
+    process.env.RESEARCH_MAX_SOURCES = "2";
+    resetConfigForTests();
+    // Each section would read two pages.
+    researchModel({ pages: (title) => [`/${title.toLowerCase()}`, `/${title.toLowerCase()}-2`] });
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+
+    const last = progressOf(events).at(-1);
+    expect(last).toMatchObject({ sourcesRead: 2, maxSources: 2, budgetsReached: ["sources"] });
+    const steps = of(events, "step");
+    const read = steps.filter((s) => s.type === "tool_result" && s.ok === true && s.source);
+    expect(read).toHaveLength(2);
+    const refused = steps.filter((s) => s.type === "tool_result" && s.ok === false);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((s) => String(s.observation).includes(prompt("en", "research_tool_sources")))).toBe(true);
+    const notice = prompt("en", "research_budget_sources", { max: "2", minutes: "20" });
+    expect(steps.filter((s) => s.type === "notice" && s.text === notice)).toHaveLength(1);
+
+    const runId = String(events[0]?.data.runId);
+    const sources = (await (await listSources(jsonRequest("", "GET"), params({ runId }))).json()) as {
+      sources: unknown[];
+    };
+    expect(sources.sources).toHaveLength(2);
+  });
+});
+
+describe("research mode: the body's rules", () => {
+  const good = { mode: "research", research: { brief: BRIEF } };
+  it.each([
+    ["a message and a brief", { ...good, message: "hi" }, "message: not with research: the brief is the question"],
+    ["research without mode research", { research: { brief: BRIEF } }, 'research: only with mode "research"'],
+    ["research with mode dag", { ...good, mode: "dag" }, 'research: only with mode "research"'],
+    [
+      "a brief of 2 sections",
+      { ...good, research: { brief: { ...BRIEF, sections: BRIEF.sections.slice(0, 2) } } },
+      "research.brief.sections: a brief has 3 to 8 sections",
+    ],
+    [
+      "a brief of 9 sections",
+      {
+        ...good,
+        research: { brief: { ...BRIEF, sections: Array.from({ length: 9 }, (_, i) => section(`s${i}`, `T${i}`)) } },
+      },
+      "research.brief.sections: a brief has 3 to 8 sections",
+    ],
+    [
+      "a brief whose ids repeat",
+      { ...good, research: { brief: { ...BRIEF, sections: [...BRIEF.sections.slice(0, 2), section("s1", "Again")] } } },
+      'research.brief.sections.2.id: "s1" is used twice',
+    ],
+    [
+      "a research with regenerate",
+      { ...good, regenerate: "m1" },
+      "regenerate: not with research: the brief is the question",
+    ],
+  ])("%s → 400, nothing stored", async (_name, body, message) => {
+    researchModel();
+    const id = await newConversation();
+    const said = await expectApiError(await post({ conversationId: id, ...body }), 400, "bad_request:validation");
+    expect(said).toBe(`Invalid request: ${message}`);
+    expect(await messagesOf(id)).toEqual([]);
+    expect(fake().chatRequests()).toEqual([]);
+  });
+
+  it("a research whose parentId is not an answer of the conversation → 400", async () => {
+    researchModel();
+    const id = await newConversation();
+    await expectApiError(await post({ conversationId: id, ...good, parentId: "nope" }), 400, "bad_request:parent");
+    expect(await messagesOf(id)).toEqual([]);
+  });
+});
+
+describe("research mode: a reload", () => {
+  it("replays the stored research events: the brief, every progress event and the report", async () => {
+    researchModel();
+    const id = await newConversation();
+    const settings = { settings: { researchAutoStart: true } };
+    expect((await patchConversation(jsonRequest("", "PATCH", settings), params({ id }))).status).toBe(200);
+    const events = await runChat({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+    const runId = String(events[0]?.data.runId);
+    const replayed = await readEvents(
+      await replay(jsonRequest(`/api/runs/${runId}/events?after=0`, "GET"), params({ runId })),
+    );
+    const stored = (list: ParsedEvent[]) => list.filter((e) => e.id && !e.id.includes(".") && e.event !== "title");
+    expect(stored(replayed)).toEqual(stored(events));
+    expect(of(replayed, "research").length).toBeGreaterThan(3);
+    expect(of(replayed, "research_brief")).toHaveLength(1);
+    expect(answerOf(replayed)).toBe(answerOf(events));
+  });
+});
