@@ -288,6 +288,7 @@ export class RunState {
           durationMs,
           ...(artifact ? { artifact } : {}),
           ...(source ? { source } : {}),
+          ...(outcome.ok && outcome.pages ? { pages: outcome.pages } : {}),
           ...(results ? { results } : {}),
         });
         return { ...call, observation, ok, durationMs, ...(source ? { source } : {}) };

@@ -187,6 +187,16 @@ describe("storing a run's events with the sources they read", () => {
     });
   });
 
+  it("a PDF's last window, which has no paging footer, stores the pages it came from", async () => {
+    const { runId } = await newRun();
+    const event = toolResult(1, { observation: "Last pages.", source: pdf, pages: { first: 8, last: 9, total: 9 } });
+    await storeRunEvent(db, { runId, seq: 1, event });
+    expect(await getRunSource(db, { runId, n: 2 })).toMatchObject({
+      text: "Last pages.",
+      parts: [{ start: 0, end: 11, pages: { first: 8, last: 9, total: 9 } }],
+    });
+  });
+
   it("a tool_result without paging stores its whole observation; steps that read no source store none", async () => {
     const { runId } = await newRun();
     await storeRunEvent(db, { runId, seq: 1, event: toolResult(1, { observation: "Whole page.", source: page }) });

@@ -51,7 +51,8 @@ export function sourceRead(runId: string, event: RunEvent): SourcePartInput | nu
   const { source, observation, paging, at } = event.data;
   const text = paging ? observation.slice(0, paging.bodyChars) : observation;
   const { n, url, title } = source;
-  return { runId, source: { n, url, title }, text, at, ...(paging?.sourcePages ? { pages: paging.sourcePages } : {}) };
+  const pages = event.data.pages ?? paging?.sourcePages;
+  return { runId, source: { n, url, title }, text, at, ...(pages ? { pages } : {}) };
 }
 
 /**

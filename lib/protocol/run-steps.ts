@@ -169,6 +169,8 @@ function stepKinds<Extra extends z.ZodRawShape>(extra: Extra) {
       artifact: artifactSchema.optional(),
       /** The page or file this call read, with its number among the run's sources. */
       source: sourceSchema.optional(),
+      /** pdf_to_text: the PDF pages this text comes from, whether or not more follows. */
+      pages: z.object({ first: count, last: count, total: count }).optional(),
       /** web_search: the results, as data (the model read them as JSON). */
       results: z.array(searchHitSchema).optional(),
     }),

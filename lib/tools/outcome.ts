@@ -1,6 +1,6 @@
 import type { Artifact, ReadSource, SearchHit } from "@/lib/protocol/run-events";
 import type { ToolErrorKind } from "@/lib/protocol/tool-failures";
-import { formatPageInfo, type PageInfo } from "./page-info";
+import { formatPageInfo, type PageInfo, type SourcePages } from "./page-info";
 
 /**
  * What a tool call came to, as data: a result, or a failure with its kind. Tools, the registry
@@ -25,6 +25,8 @@ export type ToolOutcome =
       output: string;
       /** Present when more text follows: the footer's data. */
       paging?: PageInfo;
+      /** pdf_to_text: the PDF pages this text comes from, the last window's too (the footer names them only when more follows). */
+      pages?: SourcePages;
       /** A file the tool made, previewed in the UI; the model reads a notice naming it instead of `output`. */
       artifact?: Artifact;
       /** The page or file the text was read from: a source the answer can cite. */

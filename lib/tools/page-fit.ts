@@ -32,9 +32,10 @@ export async function fitPage(
   for (;;) {
     const draft = await build(budget);
     const output = (draft.header ?? "") + draft.body;
-    const outcome = draft.nextToken
+    const paged = draft.nextToken
       ? toolOk(output, { nextToken: draft.nextToken, ...(draft.sourcePages ? { sourcePages: draft.sourcePages } : {}) })
       : toolOk(output);
+    const outcome = paged.ok && draft.sourcePages ? { ...paged, pages: draft.sourcePages } : paged;
     const length = renderObservation(outcome).length;
     if (length <= limit) return outcome;
     const next = Math.min(budget, draft.body.length) - (length - limit);

@@ -93,6 +93,15 @@ describe("pdf_to_text", () => {
     );
   });
 
+  it("names the PDF pages of every window as data, the last one's too, which has no footer", async () => {
+    const url = servePdf("/pages.pdf", bookPdf(3));
+    const first = await env.outcome("pdf_to_text", { url_or_path: url, max_chars: 300 });
+    expect(first).toMatchObject({ ok: true, pages: { first: 1, last: 1, total: 3 } });
+    const whole = await env.outcome("pdf_to_text", { url_or_path: url, max_chars: 50_000 });
+    expect(whole).toMatchObject({ ok: true, pages: { first: 1, last: 3, total: 3 } });
+    expect(whole.ok && whole.paging).toBeFalsy();
+  });
+
   it("reads an attachment of the current conversation, and resumes it from continue_from alone", async () => {
     const bytes = bookPdf(6);
     const file = await attach(bytes);
