@@ -5,14 +5,27 @@ import { getConversation, hasMessages, type OwnerId, ownedBy } from "./conversat
 import { listMessages } from "./messages";
 import { insertionOrder } from "./portable-sql";
 import { listRuns } from "./runs";
-import { conversations, files, interrupts, messages, runEvents, runs } from "./schema";
+import {
+  citationReports,
+  conversations,
+  files,
+  interrupts,
+  messages,
+  runEvents,
+  runSourceParts,
+  runSources,
+  runs,
+} from "./schema";
 
 /**
  * A conversation's rows as a whole, for export and import (the document's format and checks are
  * lib/export): read for one of the owner's conversations, written for an imported one.
  */
 
-/** One of the owner's conversations with everything in it but its files' bytes; another user's is a 404. */
+/**
+ * One of the owner's conversations with everything in it but its files' bytes — its runs' stored
+ * sources and parts and its answers' citation reports included; another user's is a 404.
+ */
 export async function readConversationRows(db: Db, { id, ownerId }: { id: string; ownerId: OwnerId }) {
   const conversation = await getConversation(db, { id, ownerId });
   const runRows = await listRuns(db, { conversationId: id });
@@ -35,7 +48,34 @@ export async function readConversationRows(db: Db, { id, ownerId }: { id: string
     .where(eq(files.conversationId, id))
     .orderBy(asc(files.createdAt), asc(insertionOrder(files)));
   const messageRows = await listMessages(db, { conversationId: id });
-  return { conversation, runs: runRows, events, interrupts: heldInterrupts, files: fileRows, messages: messageRows };
+  const ofConversation = (table: typeof runSources | typeof runSourceParts) =>
+    and(eq(runs.id, table.runId), eq(runs.conversationId, id));
+  const sources = await db
+    .select(getTableColumns(runSources))
+    .from(runSources)
+    .innerJoin(runs, ofConversation(runSources))
+    .orderBy(asc(runSources.runId), asc(runSources.n));
+  const sourceParts = await db
+    .select(getTableColumns(runSourceParts))
+    .from(runSourceParts)
+    .innerJoin(runs, ofConversation(runSourceParts))
+    .orderBy(asc(runSourceParts.runId), asc(runSourceParts.n), asc(runSourceParts.seq));
+  const reports = await db
+    .select(getTableColumns(citationReports))
+    .from(citationReports)
+    .innerJoin(messages, and(eq(messages.id, citationReports.messageId), eq(messages.conversationId, id)))
+    .orderBy(asc(citationReports.messageId));
+  return {
+    conversation,
+    runs: runRows,
+    events,
+    interrupts: heldInterrupts,
+    files: fileRows,
+    messages: messageRows,
+    sources,
+    sourceParts,
+    citationReports: reports,
+  };
 }
 
 /** A file's bytes; undefined when it was deleted. */
@@ -73,17 +113,27 @@ export async function insertConversationRows(
   rows: {
     conversation: typeof conversations.$inferInsert;
     files: (typeof files.$inferInsert)[];
-    runs: { run: typeof runs.$inferInsert; events: (typeof runEvents.$inferInsert)[] }[];
+    runs: {
+      run: typeof runs.$inferInsert;
+      events: (typeof runEvents.$inferInsert)[];
+      sources?: (typeof runSources.$inferInsert)[];
+      sourceParts?: (typeof runSourceParts.$inferInsert)[];
+    }[];
     messages: (typeof messages.$inferInsert)[];
     interrupts: (typeof interrupts.$inferInsert)[];
+    citationReports?: (typeof citationReports.$inferInsert)[];
   },
 ): Promise<void> {
   await tx.insert(conversations).values(rows.conversation);
   for (const file of rows.files) await tx.insert(files).values(file);
-  for (const { run, events } of rows.runs) {
+  for (const { run, events, sources, sourceParts } of rows.runs) {
     await tx.insert(runs).values(run);
     for (const batch of batches(events)) await tx.insert(runEvents).values(batch);
+    for (const batch of batches(sources ?? [])) await tx.insert(runSources).values(batch);
+    // A part holds a page's text: one a statement keeps a statement's size that of one part.
+    for (const part of sourceParts ?? []) await tx.insert(runSourceParts).values(part);
   }
   for (const batch of batches(rows.messages)) await tx.insert(messages).values(batch);
   for (const held of rows.interrupts) await tx.insert(interrupts).values(held);
+  for (const report of rows.citationReports ?? []) await tx.insert(citationReports).values(report);
 }

@@ -4,6 +4,7 @@ import { fileBytes, readConversationRows } from "@/lib/db/conversation-transfer"
 import type { OwnerId } from "@/lib/db/conversations";
 import {
   type ConversationExport,
+  citationReportColumns,
   conversationColumns,
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -13,10 +14,12 @@ import {
   messageColumns,
   runColumns,
   runEventColumns,
+  runSourceColumns,
+  runSourcePartColumns,
 } from "./format";
 
 /**
- * One of the owner's conversations as the version-1 document (lib/export/format.ts), its files'
+ * One of the owner's conversations as the version-2 document (lib/export/format.ts), its files'
  * content left out: that is read, file by file, only by `exportChunks` with files. Another user's
  * conversation is a 404.
  */
@@ -25,7 +28,7 @@ export async function exportConversation(
   { id, ownerId }: { id: string; ownerId: OwnerId },
 ): Promise<ConversationExport> {
   const rows = await readConversationRows(db, { id, ownerId });
-  const { conversation, events } = rows;
+  const { conversation, events, sources, sourceParts } = rows;
   const document = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -35,9 +38,18 @@ export async function exportConversation(
     runs: rows.runs.map((run) => ({
       ...exportedColumns(run, runColumns),
       events: events.filter((event) => event.runId === run.id).map((event) => exportedColumns(event, runEventColumns)),
+      sources: sources
+        .filter((source) => source.runId === run.id)
+        .map((source) => ({
+          ...exportedColumns(source, runSourceColumns),
+          parts: sourceParts
+            .filter((part) => part.runId === run.id && part.n === source.n)
+            .map((part) => exportedColumns(part, runSourcePartColumns)),
+        })),
     })),
     interrupts: rows.interrupts.map((interrupt) => exportedColumns(interrupt, interruptColumns)),
     files: rows.files.map((file) => exportedColumns(file, fileColumns)),
+    citationReports: rows.citationReports.map((report) => exportedColumns(report, citationReportColumns)),
   };
   // The rules above pick exactly the columns the format declares (tested in format.test.ts).
   return document as ConversationExport;

@@ -1,9 +1,20 @@
 import { getTableColumns } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { conversations, files, interrupts, messages, runEvents, runs } from "@/lib/db/schema";
+import {
+  citationReports,
+  conversations,
+  files,
+  interrupts,
+  messages,
+  runEvents,
+  runSourceParts,
+  runSources,
+  runs,
+} from "@/lib/db/schema";
 import {
   type ColumnRule,
+  citationReportColumns,
   conversationColumns,
   exportDocumentSchema,
   fileColumns,
@@ -11,6 +22,8 @@ import {
   messageColumns,
   runColumns,
   runEventColumns,
+  runSourceColumns,
+  runSourcePartColumns,
 } from "./format";
 
 const tables: [string, SQLiteTable, Record<string, ColumnRule>][] = [
@@ -20,6 +33,9 @@ const tables: [string, SQLiteTable, Record<string, ColumnRule>][] = [
   ["run_events", runEvents, runEventColumns],
   ["files", files, fileColumns],
   ["interrupts", interrupts, interruptColumns],
+  ["run_sources", runSources, runSourceColumns],
+  ["run_source_parts", runSourceParts, runSourcePartColumns],
+  ["citation_reports", citationReports, citationReportColumns],
 ];
 
 const exported = (rules: Record<string, ColumnRule>) =>
@@ -38,7 +54,11 @@ describe("the export format", () => {
     const keys = (schema: { shape: object }) => Object.keys(schema.shape).sort();
     expect(keys(shape.conversation)).toEqual(exported(conversationColumns).sort());
     expect(keys(shape.messages.element)).toEqual(exported(messageColumns).sort());
-    expect(keys(shape.runs.element)).toEqual([...exported(runColumns), "events"].sort());
+    expect(keys(shape.runs.element)).toEqual([...exported(runColumns), "events", "sources"].sort());
+    const sources = shape.runs.element.shape.sources.unwrap().element;
+    expect(keys(sources)).toEqual([...exported(runSourceColumns), "parts"].sort());
+    expect(keys(sources.shape.parts.element)).toEqual(exported(runSourcePartColumns).sort());
+    expect(keys(shape.citationReports.unwrap().element)).toEqual(exported(citationReportColumns).sort());
     expect(keys(shape.runs.element.shape.events.element)).toEqual(exported(runEventColumns).sort());
     expect(keys(shape.files.element)).toEqual([...exported(fileColumns), "bytes"].sort());
     expect(keys(shape.interrupts.element)).toEqual(exported(interruptColumns).sort());

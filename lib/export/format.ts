@@ -9,23 +9,29 @@ import {
   messageRoles,
   messageStatuses,
   type Run,
+  type RunSourcePartRow,
+  type RunSourceRow,
   runModes,
   runStatuses,
   type StoredFile,
   type StoredRunEvent,
 } from "@/lib/db/schema";
 import { TOOL_GROUP_ID } from "@/lib/mcp/tool-groups";
+import { type CitationReport, citationReportSchema } from "@/lib/protocol/citations";
 import { isRunEventName } from "@/lib/protocol/run-events";
 import { runEventDataSchemas } from "./event-schema";
 
 /**
- * The conversation export, version 1 (docs/api.md, "Export and import"): every stored column of a
+ * The conversation export, version 2 (docs/api.md, "Export and import"): every stored column of a
  * conversation and of what it owns, by the column rules below, so a round trip through export and
- * import gives the same conversation under new ids.
+ * import gives the same conversation under new ids. Version 2 added each run's stored sources and
+ * each answer's citation report; a version-1 document (without them) still imports.
  */
 
 export const EXPORT_FORMAT = "ollama-web.conversation";
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+/** The versions the importer reads: every one this server has written. */
+export const READABLE_VERSIONS = [1, 2] as const;
 
 /** A column is exported under its own name, or left out for the reason given. */
 export type ColumnRule = "exported" | { omitted: string };
@@ -104,6 +110,39 @@ export const fileColumns: ColumnRules<StoredFile> = {
   createdAt: "exported",
 };
 
+export const runSourceColumns: ColumnRules<RunSourceRow> = {
+  runId: { omitted: "sources are listed under their run" },
+  n: "exported",
+  url: "exported",
+  title: "exported",
+  retrievedAt: "exported",
+  contentHash: "exported",
+  chars: "exported",
+};
+
+export const runSourcePartColumns: ColumnRules<RunSourcePartRow> = {
+  runId: { omitted: "parts are listed under their source, under its run" },
+  n: { omitted: "parts are listed under their source, under its run" },
+  seq: { omitted: "parts are listed in the order read, which is their number" },
+  text: "exported",
+  pageFirst: "exported",
+  pageLast: "exported",
+  pageTotal: "exported",
+};
+
+/** A row of citation_reports (its table is lib/db's; format.test.ts holds the two to the same columns). */
+interface CitationReportRow {
+  messageId: string;
+  report: CitationReport;
+  checkedAt: number;
+}
+
+export const citationReportColumns: ColumnRules<CitationReportRow> = {
+  messageId: "exported",
+  report: "exported",
+  checkedAt: { omitted: "the report's own checkedAt, kept apart only to be sorted by" },
+};
+
 export const interruptColumns: ColumnRules<HeldInterrupt> = {
   id: "exported",
   conversationId: OWNED,
@@ -139,6 +178,30 @@ const event = z
     }
   });
 
+const page = count.nullable();
+
+/** A stored source of a run with the text of every part read, in the order read. */
+const source = z.strictObject({
+  n: z.number().int().min(1),
+  url: z
+    .string()
+    .max(4096)
+    .regex(/^(?:https?:\/\/|attachment:)\S/i, "must be an http(s) URL or attachment:<id>"),
+  title: z.string(),
+  retrievedAt: time,
+  contentHash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
+  chars: count,
+  parts: z.array(
+    z.strictObject({
+      // The store keeps no empty part: one here was not read from a source.
+      text: z.string().min(1, "a part of a source holds the text read: it cannot be empty"),
+      pageFirst: page,
+      pageLast: page,
+      pageTotal: page,
+    }),
+  ),
+});
+
 export interface DocumentLimits {
   /** IMPORT_MAX_MESSAGES */
   maxMessages: number;
@@ -150,7 +213,7 @@ export interface DocumentLimits {
 export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: DocumentLimits) {
   return z.strictObject({
     format: z.literal(EXPORT_FORMAT),
-    version: z.literal(EXPORT_VERSION),
+    version: z.literal(READABLE_VERSIONS),
     exportedAt: time,
     conversation: z.strictObject({
       id,
@@ -210,6 +273,8 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
         startedAt: time,
         finishedAt: time.nullable(),
         events: z.array(event),
+        // Version 1 has none.
+        sources: z.array(source).default([]),
       }),
     ),
     // A held follow-up is sent to the model as a question is: no longer than one typed.
@@ -238,8 +303,12 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
         bytes: z.base64().optional(),
       }),
     ),
+    // Version 1 has none.
+    citationReports: z.array(z.strictObject({ messageId: id, report: citationReportSchema })).default([]),
   });
 }
 
 export type ConversationExport = z.infer<ReturnType<typeof exportDocumentSchema>>;
 export type ExportedFile = ConversationExport["files"][number];
+export type ExportedRun = ConversationExport["runs"][number];
+export type ExportedSource = ExportedRun["sources"][number];

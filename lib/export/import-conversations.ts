@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { insertConversationRows } from "@/lib/db/conversation-transfer";
 import type { OwnerId } from "@/lib/db/conversations";
 import { sha256 } from "@/lib/db/files";
+import { PART_SEPARATOR, sha256 as textSha256 } from "@/lib/db/run-sources";
 import type { StoredFile } from "@/lib/db/schema";
 import type { Config } from "@/lib/env-config";
 import { AppError, type ServerErrorCode } from "@/lib/errors";
@@ -10,7 +11,13 @@ import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusa
 import { isZip } from "@/lib/files/sniff";
 import { checkUpload } from "@/lib/files/uploads";
 import { inflatedSize, isEmptyZip, readEntry, type ZipEntry, zipEntries } from "@/lib/files/zip-entries";
-import { type ConversationExport, EXPORT_FORMAT, EXPORT_VERSION, exportDocumentSchema } from "./format";
+import {
+  type ConversationExport,
+  EXPORT_FORMAT,
+  type ExportedSource,
+  exportDocumentSchema,
+  READABLE_VERSIONS,
+} from "./format";
 import { remapIds } from "./remap-ids";
 import { MAX_ZIP_ENTRIES } from "./zip-writer";
 
@@ -196,12 +203,13 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
       { format: EXPORT_FORMAT },
     );
   }
-  if (head.version !== EXPORT_VERSION) {
+  if (!READABLE_VERSIONS.some((readable) => readable === head.version)) {
     const version = JSON.stringify(head.version) ?? "none";
+    const supported = READABLE_VERSIONS.join(", ");
     return because(
       "bad_request:import_version",
-      `export version ${version} is not one this server reads (version ${EXPORT_VERSION}).`,
-      { version, supported: EXPORT_VERSION },
+      `export version ${version} is not one this server reads (versions ${supported}).`,
+      { version, supported },
     );
   }
   const parsed = exportDocumentSchema({
@@ -223,6 +231,7 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
     messageIds.add(message.id);
   }
   const runIds = new Set(value.runs.map((run) => run.id));
+  const answerIds = new Set(value.messages.filter((message) => message.role === "assistant").map((m) => m.id));
   const fileIds = new Set(value.files.map((file) => file.id));
   const problems = [
     unique(value.runs, "run"),
@@ -248,6 +257,19 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
     ...value.interrupts.map((held) =>
       runIds.has(held.runId) ? null : `follow-up ${held.id} names run ${held.runId}, which is not in it.`,
     ),
+    ...value.runs.map((run) => sourceProblem(run.id, run.sources)),
+    uniqueBy(
+      value.citationReports,
+      (report) => report.messageId,
+      (id) => `message ${id} has two citation reports.`,
+    ),
+    ...value.citationReports.map(({ messageId }) =>
+      answerIds.has(messageId)
+        ? null
+        : messageIds.has(messageId)
+          ? `a citation report is of message ${messageId}, which is not an answer.`
+          : `a citation report names message ${messageId}, which is not in it.`,
+    ),
   ];
   const problem = problems.find((found) => found !== null);
   if (problem) return invalid(problem);
@@ -261,10 +283,41 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
 }
 
 function unique(rows: { id: string }[], what: string): string | null {
-  const seen = new Set<string>();
+  return uniqueBy(
+    rows,
+    (row) => row.id,
+    (id) => `${what} ${id} appears twice.`,
+  );
+}
+
+function uniqueBy<Row, Key>(rows: Row[], key: (row: Row) => Key, twice: (key: Key) => string): string | null {
+  const seen = new Set<Key>();
   for (const row of rows) {
-    if (seen.has(row.id)) return `${what} ${row.id} appears twice.`;
-    seen.add(row.id);
+    if (seen.has(key(row))) return twice(key(row));
+    seen.add(key(row));
+  }
+  return null;
+}
+
+/**
+ * What is wrong with a run's sources: a number twice, or a source whose parts' text is not the
+ * text its hash and length were taken of (text left out or changed: its citations could no longer
+ * be checked against what was read).
+ */
+function sourceProblem(runId: string, sources: ExportedSource[]): string | null {
+  const twice = uniqueBy(
+    sources,
+    (source) => source.n,
+    (n) => `run ${runId} has two sources numbered ${n}.`,
+  );
+  if (twice) return twice;
+  for (const source of sources) {
+    const text = source.parts.map((part) => part.text).join(PART_SEPARATOR);
+    if (text.length !== source.chars || textSha256(text) !== source.contentHash) {
+      return source.parts.length === 0 && source.chars > 0
+        ? `source ${source.n} of run ${runId} has no text (its parts are missing).`
+        : `source ${source.n} of run ${runId}: its text does not match its content hash (damaged export).`;
+    }
   }
   return null;
 }
@@ -361,7 +414,7 @@ async function storeConversation(
         id: remap.id(file.id),
         conversationId,
       })),
-      runs: document.runs.map(({ events, ...run }) => {
+      runs: document.runs.map(({ events, sources, ...run }) => {
         const runId = remap.id(run.id);
         return {
           run: { ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) },
@@ -371,6 +424,10 @@ async function storeConversation(
             type: event.type as never,
             data: remap.inValue(event.data) as never,
           })),
+          sources: sources.map(({ parts, ...source }) => ({ ...source, runId, url: remap.inText(source.url) })),
+          sourceParts: sources.flatMap((source) =>
+            source.parts.map((part, seq) => ({ ...part, runId, n: source.n, seq })),
+          ),
         };
       }),
       messages: document.messages.map((message) => {
@@ -390,6 +447,11 @@ async function storeConversation(
         id: remap.id(held.id),
         conversationId,
         runId: remap.id(held.runId),
+      })),
+      citationReports: document.citationReports.map(({ messageId, report }) => ({
+        messageId: remap.id(messageId),
+        report: remap.inValue(report) as typeof report,
+        checkedAt: report.checkedAt,
       })),
     });
     return conversationId;

@@ -1,12 +1,21 @@
 import { MessageTree } from "@/lib/db/message-tree";
 import type { Message } from "@/lib/db/schema";
 import type { RunStep } from "@/lib/protocol/run-events";
-import type { ConversationExport, ExportedFile } from "./format";
+import type { ConversationExport, ExportedFile, ExportedRun } from "./format";
+import {
+  accessedDate,
+  answerReferences,
+  attachmentId,
+  type Reference,
+  type ReferenceSource,
+  verdictNote,
+} from "./references";
 
 /**
  * A conversation as Markdown, for people to read: the branch shown, question by answer, each
- * answer's tool steps folded in a `<details>` block and its sources as links, attachments listed.
- * It is not read back: importing takes the JSON export.
+ * answer's tool steps folded in a `<details>` block and its references (the sources it cites, with
+ * the date read and what checking its citations found) as links, attachments listed. It is not
+ * read back: importing takes the JSON export.
  */
 export function conversationMarkdown(document: ConversationExport): string {
   const { conversation } = document;
@@ -15,6 +24,8 @@ export function conversationMarkdown(document: ConversationExport): string {
   );
   const filesById = new Map(document.files.map((file) => [file.id, file]));
   const runsById = new Map(document.runs.map((run) => [run.id, run]));
+  const reportsByMessage = new Map(document.citationReports.map(({ messageId, report }) => [messageId, report]));
+  const fileName = (fileId: string) => filesById.get(fileId)?.filename;
   const lines = [
     `# ${oneLine(conversation.title)}`,
     "",
@@ -45,24 +56,54 @@ export function conversationMarkdown(document: ConversationExport): string {
     }
     if (run?.error) lines.push(`> ${run.status === "complete" ? "Note" : "The run ended"}: ${oneLine(run.error)}`, "");
     lines.push(message.content || "*(no answer)*", "");
-    const sources = new Map<number, { url: string; title: string }>();
-    for (const step of steps) if (step.type === "tool_result" && step.source) sources.set(step.source.n, step.source);
-    if (sources.size) {
-      lines.push("Sources:");
-      for (const [n, source] of [...sources].sort(([a], [b]) => a - b)) {
-        lines.push(`${n}. ${sourceLink(source, filesById)}`);
-      }
-      lines.push("");
+    const sources = run ? runSources(run, steps) : [];
+    const references = answerReferences(message.content, sources, reportsByMessage.get(message.id));
+    if (references.length) {
+      lines.push(referencesMarkdown(references, fileName), "");
+    } else if (sources.length) {
+      // Read but not cited: still where the answer came from.
+      lines.push("Sources read:", ...sources.map((source) => `- ${sourceLink(source, fileName)}`), "");
     }
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-function sourceLink(source: { url: string; title: string }, filesById: Map<string, ExportedFile>): string {
+/**
+ * The run's sources: those stored with it (version 2 on), or, for an export without them
+ * (version 1), the sources its steps name, read when the step ran.
+ */
+function runSources(run: ExportedRun, steps: RunStep[]): ReferenceSource[] {
+  if (run.sources.length) return run.sources;
+  const byNumber = new Map<number, ReferenceSource>();
+  for (const step of steps) {
+    if (step.type === "tool_result" && step.source && !byNumber.has(step.source.n)) {
+      byNumber.set(step.source.n, { ...step.source, retrievedAt: step.at });
+    }
+  }
+  return [...byNumber.values()].sort((a, b) => a.n - b.n);
+}
+
+/**
+ * "References:" and one line per reference: `[n]` (the answer's marker), the title linked to its
+ * URL, the date read and, when checked, its citations' verdicts.
+ */
+export function referencesMarkdown(
+  references: readonly Reference[],
+  fileName: (fileId: string) => string | undefined,
+): string {
+  const lines = references.map((reference) => {
+    const checked = verdictNote(reference.verdicts);
+    return `- \\[${reference.n}\\] ${sourceLink(reference, fileName)}, accessed ${accessedDate(reference.retrievedAt)}${checked ? ` — citations: ${checked}` : ""}`;
+  });
+  return ["References:", ...lines].join("\n");
+}
+
+function sourceLink(source: { url: string; title: string }, fileName: (fileId: string) => string | undefined): string {
   const title = escapeText(oneLine(source.title || source.url));
-  if (source.url.startsWith("attachment:")) {
-    const file = filesById.get(source.url.slice("attachment:".length));
-    return `${title} (attached file${file ? ` ${inlineCode(file.filename)}` : ""})`;
+  const fileId = attachmentId(source.url);
+  if (fileId !== null) {
+    const name = fileName(fileId);
+    return `${title} (attached file${name ? ` ${inlineCode(name)}` : ""})`;
   }
   if (!/^https?:\/\//i.test(source.url)) return title;
   const url = source.url.replace(/[\s()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`);

@@ -146,7 +146,7 @@ describe("export and import", () => {
     );
   });
 
-  it("writes Markdown of the thread shown: headings, steps folded, sources as links, attachments listed", async () => {
+  it("writes Markdown of the thread shown: headings, steps folded, references as links, attachments listed", async () => {
     const { conversationId } = await seedConversation(await getDb());
     const response = await exportRequest(conversationId, "?format=md");
     expect(response.headers.get("content-type")).toContain("text/markdown");
@@ -158,8 +158,9 @@ describe("export and import", () => {
     expect(markdown).toContain("## Assistant · `qwen3:8b`");
     expect(markdown).toContain("- `report.pdf` (application/pdf, ");
     expect(markdown).toContain("<details><summary>Tool steps (1)</summary>");
-    expect(markdown).toContain("1. report.pdf (attached file `report.pdf`)");
-    expect(markdown).toContain("2. [Example \\[x\\]](https://example.org/a_%28b%29)");
+    // A run without stored sources: its references are the sources its steps name.
+    expect(markdown).toContain("- \\[1\\] report.pdf (attached file `report.pdf`), accessed 1970-01-01");
+    expect(markdown).toContain("- \\[2\\] [Example \\[x\\]](https://example.org/a_%28b%29), accessed 1970-01-01");
     // Only the branch shown: not the regenerated answer, not the edited question.
     expect(markdown).not.toContain("A second version.");
     expect(markdown).not.toContain("in Japanese");
@@ -230,7 +231,7 @@ describe("export and import", () => {
 
   it("skips an export of another version, with the reason", async () => {
     const { conversationId } = await seedConversation(await getDb());
-    const document = { ...(await exportJson(conversationId)), version: 2 };
+    const document = { ...(await exportJson(conversationId)), version: 3 };
     const before = await counts();
     expect(await importReport(document)).toEqual({
       imported: [],
@@ -238,8 +239,8 @@ describe("export and import", () => {
         {
           title: "Research 調査",
           code: "bad_request:import_version",
-          reason: "export version 2 is not one this server reads (version 1).",
-          details: { version: "2", supported: 1 },
+          reason: "export version 3 is not one this server reads (versions 1, 2).",
+          details: { version: "3", supported: "1, 2" },
         },
       ],
     });

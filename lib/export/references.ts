@@ -1,0 +1,71 @@
+import { citedSentences } from "@/lib/citations/claims";
+import type { CitationReport, CitationVerdict } from "@/lib/protocol/citations";
+
+/**
+ * An answer's references for its exports (docs/research.md, "Exports"): the run's sources the
+ * answer cites, by number, each with when it was read and what checking its citations found.
+ * Framework-free: the Markdown and Word exports render the same list.
+ */
+
+/** A source of the run as the exports list it. */
+export interface ReferenceSource {
+  n: number;
+  url: string;
+  title: string;
+  /** When the run first read it (epoch ms): the reference's "accessed" date. */
+  retrievedAt: number;
+}
+
+export interface Reference extends ReferenceSource {
+  /** How many of the answer's citations of it have each verdict; empty when none was checked. */
+  verdicts: Partial<Record<CitationVerdict, number>>;
+}
+
+/** The source numbers the answer cites, each once, in number order. */
+export function citedNumbers(answer: string): number[] {
+  const numbers = new Set(citedSentences(answer).flatMap((sentence) => sentence.sources));
+  return [...numbers].sort((a, b) => a - b);
+}
+
+/**
+ * The sources the answer cites, in number order, with their citations' verdicts from the report;
+ * a number the run has no source for is left out (nothing to list), as is a source never cited.
+ */
+export function answerReferences(
+  answer: string,
+  sources: readonly ReferenceSource[],
+  report?: CitationReport | null,
+): Reference[] {
+  const byNumber = new Map(sources.map((source) => [source.n, source]));
+  return citedNumbers(answer).flatMap((n) => {
+    const source = byNumber.get(n);
+    if (!source) return [];
+    const verdicts: Reference["verdicts"] = {};
+    for (const check of report?.checks ?? []) {
+      if (check.n === n) verdicts[check.verdict] = (verdicts[check.verdict] ?? 0) + 1;
+    }
+    const { url, title, retrievedAt } = source;
+    return [{ n, url, title, retrievedAt, verdicts }];
+  });
+}
+
+const VERDICT_WORDS: Record<CitationVerdict, string> = {
+  supported: "supported",
+  partly: "partly supported",
+  unsupported: "not supported",
+  found: "passage found, not judged",
+  not_found: "not found in the source",
+};
+
+/** "2 supported, 1 not found in the source"; empty when no citation was checked. */
+export function verdictNote(verdicts: Reference["verdicts"]): string {
+  return (Object.keys(VERDICT_WORDS) as CitationVerdict[])
+    .flatMap((verdict) => (verdicts[verdict] ? [`${verdicts[verdict]} ${VERDICT_WORDS[verdict]}`] : []))
+    .join(", ");
+}
+
+/** The date a source was read, as references give it (UTC). */
+export const accessedDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** An attachment's file id, when the source is one of the conversation's files. */
+export const attachmentId = (url: string) => (url.startsWith("attachment:") ? url.slice("attachment:".length) : null);
