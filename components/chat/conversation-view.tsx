@@ -10,6 +10,7 @@ import { useModels } from "@/components/models/use-models";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { ApiError, api } from "@/lib/client/api";
+import type { ResearchBrief } from "@/lib/protocol/research";
 import { ArchivedNotice } from "./archived-notice";
 import { DropOverlay } from "./attachments/drop-overlay";
 import { mentionFiles } from "./attachments/file-facts";
@@ -25,6 +26,7 @@ import { ConversationFilesContext } from "./files/conversation-files-context";
 import { FilesMenu } from "./files/files-menu";
 import { isLive, type LiveTurn } from "./live-turn";
 import { MessageList, type ThreadActions, type UnsentActions } from "./message-list";
+import { briefQuestion } from "./research/outline-draft";
 import { RunAnnouncer } from "./run-announcer";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useToolGroups } from "./tool-groups-menu";
@@ -37,6 +39,7 @@ export function ConversationView({ id }: { id: string }) {
   const { state, reload, setConversation, setDetail } = useConversationDetail(id);
   const { turns: allTurns, send, interrupt, attach, stop, forgetSettled } = useChatRunsContext();
   const t = useTranslations("models");
+  const tOutline = useTranslations("research.outline");
   const errorText = useErrorText();
   const conversations = useConversations();
   const { defaultModel, reload: reloadModels } = useModels();
@@ -108,7 +111,12 @@ export function ConversationView({ id }: { id: string }) {
   // "Plan first" as the user last set it here, else as the conversation remembers it.
   const [planFirstChoice, setPlanFirst] = useState<boolean | null>(null);
   const planFirst = planFirstChoice ?? detail?.conversation.planFirst ?? false;
-  const mode = planFirst ? "dag" : "auto";
+  // "Research" as the user last set it here; on by itself while a research run's questions wait for
+  // their answer, so the reply makes the brief.
+  const [researchChoice, setResearch] = useState<boolean | null>(null);
+  const asked = detail?.messages.findLast((message) => message.role === "assistant")?.run?.researchBrief?.kind;
+  const research = researchChoice ?? asked === "questions";
+  const mode = research ? "research" : planFirst ? "dag" : "auto";
 
   const { ready, clear } = attachments;
   const onSend = useCallback(
@@ -148,12 +156,30 @@ export function ConversationView({ id }: { id: string }) {
     },
     [send, id, model, files, storedMessages, errorText],
   );
+  // Until the server's copy is read back, the live turn's question is the brief sent, as Markdown.
+  const startResearch = useCallback(
+    async (parentId: string, brief: ResearchBrief) => {
+      const message = briefQuestion(brief, {
+        goal: (goal) => tOutline("question.goal", { goal }),
+        scope: (scope) => tOutline("question.scope", { scope: scope || tOutline("scopeOpen") }),
+      });
+      const result = await send({
+        conversationId: id,
+        model: model ?? undefined,
+        message,
+        research: { parentId, brief },
+      });
+      return result.ok ? null : errorText(result.error);
+    },
+    [send, id, model, errorText, tOutline],
+  );
   const [focused, setFocused] = useState<ThreadActions["focused"]>(null);
   const blocked = live !== undefined;
   const actions = useMemo(
     (): ThreadActions => ({
       blocked,
       focused,
+      startResearch,
       edit: (questionId, message) => newVersion(questionId, { message, editOf: questionId }),
       regenerate: (answerId) => {
         const messages = storedMessages ?? [];
@@ -174,7 +200,7 @@ export function ConversationView({ id }: { id: string }) {
         }
       },
     }),
-    [blocked, focused, newVersion, storedMessages, setDetail, forgetSettled, id, errorText],
+    [blocked, focused, startResearch, newVersion, storedMessages, setDetail, forgetSettled, id, errorText],
   );
 
   const onStop = useCallback(async () => {
@@ -273,7 +299,14 @@ export function ConversationView({ id }: { id: string }) {
                 stopping={live?.stopping ?? false}
                 attachments={attachments}
                 model={model}
-                planFirst={{ on: planFirst, onChange: setPlanFirst }}
+                planFirst={{
+                  on: planFirst && !research,
+                  onChange: (on) => {
+                    setPlanFirst(on);
+                    if (on) setResearch(false);
+                  },
+                }}
+                research={{ on: research, onChange: setResearch }}
                 toolGroups={{
                   groups: toolGroups,
                   disabled: detail.conversation.disabledToolGroups ?? [],

@@ -54,6 +54,8 @@ export function NewChatView() {
   const created = useRef<Promise<string> | null>(null);
   // "Plan first" for the first turn; the conversation remembers it from there.
   const [planFirst, setPlanFirst] = useState(false);
+  // "Research" for the first turn: a brief first, then a report (one or the other with Plan first).
+  const [research, setResearch] = useState(false);
   // The tool groups switched off, kept by the conversation once created.
   const toolGroups = useToolGroups();
   const [disabledToolGroups, setDisabledToolGroups] = useState<string[]>([]);
@@ -123,7 +125,7 @@ export function NewChatView() {
       } catch (error) {
         return errorText(error);
       }
-      const mode = planFirst ? "dag" : "auto";
+      const mode = research ? "research" : planFirst ? "dag" : "auto";
       const result = await send({ conversationId, message, model: model ?? undefined, mode, attachments: ready });
       if (!result.ok) {
         // Nothing was said in it and nothing attached to it: leave no empty conversation behind.
@@ -140,7 +142,7 @@ export function NewChatView() {
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, planFirst, disabledToolGroups, send, router, ready, clear, createConversation, errorText],
+    [model, planFirst, research, disabledToolGroups, send, router, ready, clear, createConversation, errorText],
   );
 
   return (
@@ -182,7 +184,20 @@ export function NewChatView() {
               running={false}
               attachments={attachments}
               model={model}
-              planFirst={{ on: planFirst, onChange: setPlanFirst }}
+              planFirst={{
+                on: planFirst,
+                onChange: (on) => {
+                  setPlanFirst(on);
+                  if (on) setResearch(false);
+                },
+              }}
+              research={{
+                on: research,
+                onChange: (on) => {
+                  setResearch(on);
+                  if (on) setPlanFirst(false);
+                },
+              }}
               toolGroups={{ groups: toolGroups, disabled: disabledToolGroups, onChange: setDisabledToolGroups }}
               autoFocus
             />

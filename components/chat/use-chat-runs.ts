@@ -3,7 +3,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, api, asApiError } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
+import type { ResearchBrief } from "@/lib/protocol/research";
 import { applyToTurn, interruptAccepted, isLive, type LiveTurn, newTurn, type SentAttachment } from "./live-turn";
+import { researchStartBody } from "./research/outline-draft";
 
 export type SendResult = { ok: true } | { ok: false; error: ApiError };
 
@@ -11,8 +13,8 @@ export interface SendInput {
   conversationId: string;
   message: string;
   model?: string;
-  /** "dag": plan first (DAG mode). */
-  mode?: "auto" | "dag";
+  /** "dag": plan first (DAG mode); "research": research mode (a brief first, then a report). */
+  mode?: "auto" | "dag" | "research";
   attachments?: SentAttachment[];
   /** A new version of this stored question. */
   editOf?: string;
@@ -22,6 +24,11 @@ export interface SendInput {
   replaces?: string[];
   /** Unsent follow-ups (held by the server) this message sends. */
   interruptIds?: string[];
+  /**
+   * Research mode: research this brief, as the user edited the one the answer `parentId` proposed.
+   * `message` is then what the live turn shows as its question (the server stores the brief as it).
+   */
+  research?: { parentId: string; brief: ResearchBrief };
 }
 
 export interface ChatRuns {
@@ -116,7 +123,18 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({ conversationId, message, model, mode, attachments, editOf, regenerate, replaces, interruptIds }) => {
+    async ({
+      conversationId,
+      message,
+      model,
+      mode,
+      attachments,
+      editOf,
+      regenerate,
+      replaces,
+      interruptIds,
+      research,
+    }) => {
       // A regenerated answer's question is the stored one, shown already.
       const question = regenerate ? null : message;
       const turn = newTurn({ conversationId, question, attachments, model, replaces, interruptIds });
@@ -128,9 +146,11 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       try {
         const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
         body = await api.chat(
-          regenerate
-            ? { conversationId, model, mode, regenerate }
-            : { conversationId, model, mode, message, editOf, attachmentIds, interruptIds },
+          research
+            ? researchStartBody({ conversationId, model, ...research })
+            : regenerate
+              ? { conversationId, model, mode, regenerate }
+              : { conversationId, model, mode, message, editOf, attachmentIds, interruptIds },
           controller.signal,
         );
       } catch (error) {

@@ -4,6 +4,7 @@ import { researchStartSchema } from "@/lib/protocol/research";
 import {
   addSection,
   briefFromDraft,
+  briefQuestion,
   canAddSection,
   canDropSection,
   draftFromBrief,
@@ -134,6 +135,35 @@ describe("the body that starts the research", () => {
     if (!result.ok) throw new Error("a brief");
     expect(researchStartBody({ conversationId: "c1", parentId: "m1", brief: result.brief })).not.toHaveProperty(
       "model",
+    );
+  });
+});
+
+describe("the question a research turn shows while it runs", () => {
+  it("is the brief sent, as Markdown: goal, scope and the sections in their order with their questions", () => {
+    const sent = moveSection(draftFromBrief(brief(3)), "s3", -1);
+    const result = briefFromDraft(sent);
+    if (!result.ok) throw new Error("a brief");
+    const text = briefQuestion(result.brief, {
+      goal: (goal) => `Research: ${goal}`,
+      scope: (scope) => `Scope: ${scope}`,
+    });
+    expect(text).toBe(
+      [
+        "Research: Compare heat pumps",
+        "",
+        "Scope: Homes in Europe",
+        "",
+        "1. **Section 1**",
+        "   - Question 1a?",
+        "   - Question 1b?",
+        "2. **Section 3**",
+        "   - Question 3a?",
+        "   - Question 3b?",
+        "3. **Section 2**",
+        "   - Question 2a?",
+        "   - Question 2b?",
+      ].join("\n"),
     );
   });
 });

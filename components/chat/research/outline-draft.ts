@@ -145,6 +145,18 @@ export function briefFromDraft(
   return { ok: true, brief };
 }
 
+/** The brief as Markdown, worded by `words`: the question a research turn shows until the stored one is read. */
+export function briefQuestion(
+  brief: ResearchBrief,
+  words: { goal: (goal: string) => string; scope: (scope: string) => string },
+): string {
+  const sections = brief.sections.map((section, index) => {
+    const questions = section.questions.map((question) => `   - ${question}`).join("\n");
+    return `${index + 1}. **${section.title}**\n${questions}`;
+  });
+  return [words.goal(brief.goal), words.scope(brief.scope), sections.join("\n")].join("\n\n");
+}
+
 /**
  * `POST /api/chat`'s body that starts the research of the edited brief: after the brief's answer
  * (`parentId`), no message (the server stores the brief as the question).
