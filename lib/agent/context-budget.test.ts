@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, ChatOptions } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
+import type { AgentStep, NoticeAbout } from "@/lib/protocol/run-events";
 import { harness } from "@/tests/support/agent-harness";
 import { analysisReply, dagHarness, planReply } from "@/tests/support/dag-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { type ScriptedChat, scriptedLLM } from "@/tests/support/scripted-llm";
+import { noticeText } from "./notices";
 
 /**
  * Every model call goes through one context budget (docs/engine.md, "One context budget for every call"):
@@ -35,6 +37,16 @@ function answer(messages: ChatMessage[], options: ChatOptions): ScriptedChat {
   if (results < 3) return { toolCalls: [{ name: "web_search", arguments: { query: `q${results}` } }] };
   return { content: long("finding", 2000) };
 }
+
+type RequestCut = { text: string; about: Extract<NoticeAbout, { what: "request" }> };
+
+/** The notices of the run that say a structured call's request was cut, with their data. */
+const requestCuts = (steps: AgentStep[]): RequestCut[] =>
+  steps.flatMap((step) =>
+    step.type === "notice" && step.about?.code === "cut" && step.about.what === "request"
+      ? [{ text: step.text, about: step.about }]
+      : [],
+  );
 
 const everyCall = (reply: (messages: ChatMessage[], options: ChatOptions) => ScriptedChat) =>
   Array.from({ length: 200 }, () => reply);
@@ -95,12 +107,18 @@ describe("every model call is guarded", () => {
     }
     expect(plans.map((plan) => plan.round)).toEqual([1, 2]);
     expect(analyses).toBe(2);
-    // The analyzer's request (every step's result) was too long: it was cut, and the trail says so.
-    expect(steps.map((step) => (step.type === "notice" ? step.text : ""))).toContainEqual(
-      expect.stringMatching(
-        /^The analyzer's request was cut to fit the model's context: \d+ of \d+ characters kept\.$/,
-      ),
-    );
+    // The planner's request (the long history) and the analyzer's (every step's result) were too
+    // long: each was cut, and the trail says so — as a sentence and as data the reader's language words.
+    for (const call of ["planner", "analyzer"] as const) {
+      const notice = requestCuts(steps).find((cut) => cut.about.call === call);
+      expect(notice, call).toBeDefined();
+      const { about, text } = notice as RequestCut;
+      expect(about.kept).toBeLessThan(about.total);
+      expect(text).toBe(noticeText("en", about));
+      expect(text).toMatch(
+        new RegExp(`^The ${call}'s request was cut to fit the model's context: [\\d,]+ of [\\d,]+ characters kept\\.$`),
+      );
+    }
     expect([...planner.overContext, ...worker.overContext, ...conversation.overContext]).toEqual([]);
   });
 });
@@ -112,10 +130,13 @@ describe("a cut request is never silent", () => {
       const { steps, run } = harness(llm, manyTools(), { language });
       await run({ system: "s", history: [], question: long("question", 2000) });
       expect(llm.overContext).toEqual([]);
-      const notice = steps.find(
-        (step) => step.type === "notice" && step.text.includes(prompt(language, "tool_selection_input")),
-      );
+      const notice = requestCuts(steps).find((cut) => cut.about.call === "tool_selection");
       expect(notice, language).toBeDefined();
+      const { about, text } = notice as RequestCut;
+      expect(about).toMatchObject({ code: "cut", what: "request", call: "tool_selection", total: expect.any(Number) });
+      expect(about.kept).toBeLessThan(about.total);
+      expect(text).toBe(noticeText(language, about));
+      expect(text).toContain(prompt(language, "tool_selection_input"));
     }
   });
 });

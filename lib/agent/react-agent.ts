@@ -1,6 +1,7 @@
 import type { StreamPart } from "@/lib/llm/types";
 import { emptyUsage } from "@/lib/llm/types";
 import { prompt } from "@/lib/prompts";
+import type { NoticeAbout } from "@/lib/protocol/run-events";
 import { ContextGuard } from "./context-guard";
 import { jsonModeInstructions, runJsonLoop } from "./json-mode";
 import { runNativeLoop } from "./native-mode";
@@ -36,6 +37,11 @@ export class ReActAgent {
     return this.options.toolCalling ?? ("mode" in decided ? decided.mode : "json");
   }
 
+  /** A notice step: the sentence in the run's language, and its data for the trail. */
+  private notice(about: NoticeAbout): void {
+    this.options.onStep?.({ type: "notice", iteration: 0, text: noticeText(this.options.language, about), about });
+  }
+
   private fallbackSummary(steps: StepRecord[], iterations: number): string {
     const { language } = this.options;
     const lines = steps.map((step) =>
@@ -65,14 +71,12 @@ export class ReActAgent {
         language,
         signal,
         onCut: ({ original, cut }) =>
-          this.options.onStep?.({
-            type: "notice",
-            iteration: 0,
-            text: prompt(language, "request_cut", {
-              what: prompt(language, "tool_selection_input"),
-              kept: String(cut.content.length),
-              total: String(original.content.length),
-            }),
+          this.notice({
+            code: "cut",
+            what: "request",
+            call: "tool_selection",
+            kept: cut.content.length,
+            total: original.content.length,
           }),
       });
       selectionUsage = selection.usage;
@@ -137,11 +141,10 @@ export class ReActAgent {
     });
     const llm = this.options.synthesisLlm ?? this.options.llm;
     const guard = llm === this.options.llm ? this.guard : new ContextGuard({ llm, language: this.options.language });
-    const { language, onStep } = this.options;
     yield* streamSynthesis(llm, guard, messages, {
       images: input.images,
       signal,
-      onNotice: (about) => onStep?.({ type: "notice", iteration: 0, text: noticeText(language, about), about }),
+      onNotice: (about) => this.notice(about),
     });
   }
 

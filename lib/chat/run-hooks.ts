@@ -1,6 +1,7 @@
 import "server-only";
 import { roleModel } from "@/lib/admin-settings";
 import type { CompactionEvent } from "@/lib/agent/context-guard";
+import { noticeText } from "@/lib/agent/notices";
 import type { Db } from "@/lib/db/client";
 import { getConversation, saveConversationSummary, updateConversation } from "@/lib/db/conversations";
 import { takeInterrupt } from "@/lib/db/interrupts";
@@ -9,7 +10,7 @@ import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
 import type { Config } from "@/lib/env-config";
 import { getLLM } from "@/lib/llm/registry";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
-import { type PromptLanguage, prompt } from "@/lib/prompts";
+import type { PromptLanguage } from "@/lib/prompts";
 import type { Interrupt, ModelHint } from "@/lib/protocol/run-events";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import { createRunToolRegistry } from "@/lib/tools/server-tools";
@@ -70,10 +71,8 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
       const { disabledToolGroups } = conversation;
       const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
       for (const server of unavailable) {
-        live.emitStep(
-          { type: "notice", iteration: 0, text: prompt(language, "mcp_unavailable", { server }) },
-          Date.now(),
-        );
+        const about = { code: "mcp_unavailable", server } as const;
+        live.emitStep({ type: "notice", iteration: 0, text: noticeText(language, about), about }, Date.now());
       }
       return gateToolCalls(registry, {
         pending: live.approvals,

@@ -24,6 +24,44 @@ describe("an imported notice step", () => {
   });
 });
 
+describe("an imported notice of a cut request, a research budget, a DAG fallback or an unreachable MCP server", () => {
+  const notice = (about: unknown) => ({ seq: 3, at: 0, iteration: 0, type: "notice", text: "sentence", about });
+  const parsed = (about: unknown) => runEventDataSchemas.step.safeParse(JSON.parse(JSON.stringify(notice(about))));
+
+  it("keeps each notice's data through export and import", () => {
+    for (const about of [
+      { code: "cut", what: "request", call: "planner", kept: 6120, total: 9800 },
+      { code: "cut", what: "request", call: "analyzer", kept: 1, total: 2 },
+      { code: "cut", what: "request", call: "tool_selection", kept: 1, total: 2 },
+      { code: "cut", what: "request", call: "brief", kept: 1, total: 2 },
+      { code: "research_budget", budget: "sources", max: 30 },
+      { code: "research_budget", budget: "time", minutes: 20 },
+      { code: "dag_fallback", problem: { kind: "cycle", steps: ["a", "b"] } },
+      { code: "dag_fallback", problem: { kind: "empty" } },
+      { code: "dag_fallback", problem: { kind: "single" } },
+      { code: "mcp_unavailable", server: "files" },
+    ]) {
+      const result = parsed(about);
+      expect(result.success && result.data, JSON.stringify(about)).toMatchObject({ about });
+    }
+  });
+
+  it("still imports an older export's notice of these, which had only its sentence", () => {
+    const old = { seq: 3, at: 0, iteration: 0, type: "notice", text: "The MCP server files could not be reached." };
+    expect(runEventDataSchemas.step.safeParse(old).success).toBe(true);
+  });
+
+  it("refuses data the trail could not word: an unknown call, a cycle of no step, a fallback without its problem", () => {
+    expect(parsed({ code: "cut", what: "request", call: "oracle", kept: 1, total: 2 }).success).toBe(false);
+    expect(parsed({ code: "cut", what: "request", kept: 1, total: 2 }).success).toBe(false);
+    expect(parsed({ code: "research_budget", budget: "sources", minutes: 20 }).success).toBe(false);
+    expect(parsed({ code: "dag_fallback", problem: { kind: "cycle", steps: [] } }).success).toBe(false);
+    expect(parsed({ code: "dag_fallback", problem: { kind: "bad_weather" } }).success).toBe(false);
+    expect(parsed({ code: "dag_fallback" }).success).toBe(false);
+    expect(parsed({ code: "mcp_unavailable" }).success).toBe(false);
+  });
+});
+
 describe("an imported tool selection step", () => {
   it("keeps fellBack: a selection that failed stays a fallback after export and import", () => {
     const step = {

@@ -113,9 +113,24 @@ export const approvalResolutionSchema = z.object({
 export type ApprovalResolution = z.infer<typeof approvalResolutionSchema>;
 
 /**
+ * Why a DAG run made no plan it could use: the planner's plan had no step, a single step (the plain
+ * agent's work), or steps that depend on each other in a cycle.
+ */
+export const planProblemSchema = z.union([
+  z.object({ kind: z.literal("empty") }),
+  z.object({ kind: z.literal("single") }),
+  z.object({ kind: z.literal("cycle"), steps: z.array(text).min(1) }),
+]);
+export type PlanProblem = z.infer<typeof planProblemSchema>;
+
+/**
  * The engine's notices as data: something cut to fit the model's context (how many characters of
- * how many were kept), a tool budget used, the iteration limit reached. `text` says the same in the
- * run's language (prompts/*.json); the trail says it in the reader's (messages/*.json).
+ * how many were kept) — the question, a follow-up, a tool result, the question with its research,
+ * or the request of a structured call (`call`: the planner's, the analyzer's, the tool selection's,
+ * the research brief's) — a tool budget used, a research budget used, the iteration limit reached,
+ * a DAG run answering without a plan (and why), an MCP server that could not be reached. `text`
+ * says the same in the run's language (prompts/*.json); the trail says it in the reader's
+ * (messages/*.json).
  */
 export const noticeAboutSchema = z.union([
   z.object({
@@ -125,9 +140,20 @@ export const noticeAboutSchema = z.union([
     kept: count,
     total: count,
   }),
+  z.object({
+    code: z.literal("cut"),
+    what: z.literal("request"),
+    call: z.enum(["planner", "analyzer", "tool_selection", "brief"]),
+    kept: count,
+    total: count,
+  }),
   z.object({ code: z.literal("tool_budget"), budget: z.literal("context"), limit: count, chars: count }),
   z.object({ code: z.literal("tool_budget"), budget: z.literal("rounds"), rounds: count }),
+  z.object({ code: z.literal("research_budget"), budget: z.literal("sources"), max: count }),
+  z.object({ code: z.literal("research_budget"), budget: z.literal("time"), minutes: count }),
   z.object({ code: z.literal("iteration_limit"), iterations: count }),
+  z.object({ code: z.literal("dag_fallback"), problem: planProblemSchema }),
+  z.object({ code: z.literal("mcp_unavailable"), server: text }),
 ]);
 export type NoticeAbout = z.infer<typeof noticeAboutSchema>;
 export type NoticeCode = NoticeAbout["code"];

@@ -135,13 +135,18 @@ describe("tool groups per conversation", () => {
     expect(fake().chatRequests()[0]?.body.tools).toBeUndefined();
   });
 
-  it("a server that cannot connect adds no tool, and a notice names it", async () => {
+  it("a server that cannot connect adds no tool, and a notice names it, as a sentence and as data", async () => {
     await addServer("broken");
     const { id } = await newConversation();
     fake().script({ when: { hasTools: true }, content: "Hi." });
     const events = await runChat(id);
     expect(toolsOffered().sort()).toEqual([...BUILTIN].sort());
-    const notices = events.filter((e) => e.event === "step" && e.data.type === "notice").map((e) => e.data.text);
-    expect(notices).toEqual([expect.stringContaining("broken")]);
+    const notices = events.flatMap((e) => (e.event === "step" && e.data.type === "notice" ? [e.data] : []));
+    expect(notices).toEqual([
+      expect.objectContaining({
+        text: "The MCP server broken could not be reached: its tools are left out of this answer.",
+        about: { code: "mcp_unavailable", server: "broken" },
+      }),
+    ]);
   });
 });

@@ -71,6 +71,20 @@ export const sampleAgentSteps: { [T in AgentStepType]: Extract<AgentStep, { type
       about: { code: "cut", what: "tool_result", tool: "scrape_url", kept: 10, total: 20 },
     },
     { type: "notice", iteration: 3, text: "Budget.", about: { code: "tool_budget", budget: "rounds", rounds: 5 } },
+    {
+      type: "notice",
+      iteration: 0,
+      text: "The planner's request was cut.",
+      about: { code: "cut", what: "request", call: "planner", kept: 10, total: 20 },
+    },
+    {
+      type: "notice",
+      iteration: 0,
+      text: "No usable plan.",
+      about: { code: "dag_fallback", problem: { kind: "cycle", steps: ["a", "b"] } },
+    },
+    { type: "notice", iteration: 0, text: "Sources.", about: { code: "research_budget", budget: "sources", max: 30 } },
+    { type: "notice", iteration: 0, text: "Unreachable.", about: { code: "mcp_unavailable", server: "files" } },
     { type: "notice", iteration: 4, text: "A plain notice." },
   ],
   approval_request: [

@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import type { TimelineEntry, ToolResult } from "@/lib/client/run-view";
+import type { NoticeAbout } from "@/lib/protocol/run-events";
 import { renderHtml } from "@/tests/support/render-html";
 import { RunTimeline } from "./run-timeline";
 
@@ -105,6 +106,64 @@ describe("notices in the trail", () => {
     expect(notice({ code: "iteration_limit", iterations: 50 })).toContain("Stopped after 50 model calls");
     expect(ja({ code: "iteration_limit", iterations: 50 })).toContain("50 回のモデル呼び出しに達したため止めました");
     expect(ja({ code: "iteration_limit", iterations: 50 })).not.toContain("English sentence");
+  });
+
+  it("words a cut request, a research budget, a DAG fallback and an unreachable MCP server from their data (en + ja)", () => {
+    const ja = (about: Parameters<typeof notice>[0]) =>
+      renderHtml(
+        createElement(RunTimeline, {
+          timeline: [{ kind: "notice", key: "n", text: "English sentence", ...(about ? { about } : {}) }],
+          runEnded: true,
+          elapsedMs: 0,
+        }),
+        "ja",
+      ).replace(/<!-- -->/g, "");
+    const cut = (call: "planner" | "analyzer" | "tool_selection" | "brief") =>
+      ({ code: "cut", what: "request", call, kept: 6120, total: 9800 }) as const;
+    expect(notice(cut("planner"))).toContain(
+      "The planner&#x27;s request was cut to fit the model&#x27;s context: 6,120 of 9,800 characters kept.",
+    );
+    expect(notice(cut("analyzer"))).toContain(
+      "The analyzer&#x27;s request was cut to fit the model&#x27;s context: 6,120",
+    );
+    expect(notice(cut("tool_selection"))).toContain("The tool selection&#x27;s request was cut");
+    expect(notice(cut("brief"))).toContain("The research brief&#x27;s request was cut");
+    expect(ja(cut("planner"))).toContain(
+      "計画の依頼をモデルのコンテキストに収めるため切り詰めました（9,800 文字のうち 6,120 文字を残しました）。",
+    );
+    expect(ja(cut("analyzer"))).toContain("評価の依頼を");
+    expect(ja(cut("tool_selection"))).toContain("ツール選択の依頼を");
+    expect(ja(cut("brief"))).toContain("調査の概要作成の依頼を");
+
+    expect(notice({ code: "research_budget", budget: "sources", max: 1200 })).toContain(
+      "The research has read 1,200 sources, its budget (RESEARCH_MAX_SOURCES)",
+    );
+    expect(notice({ code: "research_budget", budget: "time", minutes: 20 })).toContain(
+      "The research&#x27;s 20 minutes (RESEARCH_MAX_MINUTES) are up",
+    );
+    expect(ja({ code: "research_budget", budget: "sources", max: 30 })).toContain(
+      "調査は上限の 30 件の情報源を読みました",
+    );
+    expect(ja({ code: "research_budget", budget: "time", minutes: 20 })).toContain("調査の 20 分");
+
+    const cycle: NoticeAbout = { code: "dag_fallback", problem: { kind: "cycle", steps: ["a", "b"] } };
+    expect(notice(cycle)).toContain(
+      "No usable plan could be made (steps a and b depend on each other in a cycle); answering directly instead.",
+    );
+    expect(notice({ code: "dag_fallback", problem: { kind: "empty" } })).toContain(
+      "No usable plan could be made (it has no steps); answering directly instead.",
+    );
+    expect(notice({ code: "dag_fallback", problem: { kind: "single" } })).toContain("(it has a single step,");
+    expect(ja(cycle)).toContain("使える計画を作れませんでした（ステップ a、b が循環して互いに依存しています）。");
+    expect(ja({ code: "dag_fallback", problem: { kind: "single" } })).toContain("ステップが一つだけ");
+
+    const mcp = { code: "mcp_unavailable", server: "files" } as const;
+    expect(notice(mcp)).toContain("The MCP server files could not be reached: its tools are left out of this answer.");
+    expect(ja(mcp)).toContain("MCP サーバー files に接続できなかったため");
+    for (const about of [cut("brief"), cycle, mcp]) {
+      expect(ja(about)).not.toContain("English sentence");
+      expect(notice(about)).not.toContain("run-language sentence");
+    }
   });
 
   it("a tool selection that fell back says so instead of a choice of every tool (en + ja)", () => {

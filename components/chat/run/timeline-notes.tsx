@@ -9,27 +9,60 @@ const CUT_KEYS = {
   research: "cutResearch",
 } as const;
 
+/** A structured call's request cut to fit: whose request it was. */
+const REQUEST_CUT_KEYS = {
+  planner: "cutRequestPlanner",
+  analyzer: "cutRequestAnalyzer",
+  tool_selection: "cutRequestToolSelection",
+  brief: "cutRequestBrief",
+} as const;
+
+const DAG_FALLBACK_KEYS = {
+  empty: "dagFallbackEmpty",
+  single: "dagFallbackSingle",
+  cycle: "dagFallbackCycle",
+} as const;
+
+/** The engine's notice in the reader's language, from its data (messages/*.json, `tools.notice`). */
+function useNoticeSentence(): (about: NoticeAbout) => string {
+  const t = useTranslations("tools.notice");
+  const format = useFormatter();
+  return (about) => {
+    switch (about.code) {
+      case "cut":
+        return about.what === "request"
+          ? t(REQUEST_CUT_KEYS[about.call], { kept: about.kept, total: about.total })
+          : t(CUT_KEYS[about.what], { kept: about.kept, total: about.total, tool: about.tool ?? "" });
+      case "tool_budget":
+        return about.budget === "context"
+          ? t("budgetContext", { limit: about.limit, chars: about.chars })
+          : t("budgetRounds", { rounds: about.rounds });
+      case "research_budget":
+        return about.budget === "sources"
+          ? t("researchBudgetSources", { max: about.max })
+          : t("researchBudgetTime", { minutes: about.minutes });
+      case "iteration_limit":
+        return t("iterationLimit", { iterations: about.iterations });
+      case "dag_fallback":
+        return t(DAG_FALLBACK_KEYS[about.problem.kind], {
+          steps: about.problem.kind === "cycle" ? format.list(about.problem.steps) : "",
+        });
+      case "mcp_unavailable":
+        return t("mcpUnavailable", { server: about.server });
+    }
+  };
+}
+
 /**
  * A small note inside a run, e.g. "the tool budget is used". The engine's notices come with their
  * data (`about`) and are worded in the reader's language; others show the run's own sentence.
  */
 export function RunNotice({ text, about }: { text: string; about?: NoticeAbout }) {
-  const t = useTranslations("tools.notice");
-  let shown = text;
-  if (about?.code === "cut") {
-    shown = t(CUT_KEYS[about.what], { kept: about.kept, total: about.total, tool: about.tool ?? "" });
-  } else if (about?.code === "tool_budget") {
-    shown =
-      about.budget === "context"
-        ? t("budgetContext", { limit: about.limit, chars: about.chars })
-        : t("budgetRounds", { rounds: about.rounds });
-  } else if (about?.code === "iteration_limit") {
-    shown = t("iterationLimit", { iterations: about.iterations });
-  }
+  const sentence = useNoticeSentence();
   return (
     <p data-testid="run-notice" className="flex items-start gap-2 text-xs text-muted-foreground">
       <Info aria-hidden className="mt-px size-3.5 shrink-0" />
-      <span>{shown}</span>
+      <span>{about ? sentence(about) : text}</span>
     </p>
   );
 }

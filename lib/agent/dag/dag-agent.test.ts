@@ -359,14 +359,18 @@ describe("DAG mode: planning", () => {
     ]);
   });
 
-  it("falls back to plain ReAct on the whole question after a second bad plan, and tells the user", async () => {
+  it("falls back to plain ReAct on the whole question after a second bad plan, and tells the user why, as data too", async () => {
     const conversation = scriptedLLM({ model: "chat-model", chat: [{ content: "Direct answer." }] });
     const planner = scriptedLLM({ model: "reasoning-model", chat: [cycle, cycle] });
     const dag = dagHarness({ planner, worker: conversation, conversation });
     const result = await dag.run();
     expect(dag.plans).toEqual([]);
-    expect(dag.steps[0]).toMatchObject({ type: "notice" });
-    expect(dag.steps[0]?.type === "notice" && dag.steps[0].text).toContain("No usable plan could be made");
+    expect(dag.steps[0]).toEqual({
+      type: "notice",
+      iteration: 0,
+      text: "No usable plan could be made (steps a, b depend on each other in a cycle); answering directly instead.",
+      about: { code: "dag_fallback", problem: { kind: "cycle", steps: ["a", "b"] } },
+    });
     expect(result.direct).toBe(true);
     expect(dag.answer.join("")).toBe("Direct answer.");
     expect(conversation.chatCalls[0]?.messages.at(-1)?.content).toBe("Compare A and B");
@@ -379,12 +383,31 @@ describe("DAG mode: planning", () => {
     const result = await dag.run();
     expect(dag.plans).toEqual([]);
     expect(worker.chatCalls).toEqual([]);
-    expect(dag.steps[0]?.type === "notice" && dag.steps[0].text).toBe(
-      `No usable plan could be made (${prompt("en", "dag_problem_single")}); answering directly instead.`,
-    );
+    expect(dag.steps[0]).toEqual({
+      type: "notice",
+      iteration: 0,
+      text: `No usable plan could be made (${prompt("en", "dag_problem_single")}); answering directly instead.`,
+      about: { code: "dag_fallback", problem: { kind: "single" } },
+    });
     expect(result.direct).toBe(true);
     expect(dag.answer.join("")).toBe("Direct answer.");
     expect(conversation.chatCalls[0]?.messages.at(-1)?.content).toBe("Compare A and B");
+  });
+
+  it("a planner that twice plans no step is asked again with that problem, then the run answers directly and says why", async () => {
+    const conversation = scriptedLLM({ model: "chat-model", chat: [{ content: "Direct answer." }] });
+    const planner = scriptedLLM({ model: "reasoning-model", chat: [planReply([]), planReply([])] });
+    const dag = dagHarness({ planner, worker: conversation, conversation });
+    await dag.run();
+    expect(planner.chatCalls.map((call) => call.messages.at(-1)?.content)).toContain(
+      `That plan cannot be used: ${prompt("en", "dag_problem_empty")}. Make a new plan that fixes this.`,
+    );
+    expect(dag.steps[0]).toEqual({
+      type: "notice",
+      iteration: 0,
+      text: `No usable plan could be made (${prompt("en", "dag_problem_empty")}); answering directly instead.`,
+      about: { code: "dag_fallback", problem: { kind: "empty" } },
+    });
   });
 
   it("a plan of more than DAG_MAX_STEPS steps runs its first DAG_MAX_STEPS", async () => {

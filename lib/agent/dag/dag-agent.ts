@@ -4,7 +4,9 @@ import { type PromptLanguage, prompt } from "@/lib/prompts";
 import type {
   AnswerPart,
   ModelHint,
+  NoticeAbout,
   Plan,
+  PlanProblem,
   PlanStep,
   ScopedStep,
   StepProgress,
@@ -12,7 +14,7 @@ import type {
   Verdict,
 } from "@/lib/protocol/run-events";
 import { type CompactionEvent, ContextGuard, type MessageCut } from "../context-guard";
-import { noticeText } from "../notices";
+import { describeProblem, noticeText } from "../notices";
 import { ReActAgent } from "../react-agent";
 import { SourceList } from "../sources";
 import {
@@ -27,7 +29,7 @@ import { decideToolCalling } from "../tool-calling-mode";
 import type { AgentInput, AgentLimits, AgentResult, AgentToolbox, InterruptSource } from "../types";
 import { analyze } from "./analyzer";
 import { executePlan } from "./executor";
-import { describeProblem, makePlan } from "./planner";
+import { makePlan } from "./planner";
 import { IterationBudget, runStep, type StepRun } from "./step-runner";
 import { formatResults } from "./trace";
 
@@ -78,26 +80,23 @@ export class DagAgent {
 
   constructor(private readonly options: DagAgentOptions) {}
 
+  /** A notice step: the sentence in the run's language, and its data for the trail. */
+  private notice(about: NoticeAbout) {
+    this.options.onStep?.({ type: "notice", iteration: 0, text: noticeText(this.options.language, about), about });
+  }
+
   /** The planner's or analyzer's request was cut to fit its model: the trail says so. */
-  private cutNotice(who: "dag_input_planner" | "dag_input_analyzer") {
-    const { language } = this.options;
+  private cutNotice(call: "planner" | "analyzer") {
     return ({ original, cut }: MessageCut) =>
-      this.options.onStep?.({
-        type: "notice",
-        iteration: 0,
-        text: prompt(language, "request_cut", {
-          what: prompt(language, who),
-          kept: String(cut.content.length),
-          total: String(original.content.length),
-        }),
-      });
+      this.notice({ code: "cut", what: "request", call, kept: cut.content.length, total: original.content.length });
   }
 
   /** Plans once, and once more with the problem when the plan cannot be used; null when neither can. */
   private async plan(input: AgentInput, signal: AbortSignal, takenIds: Set<string>, feedback: string | undefined) {
     const { language, tools, dag } = this.options;
     let usage = emptyUsage();
-    let problem = "";
+    // Read only once an attempt has set it.
+    let problem: PlanProblem = { kind: "empty" };
     for (let attempt = 0; attempt < 2; attempt++) {
       const planned = await makePlan({
         llm: await this.options.resolveLlm("reasoning"),
@@ -106,14 +105,17 @@ export class DagAgent {
         tools: tools.specs(),
         maxSteps: dag.maxSteps,
         takenIds,
-        feedback: attempt === 0 ? feedback : prompt(language, "dag_replan_problem", { problem }),
+        feedback:
+          attempt === 0
+            ? feedback
+            : prompt(language, "dag_replan_problem", { problem: describeProblem(language, problem) }),
         language,
         signal,
-        onCut: this.cutNotice("dag_input_planner"),
+        onCut: this.cutNotice("planner"),
       });
       usage = addUsage(usage, planned.usage);
       if (planned.check.ok) return { steps: planned.check.steps, usage, problem, structured: planned.structured };
-      problem = describeProblem(language, planned.check.problem);
+      problem = planned.check.problem;
     }
     return { steps: null, usage, problem };
   }
@@ -148,7 +150,7 @@ export class DagAgent {
       // A plan has 2 to DAG_MAX_STEPS steps: a first plan of one step is the plain ReAct agent's work.
       // (A later round's single step adds to the steps already done, and runs.)
       if (round === 1 && planned.steps.length < 2) {
-        return this.answerAlone(input, signal, prompt(language, "dag_problem_single"), usage);
+        return this.answerAlone(input, signal, { kind: "single" }, usage);
       }
       for (const step of planned.steps) takenIds.add(step.id);
       options.onPlan?.({
@@ -171,7 +173,7 @@ export class DagAgent {
         followUps: this.followUps,
         language,
         signal,
-        onCut: this.cutNotice("dag_input_analyzer"),
+        onCut: this.cutNotice("analyzer"),
       });
       usage = addUsage(usage, judged.usage);
       this.draft = judged.analysis.finalAnswer;
@@ -239,9 +241,9 @@ export class DagAgent {
   }
 
   /** No plan: the plain ReAct agent answers the whole question, and the user is told why. */
-  private async answerAlone(input: AgentInput, signal: AbortSignal, problem: string, usage: AgentResult["usage"]) {
+  private async answerAlone(input: AgentInput, signal: AbortSignal, problem: PlanProblem, usage: AgentResult["usage"]) {
     const { options } = this;
-    options.onStep?.({ type: "notice", iteration: 0, text: prompt(options.language, "dag_fallback", { problem }) });
+    this.notice({ code: "dag_fallback", problem });
     this.fallback = new ReActAgent({
       llm: options.llm,
       tools: options.tools,
@@ -278,8 +280,7 @@ export class DagAgent {
     yield* streamSynthesis(llm, new ContextGuard({ llm, language }), messages, {
       images: input.images,
       signal,
-      onNotice: (about) =>
-        this.options.onStep?.({ type: "notice", iteration: 0, text: noticeText(language, about), about }),
+      onNotice: (about) => this.notice(about),
     });
   }
 

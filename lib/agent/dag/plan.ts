@@ -1,4 +1,4 @@
-import type { ModelHint, PlanStep } from "@/lib/protocol/run-events";
+import type { ModelHint, PlanProblem, PlanStep } from "@/lib/protocol/run-events";
 
 /**
  * A planner's raw steps made into a plan the executor can run: at most `maxSteps` steps, ids unique
@@ -6,8 +6,6 @@ import type { ModelHint, PlanStep } from "@/lib/protocol/run-events";
  * dependencies on unknown steps dropped, unknown tools and model roles forgotten. A plan with no
  * step or with a cycle is refused with the problem, so the planner can be asked again.
  */
-
-export type PlanProblem = { kind: "empty" } | { kind: "cycle"; steps: string[] };
 
 export type PlanCheck = { ok: true; steps: PlanStep[] } | { ok: false; problem: PlanProblem };
 

@@ -4,7 +4,7 @@ import type { StructuredRecord } from "@/lib/protocol/run-events";
 import type { MessageCut } from "../context-guard";
 import { structuredLlmCall } from "../structured-call";
 import { catalogue } from "../tool-selection";
-import { checkPlan, type PlanCheck, type PlanProblem } from "./plan";
+import { checkPlan, type PlanCheck } from "./plan";
 
 /** The planner: one structured call that breaks the goal into steps, checked by `checkPlan`. */
 
@@ -28,12 +28,6 @@ const schema = {
   },
   required: ["steps"],
 };
-
-export function describeProblem(language: PromptLanguage, problem: PlanProblem): string {
-  return problem.kind === "cycle"
-    ? prompt(language, "dag_problem_cycle", { steps: problem.steps.join(", ") })
-    : prompt(language, "dag_problem_empty");
-}
 
 export interface PlanRequest {
   llm: LLM;

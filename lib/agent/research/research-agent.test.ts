@@ -55,6 +55,7 @@ function harness({
   tools = fakeToolbox({ scrape_url: page }),
   now,
   verify,
+  question = "Tell me about heat pumps",
 }: {
   worker?: ReturnType<typeof scriptedLLM>;
   writer?: ReturnType<typeof scriptedLLM>;
@@ -63,6 +64,7 @@ function harness({
   tools?: ReturnType<typeof fakeToolbox>;
   now?: () => number;
   verify?: (report: string) => Promise<void>;
+  question?: string;
 } = {}) {
   const steps: ScopedStep[] = [];
   const progress: ResearchProgress[] = [];
@@ -90,7 +92,7 @@ function harness({
     onProgress: (event) => progress.push(event),
     ...(verify ? { verify: (report: string) => verify(report) } : {}),
   });
-  const input = { system: "You are a test assistant.", history: [], question: "Tell me about heat pumps" };
+  const input = { system: "You are a test assistant.", history: [], question };
   const run = (start: ResearchStart = { brief: BRIEF }) => agent.run(input, controller.signal, start);
   return { run, steps, progress, briefs, parts, answer: () => answer, controller, tools, writer };
 }
@@ -99,6 +101,8 @@ const briefReply = (raw: Record<string, unknown>): ScriptedChat => ({
   toolCalls: [{ name: "make_brief", arguments: raw }],
 });
 const notices = (steps: ScopedStep[]) => steps.flatMap((step) => (step.type === "notice" ? [step.text] : []));
+/** The notices' data, which the trail words in the reader's language. */
+const noticeData = (steps: ScopedStep[]) => steps.flatMap((step) => (step.type === "notice" ? [step.about] : []));
 /** Writer streams: one per written section, then the summary. */
 const streams = (...texts: string[]): ScriptedStream[] => texts.map((text) => [text]);
 
@@ -128,6 +132,25 @@ describe("research mode: the brief", () => {
     expect(h.briefs).toEqual([{ kind: "questions", questions: questions.slice(0, 3) }]);
     expect(h.answer()).toContain("1. Which country?\n2. Which homes?\n3. Air or ground?");
     expect(h.answer()).not.toContain("Which years?");
+  });
+
+  it("a brief's request cut to fit the reasoning model says so in the trail, with the figures as data", async () => {
+    const reasoning = scriptedLLM({
+      model: "reasoning-model",
+      contextLength: 2048,
+      chat: [briefReply({ goal: "g", sections: [], clarifying_questions: ["Which country?"] })],
+    });
+    const h = harness({ reasoning, question: "Tell me about heat pumps. ".repeat(600) });
+    await h.run({ propose: { ask: true, thenResearch: false } });
+    expect(reasoning.overContext).toEqual([]);
+    const [about] = noticeData(h.steps);
+    expect(about).toMatchObject({ code: "cut", what: "request", call: "brief", total: expect.any(Number) });
+    expect(about?.code === "cut" && about.kept < about.total).toBe(true);
+    expect(notices(h.steps)).toEqual([
+      expect.stringMatching(
+        /^The brief's request was cut to fit the model's context: [\d,]+ of [\d,]+ characters kept\.$/,
+      ),
+    ]);
   });
 
   it("asks nothing and researches its own brief at once when it starts without asking", async () => {
@@ -191,6 +214,7 @@ describe("research mode: gathering", () => {
     const reads = h.steps.filter((step) => step.type === "tool_result" && step.ok);
     expect(reads).toHaveLength(4);
     expect(notices(h.steps)).toContain(prompt("en", "research_budget_sources", { max: "4", minutes: "20" }));
+    expect(noticeData(h.steps)).toContainEqual({ code: "research_budget", budget: "sources", max: 4 });
     expect(h.progress.at(-1)).toMatchObject({ sourcesRead: 4, maxSources: 4, budgetsReached: ["sources"] });
     const refused = h.steps.filter((step) => step.type === "tool_result" && !step.ok);
     expect(refused.length).toBeGreaterThan(0);
@@ -212,6 +236,7 @@ describe("research mode: gathering", () => {
     const result = await h.run();
     expect(tools.calls).toHaveLength(2);
     expect(notices(h.steps)).toContain(prompt("en", "research_budget_time", { max: "30", minutes: "20" }));
+    expect(noticeData(h.steps)).toContainEqual({ code: "research_budget", budget: "time", minutes: 20 });
     expect(h.answer()).toContain("## Costs\n\nCosts text [1].");
     const failed = prompt("en", "research_section_failed", { reason: prompt("en", "research_reason_time") });
     expect(h.answer()).toContain(`## Savings\n\n${failed}`);

@@ -7,7 +7,7 @@ import type {
   ResearchProgress,
   ResearchSectionStatus,
 } from "@/lib/protocol/research";
-import type { AnswerPart, ModelHint, ScopedStep, ThinkingDelta } from "@/lib/protocol/run-events";
+import type { AnswerPart, ModelHint, NoticeAbout, ScopedStep, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { CompactionEvent, MessageCut } from "../context-guard";
 import { noticeText } from "../notices";
 import { SourceList } from "../sources";
@@ -72,8 +72,8 @@ export class ResearchAgent {
 
   constructor(private readonly options: ResearchAgentOptions) {}
 
-  private notice(text: string): void {
-    this.options.onStep?.({ type: "notice", iteration: 0, text });
+  private notice(about: NoticeAbout): void {
+    this.options.onStep?.({ type: "notice", iteration: 0, text: noticeText(this.options.language, about), about });
   }
 
   private result(answer: string, iterations: number): AgentResult {
@@ -114,14 +114,14 @@ export class ResearchAgent {
         allowQuestions: start.propose.ask,
         language,
         signal,
-        onCut: (cut: MessageCut) =>
-          this.notice(
-            prompt(language, "request_cut", {
-              what: prompt(language, "research_input_brief"),
-              kept: String(cut.cut.content.length),
-              total: String(cut.original.content.length),
-            }),
-          ),
+        onCut: ({ original, cut }: MessageCut) =>
+          this.notice({
+            code: "cut",
+            what: "request",
+            call: "brief",
+            kept: cut.content.length,
+            total: original.content.length,
+          }),
       });
       options.onBrief?.(made.outcome);
       if (made.outcome.kind === "questions") {
@@ -161,10 +161,9 @@ export class ResearchAgent {
       now,
       onReached: (budget) => {
         this.notice(
-          prompt(language, budget === "time" ? "research_budget_time" : "research_budget_sources", {
-            max: String(research.maxSources),
-            minutes: String(Math.round(research.maxMs / 60_000)),
-          }),
+          budget === "time"
+            ? { code: "research_budget", budget, minutes: Math.round(research.maxMs / 60_000) }
+            : { code: "research_budget", budget, max: research.maxSources },
         );
         if (budget === "time") timeUp.abort();
         emit();
@@ -246,7 +245,7 @@ export class ResearchAgent {
       signal,
       sources: this.sources.all,
       readChars: options.limits.synthesisTraceChars,
-      onNotice: (about) => options.onStep?.({ type: "notice", iteration: 0, text: noticeText(language, about), about }),
+      onNotice: (about) => this.notice(about),
     };
     options.onAnswer({ status: "start" });
     let body = "";
