@@ -43,6 +43,7 @@ export const errorCatalogue = {
     "import_file_damaged",
     "import_file_refused",
     "import_files_missing",
+    "not_an_answer",
   ],
   unauthorized: ["default", "session", "credentials"],
   forbidden: [
@@ -88,6 +89,7 @@ export const errorCatalogue = {
     "import_running",
     "no_pending_approval",
     "conversation_files",
+    "citations_checking",
   ],
   payload_too_large: [
     "default",

@@ -25,6 +25,7 @@ import { settingsBody } from "@/app/api/settings/schema";
 import type { EffectiveSettings, updateSettings } from "@/lib/admin-settings";
 import { loginBody, passwordChangeBody, signupBody } from "@/lib/auth/account-rules";
 import type { stopChat } from "@/lib/chat/chat-service";
+import type { checkMessageCitations } from "@/lib/chat/citation-check";
 import { api, type ChatRequest, exportUrl, newServerTransport } from "@/lib/client/api";
 import type { getConversationDetail, listFileSummaries } from "@/lib/db/conversation-detail";
 import type { listConversations } from "@/lib/db/conversations";
@@ -102,6 +103,7 @@ describe("the client's answers", () => {
       Answer<typeof getConversationDetail> & { interrupts: HeldInterruptView[] }
     >();
     expectTypeOf<Answer<typeof api.conversation>["files"]>().toEqualTypeOf<Answer<typeof listFileSummaries>>();
+    expectTypeOf<Answer<typeof api.checkCitations>>().toEqualTypeOf<Answer<typeof checkMessageCitations>>();
     expectTypeOf<Answer<typeof api.stop>>().toEqualTypeOf<{ stopping: true } & ReturnType<typeof stopChat>>();
     expectTypeOf<Answer<typeof api.updateSettings>>().toEqualTypeOf<Answer<typeof updateSettings>>();
     expectTypeOf<Answer<typeof api.settings>["roles"]>().toEqualTypeOf<EffectiveSettings["roles"]>();
