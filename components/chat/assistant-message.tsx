@@ -11,6 +11,7 @@ import { ProgressCard } from "./research/progress-card";
 import { QuestionsCard } from "./research/questions-card";
 import { RunTimeline } from "./run/run-timeline";
 import { AnswerWithSources } from "./sources/answer-sources";
+import { useCitationCheck } from "./sources/use-citation-check";
 import { VersionSwitcher } from "./version-switcher";
 
 const STATUS_LABELS = {
@@ -58,6 +59,8 @@ export const AssistantMessage = memo(function AssistantMessage({
         : blocked
           ? { waiting: tOutline("blocked") }
           : { onStart: (edited) => startResearch(stored.id, edited) };
+  // A stored answer's citations can be checked by the verifier; its verdicts replace the finder's.
+  const citations = useCitationCheck(stored && !streaming ? stored.id : null, run.citations);
 
   return (
     <article
@@ -87,7 +90,13 @@ export const AssistantMessage = memo(function AssistantMessage({
               {t("draftNote", { reason: run.failure ? errorText(run.failure) : "" })}
             </p>
           ) : null}
-          <AnswerWithSources answer={run.answer} streaming={streaming} timeline={run.timeline} report={run.citations} />
+          <AnswerWithSources
+            answer={run.answer}
+            streaming={streaming}
+            timeline={run.timeline}
+            report={citations.report}
+            onCheck={citations.onCheck}
+          />
         </div>
       ) : null}
       {streaming && run.answering && item.reconnecting ? <Waiting item={item} /> : null}

@@ -7,6 +7,7 @@ import type {
   selectBranchBody,
   updateConversationBody,
 } from "@/app/api/conversations/schema";
+import type { CitationReport } from "@/lib/protocol/citations";
 import type { ConversationDetail, ConversationSummary, ImportReport } from "../types";
 import { jsonBody, request } from "./request";
 
@@ -58,6 +59,12 @@ export const conversationsApi = {
       `${conversationPath(id)}/branch`,
       jsonBody("POST", { messageId } satisfies SelectBranchRequest),
     ),
+
+  /** "Check citations": the verifier judges the answer's citations; the new report, stored in place of the old. */
+  checkCitations: (id: string, messageId: string) =>
+    request<CitationReport>(`${conversationPath(id)}/messages/${encodeURIComponent(messageId)}/citations`, {
+      method: "POST",
+    }),
 };
 
 /** Where one conversation's export downloads from: Markdown to read, or JSON (with its files or not) to import. */
