@@ -55,22 +55,22 @@ export async function storeRunEnd(options: RunEndOptions): Promise<boolean> {
   const citations = await findRunCitations(db, { runId: live.runId, answer });
   if (citations) live.emit("citations", citations);
   const end = () =>
-    writeWhenFree(
-      () =>
-        finishRun(db, {
-          runId: live.runId,
-          messageId,
-          status,
-          iterations,
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          generationMs: usage.generationMs,
-          error: failure?.message,
-          fallback,
-          answer,
-        }),
-      `the end of run ${live.runId}`,
-    );
+    writeWhenFree(async () => {
+      const message = await finishRun(db, {
+        runId: live.runId,
+        messageId,
+        status,
+        iterations,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        generationMs: usage.generationMs,
+        error: failure?.message,
+        fallback,
+        answer,
+      });
+      // The report belongs to the message: stored once it is, also when a busy database delayed both.
+      if (message && citations) await storeRunCitations(db, { messageId, report: citations });
+    }, `the end of run ${live.runId}`);
   let stored: boolean;
   try {
     stored = await end();
@@ -82,8 +82,6 @@ export async function storeRunEnd(options: RunEndOptions): Promise<boolean> {
     await options.onEndNotStored(reason);
     return false;
   }
-  // An end stored later (a busy database) stores no report: the client had it, and a check makes one again.
-  if (stored && citations) await storeRunCitations(db, { messageId, report: citations });
   if (!stored && !failure) {
     live.emit(
       "error",

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as checkRoute } from "@/app/api/conversations/[id]/messages/[messageId]/citations/route";
 import { GET as getOne } from "@/app/api/conversations/[id]/route";
 import * as check from "@/lib/citations/check";
+import * as runs from "@/lib/db/runs";
 import { resetConfigForTests } from "@/lib/env-config";
 import type { CitationReport } from "@/lib/protocol/citations";
 import { processSingleton } from "@/lib/util/process-singleton";
@@ -28,6 +29,11 @@ const verifySlots = processSingleton("citationVerifySlots", () => new Semaphore(
 const fake = setupFakeOllama();
 const app = setupAppEnv(fake);
 const { admin: alice, user: bob } = setupAccounts({ admin: "alice-cites", user: "bob-cites" });
+
+vi.mock("@/lib/db/runs", async (original) => {
+  const actual = await original<typeof import("@/lib/db/runs")>();
+  return { ...actual, finishRun: vi.fn(actual.finishRun) };
+});
 
 const CITED = "Ollama runs large language models locally [1].";
 
@@ -116,6 +122,20 @@ describe("the passage finder at the end of a run", () => {
     const events = await runChatAs(alice, fake(), id, "What is two?");
     expect(events.map((event) => event.event)).not.toContain("citations");
     expect((await storedAnswer(alice, id)).citations).toBeUndefined();
+  });
+
+  it("a report whose answer a busy database held back is stored with it once the database is free", async () => {
+    const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    vi.mocked(runs.finishRun).mockRejectedValueOnce(busy);
+    const id = await conversationOf(alice);
+    scriptPageAnswer(fake(), app.web(), CITED);
+    const events = await runChatAs(alice, fake(), id, "What does Ollama do?");
+    const names = events.map((event) => event.event);
+    expect(names).toEqual(expect.arrayContaining(["citations", "error", "done"]));
+    const report = events.find((event) => event.event === "citations")?.data as CitationReport;
+    await expect
+      .poll(async () => (await messagesOf(alice, id)).find((m) => m.role === "assistant")?.citations, { timeout: 5000 })
+      .toEqual(report);
   });
 
   it("a finder that fails does not fail the run: it ends complete with its answer and no citations", async () => {
