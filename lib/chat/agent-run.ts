@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import type { LLM } from "@/lib/llm/types";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { LiveRun } from "./live-run";
+import { researchVerification } from "./research-citations";
 import { storeRunEnd } from "./run-end";
 import type { RunHooks } from "./run-hooks";
 import { runVerdict } from "./run-status";
@@ -54,7 +55,12 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   // Every model call of the run is counted here, whoever makes it: `done.usage` is their sum.
   const meter = new UsageMeter();
   const startedAt = Date.now();
-  const { outcome, result } = await runTurnAgent(options, meter);
+  // A research run verifies its report on the fast role's model (the loop's), counted with the run.
+  const verification =
+    options.toolCalling === "research"
+      ? researchVerification(options.db, { live, verifierLlm: meter.wrap(options.llm), config: options.config })
+      : undefined;
+  const { outcome, result } = await runTurnAgent({ ...options, verify: verification?.verify }, meter);
   const aborted = live.signal.aborted;
   // The title is made after `done` by its own model: it is not part of the run's figures.
   const usage = meter.total;
@@ -73,6 +79,7 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
     iterations: result?.iterations ?? 0,
     usage,
     startedAt,
+    checked: verification?.checked,
     titled: Boolean(options.onTitle),
     onEnd: options.onEnd,
     onEndNotStored: options.onEndNotStored,

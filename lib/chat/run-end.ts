@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { finishRun } from "@/lib/db/runs";
 import { AppError } from "@/lib/errors";
 import type { Usage } from "@/lib/llm/types";
+import type { CitationReport } from "@/lib/protocol/citations";
 import type { RunFailure } from "@/lib/protocol/run-events";
 import type { LiveRun } from "./live-run";
 import { findRunCitations, storeRunCitations } from "./run-citations";
@@ -18,6 +19,8 @@ export interface RunEndOptions extends Pick<RunHooks, "onEnd" | "onEndNotStored"
   iterations: number;
   usage: Usage;
   startedAt: number;
+  /** The run's own check of its answer, already sent (research mode's verified report): stored instead of the finder's. */
+  checked?: CitationReport;
   /** A first turn: a complete answer that was stored is titled after `done`. */
   titled: boolean;
 }
@@ -52,8 +55,8 @@ export async function storeRunEnd(options: RunEndOptions): Promise<boolean> {
 
   const answer = live.answer.text;
   const messageId = live.messageId;
-  const citations = await findRunCitations(db, { runId: live.runId, answer });
-  if (citations) live.emit("citations", citations);
+  const citations = options.checked ?? (await findRunCitations(db, { runId: live.runId, answer }));
+  if (citations && !options.checked) live.emit("citations", citations);
   const end = () =>
     writeWhenFree(async () => {
       const message = await finishRun(db, {

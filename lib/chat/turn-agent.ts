@@ -67,7 +67,7 @@ export interface TurnAgentOptions
   /** Research mode: propose a brief, or research the one given. */
   research?: ResearchStart;
   /** Research mode: checks the written report's citations (the `verifying` phase). */
-  verify?: (report: string, signal: AbortSignal) => Promise<void>;
+  verify?: (report: string, signal: AbortSignal, claimsEnd: number) => Promise<void>;
   input: AgentInput;
 }
 

@@ -51,20 +51,26 @@ interface ResearchModel {
   pages?: (title: string) => string[];
   /** A writer's reply for a section (by title), given the findings it was sent. */
   write?: (title: string, findings: string) => ScriptedReply;
+  /** The verifier's verdict on every claim. */
+  verdict?: string;
 }
 
 /**
  * A fake model playing every part of a research run: the brief (`make_brief`), each section's
  * researcher (reads its pages with `scrape_url`, then reports), the writer of each section (cites
- * the first source its findings list), the summary and the title.
+ * the first source its findings list), the summary, the verifier (`judge_citation`) and the title.
  */
 function researchModel({
   brief = { goal: BRIEF.goal, scope: BRIEF.scope, sections: BRIEF.sections, clarifying_questions: [] },
   pages = (title) => [`/${title.toLowerCase()}`],
   write = (title, findings) => ({ chunks: [`${title} text `, `[${/\[(\d+)\]/.exec(findings)?.[1] ?? "?"}].`] }),
+  verdict = "supported",
 }: ResearchModel = {}) {
   fake().setDefaultResponder((req) => {
     if (toolName(req) === "make_brief") return { toolCalls: [{ name: "make_brief", arguments: brief }] };
+    if (toolName(req) === "judge_citation") {
+      return { toolCalls: [{ name: "judge_citation", arguments: { verdict, reason: "The page says so." } }] };
+    }
     const text = userText(req);
     const researching = /Section: (.*)\nIt must answer/.exec(text);
     if (researching && req.tools) {
@@ -210,7 +216,7 @@ describe("research mode: the research turn", () => {
     expect(events[0]).toMatchObject({ event: "run", data: { mode: "research" } });
     expect(of(events, "research_brief")).toEqual([]);
     const progress = progressOf(events);
-    expect([...new Set(progress.map((p) => p.phase))]).toEqual(["gathering", "writing"]);
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual(["gathering", "writing", "verifying"]);
     const last = progress.at(-1);
     expect(last?.sections.map((s) => `${s.id} ${s.title} ${s.status} ${s.sources}`)).toEqual([
       "s1 Costs written 1",
@@ -255,7 +261,12 @@ describe("research mode: the research turn", () => {
       .chatRequests()
       .find((r) => toolName(r.body) === "make_brief");
     expect(systemText(briefRequest?.body ?? {})).toContain(prompt("en", "research_brief_no_asking"));
-    expect([...new Set(progressOf(events).map((p) => p.phase))]).toEqual(["brief", "gathering", "writing"]);
+    expect([...new Set(progressOf(events).map((p) => p.phase))]).toEqual([
+      "brief",
+      "gathering",
+      "writing",
+      "verifying",
+    ]);
     const messages = await messagesOf(id);
     expect(messages).toHaveLength(2);
     expect(messages[1]?.content).toBe(answerOf(events));
@@ -284,6 +295,53 @@ describe("research mode: the research turn", () => {
     expect(answer).toMatchObject({ status: "stopped" });
     expect(answer?.content).toMatch(/^## Costs\n\nCosts text \[\d\]\.\n\n## Savings\n\n$/);
     expect(answer?.run).toMatchObject({ mode: "research", status: "stopped" });
+  });
+});
+
+describe("research mode: verification", () => {
+  const citing = (_title: string, findings: string): ScriptedReply => ({
+    chunks: [`Heat pumps cost 100 euros [${/\[(\d+)\]/.exec(findings)?.[1]}].`],
+  });
+
+  it("checks every citation of the report with the fast role's verifier: one citations event after the verifying phase, stored with the answer", async () => {
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", { roles: { fast: "qwen3:8b" } }))).status).toBe(
+      200,
+    );
+    researchModel({ write: citing, verdict: "partly" });
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    expect((await patchSettings(jsonRequest("/api/settings", "PATCH", { roles: { fast: null } }))).status).toBe(200);
+
+    expect([...new Set(progressOf(events).map((p) => p.phase))]).toEqual(["gathering", "writing", "verifying"]);
+    const reports = of(events, "citations");
+    // Checked once: the run's end stores the verified report instead of running the finder again.
+    expect(reports).toHaveLength(1);
+    const report = reports[0] as { checks: { verdict: string; n: number }[]; verifierModel?: string };
+    expect(report.verifierModel).toBe("qwen3:8b");
+    expect(report.checks).toHaveLength(3);
+    expect(report.checks.every((check) => check.verdict === "partly")).toBe(true);
+    expect(modelsOf("judge_citation")).toEqual(["qwen3:8b", "qwen3:8b", "qwen3:8b"]);
+    const names = events.map((e) => e.event);
+    expect(names.indexOf("citations")).toBeLessThan(names.indexOf("done"));
+    const last = progressOf(events).at(-1);
+    expect(last?.phase).toBe("verifying");
+    expect(names.lastIndexOf("research")).toBeLessThan(names.indexOf("citations"));
+
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as {
+      messages: { citations?: { verifierModel?: string; checks: unknown[] } }[];
+    };
+    expect(detail.messages[1]?.citations).toMatchObject({ verifierModel: "qwen3:8b" });
+    expect(detail.messages[1]?.citations?.checks).toHaveLength(3);
+  });
+
+  it("without a fast role the conversation's model verifies", async () => {
+    researchModel({ write: citing });
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    const reports = of(events, "citations") as { verifierModel?: string; checks: { verdict: string }[] }[];
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.verifierModel).toBe("llama3.2:latest");
+    expect(reports[0]?.checks.map((check) => check.verdict)).toEqual(["supported", "supported", "supported"]);
   });
 });
 

@@ -63,7 +63,7 @@ function harness({
   research?: Partial<ResearchLimits>;
   tools?: ReturnType<typeof fakeToolbox>;
   now?: () => number;
-  verify?: (report: string) => Promise<void>;
+  verify?: (report: string, claimsEnd: number) => Promise<void>;
   question?: string;
 } = {}) {
   const steps: ScopedStep[] = [];
@@ -90,7 +90,9 @@ function harness({
     },
     onBrief: (brief) => briefs.push(brief),
     onProgress: (event) => progress.push(event),
-    ...(verify ? { verify: (report: string) => verify(report) } : {}),
+    ...(verify
+      ? { verify: (report: string, _signal: AbortSignal, claimsEnd: number) => verify(report, claimsEnd) }
+      : {}),
   });
   const input = { system: "You are a test assistant.", history: [], question };
   const run = (start: ResearchStart = { brief: BRIEF }) => agent.run(input, controller.signal, start);
@@ -339,12 +341,21 @@ describe("research mode: writing", () => {
     expect(h.answer()).toBe("## Costs\n\nCosts [1].\n\n## Savings\n\nSavings begin");
   });
 
-  it("verifies the report once written, in the verifying phase", async () => {
+  it("verifies the report once written, in the verifying phase, its claims ending where the references begin", async () => {
     const checked: string[] = [];
+    let claimsEnd = -1;
     const writer = scriptedLLM({ model: "chat-model", stream: streams("a [1].", "b [2].", "c [3].", "s") });
-    const h = harness({ writer, verify: async (report) => void checked.push(report) });
+    const h = harness({
+      writer,
+      verify: async (report, end) => {
+        checked.push(report);
+        claimsEnd = end;
+      },
+    });
     await h.run();
     expect(checked).toEqual([h.answer()]);
+    expect(h.answer().slice(claimsEnd)).toMatch(/^## References\n\n\[1\] /);
+    expect(h.answer().slice(0, claimsEnd)).not.toContain("References");
     expect(h.progress.at(-1)?.phase).toBe("verifying");
     expect(h.progress.map((event) => event.phase)).toContain("writing");
   });

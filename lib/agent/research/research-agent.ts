@@ -52,8 +52,11 @@ export interface ResearchAgentOptions {
   onAnswer: (part: AnswerPart) => void;
   onBrief?: (brief: ResearchBriefEvent) => void;
   onProgress?: (progress: ResearchProgress) => void;
-  /** The verification of the written report (the citation check); the phase is `verifying` while it runs. */
-  verify?: (report: string, signal: AbortSignal) => Promise<void>;
+  /**
+   * The verification of the written report (the citation check); the phase is `verifying` while it
+   * runs. `claimsEnd`: where the report's claims end — the references after it cite, they claim nothing.
+   */
+  verify?: (report: string, signal: AbortSignal, claimsEnd: number) => Promise<void>;
 }
 
 /** What the run does: propose a brief (`ask`: clarifying questions allowed), or research one. */
@@ -273,7 +276,7 @@ export class ResearchAgent {
     if (options.verify) {
       phase = "verifying";
       emit();
-      await options.verify(report, signal);
+      await options.verify(report, signal, report.length - references.length);
     }
     return this.result(report, 0);
   }

@@ -1,0 +1,57 @@
+import "server-only";
+import { checkCitations } from "@/lib/citations/check";
+import { modelVerifier } from "@/lib/citations/verifier";
+import type { Db } from "@/lib/db/client";
+import { runSourcesWhole } from "@/lib/db/run-sources";
+import type { Config } from "@/lib/env-config";
+import type { LLM } from "@/lib/llm/types";
+import type { CitationReport } from "@/lib/protocol/citations";
+import type { LiveRun } from "./live-run";
+import { citationVerifySlots } from "./verify-slots";
+
+/**
+ * A research run's verification (docs/research.md, "Research mode"): once the report is written,
+ * every citation is checked against the run's stored sources by the passage finder and then by the
+ * verifier on the fast role's model, and the report goes out as the `citations` event. The run's
+ * end stores that report with the answer in place of the finder's own check, so the report is
+ * checked once. A check that fails (not a Stop) is logged and leaves the run to the finder.
+ */
+export interface ResearchVerification {
+  /** `claimsEnd`: the report's references begin there; they are not checked. */
+  verify: (report: string, signal: AbortSignal, claimsEnd: number) => Promise<void>;
+  /** The verified report, once the check is done. */
+  readonly checked: CitationReport | undefined;
+}
+
+export function researchVerification(
+  db: Db,
+  { live, verifierLlm, config }: { live: LiveRun; verifierLlm: LLM; config: Config },
+): ResearchVerification {
+  let checked: CitationReport | undefined;
+  return {
+    get checked() {
+      return checked;
+    },
+    async verify(report, signal, claimsEnd) {
+      try {
+        // Every read's part is stored with its step's event: the check reads them all.
+        await live.writesSettled();
+        const sources = await runSourcesWhole(db, { runId: live.runId });
+        // The claims are a prefix of the report: each check's offsets are the stored answer's.
+        const result = await checkCitations({
+          answer: report.slice(0, claimsEnd),
+          sources,
+          verifier: modelVerifier(verifierLlm),
+          concurrency: config.CITATION_VERIFY_CONCURRENCY,
+          slots: citationVerifySlots(),
+          signal,
+        });
+        live.emit("citations", result);
+        checked = result;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        console.error(`[research] could not verify the citations of run ${live.runId}`, error);
+      }
+    },
+  };
+}
