@@ -14,7 +14,7 @@ import { AppError } from "@/lib/errors";
 import { getLLM } from "@/lib/llm/registry";
 import type { CitationReport } from "@/lib/protocol/citations";
 import { processSingleton } from "@/lib/util/process-singleton";
-import { Semaphore } from "@/lib/util/semaphore";
+import { citationVerifySlots } from "./verify-slots";
 
 /**
  * "Check citations" (docs/research.md, "Checking citations"): the verifier judges an answer's
@@ -22,8 +22,6 @@ import { Semaphore } from "@/lib/util/semaphore";
  * the one stored with the message (the finder's, or an earlier check's).
  */
 
-/** The instance's verifier calls, shared by every check: at most CITATION_VERIFY_CONCURRENCY at once. */
-const verifySlots = processSingleton("citationVerifySlots", () => new Semaphore());
 /** The messages whose citations this instance is checking now: a second check of one waits for nothing, it is refused. */
 const checking = processSingleton("citationChecks", () => new Set<string>());
 
@@ -65,7 +63,7 @@ export async function checkMessageCitations(
       sources,
       verifier: modelVerifier(llm),
       concurrency: getConfig().CITATION_VERIFY_CONCURRENCY,
-      slots: verifySlots(),
+      slots: citationVerifySlots(),
       signal,
     });
     await saveCitationReport(db, { messageId, report });
