@@ -6,6 +6,7 @@ import { runSourcesWhole } from "@/lib/db/run-sources";
 import type { Config } from "@/lib/env-config";
 import type { LLM } from "@/lib/llm/types";
 import type { CitationReport } from "@/lib/protocol/citations";
+import type { StoredSource } from "@/lib/protocol/sources";
 import type { LiveRun } from "./live-run";
 import { citationVerifySlots } from "./verify-slots";
 
@@ -14,7 +15,8 @@ import { citationVerifySlots } from "./verify-slots";
  * every citation is checked against the run's stored sources by the passage finder and then by the
  * verifier on the fast role's model, and the report goes out as the `citations` event. The run's
  * end stores that report with the answer in place of the finder's own check, so the report is
- * checked once. A check that fails (not a Stop) is logged and leaves the run to the finder.
+ * checked once. A check that fails (not a Stop) is logged and leaves the run to the finder; a Stop
+ * while the verifier works keeps the finder's check of the claims.
  */
 export interface ResearchVerification {
   /** `claimsEnd`: the report's references begin there; they are not checked. */
@@ -33,13 +35,15 @@ export function researchVerification(
       return checked;
     },
     async verify(report, signal, claimsEnd) {
+      // The claims are a prefix of the report: each check's offsets are the stored answer's.
+      const answer = report.slice(0, claimsEnd);
+      let sources: StoredSource[] = [];
       try {
         // Every read's part is stored with its step's event: the check reads them all.
         await live.writesSettled();
-        const sources = await runSourcesWhole(db, { runId: live.runId });
-        // The claims are a prefix of the report: each check's offsets are the stored answer's.
+        sources = await runSourcesWhole(db, { runId: live.runId });
         const result = await checkCitations({
-          answer: report.slice(0, claimsEnd),
+          answer,
           sources,
           verifier: modelVerifier(verifierLlm),
           concurrency: config.CITATION_VERIFY_CONCURRENCY,
@@ -49,8 +53,17 @@ export function researchVerification(
         live.emit("citations", result);
         checked = result;
       } catch (error) {
-        if (signal.aborted) throw error;
-        console.error(`[research] could not verify the citations of run ${live.runId}`, error);
+        if (!signal.aborted) {
+          console.error(`[research] could not verify the citations of run ${live.runId}`, error);
+          return;
+        }
+        // Stopped while verifying: the finder's check of the claims (no model) stands for the report.
+        if (sources.length > 0) {
+          const found = await checkCitations({ answer, sources });
+          live.emit("citations", found);
+          checked = found;
+        }
+        throw error;
       }
     },
   };

@@ -53,6 +53,8 @@ interface ResearchModel {
   write?: (title: string, findings: string) => ScriptedReply;
   /** The verifier's verdict on every claim. */
   verdict?: string;
+  /** The model calls that never answer (until the run is stopped). */
+  hang?: (req: ChatRequestBody) => boolean;
 }
 
 /**
@@ -65,8 +67,10 @@ function researchModel({
   pages = (title) => [`/${title.toLowerCase()}`],
   write = (title, findings) => ({ chunks: [`${title} text `, `[${/\[(\d+)\]/.exec(findings)?.[1] ?? "?"}].`] }),
   verdict = "supported",
+  hang = () => false,
 }: ResearchModel = {}) {
   fake().setDefaultResponder((req) => {
+    if (hang(req)) return { hang: true };
     if (toolName(req) === "make_brief") return { toolCalls: [{ name: "make_brief", arguments: brief }] };
     if (toolName(req) === "judge_citation") {
       return { toolCalls: [{ name: "judge_citation", arguments: { verdict, reason: "The page says so." } }] };
@@ -92,6 +96,11 @@ function researchModel({
     }
   }
 }
+
+/** A writer whose sentence its section's source holds. */
+const citing = (_title: string, findings: string): ScriptedReply => ({
+  chunks: [`Heat pumps cost 100 euros [${/\[(\d+)\]/.exec(findings)?.[1]}].`],
+});
 
 async function post(body: Record<string, unknown>): Promise<Response> {
   return chat(jsonRequest("/api/chat", "POST", body));
@@ -298,11 +307,67 @@ describe("research mode: the research turn", () => {
   });
 });
 
-describe("research mode: verification", () => {
-  const citing = (_title: string, findings: string): ScriptedReply => ({
-    chunks: [`Heat pumps cost 100 euros [${/\[(\d+)\]/.exec(findings)?.[1]}].`],
-  });
+describe("research mode: Stop in every phase", () => {
+  const hangs = (phase: string) => (req: ChatRequestBody) => {
+    if (phase === "brief") return toolName(req) === "make_brief";
+    if (phase === "gathering") return Boolean(req.tools) && /Section: Savings\nIt must answer/.test(userText(req));
+    return toolName(req) === "judge_citation";
+  };
+  const sourcesOf = async (runId: string) =>
+    ((await (await listSources(jsonRequest("", "GET"), params({ runId }))).json()) as { sources: unknown[] }).sources;
 
+  it.each([
+    ["brief", "", 0],
+    ["gathering", "", 2],
+    ["verifying", "# Heat pumps in Europe\n", 3],
+  ])(
+    "Stop in the %s phase ends the run stopped, keeping what was written and the sources read",
+    async (phase, starts, read) => {
+      const hang = hangs(phase);
+      researchModel({ write: citing, hang });
+      const id = await newConversation();
+      const settings = { settings: { researchAutoStart: true } };
+      expect((await patchConversation(jsonRequest("", "PATCH", settings), params({ id }))).status).toBe(200);
+      const response = await post({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+      expect(response.status).toBe(200);
+      let runId = "";
+      const reading = readEvents(response, (event) => {
+        if (event.event === "run") runId = String(event.data.runId);
+        return false;
+      });
+      // The phase's model call is waiting, and every read the other sections make is stored.
+      await expect
+        .poll(
+          async () =>
+            fake()
+              .chatRequests()
+              .some((r) => hang(r.body)) && (await sourcesOf(runId)).length === read,
+        )
+        .toBe(true);
+      expect((await stop(jsonRequest("", "POST"), params({ id }))).status).toBe(202);
+      const events = await reading;
+      await waitIdle(fake(), id);
+
+      expect(events.at(-1)).toMatchObject({ event: "done", data: { stopped: true } });
+      expect(progressOf(events).at(-1)?.phase).toBe(phase);
+      const answer = (await messagesOf(id))[1];
+      expect(answer).toMatchObject({ status: "stopped" });
+      expect(answer?.run).toMatchObject({ mode: "research", status: "stopped" });
+      if (starts) expect(answer?.content.startsWith(starts)).toBe(true);
+      else expect(answer?.content).toBe("");
+      expect(await sourcesOf(runId)).toHaveLength(read);
+      if (phase === "verifying") {
+        // The finder's check of the claims stands: the references are not claims.
+        const reports = of(events, "citations") as { checks: { verdict: string }[]; verifierModel?: string }[];
+        expect(reports).toHaveLength(1);
+        expect(reports[0]?.verifierModel).toBeUndefined();
+        expect(reports[0]?.checks.map((check) => check.verdict)).toEqual(["found", "found", "found"]);
+      }
+    },
+  );
+});
+
+describe("research mode: verification", () => {
   it("checks every citation of the report with the fast role's verifier: one citations event after the verifying phase, stored with the answer", async () => {
     expect((await patchSettings(jsonRequest("/api/settings", "PATCH", { roles: { fast: "qwen3:8b" } }))).status).toBe(
       200,
