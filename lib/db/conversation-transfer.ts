@@ -1,10 +1,13 @@
 import "server-only";
 import { and, asc, desc, eq, getTableColumns, inArray } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import { citationReportsOf } from "./citation-reports";
 import type { Db } from "./client";
 import { getConversation, hasMessages, type OwnerId, ownedBy } from "./conversations";
 import { listMessages } from "./messages";
 import { insertionOrder } from "./portable-sql";
-import { listRuns } from "./runs";
+import { listRunSources } from "./run-sources";
+import { getRun, listRuns } from "./runs";
 import {
   citationReports,
   conversations,
@@ -76,6 +79,32 @@ export async function readConversationRows(db: Db, { id, ownerId }: { id: string
     sourceParts,
     citationReports: reports,
   };
+}
+
+/**
+ * One answer of one of the owner's conversations, for its export as a document: the message, the
+ * question it answers, its run's model and sources (without their text), its citation report and
+ * the names of the conversation's files. Another user's conversation, or a message not in it, is a 404.
+ */
+export async function readAnswerRows(
+  db: Db,
+  { conversationId, messageId, ownerId }: { conversationId: string; messageId: string; ownerId: OwnerId },
+) {
+  const conversation = await getConversation(db, { id: conversationId, ownerId });
+  const inConversation = (id: string) => and(eq(messages.id, id), eq(messages.conversationId, conversationId));
+  const [message] = await db.select().from(messages).where(inConversation(messageId)).limit(1);
+  if (!message) throw new AppError("not_found:message", `Message ${messageId} not found in this conversation.`);
+  const [question] = message.parentId
+    ? await db.select().from(messages).where(inConversation(message.parentId)).limit(1)
+    : [];
+  const run = message.runId ? await getRun(db, { id: message.runId }) : null;
+  const sources = run ? await listRunSources(db, { runId: run.id }) : [];
+  const report = (await citationReportsOf(db, [message.id])).get(message.id) ?? null;
+  const fileNames = await db
+    .select({ id: files.id, filename: files.filename })
+    .from(files)
+    .where(eq(files.conversationId, conversationId));
+  return { conversation, message, question: question ?? null, run, sources, report, fileNames };
 }
 
 /** A file's bytes; undefined when it was deleted. */

@@ -1,5 +1,5 @@
 import { citedSentences } from "@/lib/citations/claims";
-import type { CitationReport, CitationVerdict } from "@/lib/protocol/citations";
+import { type CitationReport, type CitationVerdict, verdictCounts } from "@/lib/protocol/citations";
 
 /**
  * An answer's references for its exports (docs/research.md, "Exports"): the run's sources the
@@ -69,3 +69,18 @@ export const accessedDate = (ms: number) => new Date(ms).toISOString().slice(0, 
 
 /** An attachment's file id, when the source is one of the conversation's files. */
 export const attachmentId = (url: string) => (url.startsWith("attachment:") ? url.slice("attachment:".length) : null);
+
+/**
+ * The report's header line: "3 of 4 citations supported · 1 not found in the source" once the
+ * verifier judged, "3 of 4 citations found in their sources" when only the passage finder ran.
+ */
+export function citationSummary(report: CitationReport): string {
+  const counts = verdictCounts(report);
+  const total = report.checks.length;
+  const judged = counts.supported + counts.partly + counts.unsupported > 0 || report.verifierModel !== undefined;
+  if (!judged) return `${counts.found} of ${total} citations found in their sources`;
+  const rest = (["partly", "unsupported", "not_found", "found"] as const).flatMap((verdict) =>
+    counts[verdict] ? [`${counts[verdict]} ${VERDICT_WORDS[verdict]}`] : [],
+  );
+  return [`${counts.supported} of ${total} citations supported`, ...rest].join(" · ");
+}
