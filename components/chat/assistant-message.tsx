@@ -138,6 +138,7 @@ export const AssistantMessage = memo(function AssistantMessage({
           usage={run.usage}
           elapsedMs={run.elapsedMs}
           versions={stored && actions ? <VersionSwitcher stored={stored} actions={actions} /> : null}
+          messageId={stored?.id ?? null}
           onRegenerate={onRegenerate}
           blocked={blocked}
         />

@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "@/tests/support/render-html";
+import { ConversationFilesContext } from "./files/conversation-files-context";
 import { MessageFooter } from "./message-footer";
 
 const footer = (props: Partial<Parameters<typeof MessageFooter>[0]>, locale: "en" | "ja" = "en") =>
@@ -19,6 +20,41 @@ const footer = (props: Partial<Parameters<typeof MessageFooter>[0]>, locale: "en
   ).replace(/<!-- -->/g, "");
 
 describe("the footer under an answer", () => {
+  const inConversation = (props: Partial<Parameters<typeof MessageFooter>[0]>, locale: "en" | "ja" = "en") =>
+    renderHtml(
+      createElement(
+        ConversationFilesContext,
+        { value: { conversationId: "c 1", names: new Map() } },
+        createElement(MessageFooter, {
+          content: "An answer [1].",
+          model: null,
+          mode: null,
+          iterations: null,
+          toolsRan: false,
+          usage: null,
+          elapsedMs: null,
+          ...props,
+        }),
+      ),
+      locale,
+    );
+
+  it("offers a stored answer as a Markdown or Word download, and print, in both locales", () => {
+    const html = inConversation({ messageId: "m/1" });
+    expect(html).toContain('href="/api/conversations/c%201/messages/m%2F1/export?format=md"');
+    expect(html).toContain('href="/api/conversations/c%201/messages/m%2F1/export?format=docx"');
+    expect(html).toContain('aria-label="Download as Markdown"');
+    expect(html).toContain('aria-label="Download as Word"');
+    expect(html).toContain('data-testid="answer-print"');
+    const ja = inConversation({ messageId: "m/1" }, "ja");
+    expect(ja).toContain('aria-label="Markdown でダウンロード"');
+    expect(ja).toContain('aria-label="Word でダウンロード"');
+  });
+
+  it("offers no download for an answer not stored yet", () => {
+    expect(inConversation({ messageId: null })).not.toContain("answer-download");
+  });
+
   it("says that the tool loop stopped at the iteration limit, in both locales", () => {
     expect(footer({ toolsRan: true, iterations: 50, iterationLimit: true })).toContain("50 iterations (limit reached)");
     expect(footer({ toolsRan: true, iterations: 50, iterationLimit: true }, "ja")).toContain(

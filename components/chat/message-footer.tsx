@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useFormatter, useTranslations } from "use-intl";
 import type { Usage } from "@/lib/client/types";
+import { AnswerDownloads } from "./answer-downloads";
 import { CopyButton } from "./copy-button";
 import { RegenerateButton } from "./regenerate-button";
 import { useFormatElapsed } from "./run/use-elapsed";
@@ -8,7 +9,7 @@ import { useFormatElapsed } from "./run/use-elapsed";
 const MODES = new Set(["native", "json", "dag", "research"]);
 
 /**
- * Under a finished answer: its versions, copy, regenerate, then model, mode and iterations (only when a tool ran: a plain
+ * Under a finished answer: its versions, copy, download (Markdown, Word) and print, regenerate, then model, mode and iterations (only when a tool ran: a plain
  * answer has no loop to speak of), tokens, tokens per second and time taken.
  */
 export function MessageFooter({
@@ -21,6 +22,7 @@ export function MessageFooter({
   usage,
   elapsedMs,
   versions = null,
+  messageId = null,
   onRegenerate,
   blocked = false,
 }: {
@@ -35,6 +37,8 @@ export function MessageFooter({
   elapsedMs: number | null;
   /** The answer's version switcher. */
   versions?: ReactNode;
+  /** The stored answer's id: it downloads as a document. */
+  messageId?: string | null;
   onRegenerate?: () => Promise<string | null>;
   /** A run works in the conversation: regenerate waits. */
   blocked?: boolean;
@@ -66,6 +70,7 @@ export function MessageFooter({
     >
       {versions}
       {content ? <CopyButton text={content} /> : null}
+      {content && messageId ? <AnswerDownloads messageId={messageId} /> : null}
       {onRegenerate ? <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} /> : null}
       {facts.map((fact, index) => (
         <span key={fact} className="flex items-center gap-3">

@@ -72,6 +72,11 @@ export function exportUrl(conversationId: string, format: ExportFormat, withFile
   return `${conversationPath(conversationId)}/export?format=${format}${withFiles ? "&files=1" : ""}`;
 }
 
+/** Where one answer downloads from as a document: Markdown or Word, with its references. */
+export function answerExportUrl(conversationId: string, messageId: string, format: "md" | "docx"): string {
+  return `${conversationPath(conversationId)}/messages/${encodeURIComponent(messageId)}/export?format=${format}`;
+}
+
 /** Where the ZIP of every conversation downloads from. */
 export const exportAllUrl = (withFiles: boolean) => `/api/conversations/export${withFiles ? "?files=1" : ""}`;
 

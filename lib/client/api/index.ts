@@ -37,7 +37,7 @@ export type {
   SelectBranchRequest,
   UpdateConversationRequest,
 } from "./conversations";
-export { exportAllUrl, exportUrl, importConversations } from "./conversations";
+export { answerExportUrl, exportAllUrl, exportUrl, importConversations } from "./conversations";
 export { fileText, fileUrl } from "./files";
 export type { AddMcpServerRequest, ImportMcpServersRequest, UpdateMcpServerRequest } from "./mcp";
 export { newServerTransport } from "./mcp";
