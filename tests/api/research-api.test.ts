@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
+import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as stop } from "@/app/api/conversations/[id]/stop/route";
 import { GET as replay } from "@/app/api/runs/[runId]/events/route";
@@ -407,6 +408,34 @@ describe("research mode: verification", () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]?.verifierModel).toBe("llama3.2:latest");
     expect(reports[0]?.checks.map((check) => check.verdict)).toEqual(["supported", "supported", "supported"]);
+  });
+});
+
+describe("research mode: follow-ups", () => {
+  it("a follow-up sent while a research run works becomes the next turn once it completes, an ordinary one", async () => {
+    researchModel();
+    const id = await newConversation();
+    const response = await post({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    expect(response.status).toBe(200);
+    let sent = false;
+    await readEvents(response, (event) => {
+      if (!sent && event.event === "research") {
+        sent = true;
+        void interrupt(jsonRequest("", "POST", { message: "And in Japan?" }), params({ id }));
+      }
+      return false;
+    });
+    await expect.poll(async () => (await messagesOf(id)).length, { timeout: 10_000 }).toBe(4);
+    await waitIdle(fake(), id);
+    const messages = await messagesOf(id);
+    expect(messages.map((m) => `${m.role}:${m.run?.mode ?? ""}`)).toEqual([
+      "user:",
+      "assistant:research",
+      "user:",
+      "assistant:native",
+    ]);
+    expect(messages[2]?.content).toBe("And in Japan?");
+    expect(messages[1]?.content).toMatch(/^# Heat pumps in Europe\n/);
   });
 });
 
