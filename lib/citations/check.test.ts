@@ -155,7 +155,7 @@ describe("checking an answer's citations", () => {
     });
     await settle(() => gates.length === 2);
     expect(slots.busy).toBe(2);
-    expect(slots.waiting).toBe(3);
+    expect(slots.waiting).toBe(0);
     while (!finished) {
       gates.shift()?.();
       await settle(() => gates.length > 0 || finished);
@@ -163,6 +163,23 @@ describe("checking an answer's citations", () => {
     const report = await checking;
     expect(peak).toBe(2);
     expect(report.checks.map((check) => check.verdict)).toEqual(Array(5).fill("supported"));
+  });
+
+  it("waits for at most `concurrency` slots at once, however many claims: a long report queues no abort listener per claim", async () => {
+    const { verifier } = fakeVerifier(() => supported());
+    const slots = new Semaphore();
+    const held = await slots.acquire(2);
+    const other = await slots.acquire(2);
+    const answer = Array.from({ length: 30 }, () => "The Harbour Bridge opened in 1932 [1].").join(" ");
+    const checking = checkCitations({ answer, sources: [bridge], verifier, concurrency: 2, slots });
+    await settle(() => slots.waiting === 2);
+    await settle(() => slots.waiting > 2);
+    expect(slots.waiting).toBe(2);
+    held();
+    other();
+    const report = await checking;
+    expect(report.checks).toHaveLength(30);
+    expect(report.checks.every((check) => check.verdict === "supported")).toBe(true);
   });
 
   it("stops when aborted: the check rejects, the call under way has the signal, and no claim waiting for a slot is judged", async () => {

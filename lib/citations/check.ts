@@ -84,18 +84,23 @@ export async function checkCitations(options: CheckCitationsOptions): Promise<Ci
 
   const slots = options.slots ?? new Semaphore();
   const concurrency = options.concurrency ?? 1;
-  const checks = await Promise.all(
-    found.map(async (check) => {
-      const source = byNumber.get(check.n);
-      if (check.verdict !== "found" || !source) return check;
+  // `concurrency` workers take the claims in turn, so a long report waits on at most that many slots.
+  const checks = [...found];
+  let next = 0;
+  const work = async () => {
+    for (let index = next++; index < checks.length; index = next++) {
+      const check = checks[index];
+      const source = check?.verdict === "found" ? byNumber.get(check.n) : undefined;
+      if (!check || !source) continue;
       const release = await slots.acquire(concurrency, signal);
       try {
-        return await judge(check, source, verifier, signal);
+        checks[index] = await judge(check, source, verifier, signal);
       } finally {
         release();
       }
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, checks.length)) }, work));
   signal?.throwIfAborted();
   return { checks, checkedAt: Date.now(), verifierModel: verifier.model };
 }
