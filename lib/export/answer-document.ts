@@ -1,6 +1,6 @@
 import type { CitationReport } from "@/lib/protocol/citations";
 import { referencesMarkdown } from "./markdown";
-import { answerReferences, citationSummary, type Reference, type ReferenceSource } from "./references";
+import { answerWithReferences, citationSummary, type Reference, type ReferenceSource } from "./references";
 
 /**
  * One answer as a document of its own (docs/research.md, "Exports"): the answer's Markdown as the
@@ -12,7 +12,7 @@ export interface AnswerDocument {
   question: string | null;
   model: string | null;
   answeredAt: number;
-  /** The answer's Markdown, `[n]` markers and all. */
+  /** The answer's Markdown, `[n]` markers and all (a research report without the references its writer listed). */
   content: string;
   references: Reference[];
   /** The citations' header line, when they were checked. */
@@ -27,6 +27,7 @@ export function answerDocument({
   model,
   answeredAt,
   content,
+  mode,
   sources,
   report,
   files,
@@ -36,6 +37,8 @@ export function answerDocument({
   model: string | null;
   answeredAt: number;
   content: string;
+  /** The run's mode: a research report lists its own references, which this one replaces. */
+  mode: string | null;
   sources: readonly ReferenceSource[];
   report: CitationReport | null;
   files: readonly { id: string; filename: string }[];
@@ -46,8 +49,7 @@ export function answerDocument({
     question,
     model,
     answeredAt,
-    content,
-    references: answerReferences(content, sources, report),
+    ...answerWithReferences(content, { mode, sources, report }),
     citations: report && report.checks.length > 0 ? citationSummary(report) : null,
     fileName: (fileId) => names.get(fileId),
   };

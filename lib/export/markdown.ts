@@ -4,7 +4,7 @@ import type { RunStep } from "@/lib/protocol/run-events";
 import type { ConversationExport, ExportedFile, ExportedRun } from "./format";
 import {
   accessedDate,
-  answerReferences,
+  answerWithReferences,
   attachmentId,
   type Reference,
   type ReferenceSource,
@@ -55,9 +55,13 @@ export function conversationMarkdown(document: ConversationExport): string {
       lines.push("", "</details>", "");
     }
     if (run?.error) lines.push(`> ${run.status === "complete" ? "Note" : "The run ended"}: ${oneLine(run.error)}`, "");
-    lines.push(message.content || "*(no answer)*", "");
     const sources = run ? runSources(run, steps) : [];
-    const references = answerReferences(message.content, sources, reportsByMessage.get(message.id));
+    const { content, references } = answerWithReferences(message.content, {
+      mode: run?.mode ?? null,
+      sources,
+      report: reportsByMessage.get(message.id),
+    });
+    lines.push(content || "*(no answer)*", "");
     if (references.length) {
       lines.push(referencesMarkdown(references, fileName), "");
     } else if (sources.length) {

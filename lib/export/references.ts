@@ -1,4 +1,5 @@
 import { citedSentences } from "@/lib/citations/claims";
+import { prompt } from "@/lib/prompts";
 import { type CitationReport, type CitationVerdict, verdictCounts } from "@/lib/protocol/citations";
 
 /**
@@ -47,6 +48,34 @@ export function answerReferences(
     const { url, title, retrievedAt } = source;
     return [{ n, url, title, retrievedAt, verdicts }];
   });
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The references section a research report's writer ends it with (lib/agent/research/write.ts), in either language. */
+const WRITTEN_REFERENCES = new RegExp(
+  `(?:^|\\n)## (?:${(["en", "ja"] as const).map((language) => escapeRegExp(prompt(language, "research_references_heading"))).join("|")})\\n(?![\\s\\S]*\\n## )[\\s\\S]*$`,
+);
+
+/**
+ * The answer as an export shows it, and its references. A research report ends with the references
+ * its writer listed: the export lists them itself (with the verdicts), so that section is left out —
+ * unless the run's stored sources give no reference to list in its place.
+ */
+export function answerWithReferences(
+  answer: string,
+  {
+    mode,
+    sources,
+    report,
+  }: { mode: string | null; sources: readonly ReferenceSource[]; report?: CitationReport | null },
+): { content: string; references: Reference[] } {
+  if (mode === "research") {
+    const body = answer.replace(WRITTEN_REFERENCES, "").trimEnd();
+    const references = answerReferences(body, sources, report);
+    if (body !== answer.trimEnd() && references.length > 0) return { content: body, references };
+  }
+  return { content: answer, references: answerReferences(answer, sources, report) };
 }
 
 const VERDICT_WORDS: Record<CitationVerdict, string> = {

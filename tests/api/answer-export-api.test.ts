@@ -44,7 +44,11 @@ const ANSWER = [
  * A conversation whose answer cites sources 1 and 2 of its run, which also read source 3 (never
  * cited), its citations checked: 1 supported, 2 partly.
  */
-async function seedAnswer(db: Db, ownerId: OwnerId = null) {
+async function seedAnswer(
+  db: Db,
+  ownerId: OwnerId = null,
+  { mode = "native", answer = ANSWER }: { mode?: "native" | "research"; answer?: string } = {},
+) {
   const conversation = await createConversation(db, { title: "調査 Report", model: "qwen3:8b", ownerId });
   const question = await insertMessage(db, {
     conversationId: conversation.id,
@@ -54,7 +58,7 @@ async function seedAnswer(db: Db, ownerId: OwnerId = null) {
   const run = await createRun(db, {
     conversationId: conversation.id,
     questionId: question.id,
-    mode: "native",
+    mode,
     model: "qwen3:8b",
   });
   const read = (n: number, url: string, title: string, text: string, at: number) =>
@@ -69,7 +73,7 @@ async function seedAnswer(db: Db, ownerId: OwnerId = null) {
     iterations: 1,
     inputTokens: 1,
     outputTokens: 1,
-    answer: ANSWER,
+    answer,
     messageId: answerId,
   });
   const check = (n: number, verdict: "supported" | "partly") => ({
@@ -169,6 +173,36 @@ describe("one answer as a document", () => {
       "[2] 東京の案内, accessed 2026-03-05 — citations: 1 partly supported",
     ]);
     expect(xml).not.toContain("Never cited");
+  });
+
+  it.each([
+    ["References", "[1] The report. https://example.org/report (accessed 2026-03-04)"],
+    ["参考文献", "[1] The report. https://example.org/report(閲覧日 2026-03-04)"],
+  ])(
+    "a research report's own references (## %s) give way to the export's, with the verdicts",
+    async (heading, line) => {
+      const body = "## Summary\n\nThe report names two findings [1].";
+      const answer = `${body}\n\n## ${heading}\n\n${line}\n`;
+      const { conversationId, answerId } = await seedAnswer(await getDb(), null, { mode: "research", answer });
+      const markdown = await (await requestExport(conversationId, answerId, "?format=md")).text();
+      expect(markdown).toContain(body);
+      expect(markdown).not.toContain(`## ${heading}`);
+      expect(markdown).not.toContain(line);
+      expect(markdown).toContain(
+        "- \\[1\\] [The report](https://example.org/report), accessed 2026-03-04 — citations: 1 supported",
+      );
+      const xml = await documentXml(
+        Buffer.from(await (await requestExport(conversationId, answerId, "?format=docx")).arrayBuffer()),
+      );
+      expect(paragraphs(xml).filter((text) => text === heading || text === "References")).toEqual(["References"]);
+    },
+  );
+
+  it("an ordinary answer keeps a references section it wrote itself", async () => {
+    const answer = "Two findings [1].\n\n## References\n\n[1] The report";
+    const { conversationId, answerId } = await seedAnswer(await getDb(), null, { answer });
+    const markdown = await (await requestExport(conversationId, answerId, "?format=md")).text();
+    expect(markdown).toContain(answer);
   });
 
   it("refuses a format it does not write with 400", async () => {

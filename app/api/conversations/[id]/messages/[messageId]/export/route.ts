@@ -36,6 +36,7 @@ export const GET = apiRoute(
       model: rows.run?.model ?? null,
       answeredAt: rows.message.createdAt,
       content: rows.message.content,
+      mode: rows.run?.mode ?? null,
       sources: rows.sources,
       report: rows.report,
       files: rows.fileNames,
