@@ -259,6 +259,37 @@ describe("research mode: the research turn", () => {
     ]);
   });
 
+  it("researches a Japanese brief in Japanese: the question is the brief in Japanese, and a section that found nothing says so, nothing written in its place", async () => {
+    // Every researcher answers without reading anything.
+    fake().setDefaultResponder((req) =>
+      userText(req).includes("The report:") || !req.tools ? { chunks: ["要約。"] } : { content: "見つかりません。" },
+    );
+    const ja: ResearchBrief = {
+      goal: "欧州のヒートポンプ",
+      scope: "",
+      sections: [section("s1", "費用"), section("s2", "節約"), section("s3", "限界")],
+    };
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: ja } });
+
+    const [question, answer] = await messagesOf(id);
+    expect(question?.content).toBe(briefText(ja, "ja"));
+    expect(question?.content).toContain(prompt("ja", "research_scope_open"));
+    const failed = prompt("ja", "research_section_failed", { reason: prompt("ja", "research_reason_no_sources") });
+    for (const title of ["費用", "節約", "限界"]) expect(answer?.content).toContain(`## ${title}\n\n${failed}\n\n`);
+    expect(
+      progressOf(events)
+        .at(-1)
+        ?.sections.map((s) => s.status),
+    ).toEqual(["failed", "failed", "failed"]);
+    // No writer was asked to fill a failed section.
+    expect(
+      fake()
+        .chatRequests()
+        .filter((r) => /Questions it answers|答える問い/.test(userText(r.body))),
+    ).toEqual([]);
+  });
+
   it("with researchAutoStart the first turn makes a brief without asking and researches it in the same run", async () => {
     researchModel();
     const id = await newConversation();
