@@ -1,35 +1,24 @@
-// npm run bench:research — the research engine's own cost (docs/benchmarks.md, "Research mode"):
-// a scripted five-section report over the fake web on loopback: the real scrape_url reads 3 pages a
-// section, every step is stored as the server stores it (its source part with it, SQLite), the
-// report is written and its citations checked against the stored sources (finder and a verifier).
-// The models answer at once, so each phase's time is the app's own (extraction, storage, checking);
-// printed with the model calls each phase made, and the process's peak memory.
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ResearchAgent } from "@/lib/agent/research/research-agent";
 import { checkCitations } from "@/lib/citations/check";
 import { modelVerifier } from "@/lib/citations/verifier";
-import { closeDb, type Db, openDb } from "@/lib/db/client";
+import { closeDb, openDb } from "@/lib/db/client";
 import { createConversation } from "@/lib/db/conversations";
 import { insertMessage } from "@/lib/db/messages";
 import { runSourcesWhole, storeRunEvent } from "@/lib/db/run-sources";
 import { createRun } from "@/lib/db/runs";
 import { parseConfig } from "@/lib/env-config";
-import { createFileStore } from "@/lib/files/file-store";
-import { fileLimits } from "@/lib/files/quota";
 import type { ChatMessage } from "@/lib/llm/types";
 import type { ResearchBrief, ResearchPhase } from "@/lib/protocol/research";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
-import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
-import { fetchPublic } from "@/lib/tools/safe-http";
-import type { ToolServices } from "@/lib/tools/services";
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { LIMITS } from "@/tests/support/agent-harness";
 import { fakeToolbox } from "@/tests/support/fake-toolbox";
 import { startFakeWeb } from "@/tests/support/fake-web";
 import { type ScriptedLLM, scriptedLLM } from "@/tests/support/scripted-llm";
+import { toolServices } from "@/tests/support/tool-services";
 import { sized } from "./smoke-mode.mts";
 import { clock, fmt, percentile } from "./support.mts";
 
@@ -63,23 +52,6 @@ const sectionOf = (messages: ChatMessage[]) =>
   /Section: (.*)/.exec(messages.find((message) => message.role === "user")?.content ?? "")?.[1] ?? "";
 
 type Config = ReturnType<typeof parseConfig>;
-
-/** The tools' services as the server builds them, fetching through the SSRF guard (the fake web allowed). */
-function toolServices(config: Config, db: Db): ToolServices {
-  return {
-    limits: config,
-    secret: randomBytes(32),
-    fetch: (url, options) =>
-      fetchPublic(url, {
-        ...options,
-        maxBytes: options.maxBytes ?? config.MAX_FETCH_MB * 1024 * 1024,
-        allowPrivate: config.FETCH_ALLOW_PRIVATE,
-        totalTimeoutMs: 5000,
-      }),
-    files: createFileStore(db, fileLimits(config)),
-    pageCache: pageTextCacheFor(config),
-  };
-}
 
 async function oneRun(webUrl: string, config: Config) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-bench-research-"));

@@ -1,18 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { createConversation } from "@/lib/db/conversations";
 import { parseConfig } from "@/lib/env-config";
-import { createFileStore } from "@/lib/files/file-store";
-import { fileLimits } from "@/lib/files/quota";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { renderObservation, type ToolOutcome } from "@/lib/tools/outcome";
-import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import type { ToolContext, ToolRegistry } from "@/lib/tools/registry";
-import { fetchPublic } from "@/lib/tools/safe-http";
 import type { ToolServices } from "@/lib/tools/services";
 import { UrlLeakGuard } from "@/lib/tools/url-leak-guard";
 import { type FakeWeb, startFakeWeb } from "./fake-web";
 import { tempDb } from "./temp-db";
+import { toolServices } from "./tool-services";
 
 /**
  * The built-in tools against a fake web server on loopback (allowed through FETCH_ALLOW_PRIVATE,
@@ -65,19 +61,7 @@ export function setupToolEnv(env: Record<string, string> = {}) {
       SEARXNG_URL: `${web.url}/searx/`,
       ...env,
     });
-    ctx.services = {
-      limits: config,
-      secret: randomBytes(32),
-      fetch: (url, options) =>
-        fetchPublic(url, {
-          ...options,
-          maxBytes: options.maxBytes ?? config.MAX_FETCH_MB * 1024 * 1024,
-          allowPrivate: config.FETCH_ALLOW_PRIVATE,
-          totalTimeoutMs: 5000,
-        }),
-      files: createFileStore(db.db, fileLimits(config)),
-      pageCache: pageTextCacheFor(config),
-    };
+    ctx.services = toolServices(config, db.db);
     ctx.registry = createBuiltinRegistry(ctx.services);
     ctx.conversationId = (await createConversation(db.db, { ownerId: null, title: "mine" })).id;
     ctx.otherConversationId = (await createConversation(db.db, { ownerId: null, title: "theirs" })).id;
