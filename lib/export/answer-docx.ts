@@ -37,7 +37,13 @@ export async function answerDocx(document: AnswerDocument): Promise<Buffer> {
   const children: (Paragraph | Table)[] = [
     new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(oneLine(document.title))] }),
     ...(document.question
-      ? [new Paragraph({ style: "Quote", children: [new TextRun({ text: document.question, italics: true })] })]
+      ? [
+          quoted(
+            document.question
+              .split("\n")
+              .map((line, index) => new TextRun({ text: line, italics: true, ...(index > 0 ? { break: 1 } : {}) })),
+          ),
+        ]
       : []),
     new Paragraph({ children: [new TextRun({ text: about.join(" · "), color: "666666", size: 18 })] }),
     ...tree.children.flatMap((node) => writer.block(node)),
@@ -70,6 +76,8 @@ export async function answerDocx(document: AnswerDocument): Promise<Buffer> {
     creator: "ollama-web",
     title: oneLine(document.title),
     numbering: { config: writer.numbering() },
+    // Kana and kanji in a font that has them, whatever the reader's Word defaults to.
+    styles: { default: { document: { run: { font: { eastAsia: EAST_ASIAN_FONT } } } } },
     sections: [{ children }],
   });
   return Packer.toBuffer(file);
@@ -80,6 +88,7 @@ const BULLET = "bullet-list";
 /** Word's list levels: nine, 0 to 8; a deeper Markdown list stays at the last. */
 const LEVELS = 9;
 const CODE_FONT = "Consolas";
+const EAST_ASIAN_FONT = "Yu Gothic";
 
 interface Marks {
   bold?: boolean;

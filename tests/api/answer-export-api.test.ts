@@ -8,6 +8,8 @@ import { insertMessage } from "@/lib/db/messages";
 import { appendSourcePart } from "@/lib/db/run-sources";
 import { createRun, finishRun } from "@/lib/db/runs";
 import { findUserByName } from "@/lib/db/users";
+import { getConfig } from "@/lib/env-config";
+import { docxLimits, docxToHtml } from "@/lib/files/docx-html";
 import { MAX_ENTRIES, readEntry, zipEntries } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts } from "@/tests/support/accounts";
@@ -148,7 +150,8 @@ describe("one answer as a document", () => {
     expect(response.headers.get("content-disposition")).toContain(
       `filename*=UTF-8''${encodeURIComponent("調査 Report.docx")}`,
     );
-    const xml = await documentXml(Buffer.from(await response.arrayBuffer()));
+    const docx = Buffer.from(await response.arrayBuffer());
+    const xml = await documentXml(docx);
     const texts = paragraphs(xml);
     expect(texts).toContain("調査 Report");
     expect(texts).toContain("東京について調べて");
@@ -173,6 +176,14 @@ describe("one answer as a document", () => {
       "[2] 東京の案内, accessed 2026-03-05 — citations: 1 partly supported",
     ]);
     expect(xml).not.toContain("Never cited");
+    // Another reader (mammoth, what reads uploaded DOCX here) makes the same structure of it.
+    const html = await docxToHtml(docx, docxLimits(getConfig()));
+    expect(html).toContain("<h1>調査の結果</h1>");
+    expect(html).toContain("<h2>Details</h2>");
+    expect(html).toContain("<ol><li>First point</li><li>Second point <sup>[1,2]</sup></li></ol>");
+    expect(html).toContain("<ul><li>a bullet</li></ul>");
+    expect(html).toMatch(/<table>[\s\S]*値[\s\S]*12%[\s\S]*<\/table>/);
+    expect(html).toContain("東京は日本の首都です<sup>[2]</sup>。");
   });
 
   it.each([
