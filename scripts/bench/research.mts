@@ -133,10 +133,12 @@ async function oneRun(webUrl: string, config: Config) {
     onProgress: (progress) => {
       if (marks.at(-1)?.phase !== progress.phase) marks.push({ phase: progress.phase, at: clock(), calls: calls() });
     },
-    verify: async (report, signal) => {
+    verify: async (report, signal, claimsEnd) => {
       await Promise.all(writes);
       const sources = await runSourcesWhole(db, { runId: run.id });
-      const checked = await checkCitations({ answer: report, sources, verifier: modelVerifier(verifierModel), signal });
+      // The references at the report's end are not claims, as on the server.
+      const answer = report.slice(0, claimsEnd);
+      const checked = await checkCitations({ answer, sources, verifier: modelVerifier(verifierModel), signal });
       if (checked.checks.length === 0) throw new Error("the report's citations were not checked");
     },
   });
