@@ -70,7 +70,10 @@ export const AssistantMessage = memo(function AssistantMessage({
       aria-label={t("label")}
       className="group/answer min-w-0"
     >
-      {run.research ? <ProgressCard progress={run.research} live={streaming} /> : null}
+      {/* Once the brief is made, its card says the rest: the progress of making it is over. */}
+      {run.research && !(run.research.phase === "brief" && brief) ? (
+        <ProgressCard progress={run.research} live={streaming} />
+      ) : null}
       <RunTimeline timeline={run.timeline} runEnded={!streaming} elapsedMs={run.elapsedMs} />
       {brief?.kind === "brief" ? (
         <OutlineCard brief={brief.brief} start={outlineStart} />

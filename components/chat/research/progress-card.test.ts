@@ -67,4 +67,11 @@ describe("the research progress card", () => {
     expect(sourcesOnly).toContain("情報源の上限に達しました");
     expect(sourcesOnly).not.toContain("時間の上限");
   });
+
+  it("while the brief is made, shows the phase only: no sections, sources or time yet", () => {
+    const making = card(progress({ phase: "brief", sections: [], done: 0, total: 0, sourcesRead: 0, elapsedMs: 0 }));
+    expect(making).toContain("Outline");
+    expect(making).not.toContain("Sections written");
+    expect(making).not.toContain("Sources read");
+  });
 });

@@ -97,19 +97,21 @@ export function ProgressCard({ progress, live }: { progress: ResearchProgress; l
         <h3 className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{t("label")}</h3>
         <PhaseSteps phase={progress.phase} live={live} />
       </div>
-      <ul className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
-        <Fact testId="research-sections-done" text={t("sections", { done: progress.done, total: progress.total })} />
-        <Fact
-          testId="research-sources-read"
-          text={t("sources", { read: progress.sourcesRead, max: progress.maxSources })}
-          full={progress.budgetsReached.includes("sources")}
-        />
-        <Fact
-          testId="research-time"
-          text={t("time", { elapsed: format(elapsed), max: format(progress.maxMs) })}
-          full={progress.budgetsReached.includes("time")}
-        />
-      </ul>
+      {progress.phase === "brief" ? null : (
+        <ul className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+          <Fact testId="research-sections-done" text={t("sections", { done: progress.done, total: progress.total })} />
+          <Fact
+            testId="research-sources-read"
+            text={t("sources", { read: progress.sourcesRead, max: progress.maxSources })}
+            full={progress.budgetsReached.includes("sources")}
+          />
+          <Fact
+            testId="research-time"
+            text={t("time", { elapsed: format(elapsed), max: format(progress.maxMs) })}
+            full={progress.budgetsReached.includes("time")}
+          />
+        </ul>
+      )}
       {progress.budgetsReached.length > 0 ? (
         <ul className="mt-2 flex flex-col gap-1">
           {progress.budgetsReached.map((budget) => (
