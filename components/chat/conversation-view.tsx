@@ -111,11 +111,11 @@ export function ConversationView({ id }: { id: string }) {
   // "Plan first" as the user last set it here, else as the conversation remembers it.
   const [planFirstChoice, setPlanFirst] = useState<boolean | null>(null);
   const planFirst = planFirstChoice ?? detail?.conversation.planFirst ?? false;
-  // "Research" as the user last set it here; on by itself while a research run's questions wait for
-  // their answer, so the reply makes the brief.
+  // "Research" as the user last set it here; on by itself while the last answer is a research run's
+  // brief or questions, so a reply (answers, or what to change) makes the next brief.
   const [researchChoice, setResearch] = useState<boolean | null>(null);
   const asked = detail?.messages.findLast((message) => message.role === "assistant")?.run?.researchBrief?.kind;
-  const research = researchChoice ?? asked === "questions";
+  const research = researchChoice ?? asked !== undefined;
   const mode = research ? "research" : planFirst ? "dag" : "auto";
 
   const { ready, clear } = attachments;

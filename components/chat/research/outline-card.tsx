@@ -281,10 +281,7 @@ function OutlineForm({ brief, start }: { brief: ResearchBrief; start: OutlineSta
                 value={section.questions}
                 placeholder={t("questions")}
                 onChange={(event) => change(editSection(draft, section.id, { questions: event.target.value }))}
-                className={cx(
-                  FIELD,
-                  "mt-1.5 resize-y text-muted-foreground focus:text-foreground sm:ml-6 sm:w-[calc(100%-1.5rem)]",
-                )}
+                className={cx(FIELD, "mt-1.5 resize-y sm:ml-6 sm:w-[calc(100%-1.5rem)]")}
               />
             </li>
           );
