@@ -68,7 +68,9 @@ describe("an export reads its files' content one file at a time", () => {
     const readsBefore: number[] = [];
     let text = "";
     for await (const chunk of exportChunks(db, document, { withFiles: true })) {
-      const index = files.findIndex((file) => chunk === Buffer.from(file.filename.charAt(0).repeat(3000)).toString("base64"));
+      const index = files.findIndex(
+        (file) => chunk === Buffer.from(file.filename.charAt(0).repeat(3000)).toString("base64"),
+      );
       if (index !== -1) readsBefore.push(reads.ids.length);
       text += chunk;
     }

@@ -19,6 +19,7 @@ import {
   READABLE_VERSIONS,
 } from "./format";
 import { remapIds } from "./remap-ids";
+import { sourcesFromSteps } from "./sources-from-steps";
 import { MAX_ZIP_ENTRIES } from "./zip-writer";
 
 /**
@@ -414,17 +415,18 @@ async function storeConversation(
         id: remap.id(file.id),
         conversationId,
       })),
-      runs: document.runs.map(({ events, sources, ...run }) => {
+      runs: document.runs.map(({ events, sources: exported, ...run }) => {
         const runId = remap.id(run.id);
+        const remapped = events.map((event) => ({ ...event, data: remap.inValue(event.data) as typeof event.data }));
+        // Version 1 had no source store: its steps hold what each read.
+        const sources =
+          document.version === 1
+            ? sourcesFromSteps(runId, remapped)
+            : exported.map((source) => ({ ...source, url: remap.inText(source.url) }));
         return {
           run: { ...run, id: runId, conversationId, questionId: remap.nullable(run.questionId) },
-          events: events.map((event) => ({
-            ...event,
-            runId,
-            type: event.type as never,
-            data: remap.inValue(event.data) as never,
-          })),
-          sources: sources.map(({ parts, ...source }) => ({ ...source, runId, url: remap.inText(source.url) })),
+          events: remapped.map((event) => ({ ...event, runId, type: event.type as never, data: event.data as never })),
+          sources: sources.map(({ parts, ...source }) => ({ ...source, runId })),
           sourceParts: sources.flatMap((source) =>
             source.parts.map((part, seq) => ({ ...part, runId, n: source.n, seq })),
           ),

@@ -135,18 +135,38 @@ describe("the conversation export carries the sources and verdicts", () => {
     ]);
   });
 
-  it("still imports a version-1 export, which has no sources or reports", async () => {
-    const { conversationId } = await seedConversationWithSources(await getDb());
+  it("still imports a version-1 export, its sources rebuilt from its steps as the live store makes them", async () => {
+    const { conversationId, runId } = await seedConversationWithSources(await getDb());
     const { citationReports: _reports, ...current } = await exportJson(conversationId);
     const older = { ...current, version: 1, runs: current.runs.map(({ sources: _sources, ...run }) => run) };
     const before = await counts();
     const result = await importReport(older);
     expect(result.skipped).toEqual([]);
     expect(result.imported).toHaveLength(1);
-    const after = await counts();
-    expect(after).toEqual({ ...before, conversations: before.conversations + 1 });
+    // The seeded run's two tool_result steps read two sources, one part each; no report came with it.
+    expect(await counts()).toEqual({
+      ...before,
+      conversations: before.conversations + 1,
+      sources: before.sources + 2,
+      parts: before.parts + 2,
+    });
     const copy = await exportJson(result.imported[0]?.id ?? "");
-    expect(copy.runs.flatMap((run) => run.sources)).toEqual([]);
+    const runIndex = current.runs.findIndex((run) => run.id === runId);
+    const newPdfId = copy.files[current.files.findIndex((file) => file.filename === "report.pdf")]?.id;
+    expect(copy.runs[runIndex]?.sources).toEqual([
+      expect.objectContaining({
+        n: 1,
+        url: `attachment:${newPdfId}`,
+        retrievedAt: 2,
+        parts: [{ text: `Text of attachment:${newPdfId}`, pageFirst: null, pageLast: null, pageTotal: null }],
+      }),
+      expect.objectContaining({
+        n: 2,
+        url: "https://example.org/a_(b)",
+        chars: "A page".length,
+        parts: [{ text: "A page", pageFirst: null, pageLast: null, pageTotal: null }],
+      }),
+    ]);
     expect(copy.citationReports).toEqual([]);
   });
 
