@@ -1,5 +1,5 @@
 import { CircleAlert, CircleStop, Unplug } from "lucide-react";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import { useTranslations } from "use-intl";
 import { useErrorText } from "@/components/ui/use-error-text";
 import type { AssistantItem } from "./chat-items";
@@ -11,6 +11,7 @@ import { ProgressCard } from "./research/progress-card";
 import { QuestionsCard } from "./research/questions-card";
 import { RunTimeline } from "./run/run-timeline";
 import { AnswerWithSources } from "./sources/answer-sources";
+import type { FindSupport } from "./sources/citation-popover";
 import { useCitationCheck } from "./sources/use-citation-check";
 import { VersionSwitcher } from "./version-switcher";
 
@@ -61,6 +62,13 @@ export const AssistantMessage = memo(function AssistantMessage({
           : { onStart: (edited) => startResearch(stored.id, edited) };
   // A stored answer's citations can be checked by the verifier; its verdicts replace the finder's.
   const citations = useCitationCheck(stored && !streaming ? stored.id : null, run.citations);
+  const answerId = stored && !streaming ? stored.id : null;
+  const startFindSupport = actions?.findSupport;
+  const findSupport = useMemo<FindSupport | null>(
+    () =>
+      answerId && startFindSupport ? { blocked, start: (question) => startFindSupport(answerId, question) } : null,
+    [answerId, startFindSupport, blocked],
+  );
 
   return (
     <article
@@ -99,6 +107,7 @@ export const AssistantMessage = memo(function AssistantMessage({
             timeline={run.timeline}
             report={citations.report}
             onCheck={citations.onCheck}
+            findSupport={findSupport}
           />
         </div>
       ) : null}

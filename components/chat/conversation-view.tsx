@@ -28,6 +28,7 @@ import { isLive, type LiveTurn } from "./live-turn";
 import { MessageList, type ThreadActions, type UnsentActions } from "./message-list";
 import { briefQuestion } from "./research/outline-draft";
 import { RunAnnouncer } from "./run-announcer";
+import { findSupportInput } from "./sources/find-support";
 import { ThreadEmpty, ThreadError, ThreadLoading, ThreadNotFound } from "./thread-states";
 import { useToolGroups } from "./tool-groups-menu";
 import { useConversationDetail } from "./use-conversation-detail";
@@ -173,6 +174,18 @@ export function ConversationView({ id }: { id: string }) {
     },
     [send, id, model, errorText, tOutline],
   );
+  // "Find support": a short ReAct turn after the answer; what follows it on the branch shown is hidden meanwhile.
+  const findSupport = useCallback(
+    async (answerId: string, question: string) => {
+      const messages = storedMessages ?? [];
+      const index = messages.findIndex((message) => message.id === answerId);
+      const after = index === -1 ? [] : messages.slice(index + 1).map((message) => message.id);
+      const input = findSupportInput({ conversationId: id, model: model ?? undefined, answerId, question, after });
+      const result = await send(input);
+      return result.ok ? null : errorText(result.error);
+    },
+    [send, id, model, storedMessages, errorText],
+  );
   const [focused, setFocused] = useState<ThreadActions["focused"]>(null);
   const blocked = live !== undefined;
   const actions = useMemo(
@@ -180,6 +193,7 @@ export function ConversationView({ id }: { id: string }) {
       blocked,
       focused,
       startResearch,
+      findSupport,
       edit: (questionId, message) => newVersion(questionId, { message, editOf: questionId }),
       regenerate: (answerId) => {
         const messages = storedMessages ?? [];
@@ -200,7 +214,7 @@ export function ConversationView({ id }: { id: string }) {
         }
       },
     }),
-    [blocked, focused, startResearch, newVersion, storedMessages, setDetail, forgetSettled, id, errorText],
+    [blocked, focused, startResearch, findSupport, newVersion, storedMessages, setDetail, forgetSettled, id, errorText],
   );
 
   const onStop = useCallback(async () => {

@@ -25,6 +25,8 @@ export interface ThreadActions {
   focused: { id: string; step: -1 | 1 } | null;
   /** Research mode: researches the brief the answer `parentId` proposed, as the user edited it. */
   startResearch?(parentId: string, brief: ResearchBrief): Promise<string | null>;
+  /** "Find support": asks `question` in a short tool-using turn after the answer `answerId`. */
+  findSupport?(answerId: string, question: string): Promise<string | null>;
 }
 
 /** What can be done to an unsent follow-up; each resolves with an error message to show, or null. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api, asApiError } from "@/lib/client/api";
+import { ApiError, api, asApiError, type ChatRequest } from "@/lib/client/api";
 import { followRun } from "@/lib/client/follow-run";
 import type { ResearchBrief } from "@/lib/protocol/research";
 import { applyToTurn, interruptAccepted, isLive, type LiveTurn, newTurn, type SentAttachment } from "./live-turn";
@@ -16,6 +16,8 @@ export interface SendInput {
   /** "dag": plan first (DAG mode); "research": research mode (a brief first, then a report). */
   mode?: "auto" | "dag" | "research";
   attachments?: SentAttachment[];
+  /** After this stored answer (a branch there when it is not the last); by default the end of the branch shown. */
+  parentId?: string;
   /** A new version of this stored question. */
   editOf?: string;
   /** A new version of this stored answer: its question (`message`) is answered again, not sent anew. */
@@ -52,6 +54,16 @@ export interface ChatRuns {
 interface Callbacks {
   onStarted?: (conversationId: string) => void;
   onSettled?: (conversationId: string) => void;
+}
+
+/** `POST /api/chat`'s body for a turn: a research start, a regeneration, or a question (after `parentId`, or a new version of `editOf`). */
+export function chatRequest(input: SendInput): ChatRequest {
+  const { conversationId, model, mode, message, attachments, parentId, editOf, regenerate, interruptIds, research } =
+    input;
+  const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
+  if (research) return researchStartBody({ conversationId, model, ...research });
+  if (regenerate) return { conversationId, model, mode, regenerate };
+  return { conversationId, model, mode, message, parentId, editOf, attachmentIds, interruptIds };
 }
 
 /** Settled turns kept until the stored messages replace them. */
@@ -123,18 +135,8 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
   );
 
   const send = useCallback<ChatRuns["send"]>(
-    async ({
-      conversationId,
-      message,
-      model,
-      mode,
-      attachments,
-      editOf,
-      regenerate,
-      replaces,
-      interruptIds,
-      research,
-    }) => {
+    async (input) => {
+      const { conversationId, message, model, attachments, regenerate, replaces, interruptIds } = input;
       // A regenerated answer's question is the stored one, shown already.
       const question = regenerate ? null : message;
       const turn = newTurn({ conversationId, question, attachments, model, replaces, interruptIds });
@@ -144,15 +146,7 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
       mutate(conversationId, (list) => [...(replaces ? list.filter(isLive) : list.slice(-(KEPT_TURNS - 1))), turn]);
       let body: ReadableStream<Uint8Array>;
       try {
-        const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
-        body = await api.chat(
-          research
-            ? researchStartBody({ conversationId, model, ...research })
-            : regenerate
-              ? { conversationId, model, mode, regenerate }
-              : { conversationId, model, mode, message, editOf, attachmentIds, interruptIds },
-          controller.signal,
-        );
+        body = await api.chat(chatRequest(input), controller.signal);
       } catch (error) {
         mutate(conversationId, (list) => list.filter((t) => t.key !== turn.key));
         return { ok: false, error: asApiError(error) };

@@ -13,7 +13,7 @@ import { drawnAnswer, Markdown } from "../markdown";
 import { citationLookup } from "./citation-checks";
 import { type CitationChecks, CitationChecksContext } from "./citation-chip";
 import { CitationHeader } from "./citation-header";
-import { CitationPopover } from "./citation-popover";
+import { CitationPopover, type FindSupport } from "./citation-popover";
 import type { CitationTarget } from "./citations";
 import { domainOf, sourceHref } from "./source-link";
 
@@ -29,6 +29,7 @@ export const AnswerWithSources = memo(function AnswerWithSources({
   timeline,
   report = null,
   onCheck,
+  findSupport = null,
 }: {
   /** The answer as the model wrote it (what the report's offsets count in). */
   answer: string;
@@ -37,6 +38,8 @@ export const AnswerWithSources = memo(function AnswerWithSources({
   report?: CitationReport | null;
   /** Has the verifier check the answer's citations: the button under it (see CitationHeader). */
   onCheck?: () => Promise<string | null>;
+  /** "Find support" in the popover of a claim its source does not hold; absent for an answer not stored yet. */
+  findSupport?: FindSupport | null;
 }) {
   const { conversationId, names } = useConversationFiles();
   const text = useMemo(() => linkAttachments(answer, conversationId, names), [answer, conversationId, names]);
@@ -78,6 +81,7 @@ export const AnswerWithSources = memo(function AnswerWithSources({
             container={box}
             source={sources.find((source) => source.n === opened.check.n) ?? null}
             conversationId={conversationId}
+            findSupport={findSupport}
             onClose={close}
           />
         ) : null}

@@ -1,6 +1,6 @@
 "use client";
 
-import { ExternalLink, X } from "lucide-react";
+import { ExternalLink, Search, X } from "lucide-react";
 import { type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
@@ -11,9 +11,17 @@ import type { Source } from "@/lib/protocol/run-events";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
 import { chipTone } from "./citation-checks";
 import { TONE_CLASS } from "./citation-chip";
+import { findSupportQuestion, wantsSupport } from "./find-support";
 import { markedPieces } from "./marked-passage";
 import { passageHref } from "./passage-link";
 import { sourceHref } from "./source-link";
+
+/** "Find support" for a claim: starts the follow-up turn with its question; `blocked` while a run works in the conversation. */
+export interface FindSupport {
+  blocked: boolean;
+  /** Resolves with an error to show, or null once the turn started. */
+  start: (question: string) => Promise<string | null>;
+}
 
 /** Space kept between the chip and the panel, and between the panel and the answer's edges (px). */
 const GAP = 4;
@@ -21,7 +29,7 @@ const GAP = 4;
 /**
  * A checked citation's passage, opened under its chip, the look of the app's menus: the source's
  * title, the verdict and the verifier's reason, the passage with the claim's words marked, what it
- * lacks, and a link to where it is. It takes the focus; Escape (used up, as in a menu) or a press
+ * lacks, and a link to where it is; under a claim its source does not hold, "Find support". It takes the focus; Escape (used up, as in a menu) or a press
  * outside closes it and gives the focus back to the chip; so does Tab leaving it.
  */
 export function CitationPopover({
@@ -30,6 +38,7 @@ export function CitationPopover({
   container,
   source,
   conversationId,
+  findSupport = null,
   onClose,
 }: {
   check: CitationCheck;
@@ -38,6 +47,7 @@ export function CitationPopover({
   container: RefObject<HTMLElement | null>;
   source: Source | null;
   conversationId: string | null;
+  findSupport?: FindSupport | null;
   onClose: () => void;
 }) {
   const t = useTranslations("citations");
@@ -171,6 +181,55 @@ export function CitationPopover({
               ? t("popover.openPassage")
               : t("popover.openSource")}
         </a>
+      ) : null}
+      {findSupport && wantsSupport(check.verdict) ? (
+        <FindSupportButton
+          findSupport={findSupport}
+          question={findSupportQuestion(check, source, t)}
+          onStarted={onClose}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function FindSupportButton({
+  findSupport,
+  question,
+  onStarted,
+}: {
+  findSupport: FindSupport;
+  question: string;
+  onStarted: () => void;
+}) {
+  const t = useTranslations("citations.findSupport");
+  const [starting, setStarting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const start = async () => {
+    setStarting(true);
+    setError(null);
+    const failure = await findSupport.start(question);
+    setStarting(false);
+    if (failure) setError(failure);
+    else onStarted();
+  };
+  return (
+    <div className="flex flex-col items-start gap-1 border-t border-border pt-2">
+      <button
+        type="button"
+        data-testid="find-support"
+        title={t("hint")}
+        disabled={findSupport.blocked || starting}
+        onClick={() => void start()}
+        className="inline-flex items-center gap-1.5 rounded-md border border-border px-2 py-1 text-xs font-medium hover:bg-muted/60 focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50"
+      >
+        <Search aria-hidden className="size-3.5" />
+        {starting ? t("starting") : t("button")}
+      </button>
+      {error ? (
+        <p role="alert" className="text-xs text-red-800 dark:text-red-300">
+          {error}
+        </p>
       ) : null}
     </div>
   );
