@@ -360,3 +360,59 @@ describe("research mode: writing", () => {
     expect(h.progress.map((event) => event.phase)).toContain("writing");
   });
 });
+
+describe("research mode: resuming an interrupted run", () => {
+  const at = Date.UTC(2026, 10, 30, 9);
+  const kept = {
+    sections: new Map([["s1", "## Costs\n\nA heat pump costs more to fit [1], less to run [2].\n\n"]]),
+    sources: [
+      { n: 1, url: "https://example.com/old-a", title: "Old A", retrievedAt: at },
+      { n: 2, url: "https://example.com/old-b", title: "Old B", retrievedAt: at },
+    ],
+  };
+
+  it("keeps the finished sections as written and gathers and writes only the others", async () => {
+    const gathered: string[] = [];
+    const worker = readsThen((title) => {
+      gathered.push(title);
+      return [`https://example.com/${title}`];
+    });
+    const writer = scriptedLLM({ model: "chat-model", stream: streams("Savings [3].", "Limits [4].", "Sum [1].") });
+    const h = harness({ worker, writer });
+    await h.run({ brief: BRIEF, kept });
+    expect(new Set(gathered)).toEqual(new Set(["Savings", "Limits"]));
+    const scraped = h.tools.calls.map((call) => (call.args as { url: string }).url);
+    expect(scraped).not.toContain("https://example.com/Costs");
+    const report = h.answer();
+    expect(report).toContain(kept.sections.get("s1"));
+    expect(report.indexOf("## Costs")).toBeLessThan(report.indexOf("## Savings"));
+    expect(report.indexOf("## Savings")).toBeLessThan(report.indexOf("## Limits"));
+    expect(report.startsWith(`# ${BRIEF.goal}\n\n## Summary\n\nSum [1].`)).toBe(true);
+  });
+
+  it("goes on numbering after the kept sources, and references them with the date they were read", async () => {
+    const writer = scriptedLLM({ model: "chat-model", stream: streams("Savings [3].", "Limits [4].", "Sum.") });
+    const h = harness({ writer, now: () => Date.UTC(2026, 11, 2, 8) });
+    const result = await h.run({ brief: BRIEF, kept });
+    expect(result.sources.map((source) => [source.n, source.url])).toEqual([
+      [1, "https://example.com/old-a"],
+      [2, "https://example.com/old-b"],
+      [3, "https://example.com/Savings"],
+      [4, "https://example.com/Limits"],
+    ]);
+    const references = h.answer().slice(h.answer().indexOf("## References"));
+    expect(references).toContain("[1] Old A. https://example.com/old-a (accessed 2026-11-30)");
+    expect(references).toContain("[2] Old B. https://example.com/old-b (accessed 2026-11-30)");
+    expect(references).toContain(
+      "[4] Page https://example.com/Limits. https://example.com/Limits (accessed 2026-12-02)",
+    );
+  });
+
+  it("shows the kept sections as written from the start of its progress", async () => {
+    const h = harness({ writer: scriptedLLM({ model: "chat-model", stream: streams("b [3].", "c [4].", "s") }) });
+    await h.run({ brief: BRIEF, kept });
+    const first = h.progress[0];
+    expect(first?.sections.find((state) => state.id === "s1")).toMatchObject({ status: "written", sources: 2 });
+    expect(first?.sourcesRead).toBe(2);
+  });
+});

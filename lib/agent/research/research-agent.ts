@@ -7,7 +7,7 @@ import type {
   ResearchProgress,
   ResearchSectionStatus,
 } from "@/lib/protocol/research";
-import type { AnswerPart, ModelHint, NoticeAbout, ScopedStep, ThinkingDelta } from "@/lib/protocol/run-events";
+import type { AnswerPart, ModelHint, NoticeAbout, ScopedStep, Source, ThinkingDelta } from "@/lib/protocol/run-events";
 import type { CompactionEvent, MessageCut } from "../context-guard";
 import { noticeText } from "../notices";
 import { SourceList } from "../sources";
@@ -16,7 +16,7 @@ import { makeBrief } from "./brief";
 import { briefText } from "./brief-text";
 import { ResearchBudgets } from "./budget";
 import { gather, type SectionFindings } from "./gather";
-import { referencesText, type WriteContext, writeSection, writeSummary } from "./write";
+import { citedNumbers, referencesText, type WriteContext, writeSection, writeSummary } from "./write";
 
 /**
  * Research mode (docs/research.md, "Research mode"): a run either proposes a brief (or asks up to
@@ -59,8 +59,23 @@ export interface ResearchAgentOptions {
   verify?: (report: string, signal: AbortSignal, claimsEnd: number) => Promise<void>;
 }
 
-/** What the run does: propose a brief (`ask`: clarifying questions allowed), or research one. */
-export type ResearchStart = { brief: ResearchBrief } | { propose: { ask: boolean; thenResearch: boolean } };
+/**
+ * What an interrupted run of the same brief had done, which a resumed run keeps: the sections it
+ * finished (their written text, heading included, by section id) and its sources, under the same
+ * numbers (the kept sections' `[n]` name them), each with when it was read.
+ */
+export interface ResearchKept {
+  sections: ReadonlyMap<string, string>;
+  sources: Array<Source & { retrievedAt: number }>;
+}
+
+/**
+ * What the run does: propose a brief (`ask`: clarifying questions allowed), or research one —
+ * from the start, or (`kept`) from where an interrupted run of it stopped.
+ */
+export type ResearchStart =
+  | { brief: ResearchBrief; kept?: ResearchKept }
+  | { propose: { ask: boolean; thenResearch: boolean } };
 
 interface SectionState {
   id: string;
@@ -107,7 +122,8 @@ export class ResearchAgent {
     const { options } = this;
     const { language } = options;
     let brief: ResearchBrief;
-    if ("brief" in start) brief = start.brief;
+    let kept: ResearchKept | undefined;
+    if ("brief" in start) ({ brief, kept } = start);
     else {
       this.options.onProgress?.(this.briefProgress());
       const made = await makeBrief({
@@ -134,7 +150,7 @@ export class ResearchAgent {
       brief = made.outcome.brief;
       if (!start.propose.thenResearch) return this.result(this.say(briefText(brief, language)), 0);
     }
-    return this.research(brief, input, signal);
+    return this.research(brief, input, signal, kept);
   }
 
   private briefProgress(): ResearchProgress {
@@ -152,10 +168,18 @@ export class ResearchAgent {
     };
   }
 
-  private async research(brief: ResearchBrief, input: AgentInput, signal: AbortSignal): Promise<AgentResult> {
+  private async research(
+    brief: ResearchBrief,
+    input: AgentInput,
+    signal: AbortSignal,
+    kept?: ResearchKept,
+  ): Promise<AgentResult> {
     const { options } = this;
     const { language, research } = options;
     const now = options.now ?? Date.now;
+    // A resumed run goes on numbering after the kept sources, which count against its budget.
+    for (const { retrievedAt: _, ...source } of kept?.sources ?? []) this.sources.all.push(source);
+    const keptText = (id: string) => kept?.sections.get(id);
     const timeUp = new AbortController();
     const budgets = new ResearchBudgets({
       sources: this.sources,
@@ -172,14 +196,15 @@ export class ResearchAgent {
         emit();
       },
     });
+    for (const source of kept?.sources ?? []) budgets.accessedAt.set(source.n, source.retrievedAt);
     // The wall clock ends gathering even while every section waits on its model.
     const timer = setTimeout(() => budgets.timeUp(), Math.max(0, research.maxMs - budgets.elapsedMs));
-    const states: SectionState[] = brief.sections.map((section) => ({
-      id: section.id,
-      title: section.title,
-      status: "pending",
-      sources: new Set(),
-    }));
+    const states: SectionState[] = brief.sections.map((section) => {
+      const text = keptText(section.id);
+      return text === undefined
+        ? { id: section.id, title: section.title, status: "pending", sources: new Set() }
+        : { id: section.id, title: section.title, status: "written", sources: new Set(citedNumbers(text)) };
+    });
     const stateOf = (id: string) => states.find((state) => state.id === id) as SectionState;
     let phase: ResearchPhase = "gathering";
     const emit = () =>
@@ -206,34 +231,39 @@ export class ResearchAgent {
 
     let findings: SectionFindings[];
     try {
-      findings = await gather(brief.sections, {
-        goal: brief.goal,
-        system: input.system,
-        instructions: input.instructions,
-        tools: budgets.toolbox(options.tools, language),
-        limits: options.limits,
-        stepMaxIterations: research.stepMaxIterations,
-        maxConcurrency: research.maxConcurrency,
-        language,
-        signal,
-        timeSignal: timeUp.signal,
-        budgets,
-        sources: this.sources,
-        resolveLlm: options.resolveLlm,
-        onStep: options.onStep,
-        onThinking: options.onThinking,
-        onCompact: options.onCompact,
-        onSection: (id, change) => {
-          const state = stateOf(id);
-          if ("status" in change) state.status = change.status;
-          else if ("read" in change) state.sources.add(change.read);
-          else {
-            state.status = change.findings.status;
-            if (change.findings.status === "failed") state.reason = change.findings.reason;
-          }
-          emit();
-        },
-      });
+      // Only the sections not kept are gathered.
+      const open = brief.sections.filter((section) => keptText(section.id) === undefined);
+      findings =
+        open.length === 0
+          ? []
+          : await gather(open, {
+              goal: brief.goal,
+              system: input.system,
+              instructions: input.instructions,
+              tools: budgets.toolbox(options.tools, language),
+              limits: options.limits,
+              stepMaxIterations: research.stepMaxIterations,
+              maxConcurrency: research.maxConcurrency,
+              language,
+              signal,
+              timeSignal: timeUp.signal,
+              budgets,
+              sources: this.sources,
+              resolveLlm: options.resolveLlm,
+              onStep: options.onStep,
+              onThinking: options.onThinking,
+              onCompact: options.onCompact,
+              onSection: (id, change) => {
+                const state = stateOf(id);
+                if ("status" in change) state.status = change.status;
+                else if ("read" in change) state.sources.add(change.read);
+                else {
+                  state.status = change.findings.status;
+                  if (change.findings.status === "failed") state.reason = change.findings.reason;
+                }
+                emit();
+              },
+            });
     } finally {
       clearTimeout(timer);
     }
@@ -252,7 +282,16 @@ export class ResearchAgent {
     };
     options.onAnswer({ status: "start" });
     let body = "";
-    for (const found of findings) {
+    for (const section of brief.sections) {
+      const text = keptText(section.id);
+      if (text !== undefined) {
+        // A kept section goes out as it was written, in its place in the brief.
+        options.onAnswer({ status: "delta", content: text });
+        body += text;
+        continue;
+      }
+      const found = findings.find((finding) => finding.section.id === section.id);
+      if (!found) continue;
       const state = stateOf(found.section.id);
       if (found.status === "gathered") state.status = "writing";
       emit();
