@@ -10,7 +10,7 @@ import {
 } from "@/lib/db/conversations";
 import { releaseInterrupts } from "@/lib/db/interrupts";
 import { insertMessage, messageTree } from "@/lib/db/messages";
-import { storeRunEvent } from "@/lib/db/run-sources";
+import { copyRunSources, storeRunEvent } from "@/lib/db/run-sources";
 import { createRun, savePartialAnswer } from "@/lib/db/runs";
 import { holdAccount } from "@/lib/db/users";
 import type { Config } from "@/lib/env-config";
@@ -137,7 +137,7 @@ export async function beginTurn(
         archived: false,
       });
     }
-    return createRun(tx, {
+    const created = await createRun(tx, {
       id: runId,
       conversationId: conversation.id,
       questionId: userMessageId,
@@ -145,6 +145,9 @@ export async function beginTurn(
       model: turn.llm.model,
       instanceId: liveRuns.instanceId,
     });
+    // A resumed research run starts from the interrupted run's sources, under the same numbers.
+    if (turn.resumes) await copyRunSources(tx, { from: turn.resumes, to: runId });
+    return created;
   });
   const questionId = run.questionId!;
   live.markStarted(run);

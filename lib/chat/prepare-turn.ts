@@ -19,6 +19,7 @@ import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
 import { detectLanguage } from "@/lib/prompts";
 import type { ResearchBrief } from "@/lib/protocol/research";
+import { resumedResearch } from "./research-resume";
 import { chooseTurnModel } from "./turn-model";
 
 /**
@@ -36,10 +37,46 @@ export type ChatMode = RequestedToolCalling | "dag" | "research";
  * research of a brief after the answer that proposed it (its question is the brief as Markdown).
  */
 export type TurnPlace =
-  | { message: string; parentId?: string; editOf?: undefined; regenerate?: undefined; research?: undefined }
-  | { message: string; editOf: string; parentId?: undefined; regenerate?: undefined; research?: undefined }
-  | { regenerate: string; message?: undefined; parentId?: undefined; editOf?: undefined; research?: undefined }
-  | { research: ResearchBrief; parentId?: string; message?: undefined; editOf?: undefined; regenerate?: undefined };
+  | {
+      message: string;
+      parentId?: string;
+      editOf?: undefined;
+      regenerate?: undefined;
+      research?: undefined;
+      resume?: undefined;
+    }
+  | {
+      message: string;
+      editOf: string;
+      parentId?: undefined;
+      regenerate?: undefined;
+      research?: undefined;
+      resume?: undefined;
+    }
+  | {
+      regenerate: string;
+      message?: undefined;
+      parentId?: undefined;
+      editOf?: undefined;
+      research?: undefined;
+      resume?: undefined;
+    }
+  | {
+      research: ResearchBrief;
+      parentId?: string;
+      message?: undefined;
+      editOf?: undefined;
+      regenerate?: undefined;
+      resume?: undefined;
+    }
+  | {
+      resume: string;
+      message?: undefined;
+      parentId?: undefined;
+      editOf?: undefined;
+      regenerate?: undefined;
+      research?: undefined;
+    };
 
 export type ChatInput = TurnPlace & {
   /** Who asks: set by the route from the session, never from the request body. */
@@ -83,14 +120,13 @@ async function questionOf(
   attachmentIds: string[],
 ): Promise<TurnQuestion> {
   const tree = await messageTree(db, { conversationId: conversation.id });
-  if (place.regenerate !== undefined) {
-    const answer = tree.get(place.regenerate);
+  // A resumed research run is a new version of the interrupted answer, to the same stored question.
+  if (place.regenerate !== undefined || place.resume !== undefined) {
+    const answered = place.regenerate ?? place.resume;
+    const answer = tree.get(answered);
     const question = answer?.parentId ? tree.get(answer.parentId) : undefined;
     if (answer?.role !== "assistant" || !question) {
-      throw new AppError(
-        "bad_request:regenerate",
-        `Message ${place.regenerate} is not an answer in this conversation.`,
-      );
+      throw new AppError("bad_request:regenerate", `Message ${answered} is not an answer in this conversation.`);
     }
     return {
       stored: question,
@@ -121,14 +157,29 @@ const briefLanguage = (brief: ResearchBrief) =>
   detectLanguage([brief.goal, ...brief.sections.map((section) => section.title)].join("\n"));
 
 /**
- * What a research turn does (docs/research.md, "Research mode"): research the brief it was given;
- * otherwise propose one — and with `researchAutoStart`, asking nothing, research it in the same run.
+ * What a research turn does (docs/research.md, "Research mode"): research the brief it was given,
+ * or resume the interrupted run of one; otherwise propose one — and with `researchAutoStart`, asking
+ * nothing, research it in the same run.
  */
-function researchStart(place: TurnPlace, settings: ChatSettings): ResearchStart {
-  if (place.research !== undefined) return { brief: place.research };
-  return settings.researchAutoStart
-    ? { propose: { ask: false, thenResearch: true } }
-    : { propose: { ask: true, thenResearch: false } };
+async function researchStart(
+  db: Db,
+  place: TurnPlace,
+  question: TurnQuestion,
+  settings: ChatSettings,
+): Promise<{ start: ResearchStart; resumes?: string }> {
+  if (place.resume !== undefined && question.stored) {
+    const answer = (await messageTree(db, { conversationId: question.stored.conversationId })).get(place.resume);
+    if (answer) {
+      const resumed = await resumedResearch(db, { answer, question: question.stored });
+      return { start: resumed.start, resumes: resumed.fromRunId };
+    }
+  }
+  if (place.research !== undefined) return { start: { brief: place.research } };
+  return {
+    start: settings.researchAutoStart
+      ? { propose: { ask: false, thenResearch: true } }
+      : { propose: { ask: true, thenResearch: false } },
+  };
 }
 
 /** Everything a turn needs that can be refused, found before anything is stored. */
@@ -145,6 +196,8 @@ export interface PreparedTurn {
   mode: AgentMode | "dag" | "research";
   /** Research mode: propose a brief, or research the one given. */
   research?: ResearchStart;
+  /** A resumed research run: the interrupted run whose sources it starts from. */
+  resumes?: string;
   attachments: StoredFile[];
   images: string[];
 }
@@ -180,7 +233,19 @@ export async function prepareTurn(
   const titleLlm = await getLLM(loopLlm.model, {}, titleRole);
   // DAG and research mode: each step's model calls tools its own way (native or JSON by its abilities).
   const mode = input.mode === "dag" || input.mode === "research" ? input.mode : toolCallingFor(input.mode, loopLlm);
-  const research = input.mode === "research" ? researchStart(input, settings) : undefined;
+  const research = input.mode === "research" ? await researchStart(db, input, question, settings) : undefined;
   const images = llm.abilities.vision ? await visionImages(attachments, config.MAX_IMAGE_PIXELS) : [];
-  return { question, model, llm, loopLlm, titleLlm, settings, mode, research, attachments, images };
+  return {
+    question,
+    model,
+    llm,
+    loopLlm,
+    titleLlm,
+    settings,
+    mode,
+    research: research?.start,
+    ...(research?.resumes ? { resumes: research.resumes } : {}),
+    attachments,
+    images,
+  };
 }

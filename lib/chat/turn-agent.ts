@@ -146,6 +146,7 @@ export async function runTurnAgent(options: TurnAgentOptions, meter: UsageMeter)
       onAnswer,
       onBrief: (brief) => live.emit("research_brief", brief),
       onProgress: (progress) => live.emit("research", progress),
+      onResearch: (brief) => live.emit("research_start", { brief }),
       verify: options.verify,
     });
   const agentWith = (registry: ToolRegistry, toolCalling: AgentMode | "dag") => {

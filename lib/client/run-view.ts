@@ -360,6 +360,9 @@ export function applyRunEvent(view: RunView, message: RunEvent, now: number | nu
       return { ...next, researchBrief: message.data };
     case "research":
       return { ...next, research: message.data };
+    // The brief researched is for a resume on the server; the progress card shows the sections.
+    case "research_start":
+      return next;
   }
 }
 

@@ -182,3 +182,15 @@ function pagesOf(row: { pageFirst: number | null; pageLast: number | null; pageT
     ? { first: pageFirst, last: pageLast, total: pageTotal }
     : undefined;
 }
+
+/**
+ * Copies every source of run `from`, with its parts, to run `to` under the same numbers: a resumed
+ * research run starts from the interrupted run's sources, so the `[n]` of the sections it keeps stay right.
+ */
+export async function copyRunSources(db: Db, { from, to }: { from: string; to: string }): Promise<void> {
+  const sources = await db.select().from(runSources).where(eq(runSources.runId, from)).orderBy(asc(runSources.n));
+  if (sources.length === 0) return;
+  await db.insert(runSources).values(sources.map((source) => ({ ...source, runId: to })));
+  const parts = await db.select().from(runSourceParts).where(eq(runSourceParts.runId, from));
+  if (parts.length > 0) await db.insert(runSourceParts).values(parts.map((part) => ({ ...part, runId: to })));
+}

@@ -44,6 +44,7 @@ export const errorCatalogue = {
     "import_file_refused",
     "import_files_missing",
     "not_an_answer",
+    "not_research",
   ],
   unauthorized: ["default", "session", "credentials"],
   forbidden: [
@@ -90,6 +91,7 @@ export const errorCatalogue = {
     "no_pending_approval",
     "conversation_files",
     "citations_checking",
+    "not_interrupted",
   ],
   payload_too_large: [
     "default",

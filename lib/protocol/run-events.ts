@@ -11,7 +11,7 @@
 import type { Usage } from "@/lib/llm/types";
 import { citationReportSchema } from "@/lib/protocol/citations";
 import { serverErrorCodes } from "@/lib/protocol/error-codes";
-import { researchBriefEventSchema, researchProgressSchema } from "./research";
+import { researchBriefEventSchema, researchProgressSchema, researchStartSchema } from "./research";
 import {
   type ApprovalDecision,
   compactionSchema,
@@ -123,6 +123,8 @@ export const runEventSchemas = {
   research_brief: researchBriefEventSchema,
   /** Research mode: the run's phase, its sections' states and its budgets. */
   research: researchProgressSchema,
+  /** Research mode: the brief the run researches, once at the start of gathering (a resume reads its sections). */
+  research_start: researchStartSchema,
 } as const;
 
 export type RunStarted = z.infer<typeof runStartedSchema>;

@@ -7,6 +7,9 @@ import { GET as replay } from "@/app/api/runs/[runId]/events/route";
 import { GET as listSources } from "@/app/api/runs/[runId]/sources/route";
 import { PATCH as patchSettings } from "@/app/api/settings/route";
 import { briefText } from "@/lib/agent/research/brief-text";
+import { getLiveRuns } from "@/lib/chat/chat-service";
+import { interruptLiveRuns } from "@/lib/chat/shutdown";
+import { getDb } from "@/lib/db/client";
 import { resetConfigForTests } from "@/lib/env-config";
 import { prompt } from "@/lib/prompts";
 import type { ResearchBrief, ResearchProgress } from "@/lib/protocol/research";
@@ -560,5 +563,126 @@ describe("research mode: a reload", () => {
     expect(of(replayed, "research").length).toBeGreaterThan(3);
     expect(of(replayed, "research_brief")).toHaveLength(1);
     expect(answerOf(replayed)).toBe(answerOf(events));
+  });
+});
+
+describe("research mode: resuming a run a restart interrupted", () => {
+  /** A research run whose Limits section is being written when the server shuts down (as at a restart). */
+  async function interruptedRun(id: string, hanging: { limits: boolean }) {
+    researchModel({
+      pages: (title) =>
+        title === "Limits" && !hanging.limits ? ["/limits", "/limits-2"] : [`/${title.toLowerCase()}`],
+      write: (title, findings) =>
+        title === "Limits" && hanging.limits
+          ? { hang: true }
+          : { chunks: [`${title} text [${[...findings.matchAll(/\[(\d+)\]/g)].map((m) => m[1]).join("][")}].`] },
+    });
+    const response = await post({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    expect(response.status).toBe(200);
+    let written = "";
+    const events = await readEvents(response, (event) => {
+      if (event.event === "answer" && event.data.status === "delta") written += String(event.data.content);
+      return written.includes("## Limits");
+    });
+    expect(await interruptLiveRuns(await getDb(), getLiveRuns())).toBe(1);
+    await waitIdle(fake(), id);
+    return String(events[0]?.data.runId);
+  }
+  const sourcesOf = async (runId: string) =>
+    (
+      (await (await listSources(jsonRequest("", "GET"), params({ runId }))).json()) as {
+        sources: { n: number; url: string; retrievedAt: number }[];
+      }
+    ).sources.map((source) => ({ ...source, url: source.url.replace(app.web().url, "") }));
+
+  it("keeps the finished sections and the sources under their numbers, researches only the rest and stores the whole report", async () => {
+    const hanging = { limits: true };
+    const id = await newConversation();
+    const oldRunId = await interruptedRun(id, hanging);
+    const interrupted = (await messagesOf(id))[1];
+    expect(interrupted).toMatchObject({ status: "interrupted", run: { mode: "research", status: "interrupted" } });
+    const oldSources = await sourcesOf(oldRunId);
+    expect(oldSources.map((source) => source.url).sort()).toEqual(["/costs", "/limits", "/savings"]);
+    const kept = interrupted?.content.slice(0, interrupted.content.indexOf("## Limits")) ?? "";
+    expect(kept).toMatch(/^## Costs\n\nCosts text \[\d\]\.\n\n## Savings\n\nSavings text \[\d\]\.\n\n$/);
+
+    hanging.limits = false;
+    const before = fake().chatRequests().length;
+    const events = await runChat({ conversationId: id, mode: "research", resume: interrupted?.id });
+
+    // Only Limits is researched and written again; Costs and Savings are neither gathered nor written.
+    const asked = fake()
+      .chatRequests()
+      .slice(before)
+      .map((request) => userText(request.body));
+    expect(asked.some((text) => /Section: (Costs|Savings)\n/.test(text))).toBe(false);
+    expect(asked.some((text) => text.includes("Section: Limits\nIt must answer"))).toBe(true);
+    expect(progressOf(events)[0]?.sections.map((s) => `${s.id} ${s.status}`)).toEqual([
+      "s1 written",
+      "s2 written",
+      "s3 pending",
+    ]);
+
+    // The report is whole: the kept sections as they were, the new one citing on after them, summary and references over all.
+    const report = answerOf(events);
+    expect(report.startsWith(`# ${BRIEF.goal}\n\n## Summary\n\nThe summary.\n\n${kept}## Limits\n\n`)).toBe(true);
+    const newRunId = String(events[0]?.data.runId);
+    const newSources = await sourcesOf(newRunId);
+    expect(newSources.slice(0, 3)).toEqual(oldSources);
+    expect(newSources[3]).toMatchObject({ n: 4, url: "/limits-2" });
+    const limitsN = oldSources.find((source) => source.url === "/limits")?.n;
+    expect(report).toContain(`Limits text [${limitsN}][4].`);
+    const references = report.slice(report.indexOf("## References"));
+    for (const n of [1, 2, 3, 4]) expect(references).toContain(`[${n}] `);
+
+    // A new version of the interrupted answer, to the same question; the report's citations checked against the copies.
+    const messages = await messagesOf(id);
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatchObject({ content: report, status: "complete", run: { mode: "research" } });
+    expect(of(events, "citations")).toHaveLength(1);
+  });
+
+  it("refuses what it cannot resume: an answer not of a research run (400), a research run not interrupted (409)", async () => {
+    researchModel();
+    const id = await newConversation();
+    await runChat({ conversationId: id, message: "Tell me about heat pumps", mode: "research" });
+    // A brief turn never researched: nothing to resume.
+    const briefAnswer = (await messagesOf(id))[1];
+    await expectApiError(
+      await post({ conversationId: id, mode: "research", resume: briefAnswer?.id }),
+      400,
+      "bad_request:not_research",
+    );
+    await runChat({ conversationId: id, mode: "research", parentId: briefAnswer?.id, research: { brief: BRIEF } });
+    const report = (await messagesOf(id))[3];
+    await expectApiError(
+      await post({ conversationId: id, mode: "research", resume: report?.id }),
+      409,
+      "conflict:not_interrupted",
+    );
+    const plain = await newConversation();
+    fake().setDefaultResponder(() => ({ content: "Plain." }));
+    await runChat({ conversationId: plain, message: "hi" });
+    const answer = (await messagesOf(plain))[1];
+    await expectApiError(
+      await post({ conversationId: plain, mode: "research", resume: answer?.id }),
+      400,
+      "bad_request:not_research",
+    );
+    // Another conversation's answer is not an answer of this one.
+    await expectApiError(
+      await post({ conversationId: id, mode: "research", resume: answer?.id }),
+      400,
+      "bad_request:regenerate",
+    );
+    expect(await messagesOf(id)).toHaveLength(4);
+  });
+
+  it("takes a resume only with mode research and nothing else to answer", async () => {
+    const id = await newConversation();
+    const said = await expectApiError(await post({ conversationId: id, resume: "m1" }), 400, "bad_request:validation");
+    expect(said).toBe('Invalid request: resume: only with mode "research"');
+    const withMessage = await post({ conversationId: id, mode: "research", resume: "m1", message: "hi" });
+    await expectApiError(withMessage, 400, "bad_request:validation");
   });
 });

@@ -240,6 +240,19 @@ export const sampleEvents: { [K in RunEventName]: RunEventData<K>[] } = {
       budgetsReached: ["sources"],
     },
   ],
+  research_start: [
+    {
+      brief: {
+        goal: "Compare heat pumps",
+        scope: "",
+        sections: [
+          { id: "s1", title: "Costs", questions: ["What do they cost?"] },
+          { id: "s2", title: "Savings", questions: ["What do they save?"] },
+          { id: "s3", title: "Limits", questions: ["Where do they fail?"] },
+        ],
+      },
+    },
+  ],
 };
 
 /** Every sample as `[name, data]`. */

@@ -9,7 +9,8 @@ const messageId = z.string().min(1).max(100);
  * new version of a question (`editOf`) — or a new answer to a stored question (`regenerate`: the
  * answer to write again; the question and its files are the stored ones). With `mode: "research"`,
  * `research: {brief}` and no message starts the research of an edited brief (docs/research.md,
- * "Research mode"): its question is the brief. See docs/api.md.
+ * "Research mode"): its question is the brief; `resume` (an answer) resumes the research a restart
+ * interrupted, as a new version of that answer. See docs/api.md.
  */
 export const chatBody = z
   .strictObject({
@@ -35,10 +36,25 @@ export const chatBody = z
     parentId: messageId.optional(),
     editOf: messageId.optional(),
     regenerate: messageId.optional(),
+    /** Research mode: resume the research a restart interrupted, whose report is this answer (docs/research.md). */
+    resume: messageId.optional(),
   })
   .superRefine((body, context) => {
     const issue = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
-    if (body.research !== undefined) {
+    if (body.resume !== undefined) {
+      if (body.mode !== "research") issue("resume", 'only with mode "research"');
+      for (const key of [
+        "message",
+        "research",
+        "attachmentIds",
+        "interruptIds",
+        "parentId",
+        "editOf",
+        "regenerate",
+      ] as const) {
+        if (body[key] !== undefined) issue(key, "not with resume: the interrupted run's brief is researched");
+      }
+    } else if (body.research !== undefined) {
       if (body.mode !== "research") issue("research", 'only with mode "research"');
       for (const key of ["message", "attachmentIds", "interruptIds", "editOf", "regenerate"] as const) {
         if (body[key] !== undefined) issue(key, "not with research: the brief is the question");
@@ -50,7 +66,8 @@ export const chatBody = z
     } else if (body.message === undefined) issue("message", "required (or regenerate an answer)");
     if (body.parentId !== undefined && body.editOf !== undefined) issue("editOf", "give parentId or editOf, not both");
   })
-  .transform(({ message, parentId, editOf, regenerate, research, ...common }) => {
+  .transform(({ message, parentId, editOf, regenerate, research, resume, ...common }) => {
+    if (resume !== undefined) return { ...common, resume };
     if (research !== undefined) return { ...common, research: research.brief, parentId };
     if (regenerate !== undefined) return { ...common, regenerate };
     const text = message ?? "";

@@ -52,6 +52,8 @@ export interface ResearchAgentOptions {
   onAnswer: (part: AnswerPart) => void;
   onBrief?: (brief: ResearchBriefEvent) => void;
   onProgress?: (progress: ResearchProgress) => void;
+  /** The brief researched, once as gathering starts: stored with the run, so a resume knows its sections. */
+  onResearch?: (brief: ResearchBrief) => void;
   /**
    * The verification of the written report (the citation check); the phase is `verifying` while it
    * runs. `claimsEnd`: where the report's claims end — the references after it cite, they claim nothing.
@@ -177,6 +179,7 @@ export class ResearchAgent {
     const { options } = this;
     const { language, research } = options;
     const now = options.now ?? Date.now;
+    options.onResearch?.(brief);
     // A resumed run goes on numbering after the kept sources, which count against its budget.
     for (const { retrievedAt: _, ...source } of kept?.sources ?? []) this.sources.all.push(source);
     const keptText = (id: string) => kept?.sections.get(id);

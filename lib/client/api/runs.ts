@@ -23,20 +23,28 @@ type Turn = Pick<ChatInput, "conversationId" | "model" | "mode">;
 type Question = Pick<ChatInput, "attachmentIds" | "interruptIds" | "parentId" | "editOf"> & {
   message: NonNullable<ChatInput["message"]>;
 };
-type Ask = Question & { regenerate?: never; research?: never };
+type Ask = Question & { regenerate?: never; research?: never; resume?: never };
 
 /** A new answer to the question of the answer `regenerate`: the stored question, with its files, is answered again. */
-type Regenerate = { regenerate: NonNullable<ChatInput["regenerate"]>; research?: never } & {
+type Regenerate = { regenerate: NonNullable<ChatInput["regenerate"]>; research?: never; resume?: never } & {
   [K in keyof Question]?: never;
 };
 
 /** Research mode: the research of `research.brief`, after the answer `parentId` that proposed it; no message. */
-type Research = { mode: "research"; research: NonNullable<ChatInput["research"]> } & Pick<ChatInput, "parentId"> & {
+type Research = { mode: "research"; research: NonNullable<ChatInput["research"]>; resume?: never } & Pick<
+  ChatInput,
+  "parentId"
+> & {
     [K in Exclude<keyof Question, "parentId"> | "regenerate"]?: never;
   };
 
-/** `POST /api/chat`'s body: the route's schema, with "a question, a regeneration or a research" said in the type. */
-export type ChatRequest = Turn & (Ask | Regenerate | Research);
+/** Research mode: resume the research a restart interrupted, whose report is the answer `resume`. */
+type Resume = { mode: "research"; resume: NonNullable<ChatInput["resume"]>; research?: never; regenerate?: never } & {
+  [K in keyof Question]?: never;
+};
+
+/** `POST /api/chat`'s body: the route's schema, with "a question, a regeneration, a research or a resume" said in the type. */
+export type ChatRequest = Turn & (Ask | Regenerate | Research | Resume);
 
 export type ApprovalRequest = z.input<typeof approvalBody>;
 export type InterruptRequest = z.input<typeof interruptBody>;
