@@ -101,6 +101,27 @@ describe('citedSentences (docs/research.md, "Checking citations")', () => {
     expect(citedSentences(answer).map((s) => s.sources)).toEqual([[1]]);
   });
 
+  it("reads no line of a reference list as a claim: a line that opens with a marker is an entry", () => {
+    const answer = [
+      "The bridge opened in 1932 [1]. Its arch spans 503 metres [2].",
+      "",
+      "## References",
+      "",
+      "[1] Sydney Harbour Bridge. https://example.org/bridge (accessed 2026-12-02)",
+      "[2] The arch. https://example.org/arch (accessed 2026-12-02)",
+      "",
+      "- [3] A listed entry. https://example.org/three",
+      "1. [4] 参考資料。https://example.org/four",
+      "The tower stands [5].",
+      "[5]",
+    ].join("\n");
+    expect(citedSentences(answer).map((s) => s.claim)).toEqual([
+      "The bridge opened in 1932.",
+      "Its arch spans 503 metres.",
+      "The tower stands.",
+    ]);
+  });
+
   it("finds nothing in an answer without markers", () => {
     expect(citedSentences("No citations here. None at all.")).toEqual([]);
   });

@@ -103,6 +103,12 @@ function blocksOf(mask: string): Span[] {
     }
     const starts = /#|[-*+]\s|\d[.)]\s/.test(prefix);
     const body = { start: line.start + prefix.length, end: line.end };
+    // A line that opens with a marker and goes on is an entry of a reference list, not a claim.
+    const marker = MARKER_AT.exec(mask.slice(body.start, body.end));
+    if (marker && mask.slice(body.start + marker[0].length, body.end).trim()) {
+      close();
+      continue;
+    }
     if (starts) {
       close();
       open = body;

@@ -110,3 +110,16 @@ export type ResearchProgress = z.infer<typeof researchProgressSchema>;
  */
 export const researchStartSchema = z.strictObject({ brief: researchBriefSchema });
 export type ResearchStart = z.infer<typeof researchStartSchema>;
+
+/**
+ * A brief's sections as a numbered list with their questions under each — plain text that reads
+ * as Markdown too: the research question shown while the run works and the one stored both use it.
+ */
+export function briefSectionsText(brief: ResearchBrief): string {
+  return brief.sections
+    .map((section, index) => {
+      const questions = section.questions.map((question) => `   - ${question}`).join("\n");
+      return `${index + 1}. ${section.title}\n${questions}`;
+    })
+    .join("\n");
+}

@@ -4,6 +4,7 @@
  * the body that starts the research of it. Pure: the card keeps a draft in state and calls these.
  */
 import {
+  briefSectionsText,
   RESEARCH_MAX_SECTION_QUESTIONS,
   RESEARCH_MAX_SECTIONS,
   RESEARCH_MIN_SECTIONS,
@@ -150,11 +151,7 @@ export function briefQuestion(
   brief: ResearchBrief,
   words: { goal: (goal: string) => string; scope: (scope: string) => string },
 ): string {
-  const sections = brief.sections.map((section, index) => {
-    const questions = section.questions.map((question) => `   - ${question}`).join("\n");
-    return `${index + 1}. **${section.title}**\n${questions}`;
-  });
-  return [words.goal(brief.goal), words.scope(brief.scope), sections.join("\n")].join("\n\n");
+  return [words.goal(brief.goal), words.scope(brief.scope), briefSectionsText(brief)].join("\n\n");
 }
 
 /**

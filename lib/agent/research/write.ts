@@ -146,5 +146,6 @@ export function referencesText(
     return [prompt(language, "research_reference", { n: String(n), title: source.title, url: source.url, date })];
   });
   if (lines.length === 0) return "";
-  return `## ${prompt(language, "research_references_heading")}\n\n${lines.join("\n")}\n`;
+  // One paragraph each: single line breaks would run them together on screen.
+  return `## ${prompt(language, "research_references_heading")}\n\n${lines.join("\n\n")}\n`;
 }
