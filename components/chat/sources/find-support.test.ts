@@ -54,7 +54,7 @@ describe("the Find support question", () => {
 });
 
 describe("the Find support turn", () => {
-  it("posts the question after the answer, as a ReAct turn with tools", () => {
+  it("posts the question after the answer, in the conversation's own mode: it names none, so Plan first stays as set", () => {
     const input = findSupportInput({
       conversationId: "c1",
       model: "qwen3:8b",
@@ -66,7 +66,6 @@ describe("the Find support turn", () => {
     expect(JSON.parse(JSON.stringify(chatRequest(input)))).toEqual({
       conversationId: "c1",
       model: "qwen3:8b",
-      mode: "auto",
       message: "Find support…",
       parentId: "a1",
     });

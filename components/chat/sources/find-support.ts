@@ -39,7 +39,8 @@ export function findSupportQuestion(check: CitationCheck, source: Source | null,
 
 /**
  * The turn it starts: after the answer `answerId` (a branch there when the answer is not the last),
- * in the ReAct mode with tools ("auto"), never plan-first or research — it is one claim. `after`
+ * in the conversation's own mode (no `mode`: a turn that named one would change the conversation's
+ * "Plan first"), never research — it is one claim. `after`
  * are the stored messages that follow the answer on the branch shown: hidden until the new turn is stored.
  */
 export function findSupportInput({
@@ -58,7 +59,6 @@ export function findSupportInput({
   return {
     conversationId,
     ...(model ? { model } : {}),
-    mode: "auto",
     message: question,
     parentId: answerId,
     ...(after.length > 0 ? { replaces: after } : {}),
