@@ -2,7 +2,7 @@ import { CircleAlert, CircleStop, Unplug } from "lucide-react";
 import { memo, useMemo } from "react";
 import { useTranslations } from "use-intl";
 import { useErrorText } from "@/components/ui/use-error-text";
-import type { AssistantItem } from "./chat-items";
+import { type AssistantItem, resumableResearch } from "./chat-items";
 import { MessageFooter } from "./message-footer";
 import type { ThreadActions } from "./message-list";
 import { RegenerateButton } from "./regenerate-button";
@@ -45,6 +45,8 @@ export const AssistantMessage = memo(function AssistantMessage({
   const errorText = useErrorText();
   const { run, stored } = item;
   const onRegenerate = stored && actions ? () => actions.regenerate(stored.id) : undefined;
+  const resumeResearch = actions?.resumeResearch;
+  const onResume = stored && resumeResearch && resumableResearch(item) ? () => resumeResearch(stored.id) : undefined;
   const blocked = actions?.blocked ?? false;
   const streaming = item.status === "streaming";
   const label = item.status in STATUS_LABELS ? STATUS_LABELS[item.status as keyof typeof STATUS_LABELS] : null;
@@ -136,6 +138,7 @@ export const AssistantMessage = memo(function AssistantMessage({
       ) : null}
       {(item.status === "interrupted" || run.fallback) && onRegenerate ? (
         <div className="mt-2 flex flex-wrap items-center gap-2">
+          {onResume ? <RegenerateButton onRegenerate={onResume} blocked={blocked} resume /> : null}
           <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} retry />
         </div>
       ) : null}

@@ -215,3 +215,14 @@ export function buildChatItems({
   for (const rest of heldByRun.values()) items.push(...rest);
   return items;
 }
+
+/**
+ * "Resume research" (docs/research.md, "Resuming"): under a stored answer of a research run that a
+ * restart interrupted once it had begun gathering (its brief stored as it began).
+ */
+export const resumableResearch = (item: AssistantItem): boolean =>
+  item.stored !== null &&
+  item.status === "interrupted" &&
+  item.run.mode === "research" &&
+  item.run.research !== null &&
+  item.run.research.phase !== "brief";

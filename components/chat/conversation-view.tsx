@@ -141,7 +141,7 @@ export function ConversationView({ id }: { id: string }) {
   // what follows it until the new turn is stored.
   const storedMessages = detail?.messages;
   const newVersion = useCallback(
-    async (messageId: string, input: { message: string; editOf?: string; regenerate?: string }) => {
+    async (messageId: string, input: { message: string; editOf?: string; regenerate?: string; resume?: string }) => {
       const messages = storedMessages ?? [];
       const index = messages.findIndex((message) => message.id === messageId);
       // An edited question is sent with the files of the one it replaces (an image must reach the vision model again).
@@ -203,6 +203,8 @@ export function ConversationView({ id }: { id: string }) {
         );
         return newVersion(answerId, { message: question?.content ?? "", regenerate: answerId });
       },
+      // A resumed research run is a new version of the interrupted answer, to the same stored question.
+      resumeResearch: (answerId) => newVersion(answerId, { message: "", resume: answerId }),
       selectVersion: async (messageId, step) => {
         try {
           setDetail(await api.selectBranch(id, messageId));

@@ -27,6 +27,8 @@ export interface ThreadActions {
   startResearch?(parentId: string, brief: ResearchBrief): Promise<string | null>;
   /** "Find support": asks `question` in a short tool-using turn after the answer `answerId`. */
   findSupport?(answerId: string, question: string): Promise<string | null>;
+  /** Research mode: resumes the research a restart interrupted, whose report is the answer `answerId`. */
+  resumeResearch?(answerId: string): Promise<string | null>;
 }
 
 /** What can be done to an unsent follow-up; each resolves with an error message to show, or null. */

@@ -14,10 +14,13 @@ export function RegenerateButton({
   onRegenerate,
   blocked,
   retry = false,
+  resume = false,
 }: {
   onRegenerate: () => Promise<string | null>;
   blocked: boolean;
   retry?: boolean;
+  /** The worded button resumes an interrupted research run instead ("Resume research"). */
+  resume?: boolean;
 }) {
   const t = useTranslations("answer");
   const tv = useTranslations("versions");
@@ -36,10 +39,10 @@ export function RegenerateButton({
   const icon = <Icon aria-hidden className={busy ? "size-3.5 animate-spin" : "size-3.5"} />;
   return (
     <>
-      {retry ? (
+      {retry || resume ? (
         <button
           type="button"
-          data-testid="retry-button"
+          data-testid={resume ? "resume-research-button" : "retry-button"}
           disabled={busy}
           title={blocked ? tv("blocked") : undefined}
           aria-disabled={blocked}
@@ -47,7 +50,7 @@ export function RegenerateButton({
           className="inline-flex items-center gap-1.5 rounded-lg border border-border px-2.5 py-1 text-sm font-medium text-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40"
         >
           {icon}
-          {t("retry")}
+          {t(resume ? "resumeResearch" : "retry")}
         </button>
       ) : (
         <IconButton

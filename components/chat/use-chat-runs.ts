@@ -31,6 +31,8 @@ export interface SendInput {
    * `message` is then what the live turn shows as its question (the server stores the brief as it).
    */
   research?: { parentId: string; brief: ResearchBrief };
+  /** Research mode: resume the research a restart interrupted, as a new version of this stored answer. */
+  resume?: string;
 }
 
 export interface ChatRuns {
@@ -56,12 +58,24 @@ interface Callbacks {
   onSettled?: (conversationId: string) => void;
 }
 
-/** `POST /api/chat`'s body for a turn: a research start, a regeneration, or a question (after `parentId`, or a new version of `editOf`). */
+/** `POST /api/chat`'s body for a turn: a research start or resume, a regeneration, or a question (after `parentId`, or a new version of `editOf`). */
 export function chatRequest(input: SendInput): ChatRequest {
-  const { conversationId, model, mode, message, attachments, parentId, editOf, regenerate, interruptIds, research } =
-    input;
+  const {
+    conversationId,
+    model,
+    mode,
+    message,
+    attachments,
+    parentId,
+    editOf,
+    regenerate,
+    interruptIds,
+    research,
+    resume,
+  } = input;
   const attachmentIds = attachments?.length ? attachments.map((file) => file.id) : undefined;
   if (research) return researchStartBody({ conversationId, model, ...research });
+  if (resume) return { conversationId, model, mode: "research", resume };
   if (regenerate) return { conversationId, model, mode, regenerate };
   return { conversationId, model, mode, message, parentId, editOf, attachmentIds, interruptIds };
 }
@@ -136,9 +150,9 @@ export function useChatRuns(callbacks: Callbacks = {}): ChatRuns {
 
   const send = useCallback<ChatRuns["send"]>(
     async (input) => {
-      const { conversationId, message, model, attachments, regenerate, replaces, interruptIds } = input;
-      // A regenerated answer's question is the stored one, shown already.
-      const question = regenerate ? null : message;
+      const { conversationId, message, model, attachments, regenerate, resume, replaces, interruptIds } = input;
+      // A regenerated (or resumed) answer's question is the stored one, shown already.
+      const question = regenerate || resume ? null : message;
       const turn = newTurn({ conversationId, question, attachments, model, replaces, interruptIds });
       const controller = new AbortController();
       // A replacing turn also drops the settled turns kept here: the one it replaces is gone from
