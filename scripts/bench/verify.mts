@@ -2,11 +2,18 @@
 // (docs/benchmarks.md): top-1 accuracy of the finder (the passage chosen holds the labelled evidence),
 // how many claims with a changed number, name or date the lexical check alone catches, how many
 // negations it catches (it is not built to), false alarms on supported claims, and time per claim.
+// With OLLAMA_BASE_URL (and VERIFY_MODEL, default llama3.2:latest), the verifier's own accuracy on
+// the same claims, each judged on the passage the finder chose. A smoke run measures it through the
+// fake Ollama, so the path keeps running; its figures then mean nothing.
 import fs from "node:fs";
 import path from "node:path";
 import { missingFacts } from "@/lib/citations/lexical";
 import { findPassage, type PassageSource } from "@/lib/citations/passages";
-import { sized } from "./smoke-mode.mts";
+import { type JudgedVerdict, modelVerifier } from "@/lib/citations/verifier";
+import { OllamaApi } from "@/lib/llm/ollama-api";
+import { createOllamaLLM } from "@/lib/llm/ollama-llm";
+import { startFakeOllama } from "@/tests/fake-ollama/server";
+import { SMOKE, sized } from "./smoke-mode.mts";
 
 interface LabelledClaim {
   source: string;
@@ -27,7 +34,55 @@ function sourceText(file: string): string {
 
 const percent = (part: number, whole: number) => (whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)} %`);
 
-function main() {
+/** The verifier's verdicts on the claims whose passage was found, against their labels. */
+async function measureVerifier(
+  baseUrl: string,
+  model: string,
+  judged: { labelled: LabelledClaim; passage: string; title: string }[],
+) {
+  const info = await new OllamaApi(baseUrl).describe(model);
+  const llm = createOllamaLLM({
+    baseUrl,
+    model,
+    abilities: info.abilities,
+    modelContextLength: info.contextLength,
+    numCtx: 8192,
+  });
+  const verifier = modelVerifier(llm);
+  const tally = new Map<string, { right: number; partly: number; unjudged: number; of: number }>();
+  const started = performance.now();
+  for (const { labelled, passage, title } of judged) {
+    const judgement = await verifier.verify({ claim: labelled.claim, title, passage });
+    const key = labelled.label === "supported" ? "supported" : labelled.kind;
+    const row = tally.get(key) ?? { right: 0, partly: 0, unjudged: 0, of: 0 };
+    row.of++;
+    if (!judgement.ok) row.unjudged++;
+    else if (judgement.verdict === "partly") row.partly++;
+    else if (
+      judgement.verdict === (labelled.label === "supported" ? "supported" : ("unsupported" satisfies JudgedVerdict))
+    )
+      row.right++;
+    tally.set(key, row);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const right = [...tally.values()].reduce((sum, row) => sum + row.right, 0);
+  console.log(`Verifier ${model} at ${baseUrl}: ${right}/${judged.length} = ${percent(right, judged.length)} right`);
+  for (const [key, row] of tally) {
+    console.log(`  ${key}: ${row.right}/${row.of} right, ${row.partly} partly, ${row.unjudged} unjudged`);
+  }
+  console.log(`  ${((seconds * 1000) / Math.max(1, judged.length)).toFixed(0)} ms per claim`);
+}
+
+/** The fake Ollama as the verifier's server for a smoke run: every claim judged supported. */
+async function fakeVerifierServer() {
+  const fake = await startFakeOllama();
+  fake.setDefaultResponder(() => ({
+    toolCalls: [{ name: "judge_citation", arguments: { verdict: "supported", reason: "The passage says so." } }],
+  }));
+  return fake;
+}
+
+async function main() {
   const all = JSON.parse(fs.readFileSync(path.join(DIR, "claims.json"), "utf8")) as LabelledClaim[];
   const claims = all.slice(0, sized(all.length, 6));
   const sources = new Map<string, PassageSource>();
@@ -38,11 +93,13 @@ function main() {
   let falseAlarms = 0;
   let supported = 0;
   const misses: string[] = [];
+  const judged: { labelled: LabelledClaim; passage: string; title: string }[] = [];
   const started = performance.now();
   for (const labelled of claims) {
     const source = sources.get(labelled.source);
     if (!source) continue;
     const match = findPassage(labelled.claim, source);
+    if (match) judged.push({ labelled, passage: match.text, title: labelled.source });
     const found = match?.text.includes(labelled.evidence) ?? false;
     if (found) top1++;
     else misses.push(`  missed: ${labelled.claim}`);
@@ -70,8 +127,19 @@ function main() {
     `Time per claim (index built on first use included): ${((seconds * 1000) / claims.length).toFixed(2)} ms`,
   );
   for (const miss of misses) console.log(miss);
-  if (process.env.OLLAMA_BASE_URL)
-    console.log("Verifier accuracy: not measured by this bench yet (docs/benchmarks.md).");
+  const baseUrl = process.env.OLLAMA_BASE_URL;
+  if (baseUrl) {
+    await measureVerifier(baseUrl, process.env.VERIFY_MODEL ?? "llama3.2:latest", judged);
+  } else if (SMOKE) {
+    const fake = await fakeVerifierServer();
+    try {
+      await measureVerifier(fake.url, "llama3.2:latest", judged);
+    } finally {
+      await fake.close();
+    }
+  } else {
+    console.log("Verifier accuracy: not measured (no OLLAMA_BASE_URL: the verifier needs a real model).");
+  }
 }
 
-main();
+await main();
