@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { BRIEF, gather, QUOKKA, scriptBrief, summary, write } from "./support/research-script";
 import { FAKE_WEB_URL } from "./support/servers";
 import { unique } from "./support/unique";
 
@@ -8,43 +9,11 @@ test.beforeEach(async () => {
   await fakeOllama.reset();
 });
 
-const QUOKKA = `${FAKE_WEB_URL}/quokka.html`;
 // The diet section reads slowly, so the run is seen gathering (and screenshotted) on any machine.
 const SLOW_QUOKKA = `${FAKE_WEB_URL}/slow/quokka.html?ms=9000`;
 
-const BRIEF = {
-  goal: "Where quokkas live and what they eat",
-  scope: "Wild quokkas today",
-  sections: [
-    { id: "s1", title: "Habitat", questions: ["Where do quokkas live?"] },
-    { id: "s2", title: "Diet", questions: ["What do quokkas eat?"] },
-    { id: "s3", title: "Predators", questions: ["What hunts quokkas?"] },
-  ],
-  clarifying_questions: [],
-};
-
-/** The brief the reasoning role proposes (a structured call: the make_brief tool). */
-function scriptBrief() {
-  return fakeOllama.script({
-    when: { lastUserIncludes: "Request:\n" },
-    toolCalls: [{ name: "make_brief", arguments: BRIEF }],
-  });
-}
-
 /** Each section's research (a read, then its notes), its writing, and the summary on top. */
 function scriptResearch() {
-  const gather = (title: string, url: string, notes: string) => [
-    {
-      when: { lastUserIncludes: `Section: ${title}\nIt must answer` },
-      toolCalls: [{ name: "scrape_url", arguments: { url } }],
-    },
-    { when: { lastUserIncludes: `Section: ${title}\nIt must answer` }, content: notes },
-  ];
-  const write = (title: string, text: string, extra: Record<string, unknown> = {}) => ({
-    when: { lastUserIncludes: `Section: ${title}\nQuestions it answers` },
-    content: text,
-    ...extra,
-  });
   return fakeOllama.script(
     ...gather("Water", QUOKKA, "They survive long without water [1]."),
     ...gather("Where they live", QUOKKA, "Rottnest Island [1]."),
@@ -55,10 +24,7 @@ function scriptResearch() {
       "The quokka is a small marsupial that lives on Rottnest Island [1]. Quokkas live for 100 years [1].",
     ),
     write("Diet", "Quokkas are mostly nocturnal and eat grasses, leaves and stems [2]."),
-    {
-      when: { lastUserIncludes: "The report:\n" },
-      content: "Quokkas live on Rottnest Island [1] and eat grasses [2].",
-    },
+    summary("Quokkas live on Rottnest Island [1] and eat grasses [2]."),
   );
 }
 

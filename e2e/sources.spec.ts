@@ -72,7 +72,9 @@ test("the finished run folds its trail into one line that opens; the search card
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
 });
 
-test("chips list the pages read and [n] links to source n, also after a reload", async ({ page }) => {
+test("chips list the pages read and a checked [n] opens source n's passage with a link to it, also after a reload", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await researchedAnswer(chat);
   for (const reloaded of [false, true]) {
@@ -84,11 +86,16 @@ test("chips list the pages read and [n] links to source n, also after a reload",
     await expect(chips).toHaveCount(1);
     await expect(chips.first()).toContainText("The quokka");
     await expect(chips.first().getByRole("link")).toHaveAttribute("href", QUOKKA_URL);
+    // The run's end checked [1] against source 1: a chip that opens its passage; [9] names no source and stays text.
     const citation = chat.lastAnswer.getByTestId("citation");
     await expect(citation).toHaveCount(1);
     await expect(citation).toHaveText("[1]");
-    await expect(citation).toHaveAttribute("href", QUOKKA_URL);
-    await expect(citation).toHaveAttribute("rel", "noopener noreferrer");
+    await expect(citation).toHaveAttribute("data-verdict", "found");
+    await citation.click();
+    const open = page.getByTestId("citation-popover").getByTestId("citation-open");
+    await expect(open).toHaveAttribute("href", new RegExp(`^${QUOKKA_URL.replace(/[.?]/g, "\\$&")}`));
+    await expect(open).toHaveAttribute("rel", "noopener noreferrer");
+    await page.keyboard.press("Escape");
     await expect(chat.lastAnswer.getByTestId("answer-text")).toContainText("stays [9].");
   }
 });

@@ -82,7 +82,7 @@ const VERDICT_WORDS: Record<CitationVerdict, string> = {
   supported: "supported",
   partly: "partly supported",
   unsupported: "not supported",
-  found: "passage found, not judged",
+  found: "found in the source, not judged",
   not_found: "not found in the source",
 };
 
