@@ -53,6 +53,8 @@ export async function createConversation(
     settings,
     pinned: false,
     archived: false,
+    projectId: null,
+    private: false,
     createdAt: now,
     updatedAt: now,
   };

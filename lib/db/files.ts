@@ -45,6 +45,7 @@ export async function insertFile(db: Db, values: NewFile): Promise<StoredFileInf
   const row: StoredFile = {
     id: crypto.randomUUID(),
     conversationId: values.conversationId,
+    projectId: null,
     origin: values.origin,
     filename: values.filename,
     mime: values.mime,
@@ -53,6 +54,7 @@ export async function insertFile(db: Db, values: NewFile): Promise<StoredFileInf
     pageCount: values.pageCount,
     sourceUrl: values.sourceUrl,
     bytes: values.bytes,
+    indexedAt: null,
     createdAt: Date.now(),
   };
   await db.insert(files).values(row);

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   customType,
   foreignKey,
   index,
@@ -87,6 +88,22 @@ export const settings = pgTable("settings", {
   value: json("value").notNull(),
 });
 
+export const projects = pgTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: freeText("name").notNull(),
+    instructions: freeText("instructions").notNull().default(""),
+    model: text("model"),
+    presetId: text("preset_id").references((): AnyPgColumn => presets.id, { onDelete: "set null" }),
+    collapsed: boolean("collapsed").notNull().default(false),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (table) => [index("projects_user_idx").on(table.userId)],
+);
+
 export const conversations = pgTable(
   "conversations",
   {
@@ -102,12 +119,15 @@ export const conversations = pgTable(
     settings: json("settings").$type<ChatSettings>().notNull().default({}),
     pinned: boolean("pinned").notNull().default(false),
     archived: boolean("archived").notNull().default(false),
+    projectId: text("project_id").references((): AnyPgColumn => projects.id, { onDelete: "set null" }),
+    private: boolean("private").notNull().default(false),
     createdAt: ms("created_at").notNull(),
     updatedAt: ms("updated_at").notNull(),
   },
   (table) => [
     index("conversations_updated_idx").on(table.updatedAt, table.id),
     index("conversations_user_idx").on(table.userId),
+    index("conversations_project_idx").on(table.projectId),
   ],
 );
 
@@ -277,9 +297,8 @@ export const files = pgTable(
   "files",
   {
     id: text("id").primaryKey(),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
     origin: text("origin", { enum: fileOrigins }).notNull(),
     filename: text("filename").notNull(),
     mime: text("mime").notNull(),
@@ -288,7 +307,43 @@ export const files = pgTable(
     pageCount: integer("page_count"),
     sourceUrl: text("source_url"),
     bytes: bytea("bytes").notNull(),
+    indexedAt: ms("indexed_at"),
     createdAt: ms("created_at").notNull(),
   },
-  (table) => [index("files_conversation_idx").on(table.conversationId)],
+  (table) => [
+    index("files_conversation_idx").on(table.conversationId),
+    index("files_project_idx").on(table.projectId),
+    check("files_one_owner", sql`(${table.conversationId} is null) <> (${table.projectId} is null)`),
+  ],
+);
+
+/** The library index's passages; the trigram GIN index over `text` is made by the migration. */
+export const fileChunks = pgTable(
+  "file_chunks",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    fileId: text("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: freeText("text").notNull(),
+    start: integer("start").notNull(),
+    pageFirst: integer("page_first"),
+    pageLast: integer("page_last"),
+  },
+  (table) => [uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq)],
+);
+
+export const memories = pgTable(
+  "memories",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    text: freeText("text").notNull(),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    createdAt: ms("created_at").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (table) => [index("memories_user_idx").on(table.userId)],
 );

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnySQLiteColumn,
   blob,
+  check,
   foreignKey,
   index,
   integer,
@@ -51,6 +52,31 @@ export const settings = sqliteTable("settings", {
   value: text("value", { mode: "json" }).notNull(),
 });
 
+/**
+ * A project (docs/architecture.md, "Projects"): a folder of conversations with its own
+ * instructions, default model or preset, and files every conversation in it can read.
+ */
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin, like conversations). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Given to the model in every conversation of the project, before the chat's own. */
+    instructions: text("instructions").notNull().default(""),
+    /** The model a new chat in the project starts with; null = the usual choice. */
+    model: text("model"),
+    /** The preset a new chat in the project starts with; null = none. */
+    presetId: text("preset_id").references(() => presets.id, { onDelete: "set null" }),
+    /** Folded in the sidebar. */
+    collapsed: integer("collapsed", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [index("projects_user_idx").on(table.userId)],
+);
+
 export const conversations = sqliteTable(
   "conversations",
   {
@@ -75,12 +101,17 @@ export const conversations = sqliteTable(
     pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
     /** Out of the list until the archive filter asks for it; still opens by its URL. */
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    /** The project it belongs to; null = none. Deleting a project without its conversations moves them out. */
+    projectId: text("project_id").references((): AnySQLiteColumn => projects.id, { onDelete: "set null" }),
+    /** A private chat reads and writes no memory (docs/architecture.md, "Memory"). */
+    private: integer("private", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (table) => [
     index("conversations_updated_idx").on(table.updatedAt, table.id),
     index("conversations_user_idx").on(table.userId),
+    index("conversations_project_idx").on(table.projectId),
   ],
 );
 
@@ -306,13 +337,16 @@ export const toolApprovals = sqliteTable(
 
 export const fileOrigins = ["upload", "fetch"] as const;
 
+/**
+ * Stored files: a conversation's (uploads, pages `search_and_fetch` kept) or a project's, which
+ * every conversation of the project reads. Exactly one of `conversationId` and `projectId` is set.
+ */
 export const files = sqliteTable(
   "files",
   {
     id: text("id").primaryKey(),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
     origin: text("origin", { enum: fileOrigins }).notNull(),
     filename: text("filename").notNull(),
     mime: text("mime").notNull(),
@@ -321,11 +355,61 @@ export const files = sqliteTable(
     pageCount: integer("page_count"),
     sourceUrl: text("source_url"),
     bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    /** When its text went into the library index (`file_chunks`); null = not yet (indexed at start). */
+    indexedAt: integer("indexed_at"),
     createdAt: integer("created_at").notNull(),
   },
-  (table) => [index("files_conversation_idx").on(table.conversationId)],
+  (table) => [
+    index("files_conversation_idx").on(table.conversationId),
+    index("files_project_idx").on(table.projectId),
+    check("files_one_owner", sql`(${table.conversationId} is null) <> (${table.projectId} is null)`),
+  ],
 );
 
+/**
+ * The library index (docs/architecture.md, "The library index"): each stored file's text in
+ * passages, in order (`seq` from 0), with where each starts in the file's text and, for a PDF, its
+ * pages. The full-text index over `text` is made by the migration, not here: SQLite's FTS5 table
+ * `file_chunks_fts` (trigram tokenizer, kept by triggers), PostgreSQL's `pg_trgm` GIN index.
+ */
+export const fileChunks = sqliteTable(
+  "file_chunks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    fileId: text("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+    /** Where the passage starts in the file's whole text, in UTF-16 code units. */
+    start: integer("start").notNull(),
+    pageFirst: integer("page_first"),
+    pageLast: integer("page_last"),
+  },
+  (table) => [uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq)],
+);
+
+/**
+ * What the user asked the agent to remember (docs/architecture.md, "Memory"): one lasting
+ * preference or fact each, the owner's only.
+ */
+export const memories = sqliteTable(
+  "memories",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin, like conversations). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    /** The conversation and answer that proposed it; null when the user wrote it, or they were deleted. */
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [index("memories_user_idx").on(table.userId)],
+);
+
+export type Project = typeof projects.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
 export type Preset = typeof presets.$inferSelect;
 export type Message = typeof messages.$inferSelect;
@@ -334,6 +418,8 @@ export type StoredRunEvent = typeof runEvents.$inferSelect;
 export type RunSourceRow = typeof runSources.$inferSelect;
 export type RunSourcePartRow = typeof runSourceParts.$inferSelect;
 export type StoredFile = typeof files.$inferSelect;
+export type FileChunk = typeof fileChunks.$inferSelect;
+export type Memory = typeof memories.$inferSelect;
 export type HeldInterrupt = typeof interrupts.$inferSelect;
 export type MessageStatus = (typeof messageStatuses)[number];
 export type RunStatus = (typeof runStatuses)[number];

@@ -16,6 +16,7 @@ const tables: typeof sqlite = chosenStore() === "postgres" ? (postgres as unknow
 export const users = tables.users;
 export const sessions = tables.sessions;
 export const settings = tables.settings;
+export const projects = tables.projects;
 export const conversations = tables.conversations;
 export const presets = tables.presets;
 export const messages = tables.messages;
@@ -29,3 +30,5 @@ export const interrupts = tables.interrupts;
 export const mcpServers = tables.mcpServers;
 export const toolApprovals = tables.toolApprovals;
 export const files = tables.files;
+export const fileChunks = tables.fileChunks;
+export const memories = tables.memories;

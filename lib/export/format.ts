@@ -52,6 +52,8 @@ export const conversationColumns: ColumnRules<Conversation> = {
   settings: "exported",
   pinned: "exported",
   archived: "exported",
+  projectId: { omitted: "a conversation is imported outside any project" },
+  private: "exported",
   createdAt: "exported",
   updatedAt: "exported",
 };
@@ -106,6 +108,8 @@ export const fileColumns: ColumnRules<StoredFile> = {
   sha256: "exported",
   pageCount: "exported",
   sourceUrl: "exported",
+  projectId: { omitted: "a conversation's own files are exported; a project's travel with the project" },
+  indexedAt: { omitted: "the library index is made again from the file where it is imported" },
   bytes: { omitted: "the file itself: in `bytes` as base64 only when the export includes files" },
   createdAt: "exported",
 };
@@ -228,6 +232,7 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
       settings: chatSettingsSchema({ maxInstructionsChars, maxNumCtx: Number.MAX_SAFE_INTEGER }),
       pinned: z.boolean().default(false),
       archived: z.boolean().default(false),
+      private: z.boolean().default(false),
       createdAt: time,
       updatedAt: time,
     }),

@@ -324,7 +324,7 @@ function sourceProblem(runId: string, sources: ExportedSource[]): string | null 
 }
 
 /** A file that passed the checks, without its bytes: they are decoded again, one file at a time, to be stored. */
-type CheckedFile = Omit<StoredFile, "conversationId" | "bytes"> & { base64: string };
+type CheckedFile = Omit<StoredFile, "conversationId" | "projectId" | "indexedAt" | "bytes"> & { base64: string };
 
 /**
  * The files whose content the export holds, through the same checks as an upload; the first one

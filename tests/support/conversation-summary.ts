@@ -15,6 +15,8 @@ export const conversationSummary = (
   settings: {},
   pinned: false,
   archived: false,
+  projectId: null,
+  private: false,
   createdAt: 0,
   updatedAt: 0,
   ...fields,
