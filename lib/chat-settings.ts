@@ -22,6 +22,11 @@ export interface ChatSettings {
    * asking clarifying questions first (docs/research.md, "Research mode"). Unset or false: it asks.
    */
   researchAutoStart?: boolean;
+  /**
+   * `search_files` searches every file of the chat's owner, not only the chat's own and its
+   * project's (docs/architecture.md, "The library index"). Unset or false: the chat's and project's.
+   */
+  searchAllFiles?: boolean;
 }
 
 export const SETTINGS_RANGES = {
@@ -60,6 +65,7 @@ export function chatSettingsSchema({ maxInstructionsChars, maxNumCtx }: Settings
         .optional(),
       think: z.boolean().optional(),
       researchAutoStart: z.boolean().optional(),
+      searchAllFiles: z.boolean().optional(),
     })
     .transform(normalizeSettings);
 }

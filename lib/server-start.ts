@@ -9,6 +9,7 @@ import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/conversations";
 import { countUsers } from "@/lib/db/users";
 import { accountsRequired, ConfigError, getConfig } from "@/lib/env-config";
+import { indexStoredFiles } from "@/lib/library/indexer";
 import { closeServerMcp, getServerMcp } from "@/lib/mcp/server-hub";
 import { dataDirError } from "./data-dir-check.mjs";
 
@@ -100,6 +101,8 @@ export async function startServer(): Promise<void> {
   // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.
   await getServerMcp(db);
   await removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
+  // Files stored before the library index existed, or that a crash left unindexed: in the background.
+  void indexStoredFiles(db, config).catch((error: unknown) => console.error("[library] the start step failed", error));
   setInterval(() => void removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
 
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);

@@ -69,7 +69,7 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
     // tools that act wait for the user's approval (docs/security.md, "Tools that act need the user's consent").
     registry: async (signal) => {
       const { disabledToolGroups } = conversation;
-      const { registry, unavailable } = await createRunToolRegistry(db, { disabledToolGroups, signal });
+      const { registry, unavailable } = await createRunToolRegistry(db, { conversationId, disabledToolGroups, signal });
       for (const server of unavailable) {
         const about = { code: "mcp_unavailable", server } as const;
         live.emitStep({ type: "notice", iteration: 0, text: noticeText(language, about), about }, Date.now());

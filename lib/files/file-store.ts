@@ -1,7 +1,10 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { OwnerId } from "@/lib/db/conversations";
-import { conversationOwner, findFetchedFile, findFile, insertFile, type NewFile, sha256, toInfo } from "@/lib/db/files";
+import { findFileInScope } from "@/lib/db/library";
+import { conversationOwner, findFetchedFile, insertFile, type NewFile, sha256, toInfo } from "@/lib/db/files";
+import { getConfig } from "@/lib/env-config";
+import { indexFiles } from "@/lib/library/indexer";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
 import { type FileLimits, type QuotaRefusal, quotaRefusal } from "./quota";
 
@@ -12,7 +15,7 @@ export async function insertFileInQuota(
   db: Db,
   { file, ownerId, limits }: { file: NewFile; ownerId: OwnerId; limits: FileLimits },
 ): Promise<StoredFileInfo | { refused: QuotaRefusal }> {
-  return db.transaction(async (tx) => {
+  const stored = await db.transaction(async (tx) => {
     const refused = await quotaRefusal(tx, {
       ownerId,
       conversationId: file.conversationId,
@@ -21,12 +24,15 @@ export async function insertFileInQuota(
     });
     return refused ? { refused } : insertFile(tx, file);
   });
+  // Into the library index now, in the background: a search waits for it if it comes first.
+  if (!("refused" in stored)) void indexFiles(db, [stored.id], getConfig());
+  return stored;
 }
 
 export function createFileStore(db: Db, limits: FileLimits): FileStore {
   return {
     async get(conversationId, fileId) {
-      const row = await findFile(db, { conversationId, fileId });
+      const row = await findFileInScope(db, { conversationId, fileId });
       return row ? { ...toInfo(row), bytes: row.bytes } : null;
     },
     async saveFetched(conversationId, file) {

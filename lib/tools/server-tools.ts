@@ -1,12 +1,15 @@
 import "server-only";
 import { getSettings } from "@/lib/admin-settings";
 import type { Db } from "@/lib/db/client";
+import { scopeHasFiles } from "@/lib/db/library";
 import { getConfig } from "@/lib/env-config";
 import { createFileStore } from "@/lib/files/file-store";
 import { fileLimits } from "@/lib/files/quota";
+import { createLibrarySearch } from "@/lib/library/library-search";
 import { getServerMcp } from "@/lib/mcp/server-hub";
 import { activeToolGroups } from "@/lib/mcp/tool-groups";
 import { createBuiltinRegistry } from "./builtin";
+import { createSearchFiles } from "./builtin/search-files";
 import { type PageTextCache, pageTextCacheFor } from "./page-text-cache";
 import { ToolRegistry } from "./registry";
 import { fetchPublic } from "./safe-http";
@@ -33,6 +36,7 @@ export async function createServerToolServices(db: Db): Promise<ToolServices> {
         allowPrivate: config.FETCH_ALLOW_PRIVATE,
       }),
     files: createFileStore(db, fileLimits(config)),
+    library: createLibrarySearch(db, config),
     pageCache,
   };
 }
@@ -42,19 +46,29 @@ export async function createServerToolRegistry(db: Db): Promise<ToolRegistry> {
 }
 
 /**
- * One run's tools: the built-in ones unless the conversation switched "web" off, and the tools of
+ * One run's tools: the built-in ones unless the conversation switched "web" off — with
+ * `search_files` when the conversation's library scope holds a file — and the tools of
  * the enabled MCP servers it did not switch off (connected now if need be; a server that cannot
  * connect adds none, and is named in `unavailable`; why is on the settings page, for admins).
  * Reading the hub reads the settings revision: what an admin switched off on any instance is off.
  */
 export async function createRunToolRegistry(
   db: Db,
-  { disabledToolGroups, signal }: { disabledToolGroups: readonly string[]; signal: AbortSignal },
+  {
+    conversationId,
+    disabledToolGroups,
+    signal,
+  }: { conversationId: string; disabledToolGroups: readonly string[]; signal: AbortSignal },
 ): Promise<{ registry: ToolRegistry; unavailable: string[] }> {
   const mcp = await getServerMcp(db);
   const enabled = mcp.servers.filter((server) => server.enabled).map((server) => server.name);
   const groups = activeToolGroups(disabledToolGroups, enabled);
-  const registry = groups.web ? await createServerToolRegistry(db) : new ToolRegistry();
+  let registry = new ToolRegistry();
+  if (groups.web) {
+    const services = await createServerToolServices(db);
+    registry = createBuiltinRegistry(services);
+    if (await scopeHasFiles(db, { conversationId })) registry.register(createSearchFiles(services));
+  }
   if (groups.servers.length === 0) return { registry, unavailable: [] };
   // What an admin changed on another instance since the run began — a server or tool switched off, a
   // tool's approval — holds before the approval gate reads the policy and again before the call.

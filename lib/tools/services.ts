@@ -20,7 +20,10 @@ export type FileQuotaRefusal =
   | { quota: "user_storage"; limitBytes: number; usedBytes: number };
 
 export interface FileStore {
-  /** A file of this conversation, or null — another conversation's file is indistinguishable from a missing one. */
+  /**
+   * A file the conversation may read: its own, its project's, or (when the chat widens its library
+   * scope) its owner's; else null — a file out of scope is indistinguishable from a missing one.
+   */
   get(conversationId: string, fileId: string): Promise<(StoredFileInfo & { bytes: Buffer }) | null>;
   /**
    * Stores a file fetched by a tool (origin `fetch`) and returns it; the same bytes from the same URL
@@ -31,6 +34,29 @@ export interface FileStore {
     conversationId: string,
     file: { filename: string; mime: string; bytes: Buffer; sourceUrl: string; pageCount: number | null },
   ): Promise<StoredFileInfo | { refused: FileQuotaRefusal }>;
+}
+
+/** A passage the library search found (docs/architecture.md, "The library index"). */
+export interface LibraryHit {
+  fileId: string;
+  filename: string;
+  mime: string;
+  /** The passage, as indexed: NFKC-normalised and lowercased. */
+  text: string;
+  /** Where it starts in the file's text (what `pdf_to_text` reads of a file that is not a PDF). */
+  start: number;
+  /** A PDF's page (1-based); null for other files. */
+  page: number | null;
+  score: number;
+}
+
+export interface LibrarySearch {
+  /** Ranked passages of the files in the conversation's scope, and the query's terms as searched. */
+  search(
+    conversationId: string,
+    query: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ hits: LibraryHit[]; terms: string[] }>;
 }
 
 export type ToolLimits = Pick<
@@ -76,6 +102,8 @@ export interface ToolServices {
   /** The SSRF-safe fetcher, already bound to FETCH_ALLOW_PRIVATE and the size limit. */
   fetch: Fetcher;
   files: FileStore;
+  /** The library search `search_files` asks; absent where there is no database (then the tool says so). */
+  library?: LibrarySearch;
   /** Extracted text of fetched pages, for continuation calls. */
   pageCache: PageTextCache;
   now?: () => number;

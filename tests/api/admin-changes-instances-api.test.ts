@@ -76,6 +76,7 @@ describe("an admin's change on one instance reaches every instance", () => {
   it("a run that was offered a server's tools cannot call one once another instance switched it, or its server, off", async () => {
     await addServer(other, { name: "files", enabled: true, transport });
     const { registry } = await createRunToolRegistry(await getDb(), {
+      conversationId: "none",
       disabledToolGroups: [WEB_TOOL_GROUP],
       signal: new AbortController().signal,
     });
@@ -98,6 +99,7 @@ describe("an admin's change on one instance reaches every instance", () => {
     await addServer(other, { name: "files", enabled: true, transport });
     await updateServer(other, { name: "files", toolApproval: { default: "allow", tools: {} } });
     const { registry } = await createRunToolRegistry(await getDb(), {
+      conversationId: "none",
       disabledToolGroups: [WEB_TOOL_GROUP],
       signal: new AbortController().signal,
     });

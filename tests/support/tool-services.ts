@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Config } from "@/lib/env-config";
 import { createFileStore } from "@/lib/files/file-store";
 import { fileLimits } from "@/lib/files/quota";
+import { createLibrarySearch } from "@/lib/library/library-search";
 import { pageTextCacheFor } from "@/lib/tools/page-text-cache";
 import { fetchPublic } from "@/lib/tools/safe-http";
 import type { ToolServices } from "@/lib/tools/services";
@@ -23,6 +24,7 @@ export function toolServices(config: Config, db: Db): ToolServices {
         totalTimeoutMs: 5000,
       }),
     files: createFileStore(db, fileLimits(config)),
+    library: createLibrarySearch(db, config),
     pageCache: pageTextCacheFor(config),
   };
 }

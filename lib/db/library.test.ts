@@ -1,0 +1,251 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { chosenStore } from "@/lib/env-config";
+import { cutPassages } from "@/lib/library/passages";
+import { parseQuery } from "@/lib/library/query";
+import { tempDbForEachTest } from "@/tests/support/temp-db";
+import type { Db } from "./client";
+import { createConversation, type OwnerId, updateConversation } from "./conversations";
+import { insertFile } from "./files";
+import { findFileInScope, scopeHasFiles, searchLibrary, unindexedInScope, writeFileIndex } from "./library";
+import { conversations, fileChunks, files, projects, users } from "./schema";
+
+/** The library index's store (docs/architecture.md, "The library index"), on SQLite and on PostgreSQL. */
+
+let db: Db;
+tempDbForEachTest((temp) => {
+  db = temp.db;
+});
+
+async function addUser(id: string) {
+  await db.insert(users).values({ id, username: id, passwordHash: "x", role: "user", createdAt: Date.now() });
+}
+
+async function addProject(id: string, userId: OwnerId) {
+  const now = Date.now();
+  await db.insert(projects).values({ id, userId, name: id, createdAt: now, updatedAt: now });
+}
+
+/** A text file of the conversation (or, with `projectId`, of the project), indexed. */
+async function addFile(
+  text: string,
+  {
+    conversationId,
+    projectId,
+    filename = "notes.txt",
+  }: { conversationId?: string; projectId?: string; filename?: string },
+) {
+  const bytes = Buffer.from(text);
+  const info = await insertFile(db, {
+    // A project's file: stored in a conversation first, then handed to the project.
+    conversationId: conversationId ?? (await chat()),
+    origin: "upload",
+    filename,
+    mime: "text/plain",
+    bytes,
+    pageCount: null,
+    sourceUrl: null,
+  });
+  if (projectId) await db.update(files).set({ conversationId: null, projectId }).where(eq(files.id, info.id));
+  await writeFileIndex(db, info.id, cutPassages(text));
+  return info.id;
+}
+
+const search = (conversationId: string, query: string, limit = 10) =>
+  searchLibrary(db, { scope: { conversationId }, terms: parseQuery(query), limit, offset: 0 });
+
+async function chat(ownerId: OwnerId = null) {
+  return (await createConversation(db, { ownerId, title: "chat" })).id;
+}
+
+describe("the library index", () => {
+  it("finds a passage by its words, best match first (more occurrences in a passage rank higher)", async () => {
+    const c = await chat();
+    const once = await addFile("The harbour opens at dawn. Ships leave later.", {
+      conversationId: c,
+      filename: "a.txt",
+    });
+    const often = await addFile("Harbour fees, harbour rules, and the harbour master's office.", {
+      conversationId: c,
+      filename: "b.txt",
+    });
+    await addFile("Nothing about ports here.", { conversationId: c, filename: "c.txt" });
+    const hits = await search(c, "harbour");
+    expect(hits.map((hit) => hit.fileId)).toEqual([often, once]);
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 0);
+  });
+
+  it("requires every word of the query, in any order", async () => {
+    const c = await chat();
+    const both = await addFile("Quarterly revenue grew while costs fell.", { conversationId: c });
+    await addFile("Quarterly meeting notes.", { conversationId: c });
+    expect((await search(c, "revenue quarterly")).map((hit) => hit.fileId)).toEqual([both]);
+  });
+
+  it('matches a "quoted phrase" only as written, and word* as a prefix', async () => {
+    const c = await chat();
+    const phrase = await addFile("The red fox sleeps.", { conversationId: c });
+    await addFile("The fox is red and sleeps.", { conversationId: c });
+    expect((await search(c, '"red fox"')).map((hit) => hit.fileId)).toEqual([phrase]);
+    const prefix = await addFile("Internationalisation is hard.", { conversationId: c });
+    expect((await search(c, "internation*")).map((hit) => hit.fileId)).toEqual([prefix]);
+  });
+
+  it("finds Japanese without a word segmenter, two-character words included", async () => {
+    const c = await chat();
+    const tokyo = await addFile("東京都の天気は晴れのち曇り。気温は十五度です。", { conversationId: c });
+    await addFile("大阪の天気は雨。", { conversationId: c });
+    expect((await search(c, "晴れのち")).map((hit) => hit.fileId)).toEqual([tokyo]);
+    expect((await search(c, "東京")).map((hit) => hit.fileId)).toEqual([tokyo]);
+    expect((await search(c, "天気 東京")).map((hit) => hit.fileId)).toEqual([tokyo]);
+  });
+
+  it("matches full-width and half-width forms and any letter case alike", async () => {
+    const c = await chat();
+    const id = await addFile("ＰｏｓｔｇｒｅＳＱＬ １６ supports it.", { conversationId: c });
+    expect((await search(c, "postgresql 16")).map((hit) => hit.fileId)).toEqual([id]);
+    const latin = await addFile("PostgreSQL Sixteen", { conversationId: c });
+    expect((await search(c, "ｐｏｓｔｇｒｅｓｑｌ ｓｉｘｔｅｅｎ")).map((hit) => hit.fileId)).toEqual([latin]);
+  });
+
+  it.each([
+    ['an unbalanced "quote', 'unbalanced "quote'],
+    ["NEAR(", "NEAR(a b"],
+    ["a lone *", "*"],
+    ["a column filter", "text:secret"],
+    ["operators", "a OR b NOT c"],
+    ["^", "^start"],
+    ["SQL", "'; DROP TABLE files; --"],
+    ["LIKE wildcards", "%_\\"],
+    ["a 5,000-character word", "x".repeat(5000)],
+])("a hostile query (%s) is read as plain words and never fails", async (_, query) => {
+    const c = await chat();
+    await addFile("plain text about secret things near a b c", { conversationId: c });
+    await expect(search(c, query)).resolves.toBeInstanceOf(Array);
+  });
+
+  it("a LIKE wildcard in the query matches only itself", async () => {
+    const c = await chat();
+    await addFile("100 percent", { conversationId: c });
+    const literal = await addFile("a 100% discount", { conversationId: c });
+    expect((await search(c, '"100%"')).map((hit) => hit.fileId)).toEqual([literal]);
+  });
+
+  it("pages on: offset skips the passages already returned", async () => {
+    const c = await chat();
+    for (let i = 0; i < 5; i++) await addFile(`lighthouse number ${i}`, { conversationId: c });
+    const all = await search(c, "lighthouse", 10);
+    const second = await searchLibrary(db, {
+      scope: { conversationId: c },
+      terms: parseQuery("lighthouse"),
+      limit: 2,
+      offset: 2,
+    });
+    expect(second.map((hit) => hit.fileId)).toEqual(all.slice(2, 4).map((hit) => hit.fileId));
+  });
+
+  it("removes a file's passages with the file, from the full-text index too", async () => {
+    const c = await chat();
+    const id = await addFile("ephemeral walrus", { conversationId: c });
+    expect(await search(c, "walrus")).toHaveLength(1);
+    await db.delete(files).where(eq(files.id, id));
+    expect(await db.select().from(fileChunks).where(eq(fileChunks.fileId, id))).toEqual([]);
+    expect(await search(c, "walrus")).toEqual([]);
+    if (chosenStore() === "sqlite") {
+      const counted = await db
+        .select({ n: sql<number>`count(*)` })
+        .from(sql`file_chunks_fts`)
+        .where(sql`file_chunks_fts MATCH ${'"walrus"'}`);
+      expect(Number(counted[0]?.n)).toBe(0);
+    }
+  });
+
+  it("indexing a file again replaces its passages instead of adding to them", async () => {
+    const c = await chat();
+    const id = await addFile("first version with kestrel", { conversationId: c });
+    await writeFileIndex(db, id, cutPassages("second version with kestrel"));
+    const hits = await search(c, "kestrel");
+    expect(hits.map((hit) => hit.text)).toEqual(["second version with kestrel"]);
+  });
+
+  it("a file not indexed yet is listed for the search to index first", async () => {
+    const c = await chat();
+    const info = await insertFile(db, {
+      conversationId: c,
+      origin: "upload",
+      filename: "new.txt",
+      mime: "text/plain",
+      bytes: Buffer.from("fresh"),
+      pageCount: null,
+      sourceUrl: null,
+    });
+    expect(await unindexedInScope(db, { conversationId: c })).toEqual([info.id]);
+    await writeFileIndex(db, info.id, cutPassages("fresh"));
+    expect(await unindexedInScope(db, { conversationId: c })).toEqual([]);
+  });
+});
+
+describe("the library scope (adversarial)", () => {
+  it("never finds another conversation's file, nor reads it by id", async () => {
+    const mine = await chat();
+    const other = await chat();
+    const theirs = await addFile("confidential albatross", { conversationId: other });
+    expect(await search(mine, "albatross")).toEqual([]);
+    expect(await findFileInScope(db, { conversationId: mine, fileId: theirs })).toBeUndefined();
+    expect(await scopeHasFiles(db, { conversationId: mine })).toBe(false);
+  });
+
+  it("finds and reads the files of the conversation's project, not of another project", async () => {
+    await addProject("p1", null);
+    await addProject("p2", null);
+    const inP1 = await chat();
+    await db.update(conversations).set({ projectId: "p1" }).where(eq(conversations.id, inP1));
+    const ours = await addFile("project pelican", { projectId: "p1" });
+    const foreign = await addFile("project pelican elsewhere", { projectId: "p2" });
+    expect((await search(inP1, "pelican")).map((hit) => hit.fileId)).toEqual([ours]);
+    expect(await findFileInScope(db, { conversationId: inP1, fileId: ours })).toMatchObject({ id: ours });
+    expect(await findFileInScope(db, { conversationId: inP1, fileId: foreign })).toBeUndefined();
+  });
+
+  it("a conversation moved out of its project no longer reads the project's files", async () => {
+    await addProject("p1", null);
+    const c = await chat();
+    await db.update(conversations).set({ projectId: "p1" }).where(eq(conversations.id, c));
+    const file = await addFile("moving heron", { projectId: "p1" });
+    expect(await search(c, "heron")).toHaveLength(1);
+    await db.update(conversations).set({ projectId: null }).where(eq(conversations.id, c));
+    expect(await search(c, "heron")).toEqual([]);
+    expect(await findFileInScope(db, { conversationId: c, fileId: file })).toBeUndefined();
+  });
+
+  it("widened to all files, a chat finds its owner's other files and projects — never another user's", async () => {
+    await addUser("alice");
+    await addUser("bob");
+    await addProject("alice-project", "alice");
+    await addProject("bob-project", "bob");
+    const aliceChat = await chat("alice");
+    const aliceOther = await chat("alice");
+    const bobChat = await chat("bob");
+    const own = await addFile("shared osprey notes", { conversationId: aliceOther });
+    const ownProject = await addFile("osprey in a project", { projectId: "alice-project" });
+    const bobs = await addFile("bob's osprey", { conversationId: bobChat });
+    const bobsProject = await addFile("bob's project osprey", { projectId: "bob-project" });
+    expect(await search(aliceChat, "osprey")).toEqual([]);
+    await updateConversation(db, { id: aliceChat, ownerId: "alice", settings: { searchAllFiles: true } });
+    expect((await search(aliceChat, "osprey")).map((hit) => hit.fileId).sort()).toEqual([own, ownProject].sort());
+    expect(await findFileInScope(db, { conversationId: aliceChat, fileId: own })).toMatchObject({ id: own });
+    for (const fileId of [bobs, bobsProject]) {
+      expect(await findFileInScope(db, { conversationId: aliceChat, fileId })).toBeUndefined();
+    }
+  });
+
+  it("widened in single-user mode, a chat never reaches an account's files", async () => {
+    await addUser("carol");
+    const local = await chat(null);
+    const carols = await chat("carol");
+    const hidden = await addFile("carol's cormorant", { conversationId: carols });
+    await updateConversation(db, { id: local, ownerId: null, settings: { searchAllFiles: true } });
+    expect(await search(local, "cormorant")).toEqual([]);
+    expect(await findFileInScope(db, { conversationId: local, fileId: hidden })).toBeUndefined();
+  });
+});

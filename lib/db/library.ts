@@ -1,0 +1,203 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { chosenStore } from "@/lib/env-config";
+import type { Passage } from "@/lib/library/passages";
+import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm } from "@/lib/library/query";
+import type { LibraryHit } from "@/lib/tools/services";
+import type { Db } from "./client";
+import { ownedBy } from "./conversations";
+import { conversations, fileChunks, files, projects } from "./schema";
+
+/**
+ * The library index's store (docs/architecture.md, "The library index"): a file's passages written
+ * whole or not at all, the files still to index, and ranked search over the passages of the files
+ * in a scope. SQLite ranks by FTS5's bm25() over the trigram index; PostgreSQL (and SQLite for terms
+ * too short for trigrams) by the BM25-style score `substringScore` computes in SQL.
+ */
+
+/** SQLite's FTS5 table over `file_chunks.text`, made by the migration (not part of the schema drizzle-kit sees). */
+const chunksFts = sqliteTable("file_chunks_fts", {
+  rowid: integer("rowid").notNull(),
+  text: text("text").notNull(),
+});
+
+/** Replaces the file's passages with `passages` and marks it indexed, in one transaction. */
+export async function writeFileIndex(db: Db, fileId: string, passages: Passage[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
+    const rows = passages.map((passage, seq) => ({
+      fileId,
+      seq,
+      text: foldForIndex(passage.text),
+      start: passage.start,
+      pageFirst: passage.page,
+      pageLast: passage.page,
+    }));
+    // Within SQLite's limit of bound parameters per statement.
+    for (let at = 0; at < rows.length; at += 100) await tx.insert(fileChunks).values(rows.slice(at, at + 100));
+    await tx.update(files).set({ indexedAt: Date.now() }).where(eq(files.id, fileId));
+  });
+}
+
+/** Files stored but not in the index yet, oldest first. */
+export async function filesToIndex(db: Db, limit: number): Promise<{ id: string; filename: string }[]> {
+  return db
+    .select({ id: files.id, filename: files.filename })
+    .from(files)
+    .where(isNull(files.indexedAt))
+    .orderBy(asc(files.createdAt), asc(files.id))
+    .limit(limit);
+}
+
+export async function countFilesToIndex(db: Db): Promise<number> {
+  const rows = await db.select({ id: files.id }).from(files).where(isNull(files.indexedAt));
+  return rows.length;
+}
+
+/**
+ * Which files a search reads (docs/architecture.md, "The library index"): a conversation's own and
+ * its project's, or — when the chat's `searchAllFiles` setting widens it — every file of the
+ * conversation's owner. Never another owner's: the owner and the setting are read from the
+ * conversation itself, not taken from the caller.
+ */
+export type LibraryScope = { conversationId: string };
+
+export async function scopeCondition(db: Db, scope: LibraryScope): Promise<SQL | undefined> {
+  const [conversation] = await db
+    .select({ userId: conversations.userId, projectId: conversations.projectId, settings: conversations.settings })
+    .from(conversations)
+    .where(eq(conversations.id, scope.conversationId))
+    .limit(1);
+  if (!conversation) return undefined;
+  if (conversation.settings.searchAllFiles) {
+    const owner = conversation.userId;
+    return or(
+      inArray(files.conversationId, db.select({ id: conversations.id }).from(conversations).where(ownedBy(owner))),
+      inArray(
+        files.projectId,
+        db
+          .select({ id: projects.id })
+          .from(projects)
+          .where(owner === null ? isNull(projects.userId) : eq(projects.userId, owner)),
+      ),
+    );
+  }
+  return or(
+    eq(files.conversationId, scope.conversationId),
+    conversation.projectId ? eq(files.projectId, conversation.projectId) : undefined,
+  );
+}
+
+/** How many times the term occurs in the passage. */
+const occurrences = (term: QueryTerm) =>
+  sql`((length(${fileChunks.text}) - length(replace(${fileChunks.text}, ${term.text}, ''))) / length(${term.text}))`;
+
+/**
+ * BM25's term-frequency saturation and length normalisation (k1 = 1.2, b = 0.75, passages of about
+ * 1,200 characters), summed over the terms; no inverse document frequency, which would need a count
+ * per term over the scope for every query. Higher is better.
+ */
+function substringScore(terms: QueryTerm[]): SQL {
+  const parts = terms.map(
+    (term) =>
+      sql`(${occurrences(term)} * 2.2 / (${occurrences(term)} + 1.2 * (0.25 + 0.75 * length(${fileChunks.text}) / 1200.0)))`,
+  );
+  return sql.join(parts, sql` + `);
+}
+
+/** Every term occurs in the passage, as a substring (the text is stored folded, so plain LIKE). */
+const containsAll = (terms: QueryTerm[]) =>
+  and(...terms.map((term) => sql`${fileChunks.text} LIKE ${likePattern(term)} ESCAPE '\\'`));
+
+/** The passages of the scope's files that contain every term, best first; `offset` pages on. */
+export async function searchLibrary(
+  db: Db,
+  { scope, terms, limit, offset }: { scope: LibraryScope; terms: QueryTerm[]; limit: number; offset: number },
+): Promise<LibraryHit[]> {
+  if (terms.length === 0) return [];
+  const inScope = await scopeCondition(db, scope);
+  if (!inScope) return [];
+  const columns = {
+    fileId: fileChunks.fileId,
+    filename: files.filename,
+    mime: files.mime,
+    text: fileChunks.text,
+    start: fileChunks.start,
+    page: fileChunks.pageFirst,
+  };
+  const match = ftsMatch(terms);
+  if (chosenStore() === "sqlite" && match) {
+    const short = terms.filter((term) => !isIndexable(term));
+    // FTS5's bm25() is lower for better matches: negated, so higher is better as everywhere else.
+    const score = sql<number>`-bm25(file_chunks_fts)`;
+    return db
+      .select({ ...columns, score })
+      .from(chunksFts)
+      .innerJoin(fileChunks, eq(fileChunks.id, chunksFts.rowid))
+      .innerJoin(files, eq(files.id, fileChunks.fileId))
+      .where(and(sql`file_chunks_fts MATCH ${match}`, inScope, short.length ? containsAll(short) : undefined))
+      .orderBy(sql`bm25(file_chunks_fts)`, asc(fileChunks.id))
+      .limit(limit)
+      .offset(offset);
+  }
+  const score = sql<number>`${substringScore(terms)}`.mapWith(Number);
+  return db
+    .select({ ...columns, score })
+    .from(fileChunks)
+    .innerJoin(files, eq(files.id, fileChunks.fileId))
+    .where(and(containsAll(terms), inScope))
+    .orderBy(desc(score), asc(fileChunks.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Whether the scope holds any file at all (the search tool is pointless without one). */
+export async function scopeHasFiles(db: Db, scope: LibraryScope): Promise<boolean> {
+  const inScope = await scopeCondition(db, scope);
+  if (!inScope) return false;
+  const [row] = await db.select({ id: files.id }).from(files).where(inScope).limit(1);
+  return Boolean(row);
+}
+
+/** Files of the scope not yet indexed: a search waits for them first, so a file just stored is found. */
+export async function unindexedInScope(db: Db, scope: LibraryScope): Promise<string[]> {
+  const inScope = await scopeCondition(db, scope);
+  if (!inScope) return [];
+  const rows = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(inScope, isNull(files.indexedAt)));
+  return rows.map((row) => row.id);
+}
+
+/** What indexing a file reads of it. */
+export async function readFileForIndex(db: Db, fileId: string) {
+  const [row] = await db
+    .select({
+      filename: files.filename,
+      mime: files.mime,
+      sha256: files.sha256,
+      bytes: files.bytes,
+      indexedAt: files.indexedAt,
+    })
+    .from(files)
+    .where(eq(files.id, fileId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * A file the conversation's tools may read by `attachment:<id>`: one in its library scope (its own,
+ * its project's, or — widened — its owner's), or undefined, whether missing or out of scope.
+ */
+export async function findFileInScope(db: Db, { conversationId, fileId }: { conversationId: string; fileId: string }) {
+  const inScope = await scopeCondition(db, { conversationId });
+  if (!inScope) return undefined;
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), inScope))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,69 @@
+/**
+ * What the user or the model typed into a library search, made safe for the full-text index
+ * (docs/architecture.md, "The library index"): words, "quoted phrases" and prefix* words. Nothing
+ * typed reaches the index's query syntax as syntax: FTS5 operators (AND, OR, NOT, NEAR, column
+ * filters, `^`, parentheses) are read as plain words. Text is NFKC-normalised and lowercased on both
+ * sides, so full-width and half-width forms and letter case match each other. Framework-free.
+ */
+
+export interface QueryTerm {
+  text: string;
+  /** A "quoted phrase": its words in this order. */
+  phrase: boolean;
+  /** `word*`: any word starting with it. */
+  prefix: boolean;
+}
+
+export const MAX_QUERY_CHARS = 500;
+const MAX_TERMS = 16;
+
+/** The form passages are indexed in and queries compared in. */
+export function foldForIndex(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+/** The query's terms; none for a query with nothing to find. */
+export function parseQuery(query: string): QueryTerm[] {
+  const folded = foldForIndex(query.slice(0, MAX_QUERY_CHARS));
+  const terms: QueryTerm[] = [];
+  for (const match of folded.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
+    const quoted = match[1];
+    if (quoted !== undefined) {
+      const text = quoted.trim().replace(/\s+/g, " ");
+      if (text) terms.push({ text, phrase: true, prefix: false });
+      continue;
+    }
+    const raw = match[2] ?? "";
+    const prefix = raw.endsWith("*");
+    for (const word of words(raw)) terms.push({ text: word, phrase: false, prefix: false });
+    const last = terms.at(-1);
+    if (prefix && last && !last.phrase) last.prefix = true;
+  }
+  return terms.slice(0, MAX_TERMS);
+}
+
+/** The letters, digits and marks of a piece of query text, as words (punctuation separates them). */
+function words(text: string): string[] {
+  return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
+}
+
+/** Trigram indexes need three characters to look a term up; shorter terms are matched by substring. */
+export const MIN_INDEXED_CHARS = 3;
+
+export const isIndexable = (term: QueryTerm) => [...term.text].length >= MIN_INDEXED_CHARS;
+
+/**
+ * SQLite FTS5 MATCH text for the indexable terms (every term must occur), each a quoted string so no
+ * operator is read; null when no term is long enough. A prefix term is matched as a substring
+ * (the trigram index has no word boundaries), which includes every word that starts with it.
+ */
+export function ftsMatch(terms: QueryTerm[]): string | null {
+  const indexed = terms.filter(isIndexable);
+  if (indexed.length === 0) return null;
+  return indexed.map((term) => `"${term.text.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+/** A LIKE pattern matching the term anywhere, with LIKE's own wildcards escaped by `\`. */
+export function likePattern(term: QueryTerm): string {
+  return `%${term.text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
