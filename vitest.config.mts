@@ -12,6 +12,7 @@ const STORE_TESTS = [
   "lib/auth/**/*.test.ts",
   "lib/chat/**/*.test.ts",
   "tests/api/**/*.test.ts",
+  "tests/tools/search-files.test.ts",
 ];
 /**
  * Run on SQLite only: its migration history replayed on files of older versions, another process
