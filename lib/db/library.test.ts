@@ -118,7 +118,7 @@ describe("the library index", () => {
     ["SQL", "'; DROP TABLE files; --"],
     ["LIKE wildcards", "%_\\"],
     ["a 5,000-character word", "x".repeat(5000)],
-])("a hostile query (%s) is read as plain words and never fails", async (_, query) => {
+  ])("a hostile query (%s) is read as plain words and never fails", async (_, query) => {
     const c = await chat();
     await addFile("plain text about secret things near a b c", { conversationId: c });
     await expect(search(c, query)).resolves.toBeInstanceOf(Array);

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { OwnerId } from "@/lib/db/conversations";
-import { findFileInScope } from "@/lib/db/library";
 import { conversationOwner, findFetchedFile, insertFile, type NewFile, sha256, toInfo } from "@/lib/db/files";
+import { findFileInScope } from "@/lib/db/library";
 import { getConfig } from "@/lib/env-config";
 import { indexFiles } from "@/lib/library/indexer";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";

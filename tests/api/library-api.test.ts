@@ -115,9 +115,7 @@ describe("the start step", () => {
     } finally {
       log.mockRestore();
     }
-    expect(lines).toContainEqual(
-      expect.stringMatching(/^\[library\] indexed \d+\/\d+ file/),
-    );
+    expect(lines).toContainEqual(expect.stringMatching(/^\[library\] indexed \d+\/\d+ file/));
     expect(await countFilesToIndex(db)).toBe(0);
     const hits = await searchLibrary(db, {
       scope: { conversationId: id },
