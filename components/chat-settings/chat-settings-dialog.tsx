@@ -8,7 +8,7 @@ import { BUTTON_PRIMARY, BUTTON_SECONDARY, InlineError } from "@/components/ui/f
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import type { ConversationSummary } from "@/lib/client/types";
-import { fromDraft, type SettingsDraft, toDraft } from "./settings-draft";
+import { fromDraft, type SettingsDraft, settingsOutsideDialog, toDraft } from "./settings-draft";
 import { SettingsFields } from "./settings-fields";
 
 /**
@@ -42,7 +42,9 @@ export function ChatSettingsButton({
     setBusy(true);
     setError(null);
     try {
-      const { conversation: saved } = await api.updateConversation(conversation.id, { settings: fromDraft(draft) });
+      const { conversation: saved } = await api.updateConversation(conversation.id, {
+        settings: { ...settingsOutsideDialog(conversation.settings), ...fromDraft(draft) },
+      });
       onSaved(saved);
       dialog.current?.close();
     } catch (caught) {

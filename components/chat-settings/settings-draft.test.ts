@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromDraft, toDraft } from "./settings-draft";
+import { fromDraft, settingsOutsideDialog, toDraft } from "./settings-draft";
 
 describe("the settings form's draft", () => {
   it("round-trips settings, and leaves empty fields out (the defaults)", () => {
@@ -15,5 +15,17 @@ describe("the settings form's draft", () => {
 
   it("leaves out instructions of only spaces", () => {
     expect(fromDraft({ ...toDraft({}), instructions: "  \n " })).toEqual({});
+  });
+});
+
+describe("settings the dialog does not edit", () => {
+  it("are kept when the dialog saves: research auto-start and the widened file search", () => {
+    expect(
+      settingsOutsideDialog({ instructions: "x", temperature: 1, researchAutoStart: true, searchAllFiles: true }),
+    ).toEqual({
+      researchAutoStart: true,
+      searchAllFiles: true,
+    });
+    expect(settingsOutsideDialog({ instructions: "x" })).toEqual({});
   });
 });

@@ -38,3 +38,14 @@ export function fromDraft(draft: SettingsDraft): ChatSettings {
   if (draft.think !== "default") settings.think = draft.think === "on";
   return settings as ChatSettings;
 }
+
+/**
+ * The settings a chat keeps that the settings dialog does not edit (research mode's auto-start, the
+ * widened file search of the Tools menu): saving the dialog keeps them as they are.
+ */
+export function settingsOutsideDialog(settings: ChatSettings = {}): ChatSettings {
+  const kept: ChatSettings = {};
+  if (settings.researchAutoStart !== undefined) kept.researchAutoStart = settings.researchAutoStart;
+  if (settings.searchAllFiles !== undefined) kept.searchAllFiles = settings.searchAllFiles;
+  return kept;
+}

@@ -39,7 +39,13 @@ interface ComposerProps {
   /** The "Research" switch (research mode: an outline first, then a long cited report), when offered. */
   research?: { on: boolean; onChange: (on: boolean) => void };
   /** The tool groups the turns may use (web, each MCP server) and those switched off, when offered. */
-  toolGroups?: { groups: ToolGroup[]; disabled: readonly string[]; onChange: (disabled: string[]) => void };
+  toolGroups?: {
+    groups: ToolGroup[];
+    disabled: readonly string[];
+    onChange: (disabled: string[]) => void;
+    /** "Search all my files" (the chat's `searchAllFiles`), when offered. */
+    searchAll?: { on: boolean; onChange: (on: boolean) => void };
+  };
   placeholder?: string;
   autoFocus?: boolean;
 }
@@ -132,7 +138,12 @@ export function Composer({
           {planFirst ? <PlanFirstToggle on={planFirst.on} onChange={planFirst.onChange} /> : null}
           {research ? <ResearchToggle on={research.on} onChange={research.onChange} /> : null}
           {toolGroups && toolGroups.groups.length > 0 ? (
-            <ToolGroupsMenu groups={toolGroups.groups} disabled={toolGroups.disabled} onChange={toolGroups.onChange} />
+            <ToolGroupsMenu
+              groups={toolGroups.groups}
+              disabled={toolGroups.disabled}
+              onChange={toolGroups.onChange}
+              searchAll={toolGroups.searchAll}
+            />
           ) : null}
           <textarea
             ref={input}

@@ -281,6 +281,22 @@ export function ConversationView({ id }: { id: string }) {
     },
     [id, shownConversation, setConversation, reload, t, errorText],
   );
+  // "Search all my files": the chat's `searchAllFiles`, the rest of its settings kept.
+  const onSearchAllChange = useCallback(
+    async (on: boolean) => {
+      if (!shownConversation) return;
+      setNotice(null);
+      const settings = { ...shownConversation.settings, searchAllFiles: on };
+      setConversation({ ...shownConversation, settings });
+      try {
+        setConversation((await api.updateConversation(id, { settings })).conversation);
+      } catch (error) {
+        setNotice(t("toolGroupsFailed", { error: errorText(error) }));
+        void reload();
+      }
+    },
+    [id, shownConversation, setConversation, reload, t, errorText],
+  );
 
   return (
     <ConversationFilesContext value={filesContext}>
@@ -327,6 +343,10 @@ export function ConversationView({ id }: { id: string }) {
                   groups: toolGroups,
                   disabled: detail.conversation.disabledToolGroups ?? [],
                   onChange: (disabled) => void onToolGroupsChange(disabled),
+                  searchAll: {
+                    on: detail.conversation.settings?.searchAllFiles === true,
+                    onChange: (on) => void onSearchAllChange(on),
+                  },
                 }}
                 // Opened at a message from search: that message takes the focus.
                 autoFocus={!found}

@@ -34,11 +34,14 @@ export function ToolGroupsMenu({
   groups,
   disabled,
   onChange,
+  searchAll,
 }: {
   groups: ToolGroup[];
   /** The groups switched off (`web`, `mcp:<name>`). */
   disabled: readonly string[];
   onChange: (disabled: string[]) => void;
+  /** "Search all my files": `search_files` reads every file of the user's, not only this chat's and its project's. */
+  searchAll?: { on: boolean; onChange: (on: boolean) => void };
 }) {
   const t = useTranslations("composer");
   const { mutate } = useSWRConfig();
@@ -109,6 +112,24 @@ export function ToolGroupsMenu({
               </span>
             </label>
           ))}
+          {searchAll ? (
+            <label
+              data-testid="search-all-files"
+              className="flex cursor-pointer items-center gap-2.5 rounded-lg border-t border-border px-2 pt-2.5 pb-1.5 text-sm hover:bg-muted"
+            >
+              <input
+                type="checkbox"
+                className="size-4 accent-foreground"
+                checked={searchAll.on}
+                disabled={disabled.includes("web")}
+                onChange={(event) => searchAll.onChange(event.target.checked)}
+              />
+              <span className="min-w-0 flex-1">
+                <span className="block truncate">{t("searchAllFiles")}</span>
+                <span className="block text-xs text-muted-foreground">{t("searchAllFilesHint")}</span>
+              </span>
+            </label>
+          ) : null}
         </fieldset>
       )}
     </Menu>
