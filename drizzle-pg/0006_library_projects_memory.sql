@@ -3,6 +3,7 @@ CREATE TABLE "file_chunks" (
 	"file_id" text NOT NULL,
 	"seq" integer NOT NULL,
 	"text" text NOT NULL,
+	"folded" text NOT NULL,
 	"start" integer NOT NULL,
 	"page_first" integer,
 	"page_last" integer
@@ -50,6 +51,6 @@ CREATE INDEX "conversations_project_idx" ON "conversations" USING btree ("projec
 CREATE INDEX "files_project_idx" ON "files" USING btree ("project_id");--> statement-breakpoint
 ALTER TABLE "files" ADD CONSTRAINT "files_one_owner" CHECK (("files"."conversation_id" is null) <> ("files"."project_id" is null));--> statement-breakpoint
 -- The library index (docs/architecture.md, "The library index"): trigram matching over
--- file_chunks.text (pg_trgm is a trusted extension: the database's owner may create it).
+-- file_chunks.folded (pg_trgm is a trusted extension: the database's owner may create it).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
-CREATE INDEX "file_chunks_text_trgm_idx" ON "file_chunks" USING gin ("text" gin_trgm_ops);
+CREATE INDEX "file_chunks_folded_trgm_idx" ON "file_chunks" USING gin ("folded" gin_trgm_ops);

@@ -3,6 +3,7 @@ CREATE TABLE `file_chunks` (
 	`file_id` text NOT NULL,
 	`seq` integer NOT NULL,
 	`text` text NOT NULL,
+	`folded` text NOT NULL,
 	`start` integer NOT NULL,
 	`page_first` integer,
 	`page_last` integer,
@@ -68,17 +69,17 @@ CREATE INDEX `files_project_idx` ON `files` (`project_id`);--> statement-breakpo
 ALTER TABLE `conversations` ADD `project_id` text REFERENCES projects(id) ON DELETE set null;--> statement-breakpoint
 ALTER TABLE `conversations` ADD `private` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `conversations_project_idx` ON `conversations` (`project_id`);--> statement-breakpoint
--- The library index (docs/architecture.md, "The library index"): FTS5 over file_chunks.text with the
+-- The library index (docs/architecture.md, "The library index"): FTS5 over file_chunks.folded with the
 -- trigram tokenizer, so Japanese and Chinese match without a word segmenter; the triggers keep it in
 -- step with file_chunks, whose rows go with their file (ON DELETE CASCADE fires them too).
-CREATE VIRTUAL TABLE `file_chunks_fts` USING fts5(`text`, content='file_chunks', content_rowid='id', tokenize='trigram remove_diacritics 1');--> statement-breakpoint
+CREATE VIRTUAL TABLE `file_chunks_fts` USING fts5(`folded`, content='file_chunks', content_rowid='id', tokenize='trigram remove_diacritics 1');--> statement-breakpoint
 CREATE TRIGGER `file_chunks_fts_insert` AFTER INSERT ON `file_chunks` BEGIN
-  INSERT INTO `file_chunks_fts`(rowid, `text`) VALUES (new.`id`, new.`text`);
+  INSERT INTO `file_chunks_fts`(rowid, `folded`) VALUES (new.`id`, new.`folded`);
 END;--> statement-breakpoint
 CREATE TRIGGER `file_chunks_fts_delete` AFTER DELETE ON `file_chunks` BEGIN
-  INSERT INTO `file_chunks_fts`(`file_chunks_fts`, rowid, `text`) VALUES ('delete', old.`id`, old.`text`);
+  INSERT INTO `file_chunks_fts`(`file_chunks_fts`, rowid, `folded`) VALUES ('delete', old.`id`, old.`folded`);
 END;--> statement-breakpoint
 CREATE TRIGGER `file_chunks_fts_update` AFTER UPDATE ON `file_chunks` BEGIN
-  INSERT INTO `file_chunks_fts`(`file_chunks_fts`, rowid, `text`) VALUES ('delete', old.`id`, old.`text`);
-  INSERT INTO `file_chunks_fts`(rowid, `text`) VALUES (new.`id`, new.`text`);
+  INSERT INTO `file_chunks_fts`(`file_chunks_fts`, rowid, `folded`) VALUES ('delete', old.`id`, old.`folded`);
+  INSERT INTO `file_chunks_fts`(rowid, `folded`) VALUES (new.`id`, new.`folded`);
 END;

@@ -19,7 +19,7 @@ import { conversations, fileChunks, files, projects } from "./schema";
 /** SQLite's FTS5 table over `file_chunks.text`, made by the migration (not part of the schema drizzle-kit sees). */
 const chunksFts = sqliteTable("file_chunks_fts", {
   rowid: integer("rowid").notNull(),
-  text: text("text").notNull(),
+  folded: text("folded").notNull(),
 });
 
 /** Replaces the file's passages with `passages` and marks it indexed, in one transaction. */
@@ -29,7 +29,8 @@ export async function writeFileIndex(db: Db, fileId: string, passages: Passage[]
     const rows = passages.map((passage, seq) => ({
       fileId,
       seq,
-      text: foldForIndex(passage.text),
+      text: passage.text,
+      folded: foldForIndex(passage.text),
       start: passage.start,
       pageFirst: passage.page,
       pageLast: passage.page,
@@ -91,7 +92,7 @@ export async function scopeCondition(db: Db, scope: LibraryScope): Promise<SQL |
 
 /** How many times the term occurs in the passage. */
 const occurrences = (term: QueryTerm) =>
-  sql`((length(${fileChunks.text}) - length(replace(${fileChunks.text}, ${term.text}, ''))) / length(${term.text}))`;
+  sql`((length(${fileChunks.folded}) - length(replace(${fileChunks.folded}, ${term.text}, ''))) / length(${term.text}))`;
 
 /**
  * BM25's term-frequency saturation and length normalisation (k1 = 1.2, b = 0.75, passages of about
@@ -101,14 +102,14 @@ const occurrences = (term: QueryTerm) =>
 function substringScore(terms: QueryTerm[]): SQL {
   const parts = terms.map(
     (term) =>
-      sql`(${occurrences(term)} * 2.2 / (${occurrences(term)} + 1.2 * (0.25 + 0.75 * length(${fileChunks.text}) / 1200.0)))`,
+      sql`(${occurrences(term)} * 2.2 / (${occurrences(term)} + 1.2 * (0.25 + 0.75 * length(${fileChunks.folded}) / 1200.0)))`,
   );
   return sql.join(parts, sql` + `);
 }
 
-/** Every term occurs in the passage, as a substring (the text is stored folded, so plain LIKE). */
+/** Every term occurs in the passage, as a substring (of its folded text, so plain LIKE). */
 const containsAll = (terms: QueryTerm[]) =>
-  and(...terms.map((term) => sql`${fileChunks.text} LIKE ${likePattern(term)} ESCAPE '\\'`));
+  and(...terms.map((term) => sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`));
 
 /** The passages of the scope's files that contain every term, best first; `offset` pages on. */
 export async function searchLibrary(

@@ -317,7 +317,7 @@ export const files = pgTable(
   ],
 );
 
-/** The library index's passages; the trigram GIN index over `text` is made by the migration. */
+/** The library index's passages; the trigram GIN index over `folded` is made by the migration. */
 export const fileChunks = pgTable(
   "file_chunks",
   {
@@ -327,6 +327,8 @@ export const fileChunks = pgTable(
       .references(() => files.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     text: freeText("text").notNull(),
+    /** `text` NFKC-normalised and lowercased: what the full-text index and the queries read. */
+    folded: freeText("folded").notNull(),
     start: integer("start").notNull(),
     pageFirst: integer("page_first"),
     pageLast: integer("page_last"),

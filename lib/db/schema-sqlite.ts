@@ -369,7 +369,7 @@ export const files = sqliteTable(
 /**
  * The library index (docs/architecture.md, "The library index"): each stored file's text in
  * passages, in order (`seq` from 0), with where each starts in the file's text and, for a PDF, its
- * pages. The full-text index over `text` is made by the migration, not here: SQLite's FTS5 table
+ * pages. The full-text index over `folded` is made by the migration, not here: SQLite's FTS5 table
  * `file_chunks_fts` (trigram tokenizer, kept by triggers), PostgreSQL's `pg_trgm` GIN index.
  */
 export const fileChunks = sqliteTable(
@@ -381,6 +381,8 @@ export const fileChunks = sqliteTable(
       .references(() => files.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     text: text("text").notNull(),
+    /** `text` NFKC-normalised and lowercased: what the full-text index and the queries read. */
+    folded: text("folded").notNull(),
     /** Where the passage starts in the file's whole text, in UTF-16 code units. */
     start: integer("start").notNull(),
     pageFirst: integer("page_first"),

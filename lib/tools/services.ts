@@ -41,7 +41,7 @@ export interface LibraryHit {
   fileId: string;
   filename: string;
   mime: string;
-  /** The passage, as indexed: NFKC-normalised and lowercased. */
+  /** The passage, as the file's text has it. */
   text: string;
   /** Where it starts in the file's text (what `pdf_to_text` reads of a file that is not a PDF). */
   start: number;

@@ -64,7 +64,8 @@ describe("search_files", () => {
     const file = await attach(makeTextPdf(pages), { filename: "book.pdf", mime: "application/pdf" });
     const output = await search({ query: "zeppelin" });
     expect(output).toContain(`[1] book.pdf (attachment:${file.id}, page 3)`);
-    expect(output).toContain("zeppelin hangar");
+    // The excerpt is the file's own text, its case kept.
+    expect(output).toContain("the zeppelin hangar at Friedrichshafen");
     const read = await env.run("pdf_to_text", { continue_from: tokenOf(output) });
     expect(read.startsWith("Chapter three describes the zeppelin hangar")).toBe(true);
     expect(read).not.toContain("Chapter two");

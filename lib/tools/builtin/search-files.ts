@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { foldForIndex } from "@/lib/library/query";
 import { ATTACHMENT_PREFIX } from "../attachment-reader";
 import { type ToolOutcome, toolError, toolOk } from "../outcome";
 import { makeToken } from "../pagination";
@@ -17,9 +18,12 @@ const MAX_RESULTS = 20;
 const SNIPPET_BEFORE = 120;
 const SNIPPET_AFTER = 280;
 
-/** The passage around the first place one of the query's terms occurs (passages are stored folded). */
+/** The passage around the first place one of the query's terms occurs (the terms are folded, as the index is). */
 function snippet(hit: LibraryHit, terms: string[]): string {
-  const at = Math.max(0, terms.map((term) => hit.text.indexOf(term)).find((index) => index >= 0) ?? 0);
+  const folded = foldForIndex(hit.text);
+  const found = terms.map((term) => folded.indexOf(term)).find((index) => index >= 0) ?? 0;
+  // NFKC may change a text's length slightly (ligatures, "㍿"): close enough to centre an excerpt on.
+  const at = Math.min(found, hit.text.length);
   const from = Math.max(0, at - SNIPPET_BEFORE);
   const to = Math.min(hit.text.length, at + SNIPPET_AFTER);
   const text = hit.text.slice(from, to).replace(/\s+/g, " ").trim();
