@@ -176,11 +176,32 @@ export async function openPostgresDb(
   }
 }
 
+/** Work on a handle that outlives the request that started it, by handle. */
+const backgroundWork = new WeakMap<Db, Set<Promise<unknown>>>();
+
+/**
+ * Work on `db` that outlives the request that started it (the library indexing a file just
+ * stored): closing the handle waits for it first, so it never closes under an open transaction.
+ */
+export function trackBackground(db: Db, work: Promise<unknown>): void {
+  const held = backgroundWork.get(db) ?? new Set<Promise<unknown>>();
+  backgroundWork.set(db, held);
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  held.add(settled);
+  void settled.finally(() => held.delete(settled));
+}
+
 /**
  * SQLite: writes the WAL back into the file and closes the connection. PostgreSQL: closes the pool
- * once its queries are done. Closing twice does nothing.
+ * once its queries are done. Either waits for the handle's background work first. Closing twice
+ * does nothing.
  */
 export async function closeDb(db: Db): Promise<void> {
+  const pending = backgroundWork.get(db);
+  if (pending?.size) await Promise.allSettled([...pending]);
   const pool = postgresPool(db);
   if (pool) {
     if (!pool.ended) await pool.end();

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import { type Db, trackBackground } from "@/lib/db/client";
 import { countFilesToIndex, filesToIndex, readFileForIndex, writeFileIndex } from "@/lib/db/library";
 import { attachmentText, textFormatOf } from "@/lib/files/attachment-text";
 import { DocxError } from "@/lib/files/docx-html";
@@ -81,6 +81,7 @@ export function indexFiles(db: Db, fileIds: string[], limits: ToolLimits): Promi
         .finally(() => state.running.delete(id));
       state.running.set(id, settled);
       state.tail = settled;
+      trackBackground(db, settled);
       return settled;
     });
   return Promise.all(waits).then(() => undefined);

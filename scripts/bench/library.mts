@@ -20,7 +20,10 @@ const EN = (
   "research method sample model training dataset benchmark latency throughput kernel compiler " +
   "database index query ranking passage citation evidence report summary review policy climate"
 ).split(" ");
-const JA = "東京 大阪 天気 予報 電力 太陽光 発電所 報告書 研究 方法 会議 議事録 契約 予算 売上 品質 検索 索引 図書館 論文".split(" ");
+const JA =
+  "東京 大阪 天気 予報 電力 太陽光 発電所 報告書 研究 方法 会議 議事録 契約 予算 売上 品質 検索 索引 図書館 論文".split(
+    " ",
+  );
 
 /** A deterministic pseudo-random sequence, so every run indexes the same text. */
 function random(seed: number) {
@@ -59,7 +62,8 @@ function queries(count: number): string[] {
   return Array.from({ length: count }, (_, i) => (forms[i % forms.length] as () => string)());
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 interface StoreFigures {
   store: string;
@@ -143,7 +147,9 @@ async function measureStore(): Promise<StoreFigures> {
 function report(figures: StoreFigures) {
   console.log(`\n${figures.store}: ${FILES} files of ${FILE_KB} KB (${figures.textMb.toFixed(1)} MB of text)`);
   console.log(`  indexing          ${figures.indexSecondsPerMb.toFixed(2)} s per MB of text`);
-  console.log(`  index size        ${figures.indexMbPerTextMb.toFixed(2)} MB per MB of text (passages + full-text index)`);
+  console.log(
+    `  index size        ${figures.indexMbPerTextMb.toFixed(2)} MB per MB of text (passages + full-text index)`,
+  );
   for (const step of figures.steps) {
     console.log(
       `  query, ${String(step.files).padStart(6)} files  p50 ${step.p50.toFixed(1)} ms  p95 ${step.p95.toFixed(1)} ms  max ${step.max.toFixed(1)} ms (${QUERIES} queries)`,
