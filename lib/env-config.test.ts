@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, chosenStore, ollamaUrls, parseConfig } from "./env-config";
+import { ConfigError, chosenStore, ollamaUrls, openAICompatibleServers, parseConfig } from "./env-config";
 
 describe("configuration", () => {
   it("uses the seed's defaults when nothing is set", () => {
@@ -148,5 +148,51 @@ describe("configuration", () => {
       expect(() => parseConfig(env)).toThrow(ConfigError);
       expect(() => parseConfig(env)).toThrow(message);
     });
+  });
+});
+
+describe("OpenAI-compatible servers (OPENAI_COMPATIBLE_URLS, OPENAI_COMPATIBLE_KEYS)", () => {
+  const servers = (env: Record<string, string>) => openAICompatibleServers(parseConfig(env));
+
+  it("none are configured unless OPENAI_COMPATIBLE_URLS names them, and Ollama stays the default", () => {
+    const config = parseConfig({});
+    expect(openAICompatibleServers(config)).toEqual([]);
+    expect(ollamaUrls(config)).toEqual(["http://127.0.0.1:11434"]);
+  });
+
+  it("reads label=URL entries, labels a bare URL with its host name, and pairs each key with its label", () => {
+    expect(
+      servers({
+        OPENAI_COMPATIBLE_URLS: "llama=http://127.0.0.1:8080/v1/, http://gpu-box:8000/v1",
+        OPENAI_COMPATIBLE_KEYS: "GPU-BOX=sk-a=b",
+      }),
+    ).toEqual([
+      { label: "llama", baseUrl: "http://127.0.0.1:8080/v1" },
+      { label: "gpu-box", baseUrl: "http://gpu-box:8000/v1", apiKey: "sk-a=b" },
+    ]);
+  });
+
+  it("refuses a label used twice, a label that could not end a model id, and a URL that is not http(s)", () => {
+    expect(() => servers({ OPENAI_COMPATIBLE_URLS: "a=http://127.0.0.1:1/v1,A=http://127.0.0.1:2/v1" })).toThrow(
+      /OPENAI_COMPATIBLE_URLS names the label "a" twice/,
+    );
+    expect(() => servers({ OPENAI_COMPATIBLE_URLS: "http://127.0.0.1:1/v1,http://127.0.0.1:2/v1" })).toThrow(
+      /label "127.0.0.1" twice/,
+    );
+    expect(() => servers({ OPENAI_COMPATIBLE_URLS: "a:b=http://127.0.0.1:1/v1" })).toThrow(/label "a:b"/);
+    expect(() => servers({ OPENAI_COMPATIBLE_URLS: "a=ftp://127.0.0.1/v1" })).toThrow(/not an http\(s\) URL/);
+  });
+
+  it("refuses a key for no configured server, and never repeats the keys in its error", () => {
+    expect(() =>
+      servers({ OPENAI_COMPATIBLE_URLS: "a=http://127.0.0.1:1/v1", OPENAI_COMPATIBLE_KEYS: "b=sk-secret" }),
+    ).toThrow(/OPENAI_COMPATIBLE_KEYS has a key for "b", which is no label/);
+    try {
+      servers({ OPENAI_COMPATIBLE_URLS: "a=http://127.0.0.1:1/v1", OPENAI_COMPATIBLE_KEYS: "sk-secret" });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toMatch(/OPENAI_COMPATIBLE_KEYS must be label=key pairs/);
+      expect(String(error)).not.toContain("sk-secret");
+    }
   });
 });

@@ -70,7 +70,70 @@ const databaseUrl = z
   .optional();
 
 /** Variables whose value an error must not repeat (a URL's password ends up in the logs). */
-const SECRET_VARIABLES = new Set(["DATABASE_URL", "SETUP_TOKEN", "CLUSTER_SECRET"]);
+const SECRET_VARIABLES = new Set(["DATABASE_URL", "SETUP_TOKEN", "CLUSTER_SECRET", "OPENAI_COMPATIBLE_KEYS"]);
+
+/** A server's label: it names the server in messages and ids, so it has no `@`, `:` or spaces. */
+const SERVER_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const LABEL_HINT = "letters, digits, '.', '_' or '-' (up to 40, starting with a letter or digit)";
+
+/** One `label=value` entry, split at its first `=`; a bare value has no label. */
+function labelled(entry: string): { label?: string; value: string } {
+  const at = entry.indexOf("=");
+  // A URL's own `=` (a query) comes after its scheme, so a label is what precedes "=http".
+  if (at <= 0 || /^https?:\/\//i.test(entry)) return { value: entry };
+  return { label: entry.slice(0, at).trim(), value: entry.slice(at + 1).trim() };
+}
+
+const commaEntries = (value: string) =>
+  value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+/**
+ * OpenAI-compatible servers (llama-server, vLLM, …; docs/deploy.md): comma-separated
+ * `label=http(s)://host:port/v1`; a bare URL is labelled with its host name. Labels are unique.
+ */
+const openAIServerList = z.string().transform((value, context) => {
+  const servers = commaEntries(value).map((entry) => {
+    const { label, value: url } = labelled(entry);
+    return { url, label: label ?? (URL.canParse(url) ? new URL(url).hostname : url) };
+  });
+  for (const { url, label } of servers) {
+    if (!httpUrl.safeParse(url).success) {
+      context.addIssue({ code: "custom", message: `has "${url}", which is not an http(s) URL` });
+      return z.NEVER;
+    }
+    if (!SERVER_LABEL.test(label)) {
+      context.addIssue({ code: "custom", message: `has the label "${label}"; a label is ${LABEL_HINT}` });
+      return z.NEVER;
+    }
+  }
+  const labels = servers.map((server) => server.label.toLowerCase());
+  const twice = labels.find((label, index) => labels.indexOf(label) !== index);
+  if (twice !== undefined) {
+    context.addIssue({
+      code: "custom",
+      message: `names the label "${twice}" twice; give each server its own label=URL`,
+    });
+    return z.NEVER;
+  }
+  return servers;
+});
+
+/** `label=key` pairs, comma-separated, for the servers of OPENAI_COMPATIBLE_URLS that need one. */
+const openAIKeyList = z.string().transform((value, context) => {
+  const keys = new Map<string, string>();
+  for (const entry of commaEntries(value)) {
+    const { label, value: key } = labelled(entry);
+    if (label === undefined || !key) {
+      context.addIssue({ code: "custom", message: "must be label=key pairs, comma-separated" });
+      return z.NEVER;
+    }
+    keys.set(label.toLowerCase(), key);
+  }
+  return keys;
+});
 
 /** Addresses (IPv4/IPv6) or CIDR ranges; "none" trusts no proxy. */
 const addressRangeList = z
@@ -95,6 +158,12 @@ export const configSchema = z
      * the request moves on to the next server that has the model; only when there is one.
      */
     OLLAMA_FAILOVER_TIMEOUT_S: positiveInt(120),
+    /** OpenAI-compatible servers beside Ollama (docs/deploy.md, "llama-server and vLLM"). */
+    OPENAI_COMPATIBLE_URLS: openAIServerList.optional(),
+    /** Their API keys, `label=key`; never shown anywhere. */
+    OPENAI_COMPATIBLE_KEYS: openAIKeyList.optional(),
+    /** A server's model's context length when the server does not say (llama-server /props, vLLM max_model_len). */
+    OPENAI_COMPATIBLE_CONTEXT: positiveInt(8192),
     DATA_DIR: z.string().min(1).default("./data"),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce
@@ -294,6 +363,15 @@ export const configSchema = z
     MAX_FOLLOWS_PER_RUN: positiveInt(16),
   })
   .superRefine((config, context) => {
+    const labels = new Set((config.OPENAI_COMPATIBLE_URLS ?? []).map((server) => server.label.toLowerCase()));
+    const stray = [...(config.OPENAI_COMPATIBLE_KEYS?.keys() ?? [])].find((label) => !labels.has(label));
+    if (stray !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["OPENAI_COMPATIBLE_KEYS"],
+        message: `has a key for "${stray}", which is no label of OPENAI_COMPATIBLE_URLS`,
+      });
+    }
     if (config.AUTH_MODE === "off" && !isLoopbackHost(config.HOST)) {
       context.addIssue({
         code: "custom",
@@ -327,6 +405,22 @@ export type Config = z.infer<typeof configSchema>;
 /** The Ollama servers to use: OLLAMA_BASE_URLS, else the one of OLLAMA_BASE_URL. */
 export function ollamaUrls(config: Pick<Config, "OLLAMA_BASE_URL" | "OLLAMA_BASE_URLS">): string[] {
   return config.OLLAMA_BASE_URLS ?? [config.OLLAMA_BASE_URL];
+}
+
+export interface OpenAICompatibleServer {
+  label: string;
+  baseUrl: string;
+  apiKey?: string;
+}
+
+/** The OpenAI-compatible servers, in configured order, each with its key when it has one. */
+export function openAICompatibleServers(
+  config: Pick<Config, "OPENAI_COMPATIBLE_URLS" | "OPENAI_COMPATIBLE_KEYS">,
+): OpenAICompatibleServer[] {
+  return (config.OPENAI_COMPATIBLE_URLS ?? []).map(({ label, url }) => {
+    const apiKey = config.OPENAI_COMPATIBLE_KEYS?.get(label.toLowerCase());
+    return { label, baseUrl: url.replace(/\/+$/, ""), ...(apiKey ? { apiKey } : {}) };
+  });
 }
 
 export class ConfigError extends Error {

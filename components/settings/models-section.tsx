@@ -8,10 +8,11 @@ import { cacheKeys } from "@/lib/client/cache-keys";
 import { InstalledModels } from "./installed-models";
 import { LoadedModels } from "./loaded-models";
 import { OllamaServers, useOllamaServers } from "./ollama-servers";
+import { OpenAICompatibleServers } from "./openai-compatible-servers";
 import { PullModel } from "./pull-model";
 
 /**
- * Ollama for an admin: each server's state, pull (onto one server or all), the installed list
+ * Ollama for an admin: each server's state (and the OpenAI-compatible servers' beside), pull (onto one server or all), the installed list
  * (details, delete) and what is loaded now. A pulled or deleted model reaches every picker at once:
  * they share the model list's SWR entry.
  */
@@ -28,7 +29,10 @@ export function ModelsSection() {
   return (
     <>
       <Section title={t("serversTitle")} description={t("serversDescription")} testId="settings-ollama-servers">
-        <OllamaServers />
+        <div className="space-y-3">
+          <OllamaServers />
+          <OpenAICompatibleServers />
+        </div>
       </Section>
       <Section title={t("title")} description={t("description")} testId="settings-models">
         <div className="space-y-3">

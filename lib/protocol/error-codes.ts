@@ -139,6 +139,7 @@ export const errorCatalogue = {
     "disk_full",
     "registry_unreachable",
     "ollama_no_answer",
+    "openai_key_refused",
   ],
   unavailable: [
     "default",

@@ -39,6 +39,7 @@ describe("GET /api/health", () => {
       dbStatus: "ok",
       store: process.env.DATABASE_URL ? "postgres" : "sqlite",
       ollama: { reachable: true, version: "0.12.10" },
+      openaiCompatible: [],
       runs: { active: 0 },
     });
   });

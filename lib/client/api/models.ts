@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { modelBody } from "@/app/api/admin/schema";
 import type { ModelDetails } from "@/lib/llm/ollama-api";
 import type { OllamaServerStatus, PooledLoadedModel } from "@/lib/llm/ollama-pool";
+import type { OpenAICompatibleServerStatus } from "@/lib/llm/openai-compatible/server-models";
 import type { PullEvent } from "@/lib/protocol/pull-events";
 import type { ModelList } from "../types";
 import { jsonBody, openStream, request } from "./request";
@@ -38,7 +39,11 @@ export const modelsApi = {
   deleteModel: (model: Model, server?: Server) =>
     request<void>(`/api/admin/models${modelQuery({ model, server })}`, { method: "DELETE" }),
 
-  ollamaServers: () => request<{ servers: OllamaServerStatus[] }>("/api/admin/models/servers", { cache: "no-store" }),
+  ollamaServers: () =>
+    request<{ servers: OllamaServerStatus[]; openaiCompatible: OpenAICompatibleServerStatus[] }>(
+      "/api/admin/models/servers",
+      { cache: "no-store" },
+    ),
 
   modelDetails: (model: Model) =>
     request<{ model: ModelDetails }>(`/api/admin/models/details${modelQuery({ model })}`, { cache: "no-store" }),
