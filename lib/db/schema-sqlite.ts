@@ -53,7 +53,7 @@ export const settings = sqliteTable("settings", {
 });
 
 /**
- * A project (docs/architecture.md, "Projects"): a folder of conversations with its own
+ * A project (docs/architecture.md, "Projects and memory"): a folder of conversations with its own
  * instructions, default model or preset, and files every conversation in it can read.
  */
 export const projects = sqliteTable(
@@ -103,7 +103,7 @@ export const conversations = sqliteTable(
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
     /** The project it belongs to; null = none. Deleting a project without its conversations moves them out. */
     projectId: text("project_id").references((): AnySQLiteColumn => projects.id, { onDelete: "set null" }),
-    /** A private chat reads and writes no memory (docs/architecture.md, "Memory"). */
+    /** A private chat reads and writes no memory (docs/architecture.md, "Projects and memory"). */
     private: integer("private", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -392,7 +392,7 @@ export const fileChunks = sqliteTable(
 );
 
 /**
- * What the user asked the agent to remember (docs/architecture.md, "Memory"): one lasting
+ * What the user asked the agent to remember (docs/architecture.md, "Projects and memory"): one lasting
  * preference or fact each, the owner's only.
  */
 export const memories = sqliteTable(

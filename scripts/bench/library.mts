@@ -1,4 +1,4 @@
-// npm run bench:library — the library index (docs/benchmarks.md, "The library index"): index time per
+// npm run bench:library — the library index (docs/benchmarks.md): index time per
 // MB of text, query time (p50 / p95) over every file of one owner at 1,000 and at BENCH_LIBRARY_FILES
 // files (default 10,000), and index size per MB of text — on SQLite, then on a throwaway PostgreSQL.
 // Each file holds BENCH_LIBRARY_FILE_KB (default 4) KB of English and Japanese text. Each store runs in
@@ -15,49 +15,90 @@ const FILE_KB = sizeFromEnv("BENCH_LIBRARY_FILE_KB", 4, 2);
 const QUERIES = sizeFromEnv("BENCH_LIBRARY_QUERIES", 200, 10);
 const FILES_PER_CONVERSATION = 100;
 
-const EN = (
-  "harbour river engine budget contract quarterly revenue solar panel bridge tunnel library archive " +
-  "research method sample model training dataset benchmark latency throughput kernel compiler " +
-  "database index query ranking passage citation evidence report summary review policy climate"
-).split(" ");
-const JA =
-  "東京 大阪 天気 予報 電力 太陽光 発電所 報告書 研究 方法 会議 議事録 契約 予算 売上 品質 検索 索引 図書館 論文".split(
-    " ",
-  );
+// A vocabulary shaped like real text: words drawn by Zipf's law (the n-th most common word is used
+// about 1/n as often), so common words are in most passages and most words in few — a corpus of a
+// few dozen words would make every query match every passage.
+const SYLLABLES = "ka ri to mo sa ne lu vi da pe go ru shi an el or is un ta mi ko be fa zu no".split(" ");
+const KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわを".split("");
+const KANJI = "日本語研究報告東京大阪電力発電所太陽光予算売上品質検索索引図書館論文会議契約方法天気".split("");
+const VOCABULARY = 20_000;
 
 /** A deterministic pseudo-random sequence, so every run indexes the same text. */
 function random(seed: number) {
-  let state = seed;
+  // mulberry32: 32-bit integer steps, exact in JavaScript numbers.
+  let state = seed >>> 0;
   return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+function makeWords(letters: string[], count: number, seed: number, join: string): string[] {
+  const next = random(seed);
+  const words = new Set<string>();
+  while (words.size < count) {
+    const length = 2 + Math.floor(next() * 3);
+    words.add(Array.from({ length }, () => letters[Math.floor(next() * letters.length)]).join(join));
+  }
+  return [...words];
+}
+
+const EN = makeWords(SYLLABLES, VOCABULARY, 7, "");
+const JA = makeWords([...KANJI, ...KANA], VOCABULARY / 4, 11, "");
+
+/** Cumulative Zipf weights over `size` ranks. */
+function zipf(size: number): Float64Array {
+  const cumulative = new Float64Array(size);
+  let total = 0;
+  for (let rank = 0; rank < size; rank++) {
+    total += 1 / (rank + 1);
+    cumulative[rank] = total;
+  }
+  return cumulative.map((value) => value / total);
+}
+
+const EN_ZIPF = zipf(EN.length);
+const JA_ZIPF = zipf(JA.length);
+
+function zipfPick<T>(list: T[], cumulative: Float64Array, next: () => number): T {
+  const target = next();
+  let low = 0;
+  let high = cumulative.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((cumulative[middle] ?? 1) < target) low = middle + 1;
+    else high = middle;
+  }
+  return list[low] as T;
 }
 
 function fileText(index: number, chars: number): string {
   const next = random(index + 1);
-  const pick = <T,>(list: T[]) => list[Math.floor(next() * list.length)] as T;
   let text = "";
   while (text.length < chars) {
     const sentence =
       next() < 0.5
-        ? `${Array.from({ length: 12 }, () => pick(EN)).join(" ")}.`
-        : `${Array.from({ length: 10 }, () => pick(JA)).join("の")}。`;
+        ? `${Array.from({ length: 12 }, () => zipfPick(EN, EN_ZIPF, next)).join(" ")}.`
+        : `${Array.from({ length: 8 }, () => zipfPick(JA, JA_ZIPF, next)).join("")}。`;
     text += next() < 0.15 ? `${sentence}\n\n` : `${sentence} `;
   }
   return text.slice(0, chars);
 }
 
+/** What people search for: words neither among the most common nor the rarest (ranks 50 to 5,000). */
 function queries(count: number): string[] {
   const next = random(99);
-  const pick = <T,>(list: T[]) => list[Math.floor(next() * list.length)] as T;
+  const word = (list: string[]) => list[50 + Math.floor(next() * Math.min(4950, list.length - 50))] as string;
   const forms = [
-    () => pick(EN),
-    () => `${pick(EN)} ${pick(EN)}`,
-    () => `"${pick(EN)} ${pick(EN)}"`,
-    () => `${pick(EN).slice(0, 4)}*`,
-    () => pick(JA),
-    () => `${pick(JA)}の${pick(JA)}`,
+    () => word(EN),
+    () => `${word(EN)} ${word(EN)}`,
+    () => `"${word(EN)} ${word(EN)}"`,
+    () => `${word(EN).slice(0, 4)}*`,
+    () => word(JA),
+    () => `${word(JA)} ${word(JA)}`,
   ];
   return Array.from({ length: count }, (_, i) => (forms[i % forms.length] as () => string)());
 }
