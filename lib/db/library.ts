@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
 import type { Passage } from "@/lib/library/passages";
@@ -52,8 +52,8 @@ export async function filesToIndex(db: Db, limit: number): Promise<{ id: string;
 }
 
 export async function countFilesToIndex(db: Db): Promise<number> {
-  const rows = await db.select({ id: files.id }).from(files).where(isNull(files.indexedAt));
-  return rows.length;
+  const [row] = await db.select({ files: count() }).from(files).where(isNull(files.indexedAt));
+  return Number(row?.files ?? 0);
 }
 
 /**
