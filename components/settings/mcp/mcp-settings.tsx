@@ -83,8 +83,9 @@ export function McpSettings() {
           {t("empty")}
         </p>
       ) : null}
-      {open?.form === "add" ? (
-        <ServerForm stdioAllowed={data?.stdioFromUi ?? false} onSubmit={save} onCancel={() => setOpen(null)} />
+      {/* Opened once the section's data is in: the form picks its first transport from stdioFromUi. */}
+      {open?.form === "add" && data ? (
+        <ServerForm stdioAllowed={data.stdioFromUi} onSubmit={save} onCancel={() => setOpen(null)} />
       ) : null}
       {open?.form === "import" ? (
         <ImportForm
