@@ -11,6 +11,7 @@ import { findFile } from "@/lib/db/files";
 import { unsentInterrupts } from "@/lib/db/interrupts";
 import { isInterrupt } from "@/lib/db/message-tree";
 import { messageTree } from "@/lib/db/messages";
+import { turnInstructions } from "@/lib/db/projects";
 import type { Conversation, Message, StoredFile } from "@/lib/db/schema";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
@@ -211,7 +212,9 @@ export async function prepareTurn(
   // Settings another instance changed since this one read them apply from this run on.
   await syncSettings(db);
   const question = await questionOf(db, conversation, input, input.attachmentIds ?? []);
-  const { settings } = conversation;
+  // A project's instructions come before the chat's own (docs/architecture.md, "Projects and memory").
+  const instructions = await turnInstructions(db, conversation);
+  const settings: ChatSettings = { ...conversation.settings, ...(instructions ? { instructions } : {}) };
   await unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
   const attachments: StoredFile[] = [];
   for (const fileId of question.attachmentIds) {

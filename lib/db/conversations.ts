@@ -30,12 +30,15 @@ export async function createConversation(
     model,
     settings = {},
     disabledToolGroups = [],
+    projectId = null,
     ownerId,
   }: {
     title?: string;
     model?: string | null;
     settings?: ChatSettings;
     disabledToolGroups?: string[];
+    /** A project of the same owner (callers check it). */
+    projectId?: string | null;
     ownerId: OwnerId;
   },
 ): Promise<Conversation> {
@@ -53,7 +56,7 @@ export async function createConversation(
     settings,
     pinned: false,
     archived: false,
-    projectId: null,
+    projectId,
     private: false,
     createdAt: now,
     updatedAt: now,
@@ -194,6 +197,7 @@ export async function updateConversation(
     disabledToolGroups,
     pinned,
     archived,
+    projectId,
     ownerId,
   }: {
     id: string;
@@ -204,6 +208,8 @@ export async function updateConversation(
     disabledToolGroups?: string[];
     pinned?: boolean;
     archived?: boolean;
+    /** Moves it into a project of the same owner (callers check it), or out of any with null. */
+    projectId?: string | null;
     ownerId: OwnerId;
   },
 ): Promise<Conversation> {
@@ -217,6 +223,7 @@ export async function updateConversation(
   if (disabledToolGroups !== undefined) changes.disabledToolGroups = disabledToolGroups;
   if (pinned !== undefined) changes.pinned = pinned;
   if (archived !== undefined) changes.archived = archived;
+  if (projectId !== undefined) changes.projectId = projectId;
   await db.update(conversations).set(changes).where(eq(conversations.id, id));
   return getConversation(db, { id, ownerId });
 }
@@ -252,7 +259,8 @@ export async function deleteConversation(
   });
 }
 
-async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHere): Promise<boolean> {
+/** Whether a run's instance (not this one) is still registered, so the run may still be going there. */
+export async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHere): Promise<boolean> {
   if (instanceId === null || instanceId === runsHere.instanceId) return false;
   const [registered] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
   return registered !== undefined;

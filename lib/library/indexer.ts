@@ -100,7 +100,10 @@ export async function indexStoredFiles(db: Db, limits: ToolLimits): Promise<void
   let done = 0;
   const tried = new Set<string>();
   for (;;) {
-    const batch = (await filesToIndex(db, START_BATCH + tried.size)).filter((file) => !tried.has(file.id));
+    // An indexed file leaves the unindexed set; only the ones that failed stay and are skipped, so
+    // each batch asks for those on top of the next START_BATCH.
+    const rows = await filesToIndex(db, START_BATCH + state.failed.size);
+    const batch = rows.filter((file) => !state.failed.has(file.id) && !tried.has(file.id));
     if (batch.length === 0) break;
     for (const file of batch) tried.add(file.id);
     await indexFiles(

@@ -63,6 +63,7 @@ export const errorCatalogue = {
     "conversation",
     "message",
     "preset",
+    "project",
     "run",
     "source",
     "interrupt",

@@ -2,6 +2,7 @@ import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { createConversation, listConversations } from "@/lib/db/conversations";
 import { newChatPreset } from "@/lib/db/presets";
+import { getProject } from "@/lib/db/projects";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody, parseWith } from "@/lib/http/responses";
 import { createConversationBody, listConversationsQuery } from "./schema";
@@ -15,15 +16,21 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
 });
 
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
-  const { presetId, ...body } = await parseJsonBody(request, createConversationBody);
+  const { presetId, projectId, ...body } = await parseJsonBody(request, createConversationBody);
   const db = await getDb();
   const ownerId = ownerOf(viewer);
-  const preset = await newChatPreset(db, { ownerId, presetId });
+  // In a project, its preset and model come before the personal default; the request's before both.
+  const project = projectId === undefined ? undefined : await getProject(db, { id: projectId, ownerId });
+  const preset = await newChatPreset(db, {
+    ownerId,
+    presetId: presetId !== undefined ? presetId : (project?.presetId ?? undefined),
+  });
   return Response.json(
     {
       conversation: await createConversation(db, {
         ...body,
-        model: body.model ?? preset.model,
+        projectId: project?.id ?? null,
+        model: body.model ?? project?.model ?? preset.model,
         settings: preset.settings,
         ownerId,
       }),

@@ -36,6 +36,8 @@ export const createConversationBody = z.object({
   /** The preset to start with; absent: the personal default preset, if any; null: none. */
   presetId: z.string().min(1).max(100).nullable().optional(),
   disabledToolGroups: disabledToolGroups.optional(),
+  /** The project the chat starts in: its instructions apply, its model and preset are the defaults. */
+  projectId: z.string().min(1).max(100).optional(),
 });
 
 /** `settings` replaces the conversation's settings whole (`{}` resets them to the defaults). */
@@ -48,10 +50,12 @@ export const updateConversationBody = (limits: SettingsLimits) =>
       disabledToolGroups: disabledToolGroups.optional(),
       pinned: z.boolean().optional(),
       archived: z.boolean().optional(),
+      /** Moves the conversation into one of the owner's projects, or out of its project with null. */
+      projectId: z.string().min(1).max(100).nullable().optional(),
     })
     .refine(
       (body) => Object.values(body).some((value) => value !== undefined),
-      "give a title, a model, settings, disabledToolGroups, pinned or archived",
+      "give a title, a model, settings, disabledToolGroups, pinned, archived or projectId",
     );
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;

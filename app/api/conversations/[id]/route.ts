@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { getConversationDetail } from "@/lib/db/conversation-detail";
 import { deleteConversation, getConversation, updateConversation } from "@/lib/db/conversations";
 import { listHeldInterrupts } from "@/lib/db/interrupts";
+import { getProject } from "@/lib/db/projects";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -24,9 +25,10 @@ export const GET = apiRoute(async (_request: Request, { params }: Context, viewe
 export const PATCH = apiRoute(async (request: Request, { params }: Context, viewer) => {
   const { id } = await params;
   const body = await parseJsonBody(request, updateConversationBody(settingsLimits(getConfig())));
-  return Response.json({
-    conversation: await updateConversation(await getDb(), { id, ...body, ownerId: ownerOf(viewer) }),
-  });
+  const db = await getDb();
+  const ownerId = ownerOf(viewer);
+  if (body.projectId) await getProject(db, { id: body.projectId, ownerId });
+  return Response.json({ conversation: await updateConversation(db, { id, ...body, ownerId }) });
 });
 
 export const DELETE = apiRoute(async (_request: Request, { params }: Context, viewer) => {
