@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import type { ChatSettings } from "@/lib/chat-settings";
 import { AppError } from "@/lib/errors";
 import { DEFAULT_TITLE } from "@/lib/text/conversation-title";
@@ -247,20 +247,30 @@ export async function deleteConversation(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await holdConversation(tx, { id, ownerId });
-    const [running] = await tx
-      .select({ id: runs.id, instanceId: runs.instanceId })
-      .from(runs)
-      .where(and(eq(runs.conversationId, id), eq(runs.status, "running")))
-      .limit(1);
-    if (running && (runsHere.get(running.id) || (await heldElsewhere(tx, running.instanceId, runsHere)))) {
+    if (await runGoingOn(tx, [id], runsHere)) {
       throw new AppError("conflict:run_active", "Stop the running answer before deleting this conversation.");
     }
     await tx.delete(conversations).where(eq(conversations.id, id));
   });
 }
 
-/** Whether a run's instance (not this one) is still registered, so the run may still be going there. */
-export async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHere): Promise<boolean> {
+/**
+ * Whether a run of these conversations goes on: here, or on another registered app instance. A row
+ * left `running` that no process holds (its end not yet stored) does not count.
+ */
+export async function runGoingOn(db: Db, conversationIds: string[], runsHere: RunsHere): Promise<boolean> {
+  if (conversationIds.length === 0) return false;
+  const running = await db
+    .select({ id: runs.id, instanceId: runs.instanceId })
+    .from(runs)
+    .where(and(inArray(runs.conversationId, conversationIds), eq(runs.status, "running")));
+  for (const run of running) {
+    if (runsHere.get(run.id) || (await heldElsewhere(db, run.instanceId, runsHere))) return true;
+  }
+  return false;
+}
+
+async function heldElsewhere(db: Db, instanceId: string | null, runsHere: RunsHere): Promise<boolean> {
   if (instanceId === null || instanceId === runsHere.instanceId) return false;
   const [registered] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
   return registered !== undefined;

@@ -2,10 +2,10 @@ import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
-import { heldElsewhere, holdConversation, type OwnerId, type RunsHere } from "./conversations";
+import { holdConversation, type OwnerId, type RunsHere, runGoingOn } from "./conversations";
 import { lockedForUpdate } from "./portable-sql";
 import { getPreset } from "./presets";
-import { conversations, type Project, projects, runs } from "./schema";
+import { conversations, type Project, projects } from "./schema";
 
 /**
  * A user's projects (docs/architecture.md, "Projects and memory"): a name, instructions given to the
@@ -48,7 +48,6 @@ export async function createProject(
     id: crypto.randomUUID(),
     userId: ownerId,
     ...fields,
-    name: fields.name.trim(),
     collapsed: false,
     createdAt: now,
     updatedAt: now,
@@ -63,11 +62,10 @@ export async function updateProject(
 ): Promise<Project> {
   await getProject(db, { id, ownerId });
   if (changes.presetId) await getPreset(db, { id: changes.presetId, ownerId });
-  const set: Partial<Project> = { updatedAt: Date.now() };
-  for (const [key, value] of Object.entries(changes) as [keyof ProjectFields, never][]) {
-    if (value !== undefined) set[key] = value;
-  }
-  await db.update(projects).set(set).where(eq(projects.id, id));
+  await db
+    .update(projects)
+    .set({ ...changes, updatedAt: Date.now() })
+    .where(eq(projects.id, id));
   return getProject(db, { id, ownerId });
 }
 
@@ -100,21 +98,13 @@ export async function deleteProject(
         .where(eq(conversations.projectId, id));
       const ids = members.map((member) => member.id);
       for (const conversationId of ids) await holdConversation(tx, { id: conversationId, ownerId });
-      if (ids.length > 0) {
-        const running = await tx
-          .select({ id: runs.id, instanceId: runs.instanceId })
-          .from(runs)
-          .where(and(inArray(runs.conversationId, ids), eq(runs.status, "running")));
-        for (const run of running) {
-          if (runsHere.get(run.id) || (await heldElsewhere(tx, run.instanceId, runsHere))) {
-            throw new AppError(
-              "conflict:run_active",
-              "Stop the running answer in this project's conversations before deleting them.",
-            );
-          }
-        }
-        await tx.delete(conversations).where(inArray(conversations.id, ids));
+      if (await runGoingOn(tx, ids, runsHere)) {
+        throw new AppError(
+          "conflict:run_active",
+          "Stop the running answer in this project's conversations before deleting them.",
+        );
       }
+      if (ids.length > 0) await tx.delete(conversations).where(inArray(conversations.id, ids));
     }
     await tx.delete(projects).where(eq(projects.id, id));
   });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { GET as getConversation, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
+import { POST as stopRun } from "@/app/api/conversations/[id]/stop/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { POST as createPreset } from "@/app/api/presets/route";
 import { DELETE as deleteProject, GET as getProject, PATCH as patchProject } from "@/app/api/projects/[id]/route";
 import { POST as createProject, GET as listProjects } from "@/app/api/projects/route";
+import { getLiveRuns } from "@/lib/chat/chat-service";
 import { getConfig } from "@/lib/env-config";
 import type { RecordedRequest } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
@@ -206,6 +208,31 @@ describe("moving conversations and deleting projects", () => {
     await expectApiError(await conversationOf(alice, goes.id), 404, "not_found:conversation");
     expect((await conversationOf(alice, elsewhere.id)).status).toBe(200);
     await expectApiError(await removeProject(alice, gone.id), 404, "not_found:project");
+  });
+
+  it("refuses to delete a project with its conversations while one of them has a running answer, and deletes nothing", async () => {
+    const project = await newProject(alice, { name: "Busy" });
+    const conversation = await newChatIn(alice, { projectId: project.id });
+    fake().reset();
+    fake().script({ when: { hasTools: true }, hang: true });
+    const started = await chat(
+      alice.request("/api/chat", "POST", { conversationId: conversation.id, message: "Wait" }),
+    );
+    expect(started.status).toBe(200);
+    await expect.poll(() => getLiveRuns().forConversation(conversation.id)).toBeDefined();
+    await expectApiError(await removeProject(alice, project.id, "?conversations=1"), 409, "conflict:run_active");
+    expect((await conversationOf(alice, conversation.id)).status).toBe(200);
+    expect((await projectsOf(alice)).map((p) => p.id)).toContain(project.id);
+
+    const stopped = await stopRun(
+      alice.request(`/api/conversations/${conversation.id}/stop`, "POST"),
+      params({ id: conversation.id }),
+    );
+    expect(stopped.status).toBe(202);
+    await readEvents(started);
+    await waitIdle(fake(), conversation.id);
+    expect((await removeProject(alice, project.id, "?conversations=1")).status).toBe(204);
+    await expectApiError(await conversationOf(alice, conversation.id), 404, "not_found:conversation");
   });
 });
 
