@@ -225,8 +225,12 @@ export const configSchema = z
     /** Open PDF documents kept for continuation calls (one idle worker each), and for how long unused. */
     PDF_OPEN_DOCUMENTS: positiveInt(4),
     PDF_KEEP_OPEN_S: positiveInt(300),
-    /** Files one conversation may hold (uploaded, fetched by tools, imported), and MB one user's files may take in all. */
+    /**
+     * Files one conversation may hold (uploaded, fetched by tools, imported), files one project may
+     * hold, and MB one user's files may take in all.
+     */
     MAX_FILES_PER_CONVERSATION: positiveInt(200),
+    MAX_FILES_PER_PROJECT: positiveInt(500),
     MAX_STORAGE_MB_PER_USER: positiveInt(2048),
     /** Attached text files (TXT, MD, CSV, JSON, HTML) are refused over this size. */
     MAX_TEXT_FILE_MB: positiveInt(5),

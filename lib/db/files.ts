@@ -1,20 +1,23 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, count, eq, sum } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sum } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { StoredFileInfo } from "@/lib/tools/services";
 import type { Db } from "./client";
 import { getConversation, type OwnerId, ownedBy } from "./conversations";
 import { lockedForUpdate } from "./portable-sql";
-import { conversations, files, type StoredFile, users } from "./schema";
+import { conversations, files, projects, type StoredFile, users } from "./schema";
 
 /**
- * The files table: a conversation's uploads and the files its tools fetched, bytes included, and
- * what they take of the quotas (the quota rules are lib/files/quota.ts, the tools' file store
- * lib/files/file-store.ts).
+ * The files table: a conversation's uploads and the files its tools fetched, a project's files,
+ * bytes included, and what they take of the quotas (the quota rules are lib/files/quota.ts, the
+ * tools' file store lib/files/file-store.ts).
  */
 
-export function toInfo(row: Omit<StoredFile, "bytes">): StoredFileInfo {
+/** Whose a file is: one conversation's, or one project's (every conversation of the project reads it). */
+export type FileHolder = { conversationId: string; projectId?: never } | { projectId: string; conversationId?: never };
+
+export function toInfo(row: Pick<StoredFile, keyof StoredFileInfo>): StoredFileInfo {
   return {
     id: row.id,
     filename: row.filename,
@@ -30,22 +33,21 @@ export function sha256(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export interface NewFile {
-  conversationId: string;
+export type NewFile = FileHolder & {
   origin: StoredFile["origin"];
   filename: string;
   mime: string;
   bytes: Buffer;
   pageCount: number | null;
   sourceUrl: string | null;
-}
+};
 
 /** Stores the file as it is, outside any quota: for tests and tools that seed a database. */
 export async function insertFile(db: Db, values: NewFile): Promise<StoredFileInfo> {
   const row: StoredFile = {
     id: crypto.randomUUID(),
-    conversationId: values.conversationId,
-    projectId: null,
+    conversationId: values.conversationId ?? null,
+    projectId: values.projectId ?? null,
     origin: values.origin,
     filename: values.filename,
     mime: values.mime,
@@ -72,6 +74,59 @@ export async function findFile(
     .where(and(eq(files.id, fileId), eq(files.conversationId, conversationId)))
     .limit(1);
   return row;
+}
+
+const heldBy = (holder: FileHolder) =>
+  holder.projectId !== undefined
+    ? eq(files.projectId, holder.projectId)
+    : eq(files.conversationId, holder.conversationId);
+
+/** A project's files, newest first, without their bytes; whether each is in the library index yet. */
+export async function listProjectFiles(
+  db: Db,
+  projectId: string,
+): Promise<(StoredFileInfo & { createdAt: number; indexed: boolean })[]> {
+  const rows = await db
+    .select({
+      id: files.id,
+      filename: files.filename,
+      mime: files.mime,
+      size: files.size,
+      sha256: files.sha256,
+      pageCount: files.pageCount,
+      sourceUrl: files.sourceUrl,
+      createdAt: files.createdAt,
+      indexedAt: files.indexedAt,
+    })
+    .from(files)
+    .where(eq(files.projectId, projectId))
+    .orderBy(desc(files.createdAt), desc(files.id));
+  return rows.map(({ createdAt, indexedAt, ...row }) => ({ ...toInfo(row), createdAt, indexed: indexedAt !== null }));
+}
+
+/** A project's file, or undefined — whether it is missing or another project's. */
+export async function findProjectFile(
+  db: Db,
+  { projectId, fileId }: { projectId: string; fileId: string },
+): Promise<StoredFile | undefined> {
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), heldBy({ projectId })))
+    .limit(1);
+  return row;
+}
+
+/** Deletes a project's file, its library passages with it; false when the project holds no such file. */
+export async function deleteProjectFile(
+  db: Db,
+  { projectId, fileId }: { projectId: string; fileId: string },
+): Promise<boolean> {
+  const deleted = await db
+    .delete(files)
+    .where(and(eq(files.id, fileId), heldBy({ projectId })))
+    .returning({ id: files.id });
+  return deleted.length > 0;
 }
 
 /** A file of a conversation its owner asks for; another user's conversation or an unknown file is a 404. */
@@ -109,18 +164,30 @@ export async function conversationOwner(db: Db, conversationId: string): Promise
   return owner.userId;
 }
 
-/** Bytes the owner's files take, in every conversation. */
+/** The owner's files: those of their conversations and of their projects. */
+export function ownersFiles(db: Db, ownerId: OwnerId): SQL | undefined {
+  const ownProjects = db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(ownerId === null ? isNull(projects.userId) : eq(projects.userId, ownerId));
+  return or(
+    inArray(files.conversationId, db.select({ id: conversations.id }).from(conversations).where(ownedBy(ownerId))),
+    inArray(files.projectId, ownProjects),
+  );
+}
+
+/** Bytes the owner's files take, in every conversation and project. */
 export async function storageUsed(db: Db, ownerId: OwnerId): Promise<number> {
   const [row] = await db
     .select({ bytes: sum(files.size) })
     .from(files)
-    .innerJoin(conversations, eq(conversations.id, files.conversationId))
-    .where(ownedBy(ownerId));
+    .where(ownersFiles(db, ownerId));
   return Number(row?.bytes ?? 0);
 }
 
-export async function conversationFileCount(db: Db, conversationId: string): Promise<number> {
-  const [row] = await db.select({ files: count() }).from(files).where(eq(files.conversationId, conversationId));
+/** How many files the conversation or project holds itself (a conversation's project's files not counted). */
+export async function heldFileCount(db: Db, holder: FileHolder): Promise<number> {
+  const [row] = await db.select({ files: count() }).from(files).where(heldBy(holder));
   return Number(row?.files ?? 0);
 }
 

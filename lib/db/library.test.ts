@@ -168,6 +168,14 @@ describe("the library index", () => {
     expect(hits.map((hit) => hit.text)).toEqual(["second version with kestrel"]);
   });
 
+  it("the index of a file deleted while it was read is not written, and no error is thrown", async () => {
+    const c = await chat();
+    const id = await addFile("short-lived heron", { conversationId: c });
+    await db.delete(files).where(eq(files.id, id));
+    await writeFileIndex(db, id, cutPassages("short-lived heron"));
+    expect(await db.select().from(fileChunks).where(eq(fileChunks.fileId, id))).toEqual([]);
+  });
+
   it("a file not indexed yet is listed for the search to index first", async () => {
     const c = await chat();
     const info = await insertFile(db, {

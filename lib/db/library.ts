@@ -1,13 +1,14 @@
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
 import type { Passage } from "@/lib/library/passages";
 import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
-import { ownedBy } from "./conversations";
-import { conversations, fileChunks, files, projects } from "./schema";
+import { ownersFiles } from "./files";
+import { lockedForUpdate } from "./portable-sql";
+import { conversations, fileChunks, files } from "./schema";
 
 /**
  * The library index's store (docs/architecture.md, "The library index"): a file's passages written
@@ -22,9 +23,14 @@ const chunksFts = sqliteTable("file_chunks_fts", {
   folded: text("folded").notNull(),
 });
 
-/** Replaces the file's passages with `passages` and marks it indexed, in one transaction. */
+/**
+ * Replaces the file's passages with `passages` and marks it indexed, in one transaction; nothing
+ * when the file was deleted while it was read.
+ */
 export async function writeFileIndex(db: Db, fileId: string, passages: Passage[]): Promise<void> {
   await db.transaction(async (tx) => {
+    const [held] = await lockedForUpdate(tx.select({ id: files.id }).from(files).where(eq(files.id, fileId)));
+    if (!held) return;
     await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
     const rows = passages.map((passage, seq) => ({
       fileId,
@@ -71,19 +77,7 @@ export async function scopeCondition(db: Db, scope: LibraryScope): Promise<SQL |
     .where(eq(conversations.id, scope.conversationId))
     .limit(1);
   if (!conversation) return undefined;
-  if (conversation.settings.searchAllFiles) {
-    const owner = conversation.userId;
-    return or(
-      inArray(files.conversationId, db.select({ id: conversations.id }).from(conversations).where(ownedBy(owner))),
-      inArray(
-        files.projectId,
-        db
-          .select({ id: projects.id })
-          .from(projects)
-          .where(owner === null ? isNull(projects.userId) : eq(projects.userId, owner)),
-      ),
-    );
-  }
+  if (conversation.settings.searchAllFiles) return ownersFiles(db, conversation.userId);
   return or(
     eq(files.conversationId, scope.conversationId),
     conversation.projectId ? eq(files.projectId, conversation.projectId) : undefined,

@@ -30,6 +30,17 @@ export async function getProject(db: Db, { id, ownerId }: { id: string; ownerId:
   return row;
 }
 
+/** Inside a transaction: holds the owner's project row until it ends (404 when it is not theirs). */
+export async function holdProject(tx: Db, { id, ownerId }: { id: string; ownerId: OwnerId }): Promise<void> {
+  const [held] = await lockedForUpdate(
+    tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.id, id), ownedBy(ownerId))),
+  );
+  if (!held) throw new AppError("not_found:project", `Project ${id} not found.`);
+}
+
 export interface ProjectFields {
   name: string;
   instructions: string;
@@ -84,13 +95,7 @@ export async function deleteProject(
   }: { id: string; ownerId: OwnerId; withConversations: boolean; runsHere: RunsHere },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [held] = await lockedForUpdate(
-      tx
-        .select({ id: projects.id })
-        .from(projects)
-        .where(and(eq(projects.id, id), ownedBy(ownerId))),
-    );
-    if (!held) throw new AppError("not_found:project", `Project ${id} not found.`);
+    await holdProject(tx, { id, ownerId });
     if (withConversations) {
       const members = await tx
         .select({ id: conversations.id })

@@ -8,7 +8,7 @@ import { indexFiles } from "@/lib/library/indexer";
 import type { FileStore, StoredFileInfo } from "@/lib/tools/services";
 import { type FileLimits, type QuotaRefusal, quotaRefusal } from "./quota";
 
-/** Storing a conversation's files within the quotas, and the tools' file store over them (lib/db/files.ts). */
+/** Storing a conversation's or project's files within the quotas, and the tools' file store over them (lib/db/files.ts). */
 
 /** Stores the file when it fits the owner's quotas (checked and stored in one transaction), or says which it breaks. */
 export async function insertFileInQuota(
@@ -19,6 +19,7 @@ export async function insertFileInQuota(
     const refused = await quotaRefusal(tx, {
       ownerId,
       conversationId: file.conversationId,
+      projectId: file.projectId,
       adding: { files: 1, bytes: file.bytes.length },
       limits,
     });

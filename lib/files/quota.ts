@@ -1,23 +1,29 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getConversation, holdConversation, type OwnerId } from "@/lib/db/conversations";
-import { conversationFileCount, holdOwnerRow, storageUsed } from "@/lib/db/files";
+import { heldFileCount, holdOwnerRow, storageUsed } from "@/lib/db/files";
+import { getProject, holdProject } from "@/lib/db/projects";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import type { FileQuotaRefusal } from "@/lib/tools/services";
 
 /**
- * File quotas: files one conversation may hold (`MAX_FILES_PER_CONVERSATION`) and bytes one user's
- * files may take in all (`MAX_STORAGE_MB_PER_USER`), uploads, fetched and imported files alike.
+ * File quotas: files one conversation may hold (`MAX_FILES_PER_CONVERSATION`), files one project
+ * may hold (`MAX_FILES_PER_PROJECT`) and bytes one user's files may take in all, conversations' and
+ * projects' (`MAX_STORAGE_MB_PER_USER`), uploads, fetched and imported files alike.
  */
 
 export interface FileLimits {
   maxFilesPerConversation: number;
+  maxFilesPerProject: number;
   maxStorageBytes: number;
 }
 
-export const fileLimits = (config: Pick<Config, "MAX_FILES_PER_CONVERSATION" | "MAX_STORAGE_MB_PER_USER">) => ({
+export const fileLimits = (
+  config: Pick<Config, "MAX_FILES_PER_CONVERSATION" | "MAX_FILES_PER_PROJECT" | "MAX_STORAGE_MB_PER_USER">,
+): FileLimits => ({
   maxFilesPerConversation: config.MAX_FILES_PER_CONVERSATION,
+  maxFilesPerProject: config.MAX_FILES_PER_PROJECT,
   maxStorageBytes: config.MAX_STORAGE_MB_PER_USER * 1024 * 1024,
 });
 
@@ -36,12 +42,15 @@ export async function quotaRefusal(
   {
     ownerId,
     conversationId,
+    projectId,
     adding,
     limits,
     lock = true,
   }: {
     ownerId: OwnerId;
     conversationId?: string;
+    /** An existing project the files go to (instead of a conversation). */
+    projectId?: string;
     adding: { files: number; bytes: number };
     limits: FileLimits;
     /** false: a quick look outside a transaction, before the checks of an upload run (no rows held). */
@@ -51,9 +60,15 @@ export async function quotaRefusal(
   if (lock && ownerId !== null) {
     await holdOwnerRow(tx, ownerId);
   }
-  if (conversationId !== undefined) {
+  if (projectId !== undefined) {
+    if (lock) await holdProject(tx, { id: projectId, ownerId });
+    const held = await heldFileCount(tx, { projectId });
+    if (held + adding.files > limits.maxFilesPerProject) {
+      return { quota: "project_files", limit: limits.maxFilesPerProject };
+    }
+  } else if (conversationId !== undefined) {
     if (lock) await holdConversation(tx, { id: conversationId, ownerId });
-    const held = await conversationFileCount(tx, conversationId);
+    const held = await heldFileCount(tx, { conversationId });
     if (held + adding.files > limits.maxFilesPerConversation) {
       return { quota: "conversation_files", limit: limits.maxFilesPerConversation };
     }
@@ -69,6 +84,13 @@ export async function quotaRefusal(
 
 /** The refusal as the error a request gets (409 for the conversation's count, 413 for the user's storage). */
 export function quotaError(refusal: QuotaRefusal): AppError {
+  if (refusal.quota === "project_files") {
+    return new AppError(
+      "conflict:project_files",
+      `This project already holds ${refusal.limit} files, the most one may hold (MAX_FILES_PER_PROJECT). Delete files it no longer needs.`,
+      { details: { max: refusal.limit } },
+    );
+  }
   if (refusal.quota === "conversation_files") {
     return new AppError(
       "conflict:conversation_files",
@@ -79,28 +101,37 @@ export function quotaError(refusal: QuotaRefusal): AppError {
   const limitMb = Math.round(refusal.limitBytes / 1024 / 1024);
   return new AppError(
     "payload_too_large:storage_quota",
-    `Your files would take more than the ${limitMb} MB you may store (MAX_STORAGE_MB_PER_USER). Delete conversations with files you no longer need.`,
+    `Your files would take more than the ${limitMb} MB you may store (MAX_STORAGE_MB_PER_USER). Delete conversations or project files you no longer need.`,
     { details: { limitBytes: refusal.limitBytes, usedBytes: refusal.usedBytes } },
   );
 }
 
-/** `GET /api/files/usage`: the owner's storage, and one conversation's file count when named. */
+/** `GET /api/files/usage`: the owner's storage, and one conversation's or project's file count when named. */
 export interface FileUsage {
   storage: { usedBytes: number; limitBytes: number };
   conversation?: { files: number; limit: number };
+  project?: { files: number; limit: number };
 }
 
-/** What the owner's files use of the quotas, and of one conversation's when named. */
+/** What the owner's files use of the quotas, and of one conversation's or project's when named. */
 export async function fileUsage(
   db: Db,
-  { ownerId, conversationId, limits }: { ownerId: OwnerId; conversationId?: string; limits: FileLimits },
+  {
+    ownerId,
+    conversationId,
+    projectId,
+    limits,
+  }: { ownerId: OwnerId; conversationId?: string; projectId?: string; limits: FileLimits },
 ): Promise<FileUsage> {
   const usedBytes = await storageUsed(db, ownerId);
-  const storage = { usedBytes, limitBytes: limits.maxStorageBytes };
-  if (conversationId === undefined) return { storage };
-  await getConversation(db, { id: conversationId, ownerId });
-  return {
-    storage,
-    conversation: { files: await conversationFileCount(db, conversationId), limit: limits.maxFilesPerConversation },
-  };
+  const usage: FileUsage = { storage: { usedBytes, limitBytes: limits.maxStorageBytes } };
+  if (conversationId !== undefined) {
+    await getConversation(db, { id: conversationId, ownerId });
+    usage.conversation = { files: await heldFileCount(db, { conversationId }), limit: limits.maxFilesPerConversation };
+  }
+  if (projectId !== undefined) {
+    await getProject(db, { id: projectId, ownerId });
+    usage.project = { files: await heldFileCount(db, { projectId }), limit: limits.maxFilesPerProject };
+  }
+  return usage;
 }

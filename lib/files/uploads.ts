@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getConversation, type OwnerId } from "@/lib/db/conversations";
-import { sha256 } from "@/lib/db/files";
+import { type FileHolder, sha256 } from "@/lib/db/files";
+import { getProject } from "@/lib/db/projects";
 import { getConfig } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
 import { tooLarge } from "@/lib/http/body";
@@ -31,17 +32,18 @@ export interface UploadResult {
   ref: string;
 }
 
+/** Stores a file the user brings to one of their conversations or projects (404 when it is not theirs). */
 export async function storeUpload(
   db: Db,
   {
-    conversationId,
+    holder,
     ownerId,
     filename,
     bytes,
     maxBytes,
     imageLimits,
   }: {
-    conversationId: string;
+    holder: FileHolder;
     ownerId: OwnerId;
     filename: string;
     bytes: Buffer;
@@ -49,12 +51,13 @@ export async function storeUpload(
     imageLimits: ImageLimits;
   },
 ): Promise<UploadResult> {
-  await getConversation(db, { id: conversationId, ownerId });
+  if (holder.projectId !== undefined) await getProject(db, { id: holder.projectId, ownerId });
+  else await getConversation(db, { id: holder.conversationId, ownerId });
   const limits = fileLimits(getConfig());
   // Refused at once when it cannot fit, before its checks run; counted again where it is stored.
   const early = await quotaRefusal(db, {
     ownerId,
-    conversationId,
+    ...holder,
     adding: { files: 1, bytes: bytes.length },
     limits,
     lock: false,
@@ -62,7 +65,7 @@ export async function storeUpload(
   if (early) throw quotaError(early);
   const checked = await checkUpload({ filename, bytes, maxBytes, imageLimits });
   const stored = await insertFileInQuota(db, {
-    file: { conversationId, origin: "upload", ...checked, bytes, sourceUrl: null },
+    file: { ...holder, origin: "upload", ...checked, bytes, sourceUrl: null },
     ownerId,
     limits,
   });

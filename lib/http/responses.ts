@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { databaseBusyError, isDatabaseBusy } from "@/lib/db/busy";
 import { AppError, isAbortError } from "@/lib/errors";
+import { contentDisposition } from "@/lib/files/sniff";
 import { readBodyLimited } from "./body";
 
 /** Every error is `{"error": {"code", "message"}}` with a fitting status. */
@@ -75,4 +76,18 @@ export function parseWith<Schema extends z.ZodType>(schema: Schema, value: unkno
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error.issues);
   return result.data;
+}
+
+/** A stored file's bytes, always as a download: never rendered inline from our origin. */
+export function fileDownload(file: { bytes: Buffer; mime: string; size: number; filename: string }): Response {
+  return new Response(new Uint8Array(file.bytes), {
+    headers: {
+      "Content-Type": file.mime.split(";")[0] || "application/octet-stream",
+      "Content-Length": String(file.size),
+      "Content-Disposition": contentDisposition(file.filename),
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cache-Control": "private, max-age=0",
+    },
+  });
 }

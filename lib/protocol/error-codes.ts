@@ -91,6 +91,7 @@ export const errorCatalogue = {
     "import_running",
     "no_pending_approval",
     "conversation_files",
+    "project_files",
     "citations_checking",
     "not_interrupted",
   ],

@@ -17,6 +17,7 @@ export interface StoredFileInfo {
 /** Why a file was not stored: the conversation holds its most files, or its owner's files their most bytes. */
 export type FileQuotaRefusal =
   | { quota: "conversation_files"; limit: number }
+  | { quota: "project_files"; limit: number }
   | { quota: "user_storage"; limitBytes: number; usedBytes: number };
 
 export interface FileStore {

@@ -29,7 +29,7 @@ export async function seedConversation(db: Db, { title = "Research 調査" }: { 
   const conversationId = conversation.id;
   const upload = (filename: string, bytes: Uint8Array) =>
     storeUpload(db, {
-      conversationId,
+      holder: { conversationId },
       ownerId: null,
       filename,
       bytes: Buffer.from(bytes),

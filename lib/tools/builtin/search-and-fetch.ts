@@ -121,11 +121,11 @@ export function fetchedFilename(url: string, fileType: string, pdf: boolean): st
 
 /** Why a fetched file was not stored, for the model: which quota, and its limit. */
 function notStoredReason(refused: FileQuotaRefusal, context: ToolContext): string {
-  return refused.quota === "conversation_files"
-    ? prompt(context.language, "fetch_not_stored_files", { limit: String(refused.limit) })
-    : prompt(context.language, "fetch_not_stored_storage", {
+  return refused.quota === "user_storage"
+    ? prompt(context.language, "fetch_not_stored_storage", {
         limit: String(Math.round(refused.limitBytes / 1024 / 1024)),
-      });
+      })
+    : prompt(context.language, "fetch_not_stored_files", { limit: String(refused.limit) });
 }
 
 /** The current candidate as a stored file: the saved copy when the token names one, else fetched and saved now. */

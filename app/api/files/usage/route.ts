@@ -8,12 +8,13 @@ import { fileUsageQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-/** What the viewer's files use of their quotas: storage in all, and one conversation's file count when named. */
+/** What the viewer's files use of their quotas: storage in all, and one conversation's or project's file count when named. */
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const query = parseWith(fileUsageQuery, Object.fromEntries(new URL(request.url).searchParams));
   const usage = await fileUsage(await getDb(), {
     ownerId: ownerOf(viewer),
     conversationId: query.conversation,
+    projectId: query.project,
     limits: fileLimits(getConfig()),
   });
   return Response.json(usage, { headers: { "Cache-Control": "private, no-store" } });
