@@ -51,7 +51,7 @@ test("a conversation exported as JSON and imported in Settings opens as a new co
   await openExportMenu(page);
   const json = await download(page, "export-json-files");
   expect(json.name).toMatch(/\.json$/);
-  expect(JSON.parse(json.text)).toMatchObject({ format: "ollama-web.conversation", version: 2 });
+  expect(JSON.parse(json.text)).toMatchObject({ format: "ollama-web.conversation", version: 3 });
 
   await importFile(page, { name: json.name, mimeType: "application/json", buffer: Buffer.from(json.text) });
   const report = page.getByTestId("import-report");
@@ -102,7 +102,7 @@ test("a menu from the keyboard: arrows, Home and End move between its items, Esc
 test("the import report lists what was skipped, with the reason", async ({ page }) => {
   const document = {
     format: "ollama-web.conversation",
-    version: 3,
+    version: 4,
     conversation: { title: unique("From the future") },
   };
   await importFile(page, {
@@ -112,7 +112,7 @@ test("the import report lists what was skipped, with the reason", async ({ page 
   });
   await expect(page.getByTestId("import-report")).toContainText("Nothing imported, 1 item skipped:");
   await expect(page.getByTestId("import-skipped")).toHaveText([
-    `${document.conversation.title}: Export version 3 cannot be read here (this server reads versions 1, 2).`,
+    `${document.conversation.title}: Export version 4 cannot be read here (this server reads versions 1, 2, 3).`,
   ]);
 });
 
@@ -140,7 +140,7 @@ for (const size of sizes) {
       await page.getByLabel("Import conversations").setInputFiles({
         name: "old.json",
         mimeType: "application/json",
-        buffer: Buffer.from(JSON.stringify({ ...JSON.parse(json.text), version: 3 })),
+        buffer: Buffer.from(JSON.stringify({ ...JSON.parse(json.text), version: 4 })),
       });
       await expect(page.getByTestId("import-skipped")).toHaveCount(1);
       await chat.screenshot("import-report-skipped");

@@ -105,7 +105,7 @@ test("the import report says in Japanese why each item was skipped", async ({ pa
   const archive = makeZip([
     {
       name: "future.json",
-      data: Buffer.from(JSON.stringify({ format: "ollama-web.conversation", version: 3, conversation: { title } })),
+      data: Buffer.from(JSON.stringify({ format: "ollama-web.conversation", version: 4, conversation: { title } })),
     },
     { name: "notes.txt", data: Buffer.from("hello") },
   ]);
@@ -113,7 +113,7 @@ test("the import report says in Japanese why each item was skipped", async ({ pa
     .getByLabel("会話をインポート")
     .setInputFiles({ name: "old.zip", mimeType: "application/zip", buffer: archive });
   await expect(page.getByTestId("import-skipped")).toHaveText([
-    `${title}: エクスポートのバージョン 3 はここでは読めません（このサーバーが読めるのはバージョン 1, 2 です）。`,
+    `${title}: エクスポートのバージョン 4 はここでは読めません（このサーバーが読めるのはバージョン 1, 2, 3 です）。`,
     "notes.txt: 会話のエクスポートではありません（アーカイブ内の .json ファイルだけを読み込みます）。",
   ]);
 });

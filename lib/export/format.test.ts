@@ -7,6 +7,7 @@ import {
   files,
   interrupts,
   messages,
+  projects,
   runEvents,
   runSourceParts,
   runSources,
@@ -20,6 +21,8 @@ import {
   fileColumns,
   interruptColumns,
   messageColumns,
+  projectColumns,
+  projectDocumentSchema,
   runColumns,
   runEventColumns,
   runSourceColumns,
@@ -36,6 +39,7 @@ const tables: [string, SQLiteTable, Record<string, ColumnRule>][] = [
   ["run_sources", runSources, runSourceColumns],
   ["run_source_parts", runSourceParts, runSourcePartColumns],
   ["citation_reports", citationReports, citationReportColumns],
+  ["projects", projects, projectColumns],
 ];
 
 const exported = (rules: Record<string, ColumnRule>) =>
@@ -62,5 +66,11 @@ describe("the export format", () => {
     expect(keys(shape.runs.element.shape.events.element)).toEqual(exported(runEventColumns).sort());
     expect(keys(shape.files.element)).toEqual([...exported(fileColumns), "bytes"].sort());
     expect(keys(shape.interrupts.element)).toEqual(exported(interruptColumns).sort());
+    // The project's preset travels by its name, in place of its id.
+    expect(keys(shape.project.unwrap().unwrap())).toEqual([...exported(projectColumns), "preset"].sort());
+    expect(keys(shape.projectFiles.unwrap().element)).toEqual([...exported(fileColumns), "bytes"].sort());
+    const project = projectDocumentSchema({ maxInstructionsChars: 1 }).shape;
+    expect(keys(project.project)).toEqual([...exported(projectColumns), "preset"].sort());
+    expect(keys(project.files.element)).toEqual([...exported(fileColumns), "bytes"].sort());
   });
 });

@@ -8,6 +8,7 @@ import {
   type Message,
   messageRoles,
   messageStatuses,
+  type Project,
   type Run,
   type RunSourcePartRow,
   type RunSourceRow,
@@ -22,16 +23,21 @@ import { isRunEventName } from "@/lib/protocol/run-events";
 import { runEventDataSchemas } from "./event-schema";
 
 /**
- * The conversation export, version 2 (docs/api.md, "Export and import"): every stored column of a
- * conversation and of what it owns, by the column rules below, so a round trip through export and
- * import gives the same conversation under new ids. Version 2 added each run's stored sources and
- * each answer's citation report; a version-1 document (without them) still imports.
+ * The conversation export, version 3 (docs/api.md, "Export and import"): every stored column of a
+ * conversation, of what it owns and of its project, by the column rules below, so a round trip
+ * through export and import gives the same conversation under new ids. Version 2 added each run's
+ * stored sources and each answer's citation report, version 3 the conversation's project; a
+ * version-1 or -2 document (without them) still imports. The archive of every conversation holds
+ * each project once, as a project document of its own.
  */
 
 export const EXPORT_FORMAT = "ollama-web.conversation";
-export const EXPORT_VERSION = 2;
+export const PROJECT_FORMAT = "ollama-web.project";
+export const EXPORT_VERSION = 3;
 /** The versions the importer reads: every one this server has written. */
-export const READABLE_VERSIONS = [1, 2] as const;
+export const READABLE_VERSIONS = [1, 2, 3] as const;
+/** The versions of a project document: projects are exported since version 3. */
+export const READABLE_PROJECT_VERSIONS = [3] as const;
 
 /** A column is exported under its own name, or left out for the reason given. */
 export type ColumnRule = "exported" | { omitted: string };
@@ -52,8 +58,23 @@ export const conversationColumns: ColumnRules<Conversation> = {
   settings: "exported",
   pinned: "exported",
   archived: "exported",
-  projectId: { omitted: "a conversation is imported outside any project" },
+  projectId: { omitted: "the conversation's project is the document's `project`, under its exported id" },
   private: "exported",
+  createdAt: "exported",
+  updatedAt: "exported",
+};
+
+export const projectColumns: ColumnRules<Project> = {
+  id: "exported",
+  userId: { omitted: "an import belongs to the user who imports it" },
+  name: "exported",
+  instructions: "exported",
+  model: "exported",
+  presetId: {
+    omitted:
+      "presets are not exported: `preset` names the project's, and an import takes the importer's own preset of that name, or none",
+  },
+  collapsed: "exported",
   createdAt: "exported",
   updatedAt: "exported",
 };
@@ -100,7 +121,7 @@ export const runEventColumns: ColumnRules<StoredRunEvent> = {
 
 export const fileColumns: ColumnRules<StoredFile> = {
   id: "exported",
-  conversationId: OWNED,
+  conversationId: { omitted: "a file is listed under what holds it: the conversation (`files`) or its project" },
   origin: "exported",
   filename: "exported",
   mime: "exported",
@@ -108,7 +129,7 @@ export const fileColumns: ColumnRules<StoredFile> = {
   sha256: "exported",
   pageCount: "exported",
   sourceUrl: "exported",
-  projectId: { omitted: "a conversation's own files are exported; a project's travel with the project" },
+  projectId: { omitted: "a file is listed under what holds it: the conversation (`files`) or its project" },
   indexedAt: { omitted: "the library index is made again from the file where it is imported" },
   bytes: { omitted: "the file itself: in `bytes` as base64 only when the export includes files" },
   createdAt: "exported",
@@ -206,6 +227,36 @@ const source = z.strictObject({
   ),
 });
 
+const file = z.strictObject({
+  id,
+  origin: z.enum(fileOrigins),
+  filename: z.string().min(1).max(255),
+  mime: z.string().min(1).max(200),
+  size: count,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
+  pageCount: count.nullable(),
+  sourceUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(4096)
+    .nullable(),
+  createdAt: time,
+  bytes: z.base64().optional(),
+});
+
+/** A project as its conversations and its own document carry it (its files apart, beside it). */
+const projectSchema = (maxInstructionsChars: number) =>
+  z.strictObject({
+    id,
+    // The limits of POST /api/projects and of presets' names.
+    name: z.string().trim().min(1).max(100),
+    instructions: z.string().max(maxInstructionsChars, `must be at most ${maxInstructionsChars} characters`),
+    model: z.string().min(1).max(200).nullable(),
+    preset: z.string().trim().min(1).max(100).nullable(),
+    collapsed: z.boolean(),
+    createdAt: time,
+    updatedAt: time,
+  });
+
 export interface DocumentLimits {
   /** IMPORT_MAX_MESSAGES */
   maxMessages: number;
@@ -291,25 +342,24 @@ export function exportDocumentSchema({ maxMessages, maxInstructionsChars }: Docu
         createdAt: time,
       }),
     ),
-    files: z.array(
-      z.strictObject({
-        id,
-        origin: z.enum(fileOrigins),
-        filename: z.string().min(1).max(255),
-        mime: z.string().min(1).max(200),
-        size: count,
-        sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex"),
-        pageCount: count.nullable(),
-        sourceUrl: z
-          .url({ protocol: /^https?$/ })
-          .max(4096)
-          .nullable(),
-        createdAt: time,
-        bytes: z.base64().optional(),
-      }),
-    ),
+    files: z.array(file),
     // Version 1 has none.
     citationReports: z.array(z.strictObject({ messageId: id, report: citationReportSchema })).default([]),
+    // Versions 1 and 2 have none. In the archive of every conversation `projectFiles` is empty:
+    // the project's own document there holds them.
+    project: projectSchema(maxInstructionsChars).nullable().default(null),
+    projectFiles: z.array(file).default([]),
+  });
+}
+
+/** A project document, which the archive of every conversation holds once for each of the user's projects. */
+export function projectDocumentSchema({ maxInstructionsChars }: Pick<DocumentLimits, "maxInstructionsChars">) {
+  return z.strictObject({
+    format: z.literal(PROJECT_FORMAT),
+    version: z.literal(READABLE_PROJECT_VERSIONS),
+    exportedAt: time,
+    project: projectSchema(maxInstructionsChars),
+    files: z.array(file),
   });
 }
 
@@ -317,3 +367,5 @@ export type ConversationExport = z.infer<ReturnType<typeof exportDocumentSchema>
 export type ExportedFile = ConversationExport["files"][number];
 export type ExportedRun = ConversationExport["runs"][number];
 export type ExportedSource = ExportedRun["sources"][number];
+export type ExportedProject = z.infer<ReturnType<typeof projectSchema>>;
+export type ProjectExport = z.infer<ReturnType<typeof projectDocumentSchema>>;

@@ -2,64 +2,70 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { insertConversationRows } from "@/lib/db/conversation-transfer";
 import type { OwnerId } from "@/lib/db/conversations";
-import { sha256 } from "@/lib/db/files";
 import { PART_SEPARATOR, sha256 as textSha256 } from "@/lib/db/run-sources";
-import type { StoredFile } from "@/lib/db/schema";
 import type { Config } from "@/lib/env-config";
-import { AppError, type ServerErrorCode } from "@/lib/errors";
-import { type FileLimits, fileLimits, type QuotaRefusal, quotaError, quotaRefusal } from "@/lib/files/quota";
+import { AppError } from "@/lib/errors";
+import { type FileLimits, fileLimits, type QuotaRefusal, quotaRefusal } from "@/lib/files/quota";
 import { isZip } from "@/lib/files/sniff";
-import { checkUpload } from "@/lib/files/uploads";
 import { inflatedSize, isEmptyZip, readEntry, type ZipEntry, zipEntries } from "@/lib/files/zip-entries";
 import {
   type ConversationExport,
   EXPORT_FORMAT,
   type ExportedSource,
   exportDocumentSchema,
+  PROJECT_FORMAT,
   READABLE_VERSIONS,
 } from "./format";
+import {
+  because,
+  bytesOf,
+  type CheckedFile,
+  checkFiles,
+  claimedBy,
+  type ImportReport,
+  invalid,
+  refusedByQuota,
+  type SkipReason,
+  unique,
+  uniqueBy,
+  versionRefusal,
+} from "./import-checks";
+import {
+  filesToStore,
+  type ImportSession,
+  importProjectDocument,
+  newImportSession,
+  projectFilesRefusal,
+  remember,
+  type StoredProject,
+  storeProject,
+} from "./import-projects";
 import { remapIds } from "./remap-ids";
 import { sourcesFromSteps } from "./sources-from-steps";
 import { MAX_ZIP_ENTRIES } from "./zip-writer";
 
 /**
  * Imports conversation exports (docs/api.md, "Export and import") into the importing user's
- * account: one JSON document, or a ZIP made by the export of every conversation. Nothing is
- * overwritten: each conversation gets new ids. A conversation that fails a check is skipped with
- * its reason and the others still import; an archive that cannot be read changes nothing.
+ * account: one JSON document, or a ZIP made by the export of every conversation (its project
+ * documents read first; lib/export/import-projects.ts). Nothing is overwritten: each conversation
+ * and project gets new ids. A conversation that fails a check is skipped with its reason and the
+ * others still import; an archive that cannot be read changes nothing.
  * Over 300 lines on purpose: the checks (archive, document, files, quotas) run in one order and
  * read as one sequence; storing the rows is lib/db/conversation-transfer.ts.
  */
 
-/** Why something was not imported: a code the UI words in its language, the English reason, its details. */
-export interface SkipReason {
-  code: ServerErrorCode;
-  reason: string;
-  details?: Record<string, unknown>;
-}
+export type { ImportReport, Skipped, SkipReason } from "./import-checks";
 
-/** `entry`: the ZIP entry it came from; `title`: the conversation's, when its document has one. */
-export type Skipped = SkipReason & { title?: string; entry?: string };
-
-export interface ImportReport {
-  imported: { title: string; id: string }[];
-  skipped: Skipped[];
-}
-
-const because = (code: ServerErrorCode, reason: string, details?: Record<string, unknown>): SkipReason => ({
-  code,
-  reason,
-  ...(details ? { details } : {}),
-});
-
-const invalid = (problem: string): SkipReason =>
-  because("bad_request:import_invalid", `invalid export: ${problem}`, { problem });
+/** The archive's entries, its projects' documents first: their files are stored before a conversation names them. */
+const projectsFirst = (entries: ZipEntry[]) =>
+  [...entries].sort((a, b) => Number(b.name.startsWith("projects/")) - Number(a.name.startsWith("projects/")));
 
 export async function importConversations(
   db: Db,
   { bytes, ownerId, config }: { bytes: Buffer; ownerId: OwnerId; config: Config },
 ): Promise<ImportReport> {
-  const report: ImportReport = { imported: [], skipped: [] };
+  const report: ImportReport = { imported: [], projects: [], skipped: [] };
+  const session = newImportSession();
   if (isEmptyZip(bytes)) return report; // the export of an account without conversations
   if (!isZip(bytes)) {
     const document = parseJson(bytes);
@@ -69,7 +75,7 @@ export async function importConversations(
         "The file is neither a conversation export (JSON) nor a ZIP of them.",
       );
     }
-    await importDocument(db, { document, ownerId, config, report });
+    await importDocument(db, { document, ownerId, config, report, session });
     return report;
   }
   const entries = zipEntries(bytes, MAX_ZIP_ENTRIES);
@@ -89,7 +95,7 @@ export async function importConversations(
       { details: { maxBytes: config.IMPORT_MAX_INFLATED_MB * 1024 * 1024 } },
     );
   }
-  for (const entry of entries) {
+  for (const entry of projectsFirst(entries)) {
     if (entry.name.endsWith("/") || entry.name.toLowerCase().endsWith(".md")) continue;
     if (!entry.name.toLowerCase().endsWith(".json")) {
       report.skipped.push({
@@ -110,7 +116,7 @@ export async function importConversations(
     }
     if (document === undefined) {
       report.skipped.push({ entry: entry.name, ...because("bad_request:import_entry_json", "not valid JSON.") });
-    } else await importDocument(db, { document, ownerId, config, report, entryName: entry.name });
+    } else await importDocument(db, { document, ownerId, config, report, session, entryName: entry.name });
   }
   return report;
 }
@@ -144,41 +150,76 @@ async function importDocument(
     ownerId,
     config,
     report,
+    session,
     entryName,
-  }: { document: unknown; ownerId: OwnerId; config: Config; report: ImportReport; entryName?: string },
+  }: {
+    document: unknown;
+    ownerId: OwnerId;
+    config: Config;
+    report: ImportReport;
+    session: ImportSession;
+    entryName?: string;
+  },
 ): Promise<void> {
-  const rawTitle = (document as { conversation?: { title?: unknown } } | null)?.conversation?.title;
+  const head = document as { format?: unknown; conversation?: { title?: unknown }; project?: { name?: unknown } };
+  const isProject = head?.format === PROJECT_FORMAT;
+  const rawTitle = isProject ? head.project?.name : head?.conversation?.title;
   const title = typeof rawTitle === "string" ? rawTitle.slice(0, 200) : undefined;
   const skip = (why: SkipReason) =>
     report.skipped.push({ ...(title ? { title } : {}), ...(entryName ? { entry: entryName } : {}), ...why });
+  if (isProject) {
+    await importProjectDocument(db, { document, ownerId, config, session, report, skip });
+    return;
+  }
   const checked = checkDocument(document, config);
   if ("code" in checked) {
     skip(checked);
     return;
   }
   const limits = fileLimits(config);
-  // At once when its files cannot fit (by the sizes it claims), before they are decoded and checked.
-  const withContent = checked.files.filter((file) => file.bytes !== undefined);
-  const claimed = { files: withContent.length, bytes: withContent.reduce((total, file) => total + file.size, 0) };
-  const early = await quotaRefusal(db, { ownerId, adding: claimed, limits, lock: false });
+  const { project } = checked;
+  const projectFiles = project ? filesToStore(session, checked.projectFiles) : [];
+  // At once when its files cannot fit (by the sizes they claim), before they are decoded and checked.
+  const claimed = claimedBy(checked.files);
+  const claimedInProject = claimedBy(projectFiles);
+  const early =
+    (await quotaRefusal(db, {
+      ownerId,
+      adding: { files: claimed.files, bytes: claimed.bytes + claimedInProject.bytes },
+      limits,
+      lock: false,
+    })) ??
+    (project ? await projectFilesRefusal(db, { session, project, adding: claimedInProject.files, limits }) : null);
   if (early) {
-    skip(refusedByQuota(early));
+    skip(refusedByQuota(early, "conversation"));
     return;
   }
-  const stored = await checkFiles(checked, config);
+  const stored = await checkFiles(checked.files, config);
   if ("code" in stored) {
     skip(stored);
     return;
   }
-  const outcome = await storeConversation(db, { document: checked, files: stored, ownerId, limits });
-  if (typeof outcome !== "string") {
-    skip(refusedByQuota(outcome.refused));
+  const storedInProject = await checkFiles(projectFiles, config);
+  if ("code" in storedInProject) {
+    skip(storedInProject);
     return;
   }
-  const id = outcome;
-  report.imported.push({ title: checked.conversation.title, id });
-  if (checked.files.length > stored.length) {
-    const count = checked.files.length - stored.length;
+  const outcome = await storeConversation(db, {
+    document: checked,
+    files: stored,
+    projectFiles: storedInProject,
+    session,
+    ownerId,
+    limits,
+  });
+  if ("refused" in outcome) {
+    skip(refusedByQuota(outcome.refused, "conversation"));
+    return;
+  }
+  if (outcome.project) remember(session, report, outcome.project);
+  report.imported.push({ title: checked.conversation.title, id: outcome.id });
+  const count = checked.files.length - stored.length + projectFiles.length - storedInProject.length;
+  if (count > 0) {
     skip(
       because(
         "bad_request:import_files_missing",
@@ -189,14 +230,9 @@ async function importDocument(
   }
 }
 
-function refusedByQuota(refused: QuotaRefusal): SkipReason {
-  const error = quotaError(refused);
-  return because(error.code, `${error.message} The conversation was not imported.`, error.details as never);
-}
-
 /** The document, valid and self-consistent, or why not. */
 function checkDocument(document: unknown, config: Config): ConversationExport | SkipReason {
-  const head = document as { format?: unknown; version?: unknown } | null;
+  const head = document as { format?: unknown; version?: unknown; project?: unknown; projectFiles?: unknown } | null;
   if (typeof head !== "object" || head === null || head.format !== EXPORT_FORMAT) {
     return because(
       "bad_request:import_not_export",
@@ -204,14 +240,11 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
       { format: EXPORT_FORMAT },
     );
   }
-  if (!READABLE_VERSIONS.some((readable) => readable === head.version)) {
-    const version = JSON.stringify(head.version) ?? "none";
-    const supported = READABLE_VERSIONS.join(", ");
-    return because(
-      "bad_request:import_version",
-      `export version ${version} is not one this server reads (versions ${supported}).`,
-      { version, supported },
-    );
+  const refused = versionRefusal(head.version, READABLE_VERSIONS);
+  if (refused) return refused;
+  // The version's own fields: an older document naming a project was not written by this server.
+  if (head.version !== 3 && (head.project !== undefined || head.projectFiles !== undefined)) {
+    return invalid(`a version-${head.version} export has no project (projects are exported since version 3).`);
   }
   const parsed = exportDocumentSchema({
     maxMessages: config.IMPORT_MAX_MESSAGES,
@@ -236,7 +269,8 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
   const fileIds = new Set(value.files.map((file) => file.id));
   const problems = [
     unique(value.runs, "run"),
-    unique(value.files, "file"),
+    unique([...value.files, ...value.projectFiles], "file"),
+    value.project === null && value.projectFiles.length > 0 ? "it has project files but no project." : null,
     unique(value.interrupts, "follow-up"),
     ...[value.conversation.activeLeafId, value.conversation.summaryThrough].map((ref) =>
       ref === null || messageIds.has(ref) ? null : `the conversation names message ${ref}, which is not in it.`,
@@ -283,23 +317,6 @@ function checkDocument(document: unknown, config: Config): ConversationExport | 
   return value;
 }
 
-function unique(rows: { id: string }[], what: string): string | null {
-  return uniqueBy(
-    rows,
-    (row) => row.id,
-    (id) => `${what} ${id} appears twice.`,
-  );
-}
-
-function uniqueBy<Row, Key>(rows: Row[], key: (row: Row) => Key, twice: (key: Key) => string): string | null {
-  const seen = new Set<Key>();
-  for (const row of rows) {
-    if (seen.has(key(row))) return twice(key(row));
-    seen.add(key(row));
-  }
-  return null;
-}
-
 /**
  * What is wrong with a run's sources: a number twice, or a source whose parts' text is not the
  * text its hash and length were taken of (text left out or changed: its citations could no longer
@@ -323,84 +340,63 @@ function sourceProblem(runId: string, sources: ExportedSource[]): string | null 
   return null;
 }
 
-/** A file that passed the checks, without its bytes: they are decoded again, one file at a time, to be stored. */
-type CheckedFile = Omit<StoredFile, "conversationId" | "projectId" | "indexedAt" | "bytes"> & { base64: string };
-
 /**
- * The files whose content the export holds, through the same checks as an upload; the first one
- * refused (or whose content is not what its SHA-256 says) skips the conversation. One decoded file
- * is held at a time: the document already holds them all, as base64.
- */
-async function checkFiles(document: ConversationExport, config: Config): Promise<CheckedFile[] | SkipReason> {
-  const checked: CheckedFile[] = [];
-  for (const file of document.files) {
-    if (file.bytes === undefined) continue;
-    const bytes = Buffer.from(file.bytes, "base64");
-    try {
-      const upload = await checkUpload({
-        filename: file.filename,
-        bytes,
-        maxBytes: config.MAX_FETCH_MB * 1024 * 1024,
-        imageLimits: { maxPixels: config.MAX_IMAGE_PIXELS, maxFrames: config.MAX_IMAGE_FRAMES },
-      });
-      const { bytes: base64, ...meta } = file;
-      const row = { ...meta, ...upload, base64, size: bytes.length, sha256: sha256(bytes) };
-      if (row.sha256 !== file.sha256) {
-        return because(
-          "bad_request:import_file_damaged",
-          `file ${JSON.stringify(file.filename)}: its content does not match its SHA-256 (damaged export).`,
-          { filename: file.filename },
-        );
-      }
-      checked.push(row);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return because(
-        "bad_request:import_file_refused",
-        `file ${JSON.stringify(file.filename)} was refused: ${error.message}`,
-        {
-          filename: file.filename,
-          refusal: { code: error.code, message: error.message, details: error.details },
-        },
-      );
-    }
-  }
-  return checked;
-}
-
-/**
- * Stores the conversation under new ids, in one transaction; returns its id. Its files are counted
- * against the owner's quotas first, in the same transaction: over one, nothing is stored.
+ * Stores the conversation under new ids, in one transaction, in its project (made first when this
+ * import has not made it yet, with the project's files it has not stored yet); returns its id and
+ * the project stored. Its files are counted against the owner's quotas first, in the same
+ * transaction: over one, nothing is stored.
  */
 async function storeConversation(
   db: Db,
   {
     document,
     files: fileRows,
+    projectFiles,
+    session,
     ownerId,
     limits,
-  }: { document: ConversationExport; files: CheckedFile[]; ownerId: OwnerId; limits: FileLimits },
-): Promise<string | { refused: QuotaRefusal }> {
+  }: {
+    document: ConversationExport;
+    files: CheckedFile[];
+    projectFiles: CheckedFile[];
+    session: ImportSession;
+    ownerId: OwnerId;
+    limits: FileLimits;
+  },
+): Promise<{ id: string; project: StoredProject | null } | { refused: QuotaRefusal }> {
   const kept = new Set(fileRows.map((file) => file.id));
-  const remap = remapIds([
-    document.conversation.id,
-    ...document.messages.map((message) => message.id),
-    ...document.runs.map((run) => run.id),
-    ...fileRows.map((file) => file.id),
-    ...document.interrupts.map((held) => held.id),
-  ]);
-  const { conversation } = document;
+  const remap = remapIds(
+    [
+      document.conversation.id,
+      ...document.messages.map((message) => message.id),
+      ...document.runs.map((run) => run.id),
+      ...fileRows.map((file) => file.id),
+      ...projectFiles.map((file) => file.id),
+      ...document.interrupts.map((held) => held.id),
+    ],
+    // A source read from a project file stored earlier in this import names it by its new id.
+    session.projectFiles,
+  );
+  const { conversation, project: exportedProject } = document;
   const conversationId = remap.id(conversation.id);
   const now = Date.now();
   return db.transaction(async (tx) => {
-    const adding = { files: fileRows.length, bytes: fileRows.reduce((total, file) => total + file.size, 0) };
-    const refused = await quotaRefusal(tx, { ownerId, adding, limits });
+    const adding = { files: fileRows.length, bytes: bytesOf(fileRows) + bytesOf(projectFiles) };
+    const refused =
+      (await quotaRefusal(tx, { ownerId, adding, limits })) ??
+      (exportedProject
+        ? await projectFilesRefusal(tx, { session, project: exportedProject, adding: projectFiles.length, limits })
+        : null);
     if (refused) return { refused };
+    const project = exportedProject
+      ? await storeProject(tx, { session, project: exportedProject, files: projectFiles, ownerId, remap })
+      : null;
     await insertConversationRows(tx, {
       conversation: {
         ...conversation,
         id: conversationId,
         userId: ownerId,
+        projectId: project?.id ?? null,
         // Never shown, yet sent ahead of every later turn: the next turn compacts again if it needs to.
         summary: null,
         summaryThrough: null,
@@ -456,6 +452,6 @@ async function storeConversation(
         checkedAt: report.checkedAt,
       })),
     });
-    return conversationId;
+    return { id: conversationId, project };
   });
 }

@@ -231,16 +231,17 @@ describe("export and import", () => {
 
   it("skips an export of another version, with the reason", async () => {
     const { conversationId } = await seedConversation(await getDb());
-    const document = { ...(await exportJson(conversationId)), version: 3 };
+    const document = { ...(await exportJson(conversationId)), version: 4 };
     const before = await counts();
     expect(await importReport(document)).toEqual({
       imported: [],
+      projects: [],
       skipped: [
         {
           title: "Research 調査",
           code: "bad_request:import_version",
-          reason: "export version 3 is not one this server reads (versions 1, 2).",
-          details: { version: "3", supported: "1, 2" },
+          reason: "export version 4 is not one this server reads (versions 1, 2, 3).",
+          details: { version: "4", supported: "1, 2, 3" },
         },
       ],
     });
@@ -507,7 +508,7 @@ describe("export and import", () => {
   });
 
   it("imports the archive of an account without conversations: nothing imported, nothing skipped", async () => {
-    expect(await importReport(new ZipWriter().end())).toEqual({ imported: [], skipped: [] });
+    expect(await importReport(new ZipWriter().end())).toEqual({ imported: [], projects: [], skipped: [] });
   });
 
   it("imports a conversation dated in the future as dated now, so it cannot stay atop the list", async () => {

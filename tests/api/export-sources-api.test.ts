@@ -68,7 +68,7 @@ describe("the conversation export carries the sources and verdicts", () => {
   it("exports each run's sources with every part's text and pages, and each answer's citation report", async () => {
     const { conversationId, runId, answerId, pdfId, report } = await seedConversationWithSources(await getDb());
     const document = await exportJson(conversationId);
-    expect(document.version).toBe(2);
+    expect(document.version).toBe(3);
     const run = document.runs.find((candidate) => candidate.id === runId);
     expect(run?.sources).toEqual([
       {
@@ -137,7 +137,12 @@ describe("the conversation export carries the sources and verdicts", () => {
 
   it("still imports a version-1 export, its sources rebuilt from its steps as the live store makes them", async () => {
     const { conversationId, runId } = await seedConversationWithSources(await getDb());
-    const { citationReports: _reports, ...current } = await exportJson(conversationId);
+    const {
+      citationReports: _reports,
+      project: _project,
+      projectFiles: _projectFiles,
+      ...current
+    } = await exportJson(conversationId);
     const older = { ...current, version: 1, runs: current.runs.map(({ sources: _sources, ...run }) => run) };
     const before = await counts();
     const result = await importReport(older);
@@ -172,12 +177,12 @@ describe("the conversation export carries the sources and verdicts", () => {
 
   it("skips an export of a version this server does not know, naming the ones it reads", async () => {
     const { conversationId } = await seedConversationWithSources(await getDb());
-    const result = await importReport({ ...(await exportJson(conversationId)), version: 3 });
+    const result = await importReport({ ...(await exportJson(conversationId)), version: 4 });
     expect(result.skipped).toEqual([
       expect.objectContaining({
         code: "bad_request:import_version",
-        reason: "export version 3 is not one this server reads (versions 1, 2).",
-        details: { version: "3", supported: "1, 2" },
+        reason: "export version 4 is not one this server reads (versions 1, 2, 3).",
+        details: { version: "4", supported: "1, 2, 3" },
       }),
     ]);
   });

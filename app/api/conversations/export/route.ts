@@ -1,8 +1,10 @@
 import { ownerOf } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { exportableConversationIds } from "@/lib/db/conversation-transfer";
+import { exportableProjectIds } from "@/lib/db/project-transfer";
 import { AppError } from "@/lib/errors";
 import { exportChunks, exportConversation } from "@/lib/export/export-conversation";
+import { exportProject } from "@/lib/export/export-project";
 import { exportFilename } from "@/lib/export/filename";
 import { conversationMarkdown } from "@/lib/export/markdown";
 import { pulledStream } from "@/lib/export/pulled-stream";
@@ -15,9 +17,11 @@ import { exportQuery } from "../schema";
 export const dynamic = "force-dynamic";
 
 /**
- * Every conversation of the user as one ZIP: per conversation its JSON export and its Markdown.
- * Streamed: one conversation is read and held at a time, however many there are, and with
- * `files=1` one file's content at a time.
+ * Every conversation of the user as one ZIP: first each of their projects once, as its JSON
+ * document under `projects/` (with its files), then per conversation its JSON export (naming its
+ * project, whose files are in the project's document) and its Markdown. Streamed: one project or
+ * conversation is read and held at a time, however many there are, and with `files=1` one file's
+ * content at a time.
  */
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const query = parseWith(exportQuery, Object.fromEntries(new URL(request.url).searchParams));
@@ -26,13 +30,23 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
   }
   const db = await getDb();
   const ownerId = ownerOf(viewer);
+  const projectIds = await exportableProjectIds(db, { ownerId });
   const ids = await exportableConversationIds(db, { ownerId });
   const zip = new ZipWriter();
+  const withFiles = query.files === "1";
   async function* archive(): AsyncGenerator<Buffer> {
+    for (const [index, id] of projectIds.entries()) {
+      const document = await exportProject(db, { id, ownerId });
+      // Deleted since the list was read: it is simply not in the archive.
+      if (!document) continue;
+      const name = `projects/${String(index + 1).padStart(4, "0")} ${exportFilename(document.project.name, "json").name}`;
+      const content = exportChunks(db, document, { withFiles });
+      yield* zip.streamEntry(name, content, new Date(document.project.updatedAt));
+    }
     for (const [index, id] of ids.entries()) {
       let document: Awaited<ReturnType<typeof exportConversation>>;
       try {
-        document = await exportConversation(db, { id, ownerId });
+        document = await exportConversation(db, { id, ownerId, projectFiles: false });
       } catch (error) {
         // Deleted since the list was read: it is simply not in the archive.
         if (error instanceof AppError && error.kind === "not_found") continue;
@@ -43,7 +57,7 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
       const json = exportFilename(document.conversation.title, "json").name;
       const markdown = exportFilename(document.conversation.title, "md").name;
       // The JSON's pieces (with files=1 one file's content at a time), deflated as they come.
-      const content = exportChunks(db, document, { withFiles: query.files === "1" });
+      const content = exportChunks(db, document, { withFiles });
       yield* zip.streamEntry(`${prefix} ${json}`, content, modified);
       yield await zip.entry(`${prefix} ${markdown}`, Buffer.from(conversationMarkdown(document)), modified);
     }
