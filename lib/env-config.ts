@@ -179,6 +179,8 @@ export const configSchema = z
     NUM_CTX: positiveInt(16384),
     /** Longest instructions a chat or preset may carry (characters): they go into every model call. */
     MAX_INSTRUCTIONS_CHARS: positiveInt(8000),
+    /** The user's memories a turn's system prompt may carry (characters): all while they fit, else the most relevant. */
+    MEMORY_MAX_CHARS: positiveInt(4000),
     /** How long Ollama keeps a model loaded after a request, unless the settings page sets its role's. */
     OLLAMA_KEEP_ALIVE: z
       .string()

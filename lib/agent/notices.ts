@@ -4,7 +4,8 @@ import type { NoticeAbout, PlanProblem } from "@/lib/protocol/run-events";
 /**
  * The engine's notices in the run's language, as whole sentences (prompts/*.json): what was cut to
  * fit and how much was kept, which tool or research budget is used, that the iteration limit was
- * reached, why a DAG run answers without a plan, which MCP server could not be reached. The trail
+ * reached, why a DAG run answers without a plan, which MCP server could not be reached, how many
+ * memories the model was given. The trail
  * words the same data in the reader's language (components/chat/run/timeline-notes.tsx).
  */
 const CUT_PROMPTS = {
@@ -58,5 +59,7 @@ export function noticeText(language: PromptLanguage, about: NoticeAbout): string
       return prompt(language, "dag_fallback", { problem: describeProblem(language, about.problem) });
     case "mcp_unavailable":
       return prompt(language, "mcp_unavailable", { server: about.server });
+    case "memories":
+      return prompt(language, "notice_memories", { included: count(about.included), total: count(about.total) });
   }
 }

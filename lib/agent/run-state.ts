@@ -274,6 +274,7 @@ export class RunState {
             : undefined;
         const source = outcome.ok && outcome.source ? this.sources.cite(outcome.source) : undefined;
         const results = outcome.ok ? outcome.results : undefined;
+        const memory = outcome.ok ? outcome.memory : undefined;
         const { ok } = outcome;
         const durationMs = Date.now() - started;
         this.emit({
@@ -290,6 +291,7 @@ export class RunState {
           ...(source ? { source } : {}),
           ...(outcome.ok && outcome.pages ? { pages: outcome.pages } : {}),
           ...(results ? { results } : {}),
+          ...(memory ? { memory } : {}),
         });
         return { ...call, observation, ok, durationMs, ...(source ? { source } : {}) };
       }),

@@ -15,6 +15,7 @@ import { createRun, savePartialAnswer } from "@/lib/db/runs";
 import { holdAccount } from "@/lib/db/users";
 import type { Config } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
+import { withMemories } from "@/lib/memory/turn-memory";
 import { detectLanguage } from "@/lib/prompts";
 import type { Interrupt } from "@/lib/protocol/run-events";
 import { DEFAULT_TITLE, titleFromMessage } from "@/lib/text/conversation-title";
@@ -174,7 +175,8 @@ export async function beginTurn(
     research: turn.research,
     input: {
       system: systemPrompt(language, files),
-      instructions: turn.settings.instructions,
+      // The project's and the chat's instructions, then the owner's memories: every model call of the turn gets them.
+      instructions: withMemories(turn.settings.instructions, turn.memory, language),
       history,
       question: questionText,
       images: turn.images,

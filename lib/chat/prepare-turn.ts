@@ -18,6 +18,7 @@ import { AppError } from "@/lib/errors";
 import { resizeForVision } from "@/lib/files/image-resize";
 import { getLLM } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
+import { type TurnMemory, turnMemory } from "@/lib/memory/turn-memory";
 import { detectLanguage } from "@/lib/prompts";
 import type { ResearchBrief } from "@/lib/protocol/research";
 import { resumedResearch } from "./research-resume";
@@ -201,6 +202,8 @@ export interface PreparedTurn {
   resumes?: string;
   attachments: StoredFile[];
   images: string[];
+  /** The owner's memories the turn reads, and whether it may write (docs/architecture.md, "Projects and memory"). */
+  memory: TurnMemory;
 }
 
 export async function prepareTurn(
@@ -215,6 +218,13 @@ export async function prepareTurn(
   // A project's instructions come before the chat's own (docs/architecture.md, "Projects and memory").
   const instructions = await turnInstructions(db, conversation);
   const settings: ChatSettings = { ...conversation.settings, ...(instructions ? { instructions } : {}) };
+  // A private chat, or an owner with memory off, reads none and writes none.
+  const memory = await turnMemory(db, {
+    ownerId: input.ownerId,
+    conversation,
+    question: question.text,
+    maxChars: config.MEMORY_MAX_CHARS,
+  });
   await unsentInterrupts(db, { conversationId: conversation.id, ids: input.interruptIds ?? [] });
   const attachments: StoredFile[] = [];
   for (const fileId of question.attachmentIds) {
@@ -250,5 +260,6 @@ export async function prepareTurn(
     ...(research?.resumes ? { resumes: research.resumes } : {}),
     attachments,
     images,
+    memory,
   };
 }

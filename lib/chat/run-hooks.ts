@@ -10,8 +10,10 @@ import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
 import type { Config } from "@/lib/env-config";
 import { getLLM } from "@/lib/llm/registry";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
+import { runMemoryWriter } from "@/lib/memory/run-memory";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { Interrupt, ModelHint } from "@/lib/protocol/run-events";
+import { createRemember } from "@/lib/tools/builtin/remember";
 import type { ToolRegistry } from "@/lib/tools/registry";
 import { createRunToolRegistry } from "@/lib/tools/server-tools";
 import type { LiveRun, LiveRuns } from "./live-run";
@@ -64,6 +66,9 @@ export interface RunHookContext {
 export function runHooks(db: Db, context: RunHookContext): RunHooks {
   const { live, liveRuns, conversation, input, turn, config, language, autoTitle } = context;
   const conversationId = conversation.id;
+  const memory = turn.memory.active
+    ? runMemoryWriter(db, { ownerId: input.ownerId, conversationId, askBeforeSaving: turn.memory.askBeforeSaving })
+    : undefined;
   return {
     // The conversation's tool groups; an MCP server that cannot connect is named in a notice. Its
     // tools that act wait for the user's approval (docs/security.md, "Tools that act need the user's consent").
@@ -74,6 +79,12 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
         const about = { code: "mcp_unavailable", server } as const;
         live.emitStep({ type: "notice", iteration: 0, text: noticeText(language, about), about }, Date.now());
       }
+      // The memories the turn's prompt carries, of how many: never a silent cut (docs/architecture.md, "Projects and memory").
+      if (turn.memory.total > 0) {
+        const about = { code: "memories", included: turn.memory.included, total: turn.memory.total } as const;
+        live.emitStep({ type: "notice", iteration: 0, text: noticeText(language, about), about }, Date.now());
+      }
+      if (memory) registry.register(createRemember(memory));
       return gateToolCalls(registry, {
         pending: live.approvals,
         always: {
@@ -105,6 +116,8 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
     // a completed run never took are that turn.
     onEnd: ({ status, pending }) => {
       liveRuns.remove(live);
+      // The answer is stored now: what the run remembered names it.
+      memory?.attach(live.messageId).catch((error) => console.error("[memory] naming the answer failed", error));
       if (status === "complete" && pending.length > 0) context.continueWith(pending);
     },
     onEndNotStored: (error) =>

@@ -14,6 +14,7 @@ import type {
   Artifact,
   Compaction,
   Interrupt,
+  MemoryNote,
   NoticeAbout,
   Paging,
   RunDone,
@@ -42,6 +43,8 @@ export interface ToolResult {
   source: Source | null;
   /** web_search's results, as data. */
   results: SearchHit[] | null;
+  /** remember: the memory saved or proposed (the answer's memory chip). */
+  memory?: MemoryNote;
 }
 
 export type TimelineEntry =
@@ -199,6 +202,7 @@ export function applyStep(timeline: TimelineEntry[], step: StoredStep, now: numb
         artifact: step.artifact ?? null,
         source: step.source ?? null,
         results: step.results ?? null,
+        ...(step.memory ? { memory: step.memory } : {}),
       };
       const index = timeline.findIndex((entry) => entry.kind === "tool" && entry.callId === step.callId);
       if (index === -1) {

@@ -31,6 +31,7 @@ export async function createConversation(
     settings = {},
     disabledToolGroups = [],
     projectId = null,
+    private: isPrivate = false,
     ownerId,
   }: {
     title?: string;
@@ -39,6 +40,8 @@ export async function createConversation(
     disabledToolGroups?: string[];
     /** A project of the same owner (callers check it). */
     projectId?: string | null;
+    /** Reads and writes no memory. */
+    private?: boolean;
     ownerId: OwnerId;
   },
 ): Promise<Conversation> {
@@ -57,7 +60,7 @@ export async function createConversation(
     pinned: false,
     archived: false,
     projectId,
-    private: false,
+    private: isPrivate,
     createdAt: now,
     updatedAt: now,
   };
@@ -198,6 +201,7 @@ export async function updateConversation(
     pinned,
     archived,
     projectId,
+    private: isPrivate,
     ownerId,
   }: {
     id: string;
@@ -210,6 +214,8 @@ export async function updateConversation(
     archived?: boolean;
     /** Moves it into a project of the same owner (callers check it), or out of any with null. */
     projectId?: string | null;
+    /** Private: reads and writes no memory from its next turn on. */
+    private?: boolean;
     ownerId: OwnerId;
   },
 ): Promise<Conversation> {
@@ -224,6 +230,7 @@ export async function updateConversation(
   if (pinned !== undefined) changes.pinned = pinned;
   if (archived !== undefined) changes.archived = archived;
   if (projectId !== undefined) changes.projectId = projectId;
+  if (isPrivate !== undefined) changes.private = isPrivate;
   await db.update(conversations).set(changes).where(eq(conversations.id, id));
   return getConversation(db, { id, ownerId });
 }

@@ -3,7 +3,7 @@ import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { lockedForShare } from "./portable-sql";
-import { conversations, presets, type User, type UserRole, users } from "./schema";
+import { conversations, memories, presets, type User, type UserRole, users } from "./schema";
 
 /** The users table (the account rules are lib/auth/accounts.ts). */
 
@@ -43,12 +43,13 @@ export async function getUser(db: Db, id: string): Promise<User> {
   return user;
 }
 
-/** Stores a new account; the first one (`claimOwnerless`) takes over single-user mode's conversations and presets. */
+/** Stores a new account; the first one (`claimOwnerless`) takes over single-user mode's conversations, presets and memories. */
 export async function insertUser(tx: Db, user: User, { claimOwnerless }: { claimOwnerless: boolean }): Promise<void> {
   await tx.insert(users).values(user);
   if (claimOwnerless) {
     await tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId));
     await tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId));
+    await tx.update(memories).set({ userId: user.id }).where(isNull(memories.userId));
   }
 }
 

@@ -64,6 +64,7 @@ export const errorCatalogue = {
     "message",
     "preset",
     "project",
+    "memory",
     "run",
     "source",
     "interrupt",

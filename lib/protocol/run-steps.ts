@@ -38,6 +38,16 @@ export type Interrupt = z.infer<typeof interruptSchema>;
 export const artifactSchema = z.object({ filename: text, mimeType: text, content: text });
 export type Artifact = z.infer<typeof artifactSchema>;
 
+/**
+ * What `remember` did (docs/architecture.md, "Projects and memory"): saved a memory, whose id the
+ * answer's chip undoes, or, when the user asks first, proposed one the chip saves or dismisses.
+ */
+export const memoryNoteSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("saved"), id: text, text }),
+  z.object({ status: z.literal("proposed"), text }),
+]);
+export type MemoryNote = z.infer<typeof memoryNoteSchema>;
+
 /** A page or file a tool read: an http(s) URL, or `attachment:<id>` for a file of the conversation. */
 export const readSourceSchema = z.object({
   url: text,
@@ -128,7 +138,8 @@ export type PlanProblem = z.infer<typeof planProblemSchema>;
  * how many were kept) — the question, a follow-up, a tool result, the question with its research,
  * or the request of a structured call (`call`: the planner's, the analyzer's, the tool selection's,
  * the research brief's) — a tool budget used, a research budget used, the iteration limit reached,
- * a DAG run answering without a plan (and why), an MCP server that could not be reached. `text`
+ * a DAG run answering without a plan (and why), an MCP server that could not be reached, how many
+ * of the user's memories the turn's system prompt carries (of how many there are). `text`
  * says the same in the run's language (prompts/*.json); the trail says it in the reader's
  * (messages/*.json).
  */
@@ -154,6 +165,7 @@ export const noticeAboutSchema = z.union([
   z.object({ code: z.literal("iteration_limit"), iterations: count }),
   z.object({ code: z.literal("dag_fallback"), problem: planProblemSchema }),
   z.object({ code: z.literal("mcp_unavailable"), server: text }),
+  z.object({ code: z.literal("memories"), included: count, total: count }),
 ]);
 export type NoticeAbout = z.infer<typeof noticeAboutSchema>;
 export type NoticeCode = NoticeAbout["code"];
@@ -199,6 +211,8 @@ function stepKinds<Extra extends z.ZodRawShape>(extra: Extra) {
       pages: z.object({ first: count, last: count, total: count }).optional(),
       /** web_search: the results, as data (the model read them as JSON). */
       results: z.array(searchHitSchema).optional(),
+      /** remember: the memory saved or proposed. */
+      memory: memoryNoteSchema.optional(),
     }),
     z.object({
       ...base,

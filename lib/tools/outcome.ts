@@ -1,4 +1,4 @@
-import type { Artifact, ReadSource, SearchHit } from "@/lib/protocol/run-events";
+import type { Artifact, MemoryNote, ReadSource, SearchHit } from "@/lib/protocol/run-events";
 import type { ToolErrorKind } from "@/lib/protocol/tool-failures";
 import { formatPageInfo, type PageInfo, type SourcePages } from "./page-info";
 
@@ -33,6 +33,8 @@ export type ToolOutcome =
       source?: ReadSource;
       /** A search's results as data, for the UI (the model reads `output`). */
       results?: SearchHit[];
+      /** remember: the memory saved or proposed, for the answer's chip. */
+      memory?: MemoryNote;
     }
   | { ok: false; error: ToolError };
 

@@ -1,4 +1,5 @@
 import type { Config } from "@/lib/env-config";
+import type { MemoryNote } from "@/lib/protocol/run-events";
 import type { PageTextCache } from "./page-text-cache";
 import type { FetchedResource, FetchPublicOptions } from "./safe-http";
 
@@ -58,6 +59,14 @@ export interface LibrarySearch {
     query: string,
     page: { limit: number; offset: number },
   ): Promise<{ hits: LibraryHit[]; terms: string[] }>;
+}
+
+/**
+ * Where `remember` keeps what it is told, bound to one run's owner, conversation and answer: saved
+ * (or proposed, when the owner asks first), or already known, which stores nothing.
+ */
+export interface MemoryWriter {
+  remember(text: string): Promise<{ status: "known" } | { status: "saved" | "proposed"; note: MemoryNote }>;
 }
 
 export type ToolLimits = Pick<

@@ -236,6 +236,7 @@ describe("POST /api/chat streams a run over SSE", () => {
       "scrape_url",
       "pdf_to_text",
       "search_and_fetch",
+      "remember",
     ]);
     await idle(id);
   });

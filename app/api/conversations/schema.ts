@@ -38,6 +38,8 @@ export const createConversationBody = z.object({
   disabledToolGroups: disabledToolGroups.optional(),
   /** The project the chat starts in: its instructions apply, its model and preset are the defaults. */
   projectId: z.string().min(1).max(100).optional(),
+  /** A private chat reads and writes no memory (docs/architecture.md, "Projects and memory"). */
+  private: z.boolean().optional(),
 });
 
 /** `settings` replaces the conversation's settings whole (`{}` resets them to the defaults). */
@@ -52,10 +54,12 @@ export const updateConversationBody = (limits: SettingsLimits) =>
       archived: z.boolean().optional(),
       /** Moves the conversation into one of the owner's projects, or out of its project with null. */
       projectId: z.string().min(1).max(100).nullable().optional(),
+      /** Private: from its next turn on, the chat reads and writes no memory. */
+      private: z.boolean().optional(),
     })
     .refine(
       (body) => Object.values(body).some((value) => value !== undefined),
-      "give a title, a model, settings, disabledToolGroups, pinned, archived or projectId",
+      "give a title, a model, settings, disabledToolGroups, pinned, archived, projectId or private",
     );
 
 export type CreateConversationBody = z.infer<typeof createConversationBody>;

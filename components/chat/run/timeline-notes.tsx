@@ -49,6 +49,8 @@ function useNoticeSentence(): (about: NoticeAbout) => string {
         });
       case "mcp_unavailable":
         return t("mcpUnavailable", { server: about.server });
+      case "memories":
+        return t("memoriesIncluded", { included: about.included, total: about.total });
     }
   };
 }
