@@ -1,5 +1,8 @@
 import { NewChatView } from "@/components/chat/new-chat-view";
 
-export default function HomePage() {
-  return <NewChatView />;
+/** `/`, or `/?project=<id>`: a new chat, in that project. */
+export default async function HomePage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
+  const { project } = await searchParams;
+  const projectId = typeof project === "string" && project ? project : null;
+  return <NewChatView key={projectId ?? ""} projectId={projectId} />;
 }

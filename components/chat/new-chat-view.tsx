@@ -1,5 +1,7 @@
 "use client";
 
+import { Folder, X } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
@@ -14,6 +16,7 @@ import { ModelNotice } from "@/components/models/model-notice";
 import { ModelPicker } from "@/components/models/model-picker";
 import { useModels } from "@/components/models/use-models";
 import { useNewChatModel } from "@/components/models/use-new-chat-model";
+import { useProjects } from "@/components/projects/use-projects";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { DropOverlay } from "./attachments/drop-overlay";
@@ -27,9 +30,12 @@ import { useToolGroups } from "./tool-groups-menu";
 /**
  * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
  * a file creates it at once, since files belong to a conversation (listed only once a message is sent).
+ * With a project it starts in it: the project's model first, its instructions and files from the
+ * first turn.
  */
-export function NewChatView() {
+export function NewChatView({ projectId }: { projectId: string | null }) {
   const t = useTranslations("chat");
+  const tp = useTranslations("projects");
   const errorText = useErrorText();
   const router = useRouter();
   const { send } = useChatRunsContext();
@@ -40,10 +46,20 @@ export function NewChatView() {
   // A model picked here wins over the preset's; a preset chosen after it brings its own.
   const [picked, setPicked] = useState<string | null>(null);
   const presetModel = chosenPreset(presets, presetChoice)?.model;
+  const { projects, loaded: projectsLoaded } = useProjects();
+  const project = projects.find((candidate) => candidate.id === projectId) ?? null;
   const installed = (name: string | null | undefined): name is string =>
     Boolean(name) && (status !== "ready" || Boolean(find(name)));
-  // A remembered or preset model that is no longer installed falls back to the default.
-  const model = picked ?? (installed(presetModel) ? presetModel : installed(remembered) ? remembered : defaultModel);
+  // A project's, remembered or preset model that is no longer installed falls back to the default.
+  const model =
+    picked ??
+    (installed(project?.model)
+      ? project.model
+      : installed(presetModel)
+        ? presetModel
+        : installed(remembered)
+          ? remembered
+          : defaultModel);
   const pick = useCallback(
     (name: string) => {
       remember(name);
@@ -71,9 +87,10 @@ export function NewChatView() {
           ...(model ? { model } : {}),
           presetId: presetIdFor(presetChoice),
           disabledToolGroups,
+          ...(project ? { projectId: project.id } : {}),
         })
         .then(({ conversation }) => conversation),
-    [model, presetChoice, disabledToolGroups],
+    [model, presetChoice, disabledToolGroups, project],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first
@@ -161,6 +178,12 @@ export function NewChatView() {
       <div className="flex flex-1 flex-col items-center overflow-y-auto px-3 sm:px-4">
         <div className="flex w-full max-w-3xl flex-1 flex-col justify-center gap-6 pb-[12vh]">
           <div className="text-center">
+            {project ? <ProjectChip name={project.name} /> : null}
+            {projectId && projectsLoaded && !project ? (
+              <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-400">
+                {tp("missing")}
+              </p>
+            ) : null}
             <h2 className="text-2xl font-semibold tracking-tight sm:text-[1.75rem]">{t("welcome")}</h2>
             <p className="mt-2 text-sm text-muted-foreground">
               {status === "ready" && models.length === 0
@@ -207,5 +230,27 @@ export function NewChatView() {
       </div>
       {dragging ? <DropOverlay /> : null}
     </div>
+  );
+}
+
+/** The project the new chat starts in, and the way out of it. */
+function ProjectChip({ name }: { name: string }) {
+  const t = useTranslations("projects");
+  return (
+    <p
+      data-testid="new-chat-project"
+      className="mb-3 inline-flex items-center gap-1.5 rounded-full border border-border bg-muted/60 py-0.5 pr-1 pl-2.5 text-sm"
+    >
+      <Folder aria-hidden className="size-3.5 text-muted-foreground" />
+      {t("inProject", { name })}
+      <Link
+        href="/"
+        aria-label={t("leaveProject")}
+        title={t("leaveProject")}
+        className="inline-flex size-6 items-center justify-center rounded-full text-muted-foreground hover:bg-background hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <X aria-hidden className="size-3.5" />
+      </Link>
+    </p>
   );
 }

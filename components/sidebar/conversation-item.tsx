@@ -11,8 +11,8 @@ import { useErrorText } from "@/components/ui/use-error-text";
 import { cx } from "@/lib/client/cx";
 import type { ConversationSummary } from "@/lib/client/types";
 import { withoutBidiControls } from "@/lib/text/bidi-controls";
-import { ConversationMenu, type OrganizeChange } from "./conversation-menu";
-import { useConversations } from "./conversations-context";
+import { ConversationMenu } from "./conversation-menu";
+import { type OrganizeChange, useConversations } from "./conversations-context";
 import { Highlighted } from "./highlighted";
 import { RenameInput } from "./rename-input";
 

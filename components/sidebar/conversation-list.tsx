@@ -4,6 +4,8 @@ import { Loader2 } from "lucide-react";
 import { useTranslations } from "use-intl";
 import { useChatRunsContext } from "@/components/chat/chat-runs-context";
 import { isLive } from "@/components/chat/live-turn";
+import { ProjectsSection } from "@/components/projects/projects-section";
+import { useProjects } from "@/components/projects/use-projects";
 import { type DateGroup, dateGroup } from "@/lib/client/format";
 import type { ConversationSummary } from "@/lib/client/types";
 import { ConversationItem } from "./conversation-item";
@@ -31,8 +33,9 @@ function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSumm
 }
 
 /**
- * The conversations: the pinned ones in their own section, then the others newest first in date
- * sections; with loading, empty and error states.
+ * The conversations: the projects with their chats first, then the pinned ones in their own
+ * section, then the others newest first in date sections; with loading, empty and error states. A
+ * search or the archive lists its hits without the projects.
  */
 export function ConversationList({
   activeId,
@@ -43,7 +46,9 @@ export function ConversationList({
 }) {
   const { items, status, error, query, showArchived, hasMore, loadMore, loadingMore, refresh } = useConversations();
   const { turns } = useChatRunsContext();
+  const { projects } = useProjects();
   const t = useTranslations("sidebar");
+  const grouped = !query && !showArchived;
 
   if (status === "loading") {
     return (
@@ -66,21 +71,30 @@ export function ConversationList({
       </div>
     );
   }
-  if (items.length === 0) {
-    return (
-      <p className="flex-1 px-4 pt-4 text-sm text-muted-foreground">
-        {query ? t("noMatch", { query }) : showArchived ? t("emptyArchive") : t("empty")}
-      </p>
-    );
-  }
-  const pinned = items.filter((item) => item.pinned);
-  const sections: Section[] = groupByDate(items.filter((item) => !item.pinned)).map(([group, conversations]) => [
+  // A chat whose project the list does not know (deleted meanwhile, not read yet) is shown with the others.
+  const inProject = (item: ConversationSummary) =>
+    grouped && item.projectId !== null && projects.some((project) => project.id === item.projectId);
+  const outside = items.filter((item) => !inProject(item));
+  const pinned = outside.filter((item) => item.pinned);
+  const sections: Section[] = groupByDate(outside.filter((item) => !item.pinned)).map(([group, conversations]) => [
     t(`dateGroup.${GROUP_KEYS[group]}`),
     conversations,
   ]);
   if (pinned.length) sections.unshift([t("pinned"), pinned]);
   return (
     <nav aria-label={showArchived ? t("archivedHistory") : t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
+      {grouped ? (
+        <ProjectsSection
+          conversations={items.filter(inProject)}
+          activeId={activeId}
+          onRequestDelete={onRequestDelete}
+        />
+      ) : null}
+      {items.length === 0 ? (
+        <p className="px-2 pt-3 text-sm text-muted-foreground">
+          {query ? t("noMatch", { query }) : showArchived ? t("emptyArchive") : t("empty")}
+        </p>
+      ) : null}
       {sections.map(([heading, conversations]) => (
         <section key={heading} aria-label={heading} className="mt-3 first:mt-1">
           <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">{heading}</h2>

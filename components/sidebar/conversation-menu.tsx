@@ -1,16 +1,17 @@
 "use client";
 
-import { Archive, ArchiveRestore, MoreHorizontal, Pin, PinOff } from "lucide-react";
+import { Archive, ArchiveRestore, FolderInput, FolderMinus, MoreHorizontal, Pin, PinOff } from "lucide-react";
 import { useTranslations } from "use-intl";
+import { useProjects } from "@/components/projects/use-projects";
 import { IconButton } from "@/components/ui/icon-button";
 import { Menu } from "@/components/ui/menu";
 import type { ConversationSummary } from "@/lib/client/types";
-
-export type OrganizeChange = { pinned: boolean } | { archived: boolean };
+import type { OrganizeChange } from "./conversations-context";
 
 /**
- * A conversation's "more" menu: pin or unpin, archive or unarchive. A menu button: arrows, Home and
- * End move between the items, Esc closes it and gives the focus back to the button, Tab leaves it.
+ * A conversation's "more" menu: pin or unpin, archive or unarchive, move to one of the user's
+ * projects or out of its own. A menu button: arrows, Home and End move between the items, Esc
+ * closes it and gives the focus back to the button, Tab leaves it.
  */
 export function ConversationMenu({
   conversation,
@@ -20,14 +21,35 @@ export function ConversationMenu({
   onChoose: (change: OrganizeChange) => void;
 }) {
   const t = useTranslations("sidebar");
-  const { title, pinned = false, archived = false } = conversation;
-  const items = [
+  const tp = useTranslations("projects");
+  const { projects } = useProjects();
+  const { title, pinned = false, archived = false, projectId } = conversation;
+  const own = projects.find((project) => project.id === projectId);
+  const items: { id: string; Icon: typeof Pin; label: string; change: OrganizeChange }[] = [
     pinned
       ? { id: "unpin-conversation", Icon: PinOff, label: t("unpin"), change: { pinned: false } }
       : { id: "pin-conversation", Icon: Pin, label: t("pin"), change: { pinned: true } },
     archived
       ? { id: "unarchive-conversation", Icon: ArchiveRestore, label: t("unarchive"), change: { archived: false } }
       : { id: "archive-conversation", Icon: Archive, label: t("archive"), change: { archived: true } },
+    ...projects
+      .filter((project) => project.id !== projectId)
+      .map((project) => ({
+        id: `move-to-project-${project.id}`,
+        Icon: FolderInput,
+        label: tp("moveTo", { name: project.name }),
+        change: { projectId: project.id },
+      })),
+    ...(own
+      ? [
+          {
+            id: "remove-from-project",
+            Icon: FolderMinus,
+            label: tp("removeFrom", { name: own.name }),
+            change: { projectId: null },
+          },
+        ]
+      : []),
   ];
   return (
     <Menu
@@ -45,7 +67,7 @@ export function ConversationMenu({
           role="menu"
           aria-label={t("moreActions", { title })}
           data-testid="conversation-menu"
-          className="absolute top-full right-0 z-20 mt-1 w-44 rounded-lg border border-border bg-popover p-1 shadow-lg"
+          className="absolute top-full right-0 z-20 mt-1 max-h-72 w-56 overflow-y-auto rounded-lg border border-border bg-popover p-1 shadow-lg"
         >
           {items.map(({ id, Icon, label, change }) => (
             <button
@@ -60,8 +82,8 @@ export function ConversationMenu({
                 onChoose(change);
               }}
             >
-              <Icon aria-hidden className="size-4" />
-              {label}
+              <Icon aria-hidden className="size-4 shrink-0" />
+              <span className="truncate">{label}</span>
             </button>
           ))}
         </div>

@@ -16,6 +16,8 @@ import {
   upsertInPages,
 } from "./conversation-pages";
 
+export type OrganizeChange = { pinned: boolean } | { archived: boolean } | { projectId: string | null };
+
 export interface Conversations {
   items: ConversationSummary[];
   status: "loading" | "ready" | "error";
@@ -32,8 +34,8 @@ export interface Conversations {
   refresh(): Promise<void>;
   upsert(conversation: ConversationSummary): void;
   rename(id: string, title: string): Promise<ApiError | null>;
-  /** Pins or archives (or undoes either); the list and the open conversation follow without a reload. */
-  organize(id: string, change: { pinned?: boolean; archived?: boolean }): Promise<ApiError | null>;
+  /** Pins, archives (or undoes either) or moves to a project or out; the list and the open conversation follow without a reload. */
+  organize(id: string, change: OrganizeChange): Promise<ApiError | null>;
   remove(id: string): Promise<ApiError | null>;
 }
 
@@ -101,10 +103,10 @@ function useConversationsState(): Conversations {
   );
 
   const organize = useCallback(
-    async (id: string, change: { pinned?: boolean; archived?: boolean }) => {
+    async (id: string, change: OrganizeChange) => {
       try {
         const { conversation } = await api.updateConversation(id, change);
-        if (change.archived !== undefined) otherFilterStale.current = true;
+        if ("archived" in change) otherFilterStale.current = true;
         await mutate((current) => upsertInPages(current, conversation), { revalidate: false });
         await mutateKey(
           cacheKeys.conversation(id),

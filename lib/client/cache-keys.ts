@@ -12,6 +12,8 @@ export const cacheKeys = {
   signup: "/api/admin/settings",
   users: "/api/admin/users",
   presets: "/api/presets",
+  projects: "/api/projects",
+  projectFiles: (id: string) => `/api/projects/${encodeURIComponent(id)}/files`,
   mcpServers: "/api/admin/mcp/servers",
   toolGroups: "/api/tool-groups",
   conversation: (id: string) => `/api/conversations/${encodeURIComponent(id)}`,

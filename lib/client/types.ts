@@ -9,10 +9,11 @@ import type { ChatSettings } from "@/lib/chat-settings";
 import type { getConversationDetail, listFileSummaries, MessageWithRun } from "@/lib/db/conversation-detail";
 import type { SearchMatch } from "@/lib/db/conversation-search";
 import type { ConversationListItem } from "@/lib/db/conversations";
+import type { listProjectFiles } from "@/lib/db/files";
 import type { HeldInterruptView } from "@/lib/db/interrupts";
 import type { McpTransportPatch } from "@/lib/db/mcp-servers";
 import type { RunSummary } from "@/lib/db/runs";
-import type { MessageStatus, Preset } from "@/lib/db/schema";
+import type { MessageStatus, Preset, Project } from "@/lib/db/schema";
 import type { PublicUser } from "@/lib/db/users";
 import type { ImportReport } from "@/lib/export/import-conversations";
 import type { UploadResult } from "@/lib/files/uploads";
@@ -37,6 +38,7 @@ export type {
   MessageStatus,
   ModelRole,
   Preset,
+  Project,
   PublicUser,
   RunSummary,
   SearchMatch,
@@ -64,6 +66,9 @@ export type HeldInterrupt = HeldInterruptView;
 
 /** A file of a conversation: uploaded by the user, or fetched by the agent (`search_and_fetch`). */
 export type ConversationFile = Awaited<ReturnType<typeof listFileSummaries>>[number];
+
+/** A project's file, as `GET /api/projects/:id/files` lists it (`indexed`: in the library index yet). */
+export type ProjectFile = Awaited<ReturnType<typeof listProjectFiles>>[number];
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
 export type UploadedFile = UploadResult;

@@ -1,22 +1,36 @@
 /**
- * Uploads one file to a conversation (`POST /api/conversations/:id/files`, multipart field `file`).
- * XMLHttpRequest rather than fetch: only it reports upload progress.
+ * Uploads one file to a conversation (`POST /api/conversations/:id/files`, multipart field `file`)
+ * or to a project (`POST /api/projects/:id/files`). XMLHttpRequest rather than fetch: only it
+ * reports upload progress.
  */
 import { ApiError, errorFromBody, unreachable } from "./api/request";
 import type { UploadedFile } from "./types";
 
-export interface UploadOptions {
-  conversationId: string;
+/** The conversation the file goes to, or the project. */
+export type UploadOptions = (
+  | { conversationId: string; projectId?: never }
+  | { projectId: string; conversationId?: never }
+) & {
   file: File;
   /** Fraction sent, 0..1. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
-}
+};
 
-export function uploadFile({ conversationId, file, onProgress, signal }: UploadOptions): Promise<UploadedFile> {
+export function uploadFile({
+  conversationId,
+  projectId,
+  file,
+  onProgress,
+  signal,
+}: UploadOptions): Promise<UploadedFile> {
+  const holder =
+    projectId !== undefined
+      ? `projects/${encodeURIComponent(projectId)}`
+      : `conversations/${encodeURIComponent(conversationId)}`;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/conversations/${encodeURIComponent(conversationId)}/files`);
+    xhr.open("POST", `/api/${holder}/files`);
     xhr.responseType = "text";
     xhr.upload.addEventListener("progress", (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);

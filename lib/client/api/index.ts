@@ -13,6 +13,7 @@ import { filesApi } from "./files";
 import { mcpApi } from "./mcp";
 import { modelsApi } from "./models";
 import { presetsApi } from "./presets";
+import { projectsApi } from "./projects";
 import { runsApi } from "./runs";
 import { settingsApi } from "./settings";
 
@@ -25,6 +26,7 @@ export const api = {
   ...modelsApi,
   ...mcpApi,
   ...presetsApi,
+  ...projectsApi,
   ...settingsApi,
 };
 
@@ -43,6 +45,8 @@ export type { AddMcpServerRequest, ImportMcpServersRequest, UpdateMcpServerReque
 export { newServerTransport } from "./mcp";
 export type { ModelRequest } from "./models";
 export type { PresetFields, PresetPatch } from "./presets";
+export type { ProjectFields, ProjectPatch } from "./projects";
+export { projectFileUrl } from "./projects";
 export { ApiError, asApiError, errorFromBody, errorFromResponse, isAbort, unreachable } from "./request";
 export type { ApprovalRequest, ChatRequest, InterruptRequest } from "./runs";
 export type { SettingsPatch } from "./settings";

@@ -1,0 +1,136 @@
+"use client";
+
+import { FolderPlus } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useTranslations } from "use-intl";
+import { useChatRunsContext } from "@/components/chat/chat-runs-context";
+import { isLive } from "@/components/chat/live-turn";
+import { ConversationItem } from "@/components/sidebar/conversation-item";
+import { useConversations } from "@/components/sidebar/conversations-context";
+import { IconButton } from "@/components/ui/icon-button";
+import { useErrorText } from "@/components/ui/use-error-text";
+import { api } from "@/lib/client/api";
+import type { ConversationSummary, Project } from "@/lib/client/types";
+import { DeleteProjectDialog } from "./delete-project-dialog";
+import { ProjectDialog } from "./project-dialog";
+import { ProjectGroup } from "./project-group";
+import { useProjects } from "./use-projects";
+
+/** The project settings dialog's subject: a new project, or one to edit. */
+type Editing = { project: Project | null } | null;
+
+/**
+ * The sidebar's projects, above the other chats: each with its chats (those the list has loaded),
+ * folded or not; "New project"; each project's settings and deletion.
+ */
+export function ProjectsSection({
+  conversations,
+  activeId,
+  onRequestDelete,
+}: {
+  /** The listed chats that belong to a project. */
+  conversations: ConversationSummary[];
+  activeId: string | null;
+  onRequestDelete: (conversation: ConversationSummary) => void;
+}) {
+  const t = useTranslations("projects");
+  const errorText = useErrorText();
+  const router = useRouter();
+  const { projects, put, drop } = useProjects();
+  const { refresh } = useConversations();
+  const { turns } = useChatRunsContext();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Project | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const toggle = async (project: Project) => {
+    setFailure(null);
+    put({ ...project, collapsed: !project.collapsed });
+    try {
+      put((await api.updateProject(project.id, { collapsed: !project.collapsed })).project);
+    } catch (caught) {
+      put(project);
+      setFailure(errorText(caught));
+    }
+  };
+
+  const remove = async (project: Project, withConversations: boolean) => {
+    try {
+      await api.deleteProject(project.id, { withConversations });
+    } catch (caught) {
+      return errorText(caught);
+    }
+    drop(project.id);
+    const activeGoes = withConversations && conversations.some((c) => c.id === activeId && c.projectId === project.id);
+    await refresh();
+    if (activeGoes) router.push("/");
+    return null;
+  };
+
+  return (
+    <section aria-labelledby="projects-heading" className="mt-1" data-testid="projects-section">
+      <div className="flex items-center justify-between px-2 pt-1 pb-1">
+        <h2 id="projects-heading" className="text-xs font-medium text-muted-foreground">
+          {t("heading")}
+        </h2>
+        <IconButton
+          size="sm"
+          label={t("newProject")}
+          data-testid="new-project"
+          onClick={() => setEditing({ project: null })}
+        >
+          <FolderPlus aria-hidden className="size-3.5" />
+        </IconButton>
+      </div>
+      {failure ? (
+        <p role="alert" className="px-2.5 pb-1 text-xs text-red-700 dark:text-red-400">
+          {failure}
+        </p>
+      ) : null}
+      <ul className="space-y-px">
+        {projects.map((project) => {
+          const chats = conversations.filter((c) => c.projectId === project.id);
+          return (
+            <ProjectGroup
+              key={project.id}
+              project={project}
+              count={chats.length}
+              active={chats.some((c) => c.id === activeId)}
+              onToggle={() => void toggle(project)}
+              onSettings={() => setEditing({ project })}
+              onDelete={() => setDeleting(project)}
+            >
+              <ul className="space-y-px">
+                {chats.map((conversation) => (
+                  <ConversationItem
+                    key={conversation.id}
+                    conversation={conversation}
+                    active={conversation.id === activeId}
+                    running={turns[conversation.id]?.some(isLive) ?? false}
+                    onRequestDelete={onRequestDelete}
+                  />
+                ))}
+              </ul>
+            </ProjectGroup>
+          );
+        })}
+      </ul>
+      {editing ? (
+        <ProjectDialog
+          key={editing.project?.id ?? "new"}
+          project={editing.project}
+          open
+          onClose={() => setEditing(null)}
+          onSaved={put}
+        />
+      ) : null}
+      <DeleteProjectDialog
+        key={deleting?.id ?? "none"}
+        project={deleting}
+        onClose={() => setDeleting(null)}
+        onConfirm={remove}
+      />
+    </section>
+  );
+}

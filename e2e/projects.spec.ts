@@ -1,0 +1,184 @@
+import { expect, type Page, test } from "@playwright/test";
+import { makeTextPdf } from "../tests/support/pdf-fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { fakeOllama } from "./support/fake-ollama";
+import { unique } from "./support/unique";
+
+// Projects (docs/architecture.md, "Projects and memory"): a project with a file; a new chat in it
+// finds the file through search_files and reads a page of it; the project's instructions reach the model.
+
+test.beforeEach(async () => {
+  await fakeOllama.reset();
+});
+
+const HANDBOOK = {
+  name: "field-handbook.pdf",
+  mimeType: "application/pdf",
+  buffer: Buffer.from(
+    makeTextPdf([
+      ["Field handbook", "Part 1: what to pack."],
+      ["Part 2: radios and their channels."],
+      ["Part 3: the glacier route", "The glacier route closes at 14:00 every day in July."],
+    ]),
+  ),
+};
+
+const variants = [
+  { scheme: "light", viewport: { width: 1280, height: 800 } },
+  { scheme: "dark", viewport: { width: 1280, height: 800 } },
+  { scheme: "light", viewport: { width: 390, height: 844 } },
+] as const;
+
+async function screenshots(page: Page, chat: ChatPage, name: string, before?: () => Promise<void>) {
+  for (const variant of variants) {
+    await page.emulateMedia({ colorScheme: variant.scheme });
+    await page.setViewportSize(variant.viewport);
+    await before?.();
+    await chat.screenshot(name);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize(variants[0].viewport);
+}
+
+/** The continuation token the model was given in the tool loop's last tool message. */
+async function tokenGiven(): Promise<string> {
+  const requests = await fakeOllama.chatRequests();
+  for (const request of requests.reverse()) {
+    for (const message of request.body.messages ?? []) {
+      const match = message.role === "tool" ? /continue_from="([^"]+)"/.exec(String(message.content)) : null;
+      if (match?.[1]) return match[1];
+    }
+  }
+  throw new Error("the model was given no continuation token");
+}
+
+async function createProjectWithFile(page: Page, name: string, instructions: string) {
+  await page.getByTestId("new-project").click();
+  const dialog = page.getByTestId("project-dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId("project-name").fill(name);
+  await dialog.getByTestId("project-instructions").fill(instructions);
+  await dialog.getByTestId("project-save").click();
+  // Created: the dialog stays on the new project, with its files.
+  await expect(dialog.getByRole("heading", { name: "Project settings" })).toBeVisible();
+  await dialog.getByTestId("project-file-input").setInputFiles(HANDBOOK);
+  await expect(dialog.getByTestId("project-file")).toContainText(HANDBOOK.name);
+  await expect(dialog.getByTestId("project-file")).toContainText("3 pages");
+}
+
+test("a project with a file: a new chat in it finds the file with search_files and reads a page of it", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  const name = unique("Expedition");
+  await createProjectWithFile(page, name, "Answer as the expedition's guide.");
+  await screenshots(page, chat, "project-dialog");
+  await page.getByTestId("project-dialog").getByRole("button", { name: "Close" }).click();
+
+  const group = page.getByTestId("project-group").filter({ hasText: name });
+  await expect(group).toBeVisible();
+  await group.getByTestId("project-toggle").hover();
+  await group.getByTestId("project-new-chat").click();
+  await page.waitForURL(/\/\?project=/);
+  await expect(page.getByTestId("new-chat-project")).toContainText(name);
+
+  await fakeOllama.script(
+    { when: { hasTools: true }, toolCalls: [{ name: "search_files", arguments: { query: "glacier route" } }] },
+    { when: { hasTools: true }, content: "The handbook covers it on page 3." },
+    { when: { hasTools: false, stream: true }, content: "The glacier route is in part 3 of the handbook." },
+  );
+  await chat.send(unique("When does the glacier route close?"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+  const search = chat.toolCard("search_files");
+  await expect(search).toHaveAttribute("data-state", "ok");
+  await chat.expectAnswerDone();
+  await chat.openTrail();
+  await search.getByTestId("tool-card-toggle").click();
+  const found = search.getByTestId("tool-observation");
+  await expect(found).toContainText(HANDBOOK.name);
+  await expect(found).toContainText("page 3");
+  const system = (await fakeOllama.chatRequests())[0]?.body.messages?.find(
+    (message: { role: string }) => message.role === "system",
+  );
+  expect(String(system?.content)).toContain("Answer as the expedition's guide.");
+
+  // The chat is listed under its project.
+  await expect(group.getByTestId("conversation-item")).toHaveCount(1);
+
+  // The next turn reads on from the token the search gave: page 3 of the project's file.
+  const token = await tokenGiven();
+  await fakeOllama.reset();
+  await fakeOllama.script(
+    { when: { hasTools: true }, toolCalls: [{ name: "pdf_to_text", arguments: { continue_from: token } }] },
+    { when: { hasTools: true }, content: "At 14:00." },
+    { when: { hasTools: false, stream: true }, content: "It closes at 14:00 every day in July." },
+  );
+  await chat.send(unique("Read that page"));
+  const read = chat.toolCard("pdf_to_text");
+  await expect(read).toHaveAttribute("data-state", "ok");
+  await chat.expectAnswerDone();
+  await chat.openTrail();
+  await read.getByTestId("tool-card-toggle").click();
+  const text = read.getByTestId("tool-observation");
+  await expect(text).toContainText("The glacier route closes at 14:00 every day in July.");
+  await expect(text).not.toContainText("what to pack");
+  await screenshots(page, chat, "project-sidebar", async () => {
+    if ((page.viewportSize()?.width ?? 1280) < 768) await chat.openSidebar();
+  });
+});
+
+test("a chat moves into a project and out, a project folds, and deleting it keeps its chats unless asked", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open("/");
+  await fakeOllama.script({ when: { stream: true }, content: "Noted." });
+  const title = unique("Packing list");
+  await chat.send(title);
+  await page.waitForURL(/\/c\/[^/]+$/);
+  await chat.expectAnswerDone();
+
+  await page.getByTestId("new-project").click();
+  const name = unique("Trip");
+  const dialog = page.getByTestId("project-dialog");
+  await dialog.getByTestId("project-name").fill(name);
+  await dialog.getByTestId("project-save").click();
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  const item = page.getByTestId("conversation-item").filter({ hasText: title });
+  await item.hover();
+  await item.getByTestId("conversation-menu-button").click();
+  await page.getByRole("menuitem", { name: `Move to “${name}”` }).click();
+  const group = page.getByTestId("project-group").filter({ hasText: name });
+  await expect(group.getByTestId("conversation-item")).toHaveCount(1);
+
+  // Folding hides its chats, and stays folded after a reload.
+  await group.getByTestId("project-toggle").click();
+  await expect(group.getByTestId("project-toggle")).toHaveAttribute("aria-expanded", "false");
+  await expect(group.getByTestId("conversation-item")).toHaveCount(0);
+  await page.reload();
+  await expect(group.getByTestId("project-toggle")).toHaveAttribute("aria-expanded", "false");
+  await group.getByTestId("project-toggle").click();
+
+  const moved = group.getByTestId("conversation-item");
+  await moved.hover();
+  await moved.getByTestId("conversation-menu-button").click();
+  await page.getByRole("menuitem", { name: `Remove from “${name}”` }).click();
+  await expect(group.getByTestId("conversation-item")).toHaveCount(0);
+  await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
+
+  // Deleted without its chats: the chat stays, outside any project.
+  await item.hover();
+  await item.getByTestId("conversation-menu-button").click();
+  await page.getByRole("menuitem", { name: `Move to “${name}”` }).click();
+  await expect(group.getByTestId("conversation-item")).toHaveCount(1);
+  await group.getByTestId("project-toggle").hover();
+  await group.getByTestId("project-menu-button").click();
+  await page.getByTestId("project-delete").click();
+  const confirm = page.getByTestId("delete-project-dialog");
+  await expect(confirm.getByTestId("delete-project-chats")).not.toBeChecked();
+  await confirm.getByTestId("confirm-delete-project").click();
+  await expect(group).toHaveCount(0);
+  await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
+});
