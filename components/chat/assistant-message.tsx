@@ -3,6 +3,7 @@ import { memo, useMemo } from "react";
 import { useTranslations } from "use-intl";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { type AssistantItem, resumableResearch } from "./chat-items";
+import { MemoryChips } from "./memory-chips";
 import { MessageFooter } from "./message-footer";
 import type { ThreadActions } from "./message-list";
 import { RegenerateButton } from "./regenerate-button";
@@ -142,6 +143,7 @@ export const AssistantMessage = memo(function AssistantMessage({
           <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} retry />
         </div>
       ) : null}
+      {streaming ? null : <MemoryChips timeline={run.timeline} messageId={stored?.id ?? null} />}
       {streaming ? null : (
         <MessageFooter
           content={run.answer}

@@ -15,6 +15,7 @@ import { cacheKeys } from "@/lib/client/cache-keys";
 import { AppearanceSettings } from "./appearance-settings";
 import { LimitsTable } from "./limits-table";
 import { McpSettings } from "./mcp/mcp-settings";
+import { MemorySettings } from "./memory-settings";
 import { ModelsSection } from "./models-section";
 import { PasswordSettings } from "./password-settings";
 import { PresetsSettings } from "./presets-settings";
@@ -60,6 +61,7 @@ export function SettingsView() {
         maxNumCtx={settings?.limits.NUM_CTX?.value}
         maxInstructionsChars={settings?.limits.MAX_INSTRUCTIONS_CHARS?.value}
       />
+      <MemorySettings />
       <YourDataSettings />
       {error ? <InlineError data-testid="settings-error">{message(error)}</InlineError> : null}
       {settings === undefined && !error ? (

@@ -12,6 +12,10 @@ export type { MemoryPreferences, PublicMemory };
 
 const memoryPath = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
 
+/** The SWR keys of the memories (Settings → Memory and the answers' chips read the list) and of the switches. */
+export const MEMORIES_KEY = "/api/memories";
+export const MEMORY_SETTINGS_KEY = "/api/memories/settings";
+
 /** Where the browser downloads the user's memories as JSON. */
 export const memoriesExportUrl = "/api/memories/export";
 
