@@ -126,9 +126,22 @@ test("a project with a file: a new chat in it finds the file with search_files a
   await screenshots(page, chat, "project-sidebar", async () => {
     if ((page.viewportSize()?.width ?? 1280) < 768) await chat.openSidebar();
   });
+
+  // The sidebar's search finds the words inside the project's file; the hit opens the passage at its page.
+  await page.getByTestId("conversation-search").fill('"closes at 14:00"');
+  const hit = page.getByTestId("file-hit").filter({ hasText: HANDBOOK.name });
+  await expect(hit.first()).toContainText("page 3");
+  await hit.first().click();
+  const passage = page.getByTestId("file-passage");
+  await expect(passage).toContainText("page 3");
+  await expect(passage.getByTestId("search-highlight")).toHaveText("closes at 14:00");
+  await expect(passage.getByTestId("file-passage-text")).toContainText(
+    "The glacier route closes at 14:00 every day in July.",
+  );
+  await screenshots(page, chat, "file-search-passage");
 });
 
-test("a chat moves into a project and out, a project folds, and deleting it keeps its chats unless asked", async ({
+test("a chat moves into a project and out, is made private and back, a project folds, and deleting it keeps its chats unless asked", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
@@ -167,6 +180,16 @@ test("a chat moves into a project and out, a project folds, and deleting it keep
   await page.getByRole("menuitem", { name: `Remove from “${name}”` }).click();
   await expect(group.getByTestId("conversation-item")).toHaveCount(0);
   await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
+
+  // A chat made private (no memory read or written) says so in the list, and back.
+  await item.hover();
+  await item.getByTestId("conversation-menu-button").click();
+  await page.getByRole("menuitem", { name: "Make private (no memory)" }).click();
+  await expect(item.getByTestId("private-chat")).toBeVisible();
+  await item.hover();
+  await item.getByTestId("conversation-menu-button").click();
+  await page.getByRole("menuitem", { name: "Use memory again" }).click();
+  await expect(item.getByTestId("private-chat")).toHaveCount(0);
 
   // Deleted without its chats: the chat stays, outside any project.
   await item.hover();

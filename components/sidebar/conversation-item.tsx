@@ -1,6 +1,6 @@
 "use client";
 
-import { Loader2, Pencil, Trash2 } from "lucide-react";
+import { EyeOff, Loader2, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { memo, useRef, useState } from "react";
 import { useTranslations } from "use-intl";
@@ -95,6 +95,13 @@ export const ConversationItem = memo(function ConversationItem({
       >
         {running ? (
           <Loader2 aria-label={t("answering")} className="size-3.5 shrink-0 animate-spin text-muted-foreground" />
+        ) : null}
+        {conversation.private ? (
+          <EyeOff
+            aria-label={t("privateChat")}
+            data-testid="private-chat"
+            className="size-3.5 shrink-0 text-muted-foreground"
+          />
         ) : null}
         <span className="min-w-0 flex-1">
           <span data-testid="conversation-title" className="block truncate">

@@ -10,6 +10,7 @@ import { type DateGroup, dateGroup } from "@/lib/client/format";
 import type { ConversationSummary } from "@/lib/client/types";
 import { ConversationItem } from "./conversation-item";
 import { useConversations } from "./conversations-context";
+import { FileHits } from "./file-hits";
 
 const GROUP_KEYS: Record<DateGroup, string> = {
   Today: "today",
@@ -111,6 +112,7 @@ export function ConversationList({
           </ul>
         </section>
       ))}
+      {showArchived ? null : <FileHits query={query} />}
       {hasMore ? (
         <button
           type="button"

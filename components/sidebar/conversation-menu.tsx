@@ -1,6 +1,16 @@
 "use client";
 
-import { Archive, ArchiveRestore, FolderInput, FolderMinus, MoreHorizontal, Pin, PinOff } from "lucide-react";
+import {
+  Archive,
+  ArchiveRestore,
+  Brain,
+  EyeOff,
+  FolderInput,
+  FolderMinus,
+  MoreHorizontal,
+  Pin,
+  PinOff,
+} from "lucide-react";
 import { useTranslations } from "use-intl";
 import { useProjects } from "@/components/projects/use-projects";
 import { IconButton } from "@/components/ui/icon-button";
@@ -9,8 +19,8 @@ import type { ConversationSummary } from "@/lib/client/types";
 import type { OrganizeChange } from "./conversations-context";
 
 /**
- * A conversation's "more" menu: pin or unpin, archive or unarchive, move to one of the user's
- * projects or out of its own. A menu button: arrows, Home and End move between the items, Esc
+ * A conversation's "more" menu: pin or unpin, archive or unarchive, make it private (no memory read
+ * or written in it) or not, move to one of the user's projects or out of its own. A menu button: arrows, Home and End move between the items, Esc
  * closes it and gives the focus back to the button, Tab leaves it.
  */
 export function ConversationMenu({
@@ -23,7 +33,7 @@ export function ConversationMenu({
   const t = useTranslations("sidebar");
   const tp = useTranslations("projects");
   const { projects } = useProjects();
-  const { title, pinned = false, archived = false, projectId } = conversation;
+  const { title, pinned = false, archived = false, projectId, private: secret = false } = conversation;
   const own = projects.find((project) => project.id === projectId);
   const items: { id: string; Icon: typeof Pin; label: string; change: OrganizeChange }[] = [
     pinned
@@ -32,6 +42,9 @@ export function ConversationMenu({
     archived
       ? { id: "unarchive-conversation", Icon: ArchiveRestore, label: t("unarchive"), change: { archived: false } }
       : { id: "archive-conversation", Icon: Archive, label: t("archive"), change: { archived: true } },
+    secret
+      ? { id: "unprivate-conversation", Icon: Brain, label: t("makeNotPrivate"), change: { private: false } }
+      : { id: "private-conversation", Icon: EyeOff, label: t("makePrivate"), change: { private: true } },
     ...projects
       .filter((project) => project.id !== projectId)
       .map((project) => ({

@@ -16,7 +16,11 @@ import {
   upsertInPages,
 } from "./conversation-pages";
 
-export type OrganizeChange = { pinned: boolean } | { archived: boolean } | { projectId: string | null };
+export type OrganizeChange =
+  | { pinned: boolean }
+  | { archived: boolean }
+  | { projectId: string | null }
+  | { private: boolean };
 
 export interface Conversations {
   items: ConversationSummary[];
@@ -34,7 +38,7 @@ export interface Conversations {
   refresh(): Promise<void>;
   upsert(conversation: ConversationSummary): void;
   rename(id: string, title: string): Promise<ApiError | null>;
-  /** Pins, archives (or undoes either) or moves to a project or out; the list and the open conversation follow without a reload. */
+  /** Pins, archives (or undoes either), moves to a project or out, makes private or not; the list and the open conversation follow without a reload. */
   organize(id: string, change: OrganizeChange): Promise<ApiError | null>;
   remove(id: string): Promise<ApiError | null>;
 }

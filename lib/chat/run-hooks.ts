@@ -10,6 +10,7 @@ import { allowToolAlways, isToolAlwaysAllowed } from "@/lib/db/tool-approvals";
 import type { Config } from "@/lib/env-config";
 import { getLLM } from "@/lib/llm/registry";
 import type { ChatMessage, LLM } from "@/lib/llm/types";
+import { WEB_TOOL_GROUP } from "@/lib/mcp/tool-groups";
 import { runMemoryWriter } from "@/lib/memory/run-memory";
 import type { PromptLanguage } from "@/lib/prompts";
 import type { Interrupt, ModelHint } from "@/lib/protocol/run-events";
@@ -84,7 +85,8 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
         const about = { code: "memories", included: turn.memory.included, total: turn.memory.total } as const;
         live.emitStep({ type: "notice", iteration: 0, text: noticeText(language, about), about }, Date.now());
       }
-      if (memory) registry.register(createRemember(memory));
+      // `remember` is a built-in tool: switched off with them.
+      if (memory && !disabledToolGroups.includes(WEB_TOOL_GROUP)) registry.register(createRemember(memory));
       return gateToolCalls(registry, {
         pending: live.approvals,
         always: {

@@ -13,6 +13,8 @@ export const cacheKeys = {
   users: "/api/admin/users",
   presets: "/api/presets",
   projects: "/api/projects",
+  /** The sidebar's search inside the user's files. */
+  fileSearch: (q: string) => `/api/files/search?q=${encodeURIComponent(q)}`,
   projectFiles: (id: string) => `/api/projects/${encodeURIComponent(id)}/files`,
   mcpServers: "/api/admin/mcp/servers",
   toolGroups: "/api/tool-groups",

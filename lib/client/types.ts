@@ -24,6 +24,8 @@ import type { McpServersView, McpServerView } from "@/lib/mcp/admin";
 import type { ToolGroup } from "@/lib/mcp/server-hub";
 import type { McpServerState, McpToolInfo } from "@/lib/mcp/types";
 import type { Artifact, Compaction, InterruptAccepted, StoredStep, Usage } from "@/lib/protocol/run-events";
+import type { TextMatch } from "@/lib/text/search-snippet";
+import type { LibraryHit } from "@/lib/tools/services";
 
 export type {
   Artifact,
@@ -69,6 +71,15 @@ export type ConversationFile = Awaited<ReturnType<typeof listFileSummaries>>[num
 
 /** A project's file, as `GET /api/projects/:id/files` lists it (`indexed`: in the library index yet). */
 export type ProjectFile = Awaited<ReturnType<typeof listProjectFiles>>[number];
+
+/** `GET /api/files/search`: passages of the user's files holding the words, best first. */
+export interface FileSearchResult {
+  hits: (Omit<LibraryHit, "score"> & {
+    match: { start: number; length: number } | null;
+    snippet: TextMatch | null;
+  })[];
+  terms: string[];
+}
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */
 export type UploadedFile = UploadResult;

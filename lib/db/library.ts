@@ -6,6 +6,7 @@ import type { Passage } from "@/lib/library/passages";
 import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
+import type { OwnerId } from "./conversations";
 import { ownersFiles } from "./files";
 import { lockedForUpdate } from "./portable-sql";
 import { conversations, fileChunks, files } from "./schema";
@@ -68,9 +69,11 @@ export async function countFilesToIndex(db: Db): Promise<number> {
  * conversation's owner. Never another owner's: the owner and the setting are read from the
  * conversation itself, not taken from the caller.
  */
-export type LibraryScope = { conversationId: string };
+export type LibraryScope = { conversationId: string } | { ownerId: OwnerId };
 
 export async function scopeCondition(db: Db, scope: LibraryScope): Promise<SQL | undefined> {
+  // The sidebar's search: every file of the signed-in owner, conversations' and projects'.
+  if ("ownerId" in scope) return ownersFiles(db, scope.ownerId);
   const [conversation] = await db
     .select({ userId: conversations.userId, projectId: conversations.projectId, settings: conversations.settings })
     .from(conversations)
@@ -115,6 +118,8 @@ export async function searchLibrary(
   if (!inScope) return [];
   const columns = {
     fileId: fileChunks.fileId,
+    conversationId: files.conversationId,
+    projectId: files.projectId,
     filename: files.filename,
     mime: files.mime,
     text: fileChunks.text,

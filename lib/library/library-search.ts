@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { searchLibrary, unindexedInScope } from "@/lib/db/library";
-import type { LibrarySearch, ToolLimits } from "@/lib/tools/services";
+import type { OwnerId } from "@/lib/db/conversations";
+import { type LibraryScope, searchLibrary, unindexedInScope } from "@/lib/db/library";
+import type { LibraryHit, LibrarySearch, ToolLimits } from "@/lib/tools/services";
 import { indexFiles } from "./indexer";
 import { parseQuery } from "./query";
 
@@ -11,13 +12,29 @@ import { parseQuery } from "./query";
  */
 export function createLibrarySearch(db: Db, limits: ToolLimits): LibrarySearch {
   return {
-    async search(conversationId, query, page) {
-      const terms = parseQuery(query);
-      if (terms.length === 0) return { hits: [], terms: [] };
-      const scope = { conversationId };
-      await indexFiles(db, await unindexedInScope(db, scope), limits);
-      const hits = await searchLibrary(db, { scope, terms, ...page });
-      return { hits, terms: terms.map((term) => term.text) };
-    },
+    search: (conversationId, query, page) => searchScope(db, { conversationId }, query, page, limits),
   };
+}
+
+/** The sidebar's search inside files: every file of the owner, ranked as the tool ranks them. */
+export function searchOwnersFiles(
+  db: Db,
+  { ownerId, query, limit }: { ownerId: OwnerId; query: string; limit: number },
+  limits: ToolLimits,
+): Promise<{ hits: LibraryHit[]; terms: string[] }> {
+  return searchScope(db, { ownerId }, query, { limit, offset: 0 }, limits);
+}
+
+async function searchScope(
+  db: Db,
+  scope: LibraryScope,
+  query: string,
+  page: { limit: number; offset: number },
+  limits: ToolLimits,
+): Promise<{ hits: LibraryHit[]; terms: string[] }> {
+  const terms = parseQuery(query);
+  if (terms.length === 0) return { hits: [], terms: [] };
+  await indexFiles(db, await unindexedInScope(db, scope), limits);
+  const hits = await searchLibrary(db, { scope, terms, ...page });
+  return { hits, terms: terms.map((term) => term.text) };
 }

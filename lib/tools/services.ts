@@ -41,6 +41,9 @@ export interface FileStore {
 /** A passage the library search found (docs/architecture.md, "The library index"). */
 export interface LibraryHit {
   fileId: string;
+  /** Whose file it is: a conversation's or a project's (one of the two is set). */
+  conversationId: string | null;
+  projectId: string | null;
   filename: string;
   mime: string;
   /** The passage, as the file's text has it. */

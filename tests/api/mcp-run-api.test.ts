@@ -164,7 +164,8 @@ describe("MCP tools in chat runs", () => {
     expect(catalogue).toContain("- web_search:");
     expect(offered(1).sort()).toEqual([...picked].sort());
     const selection = events.find((e) => e.event === "step" && e.data.type === "tool_selection");
-    expect(selection?.data).toMatchObject({ total: 24 });
+    // 20 MCP tools, the four built-in ones and `remember`.
+    expect(selection?.data).toMatchObject({ total: 25 });
     expect(toolResults(events)).toEqual([expect.objectContaining({ tool: "many__tool_07", ok: true })]);
   });
 });

@@ -24,7 +24,8 @@ const fake = setupFakeOllama();
 setupAppEnv(fake);
 
 let hub: FakeMcpHub;
-const BUILTIN = ["web_search", "scrape_url", "pdf_to_text", "search_and_fetch"];
+/** The built-in tools a chat without files is offered (memory is on by default: `remember` too). */
+const BUILTIN = ["web_search", "scrape_url", "pdf_to_text", "search_and_fetch", "remember"];
 
 // These tests add stdio servers through the API, as an install that allows it does.
 beforeAll(() => {

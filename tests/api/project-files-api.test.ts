@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
+import { GET as searchInFiles } from "@/app/api/files/search/route";
 import { GET as usage } from "@/app/api/files/usage/route";
 import { DELETE as deleteFile, GET as download } from "@/app/api/projects/[id]/files/[fileId]/route";
 import { GET as listFiles, POST as upload } from "@/app/api/projects/[id]/files/route";
@@ -254,5 +255,54 @@ describe("which conversations read a project's files", () => {
     const wide = await widenedChat(alice);
     const found = await searchFiles(alice, wide, "Hakodate ferry");
     expect(found.observation).toContain(`ferry.pdf (attachment:${file.id}, page 1)`);
+  });
+});
+
+interface FileHit {
+  fileId: string;
+  filename: string;
+  conversationId: string | null;
+  projectId: string | null;
+  page: number | null;
+  text: string;
+}
+
+async function sidebarSearch(who: TestClient, q: string): Promise<FileHit[]> {
+  const response = await searchInFiles(who.request(`/api/files/search?q=${encodeURIComponent(q)}`, "GET"), {});
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { hits: FileHit[] }).hits;
+}
+
+describe("the sidebar's search inside files", () => {
+  it("finds words in the owner's project and conversation files, with the file's holder and page", async () => {
+    const projectId = await newProject(alice, "Field notes");
+    const uploaded = await uploadTo(
+      alice,
+      projectId,
+      makeTextPdf([["Intro."], ["The Kushiro marsh cranes."]]),
+      "cranes.pdf",
+    );
+    const file = (await uploaded.json()) as { id: string };
+    const hits = await sidebarSearch(alice, "kushiro marsh");
+    expect(hits).toMatchObject([{ fileId: file.id, filename: "cranes.pdf", projectId, conversationId: null, page: 2 }]);
+    expect(hits[0]?.text).toContain("The Kushiro marsh cranes.");
+    const hit = hits[0] as FileHit & { match: { start: number; length: number }; snippet: { text: string } };
+    expect(hit.text.slice(hit.match.start, hit.match.start + hit.match.length).toLowerCase()).toBe("kushiro");
+    expect(hit.snippet.text).toContain("Kushiro marsh");
+  });
+
+  it("never finds another user's file", async () => {
+    const projectId = await newProject(alice, "Secrets");
+    await uploadTo(alice, projectId, makeTextPdf([["The Wakkanai vault code."]]), "vault.pdf");
+    expect(await sidebarSearch(alice, "Wakkanai vault")).toHaveLength(1);
+    expect(await sidebarSearch(bob, "Wakkanai vault")).toEqual([]);
+  });
+
+  it("refuses an empty query", async () => {
+    await expectApiError(
+      await searchInFiles(alice.request("/api/files/search?q=%20", "GET"), {}),
+      400,
+      "bad_request:validation",
+    );
   });
 });

@@ -2,6 +2,7 @@
 
 import { cacheKeys } from "@/lib/client/cache-keys";
 import type { FileUsage } from "@/lib/files/quota";
+import type { FileSearchResult } from "../types";
 import { conversationPath } from "./conversations";
 import { request } from "./request";
 
@@ -22,4 +23,7 @@ export const filesApi = {
   /** The user's file storage, and the conversation's file count when there is one. */
   fileUsage: (conversationId: string | null) =>
     request<FileUsage>(cacheKeys.fileUsage(conversationId), { cache: "no-store" }),
+
+  /** Words inside the user's files, for the sidebar's search. */
+  searchFiles: (q: string) => request<FileSearchResult>(cacheKeys.fileSearch(q), { cache: "no-store" }),
 };
