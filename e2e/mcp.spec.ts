@@ -74,8 +74,9 @@ test("an admin adds the stdio test server in settings, a chat uses its tool, and
   await chat.expectAnswerDone();
   const loop = (await fakeOllama.chatRequests()).find((request) => request.body.tools);
   const offered = (loop?.body.tools ?? []) as { function: { name: string } }[];
+  // The built-in tools, `remember` among them (memory is on by default).
   expect(offered.map((tool) => tool.function.name).sort()).toEqual(
-    ["pdf_to_text", "scrape_url", "search_and_fetch", "web_search"].sort(),
+    ["pdf_to_text", "remember", "scrape_url", "search_and_fetch", "web_search"].sort(),
   );
 
   // The choice belongs to the conversation: a reload shows it.

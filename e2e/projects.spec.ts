@@ -205,3 +205,27 @@ test("a chat moves into a project and out, is made private and back, a project f
   await expect(group).toHaveCount(0);
   await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
 });
+
+test.describe("in Japanese", () => {
+  test.use({ locale: "ja-JP" });
+
+  test("the projects UI speaks Japanese: the new project dialog, its files, the new chat in it", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.open("/");
+    await page.getByRole("button", { name: "新しいプロジェクト" }).click();
+    const dialog = page.getByTestId("project-dialog");
+    await expect(dialog.getByRole("heading", { name: "新しいプロジェクト" })).toBeVisible();
+    const name = unique("論文");
+    await dialog.getByTestId("project-name").fill(name);
+    await dialog.getByTestId("project-save").click();
+    await expect(dialog.getByRole("heading", { name: "プロジェクトの設定" })).toBeVisible();
+    await expect(dialog.getByRole("heading", { name: "ファイル" })).toBeVisible();
+    await expect(dialog).toContainText("ファイルはまだありません。");
+    await chat.screenshot("project-dialog-ja");
+    await dialog.getByRole("button", { name: "閉じる" }).click();
+    const group = page.getByTestId("project-group").filter({ hasText: name });
+    await group.getByTestId("project-toggle").hover();
+    await group.getByRole("link", { name: `「${name}」で新しいチャット` }).click();
+    await expect(page.getByTestId("new-chat-project")).toContainText(`プロジェクト ${name}`);
+  });
+});
