@@ -64,6 +64,8 @@ async function createProjectWithFile(page: Page, name: string, instructions: str
   await dialog.getByTestId("project-file-input").setInputFiles(HANDBOOK);
   await expect(dialog.getByTestId("project-file")).toContainText(HANDBOOK.name);
   await expect(dialog.getByTestId("project-file")).toContainText("3 pages");
+  // Indexed in the background: the label follows without reopening the dialog.
+  await expect(dialog.getByTestId("project-file")).not.toContainText("being indexed");
 }
 
 test("a project with a file: a new chat in it finds the file with search_files and reads a page of it", async ({

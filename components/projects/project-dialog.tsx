@@ -149,7 +149,10 @@ export function ProjectDialog({
 function ProjectFiles({ projectId }: { projectId: string }) {
   const t = useTranslations("projects");
   const errorText = useErrorText();
-  const { data, mutate } = useSWR(cacheKeys.projectFiles(projectId), () => api.projectFiles(projectId));
+  // Read again every 2 s while a file is still being indexed, so its label follows.
+  const { data, mutate } = useSWR(cacheKeys.projectFiles(projectId), () => api.projectFiles(projectId), {
+    refreshInterval: (latest) => (latest?.files.some((file) => !file.indexed) ? 2000 : 0),
+  });
   const [uploading, setUploading] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
