@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { screenshotVariants, tokenGiven } from "./support/screens";
 import { unique } from "./support/unique";
 
 // The library (docs/architecture.md, "The library index"): the model finds the page of a file with
@@ -22,35 +23,6 @@ const MANUAL = {
     ]),
   ),
 };
-
-const variants = [
-  { scheme: "light", viewport: { width: 1280, height: 800 } },
-  { scheme: "dark", viewport: { width: 1280, height: 800 } },
-  { scheme: "light", viewport: { width: 390, height: 844 } },
-] as const;
-
-async function screenshots(page: Page, chat: ChatPage, name: string, target: () => ReturnType<Page["locator"]>) {
-  for (const variant of variants) {
-    await page.emulateMedia({ colorScheme: variant.scheme });
-    await page.setViewportSize(variant.viewport);
-    await target().scrollIntoViewIfNeeded();
-    await chat.screenshot(name);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize(variants[0].viewport);
-}
-
-/** The continuation token the model was given in the tool loop's last tool message. */
-async function tokenGiven(): Promise<string> {
-  const requests = await fakeOllama.chatRequests();
-  for (const request of requests.reverse()) {
-    for (const message of request.body.messages ?? []) {
-      const match = message.role === "tool" ? /continue_from="([^"]+)"/.exec(String(message.content)) : null;
-      if (match?.[1]) return match[1];
-    }
-  }
-  throw new Error("the model was given no continuation token");
-}
 
 test("the model finds a file's page with search_files and reads that page on; the Tools menu widens the search", async ({
   page,
@@ -76,7 +48,7 @@ test("the model finds a file's page with search_files and reads that page on; th
   await expect(found).toContainText("plant-manual.pdf");
   await expect(found).toContainText("page 3");
   await expect(found).toContainText("The cooling tower is inspected every Tuesday");
-  await screenshots(page, chat, "library-search", () => search);
+  await screenshotVariants(page, chat, "library-search", () => search.scrollIntoViewIfNeeded());
 
   // The next turn reads on from the token the search gave: page 3, not the manual's start.
   const token = await tokenGiven();
@@ -105,7 +77,9 @@ test("the model finds a file's page with search_files and reads that page on; th
   );
   await widen.getByRole("checkbox").check();
   expect((await saved).status()).toBe(200);
-  await screenshots(page, chat, "library-tools-menu", () => page.getByTestId("tool-groups-panel"));
+  await screenshotVariants(page, chat, "library-tools-menu", () =>
+    page.getByTestId("tool-groups-panel").scrollIntoViewIfNeeded(),
+  );
   await page.reload();
   await page.getByTestId("tool-groups-button").click();
   await expect(page.getByTestId("search-all-files").getByRole("checkbox")).toBeChecked();

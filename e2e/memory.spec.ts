@@ -1,6 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { screenshotVariants } from "./support/screens";
 import { unique } from "./support/unique";
 
 // The user's memory (docs/architecture.md, "Projects and memory"): a memory saved by the model's
@@ -10,23 +11,6 @@ import { unique } from "./support/unique";
 test.beforeEach(async () => {
   await fakeOllama.reset();
 });
-
-const variants = [
-  { scheme: "light", viewport: { width: 1280, height: 800 } },
-  { scheme: "dark", viewport: { width: 1280, height: 800 } },
-  { scheme: "light", viewport: { width: 390, height: 844 } },
-] as const;
-
-async function screenshots(page: Page, chat: ChatPage, name: string, target: () => ReturnType<Page["locator"]>) {
-  for (const variant of variants) {
-    await page.emulateMedia({ colorScheme: variant.scheme });
-    await page.setViewportSize(variant.viewport);
-    await target().scrollIntoViewIfNeeded();
-    await chat.screenshot(name);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize(variants[0].viewport);
-}
 
 const systemPrompts = async () =>
   (await fakeOllama.chatRequests()).map(
@@ -51,7 +35,7 @@ test("a memory remember saves shows under the answer, is undone, saved again, ed
   const chip = page.getByTestId("memory-chip");
   await expect(chip).toHaveAttribute("data-state", "saved");
   await expect(chip).toContainText(fact);
-  await screenshots(page, chat, "memory-chip", () => chip);
+  await screenshotVariants(page, chat, "memory-chip", () => chip.scrollIntoViewIfNeeded());
 
   // Undo deletes it; Settings lists nothing of it.
   await chip.getByTestId("memory-undo").click();
@@ -70,7 +54,7 @@ test("a memory remember saves shows under the answer, is undone, saved again, ed
   await section.getByTestId("memory-edit-text").fill(edited);
   await section.getByTestId("memory-save").click();
   await expect(section.getByTestId("memory-item").filter({ hasText: edited })).toBeVisible();
-  await screenshots(page, chat, "memory-settings", () => section);
+  await screenshotVariants(page, chat, "memory-settings", () => section.scrollIntoViewIfNeeded());
 
   // A later chat's model calls carry it, and the trail says how many memories were given.
   await fakeOllama.reset();

@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { makeTextPdf } from "../tests/support/pdf-fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { fakeOllama } from "./support/fake-ollama";
+import { screenshotVariants, tokenGiven } from "./support/screens";
 import { unique } from "./support/unique";
 
 // Projects (docs/architecture.md, "Projects and memory"): a project with a file; a new chat in it
@@ -22,35 +23,6 @@ const HANDBOOK = {
     ]),
   ),
 };
-
-const variants = [
-  { scheme: "light", viewport: { width: 1280, height: 800 } },
-  { scheme: "dark", viewport: { width: 1280, height: 800 } },
-  { scheme: "light", viewport: { width: 390, height: 844 } },
-] as const;
-
-async function screenshots(page: Page, chat: ChatPage, name: string, before?: () => Promise<void>) {
-  for (const variant of variants) {
-    await page.emulateMedia({ colorScheme: variant.scheme });
-    await page.setViewportSize(variant.viewport);
-    await before?.();
-    await chat.screenshot(name);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize(variants[0].viewport);
-}
-
-/** The continuation token the model was given in the tool loop's last tool message. */
-async function tokenGiven(): Promise<string> {
-  const requests = await fakeOllama.chatRequests();
-  for (const request of requests.reverse()) {
-    for (const message of request.body.messages ?? []) {
-      const match = message.role === "tool" ? /continue_from="([^"]+)"/.exec(String(message.content)) : null;
-      if (match?.[1]) return match[1];
-    }
-  }
-  throw new Error("the model was given no continuation token");
-}
 
 async function createProjectWithFile(page: Page, name: string, instructions: string) {
   await page.getByTestId("new-project").click();
@@ -75,7 +47,7 @@ test("a project with a file: a new chat in it finds the file with search_files a
   await chat.open("/");
   const name = unique("Expedition");
   await createProjectWithFile(page, name, "Answer as the expedition's guide.");
-  await screenshots(page, chat, "project-dialog");
+  await screenshotVariants(page, chat, "project-dialog");
   await page.getByTestId("project-dialog").getByRole("button", { name: "Close" }).click();
 
   const group = page.getByTestId("project-group").filter({ hasText: name });
@@ -125,7 +97,7 @@ test("a project with a file: a new chat in it finds the file with search_files a
   const text = read.getByTestId("tool-observation");
   await expect(text).toContainText("The glacier route closes at 14:00 every day in July.");
   await expect(text).not.toContainText("what to pack");
-  await screenshots(page, chat, "project-sidebar", async () => {
+  await screenshotVariants(page, chat, "project-sidebar", async () => {
     if ((page.viewportSize()?.width ?? 1280) < 768) await chat.openSidebar();
   });
 
@@ -140,7 +112,7 @@ test("a project with a file: a new chat in it finds the file with search_files a
   await expect(passage.getByTestId("file-passage-text")).toContainText(
     "The glacier route closes at 14:00 every day in July.",
   );
-  await screenshots(page, chat, "file-search-passage");
+  await screenshotVariants(page, chat, "file-search-passage");
 });
 
 test("a chat moves into a project and out, is made private and back, a project folds, and deleting it keeps its chats unless asked", async ({

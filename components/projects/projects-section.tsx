@@ -4,9 +4,7 @@ import { FolderPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTranslations } from "use-intl";
-import { useChatRunsContext } from "@/components/chat/chat-runs-context";
-import { isLive } from "@/components/chat/live-turn";
-import { ConversationItem } from "@/components/sidebar/conversation-item";
+import { ConversationRows } from "@/components/sidebar/conversation-rows";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { IconButton } from "@/components/ui/icon-button";
 import { useErrorText } from "@/components/ui/use-error-text";
@@ -39,7 +37,6 @@ export function ProjectsSection({
   const router = useRouter();
   const { projects, put, drop } = useProjects();
   const { refresh } = useConversations();
-  const { turns } = useChatRunsContext();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -101,17 +98,7 @@ export function ProjectsSection({
               onSettings={() => setEditing({ project })}
               onDelete={() => setDeleting(project)}
             >
-              <ul className="space-y-px">
-                {chats.map((conversation) => (
-                  <ConversationItem
-                    key={conversation.id}
-                    conversation={conversation}
-                    active={conversation.id === activeId}
-                    running={turns[conversation.id]?.some(isLive) ?? false}
-                    onRequestDelete={onRequestDelete}
-                  />
-                ))}
-              </ul>
+              <ConversationRows conversations={chats} activeId={activeId} onRequestDelete={onRequestDelete} />
             </ProjectGroup>
           );
         })}

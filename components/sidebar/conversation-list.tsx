@@ -2,13 +2,11 @@
 
 import { Loader2 } from "lucide-react";
 import { useTranslations } from "use-intl";
-import { useChatRunsContext } from "@/components/chat/chat-runs-context";
-import { isLive } from "@/components/chat/live-turn";
 import { ProjectsSection } from "@/components/projects/projects-section";
 import { useProjects } from "@/components/projects/use-projects";
 import { type DateGroup, dateGroup } from "@/lib/client/format";
 import type { ConversationSummary } from "@/lib/client/types";
-import { ConversationItem } from "./conversation-item";
+import { ConversationRows } from "./conversation-rows";
 import { useConversations } from "./conversations-context";
 import { FileHits } from "./file-hits";
 
@@ -46,7 +44,6 @@ export function ConversationList({
   onRequestDelete: (conversation: ConversationSummary) => void;
 }) {
   const { items, status, error, query, showArchived, hasMore, loadMore, loadingMore, refresh } = useConversations();
-  const { turns } = useChatRunsContext();
   const { projects } = useProjects();
   const t = useTranslations("sidebar");
   const grouped = !query && !showArchived;
@@ -99,17 +96,7 @@ export function ConversationList({
       {sections.map(([heading, conversations]) => (
         <section key={heading} aria-label={heading} className="mt-3 first:mt-1">
           <h2 className="px-2 pt-1 pb-1 text-xs font-medium text-muted-foreground">{heading}</h2>
-          <ul className="space-y-px">
-            {conversations.map((conversation) => (
-              <ConversationItem
-                key={conversation.id}
-                conversation={conversation}
-                active={conversation.id === activeId}
-                running={turns[conversation.id]?.some(isLive) ?? false}
-                onRequestDelete={onRequestDelete}
-              />
-            ))}
-          </ul>
+          <ConversationRows conversations={conversations} activeId={activeId} onRequestDelete={onRequestDelete} />
         </section>
       ))}
       {showArchived ? null : <FileHits query={query} />}
