@@ -51,8 +51,8 @@ async function addFile(
   return info.id;
 }
 
-const search = (conversationId: string, query: string, limit = 10) =>
-  searchLibrary(db, { scope: { conversationId }, terms: parseQuery(query), limit, offset: 0 });
+const search = async (conversationId: string, query: string, limit = 10) =>
+  (await searchLibrary(db, { scope: { conversationId }, terms: parseQuery(query), limit, offset: 0 })).hits;
 
 async function chat(ownerId: OwnerId = null) {
   return (await createConversation(db, { ownerId, title: "chat" })).id;
@@ -100,6 +100,67 @@ describe("the library index", () => {
     expect((await search(c, "天気 東京")).map((hit) => hit.fileId)).toEqual([tokyo]);
   });
 
+  it("finds a one-character Japanese term through the short-term index, alone and beside other terms", async () => {
+    const c = await chat();
+    const rain = await addFile("大阪の天気は雨。", { conversationId: c });
+    await addFile("東京は晴れ。", { conversationId: c });
+    expect((await search(c, "雨")).map((hit) => hit.fileId)).toEqual([rain]);
+    expect((await search(c, "雨 天気は")).map((hit) => hit.fileId)).toEqual([rain]);
+  });
+
+  it("matches a short term of another script at the start of a word, not inside one", async () => {
+    const c = await chat();
+    const version = await addFile("PostgreSQL 16 and 1600 rows", { conversationId: c, filename: "v.txt" });
+    await addFile("Released in 2016.", { conversationId: c, filename: "year.txt" });
+    expect((await search(c, "16")).map((hit) => hit.fileId)).toEqual([version]);
+    expect((await search(c, "postgresql 16")).map((hit) => hit.fileId)).toEqual([version]);
+    expect((await search(c, "released 16")).map((hit) => hit.fileId)).toEqual([]);
+  });
+
+  it("ranks at most the newest matching passages and says when more match", async () => {
+    const c = await chat();
+    const best = await addFile("lighthouse lighthouse lighthouse keeper", { conversationId: c });
+    const newer = [];
+    for (let i = 0; i < 3; i++) newer.push(await addFile(`a lighthouse, number ${i}, far out`, { conversationId: c }));
+    const some = await searchLibrary(db, {
+      scope: { conversationId: c },
+      terms: parseQuery("lighthouse"),
+      limit: 10,
+      offset: 0,
+      ranked: 2,
+    });
+    expect(some.limited).toBe(true);
+    expect(some.hits.map((hit) => hit.fileId)).not.toContain(best);
+    expect(some.hits.map((hit) => hit.fileId)).toEqual(expect.arrayContaining(newer.slice(1)));
+    const all = await searchLibrary(db, {
+      scope: { conversationId: c },
+      terms: parseQuery("lighthouse"),
+      limit: 10,
+      offset: 0,
+      ranked: 4,
+    });
+    expect(all.limited).toBe(false);
+    expect(all.hits[0]?.fileId).toBe(best);
+  });
+
+  it.each([
+    ["a trigram term", "heron"],
+    ["a short term", "雨"],
+  ])("counts only the scope's passages against the ranked number (%s)", async (_, word) => {
+    const mine = await chat();
+    const other = await chat();
+    const own = await addFile(`my ${word} note`, { conversationId: mine });
+    for (let i = 0; i < 4; i++) await addFile(`their ${word} note ${i}`, { conversationId: other });
+    const result = await searchLibrary(db, {
+      scope: { conversationId: mine },
+      terms: parseQuery(word),
+      limit: 10,
+      offset: 0,
+      ranked: 2,
+    });
+    expect(result).toEqual({ hits: [expect.objectContaining({ fileId: own })], limited: false });
+  });
+
   it("matches full-width and half-width forms and any letter case alike", async () => {
     const c = await chat();
     const id = await addFile("ＰｏｓｔｇｒｅＳＱＬ １６ supports it.", { conversationId: c });
@@ -141,13 +202,14 @@ describe("the library index", () => {
       limit: 2,
       offset: 2,
     });
-    expect(second.map((hit) => hit.fileId)).toEqual(all.slice(2, 4).map((hit) => hit.fileId));
+    expect(second.hits.map((hit) => hit.fileId)).toEqual(all.slice(2, 4).map((hit) => hit.fileId));
   });
 
   it("removes a file's passages with the file, from the full-text index too", async () => {
     const c = await chat();
     const id = await addFile("ephemeral walrus", { conversationId: c });
     expect(await search(c, "walrus")).toHaveLength(1);
+    expect(await search(c, "wa")).toHaveLength(1);
     await db.delete(files).where(eq(files.id, id));
     expect(await db.select().from(fileChunks).where(eq(fileChunks.fileId, id))).toEqual([]);
     expect(await search(c, "walrus")).toEqual([]);
@@ -157,6 +219,11 @@ describe("the library index", () => {
         .from(sql`file_chunks_fts`)
         .where(sql`file_chunks_fts MATCH ${'"walrus"'}`);
       expect(Number(counted[0]?.n)).toBe(0);
+      const grams = await db
+        .select({ n: sql<number>`count(*)` })
+        .from(sql`file_chunks_grams`)
+        .where(sql`file_chunks_grams MATCH ${'"wa"'}`);
+      expect(Number(grams[0]?.n)).toBe(0);
     }
   });
 

@@ -2,8 +2,9 @@ import "server-only";
 import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
+import { gramFor, gramsOf } from "@/lib/library/grams";
 import type { Passage } from "@/lib/library/passages";
-import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm } from "@/lib/library/query";
+import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
 import type { OwnerId } from "./conversations";
@@ -24,6 +25,12 @@ const chunksFts = sqliteTable("file_chunks_fts", {
   folded: text("folded").notNull(),
 });
 
+/** SQLite's FTS5 table over `file_chunks.grams`, the short-term index, made by the migration too. */
+const chunksGrams = sqliteTable("file_chunks_grams", {
+  rowid: integer("rowid").notNull(),
+  grams: text("grams").notNull(),
+});
+
 /**
  * Replaces the file's passages with `passages` and marks it indexed, in one transaction; nothing
  * when the file was deleted while it was read.
@@ -33,15 +40,19 @@ export async function writeFileIndex(db: Db, fileId: string, passages: Passage[]
     const [held] = await lockedForUpdate(tx.select({ id: files.id }).from(files).where(eq(files.id, fileId)));
     if (!held) return;
     await tx.delete(fileChunks).where(eq(fileChunks.fileId, fileId));
-    const rows = passages.map((passage, seq) => ({
-      fileId,
-      seq,
-      text: passage.text,
-      folded: foldForIndex(passage.text),
-      start: passage.start,
-      pageFirst: passage.page,
-      pageLast: passage.page,
-    }));
+    const rows = passages.map((passage, seq) => {
+      const folded = foldForIndex(passage.text);
+      return {
+        fileId,
+        seq,
+        text: passage.text,
+        folded,
+        grams: gramsOf(folded),
+        start: passage.start,
+        pageFirst: passage.page,
+        pageLast: passage.page,
+      };
+    });
     // Within SQLite's limit of bound parameters per statement.
     for (let at = 0; at < rows.length; at += 100) await tx.insert(fileChunks).values(rows.slice(at, at + 100));
     await tx.update(files).set({ indexedAt: Date.now() }).where(eq(files.id, fileId));
@@ -104,52 +115,123 @@ function substringScore(terms: QueryTerm[]): SQL {
   return sql.join(parts, sql` + `);
 }
 
-/** Every term occurs in the passage, as a substring (of its folded text, so plain LIKE). */
-const containsAll = (terms: QueryTerm[]) =>
-  and(...terms.map((term) => sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`));
+/**
+ * The passage has the term: a term of three characters or more as a substring; a shorter one by its
+ * token of the short-term index (a CJK term anywhere, another at a word's start), or as a substring
+ * when it mixes scripts and has no token.
+ */
+function hasTerm(term: QueryTerm): SQL {
+  const gram = isIndexable(term) ? null : gramFor(term.text);
+  if (gram === null) return sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
+  if (chosenStore() === "postgres") return sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${gram}]::text[]`;
+  return sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${gram} %`}`;
+}
 
-/** The passages of the scope's files that contain every term, best first; `offset` pages on. */
-export async function searchLibrary(
-  db: Db,
-  { scope, terms, limit, offset }: { scope: LibraryScope; terms: QueryTerm[]; limit: number; offset: number },
-): Promise<LibraryHit[]> {
-  if (terms.length === 0) return [];
-  const inScope = await scopeCondition(db, scope);
-  if (!inScope) return [];
-  const columns = {
-    fileId: fileChunks.fileId,
-    conversationId: files.conversationId,
-    projectId: files.projectId,
-    filename: files.filename,
-    mime: files.mime,
-    text: fileChunks.text,
-    start: fileChunks.start,
-    page: fileChunks.pageFirst,
-  };
-  const match = ftsMatch(terms);
-  if (chosenStore() === "sqlite" && match) {
+/** The FTS5 MATCH text looking the short terms up in `file_chunks_grams`; null when none has a token. */
+function gramsMatch(terms: QueryTerm[]): string | null {
+  const grams = terms.flatMap((term) => {
+    const gram = isIndexable(term) ? null : gramFor(term.text);
+    return gram === null ? [] : [`"${gram}"`];
+  });
+  return grams.length ? grams.join(" AND ") : null;
+}
+
+export interface LibraryResult {
+  hits: LibraryHit[];
+  /** More passages match than were ranked: the hits are the best of the newest `RANKED_PASSAGES`. */
+  limited: boolean;
+}
+
+/**
+ * The newest passages of the scope that contain every term, at most `ranked` (+ 1, to tell whether
+ * there were more), with bm25() when the trigram index found them. SQLite: the trigram index finds
+ * the passages when a term has three characters or more, else the short-term index; PostgreSQL, and
+ * SQLite for short terms of mixed scripts alone, read the passages' conditions (its GIN indexes
+ * serve them on PostgreSQL).
+ */
+function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: number) {
+  const sqlite = chosenStore() === "sqlite";
+  const match = sqlite ? ftsMatch(terms) : null;
+  const grams = sqlite ? gramsMatch(terms) : null;
+  const bm25 = sql<number>`${match ? sql`-bm25(file_chunks_fts)` : sql`0`}`.as("bm25");
+  if (match) {
     const short = terms.filter((term) => !isIndexable(term));
-    // FTS5's bm25() is lower for better matches: negated, so higher is better as everywhere else.
-    const score = sql<number>`-bm25(file_chunks_fts)`;
     return db
-      .select({ ...columns, score })
+      .select({ id: fileChunks.id, bm25 })
       .from(chunksFts)
       .innerJoin(fileChunks, eq(fileChunks.id, chunksFts.rowid))
       .innerJoin(files, eq(files.id, fileChunks.fileId))
-      .where(and(sql`file_chunks_fts MATCH ${match}`, inScope, short.length ? containsAll(short) : undefined))
-      .orderBy(sql`bm25(file_chunks_fts)`, asc(fileChunks.id))
-      .limit(limit)
-      .offset(offset);
+      .where(and(sql`file_chunks_fts MATCH ${match}`, inScope, ...short.map(hasTerm)))
+      .orderBy(desc(chunksFts.rowid))
+      .limit(ranked + 1)
+      .as("candidates");
   }
-  const score = sql<number>`${substringScore(terms)}`.mapWith(Number);
+  if (grams) {
+    const unlisted = terms.filter((term) => gramFor(term.text) === null);
+    return db
+      .select({ id: fileChunks.id, bm25 })
+      .from(chunksGrams)
+      .innerJoin(fileChunks, eq(fileChunks.id, chunksGrams.rowid))
+      .innerJoin(files, eq(files.id, fileChunks.fileId))
+      .where(and(sql`file_chunks_grams MATCH ${grams}`, inScope, ...unlisted.map(hasTerm)))
+      .orderBy(desc(chunksGrams.rowid))
+      .limit(ranked + 1)
+      .as("candidates");
+  }
   return db
-    .select({ ...columns, score })
+    .select({ id: fileChunks.id, bm25 })
     .from(fileChunks)
     .innerJoin(files, eq(files.id, fileChunks.fileId))
-    .where(and(containsAll(terms), inScope))
+    .where(and(inScope, ...terms.map(hasTerm)))
+    .orderBy(desc(fileChunks.id))
+    .limit(ranked + 1)
+    .as("candidates");
+}
+
+/**
+ * The passages of the scope's files that contain every term, best first; `offset` pages on. Ranked
+ * by bm25() when SQLite's trigram index found them, else by `substringScore`; among the newest
+ * `ranked` that match (docs/architecture.md, "The library index").
+ */
+export async function searchLibrary(
+  db: Db,
+  {
+    scope,
+    terms,
+    limit,
+    offset,
+    ranked = RANKED_PASSAGES,
+  }: { scope: LibraryScope; terms: QueryTerm[]; limit: number; offset: number; ranked?: number },
+): Promise<LibraryResult> {
+  if (terms.length === 0) return { hits: [], limited: false };
+  const inScope = await scopeCondition(db, scope);
+  if (!inScope) return { hits: [], limited: false };
+  const candidates = newestCandidates(db, terms, inScope, ranked);
+  const byTrigrams = chosenStore() === "sqlite" && ftsMatch(terms) !== null;
+  const score = byTrigrams ? sql<number>`${candidates.bm25}` : substringScore(terms);
+  const rows = await db
+    .select({
+      fileId: fileChunks.fileId,
+      conversationId: files.conversationId,
+      projectId: files.projectId,
+      filename: files.filename,
+      mime: files.mime,
+      text: fileChunks.text,
+      start: fileChunks.start,
+      page: fileChunks.pageFirst,
+      score: sql<number>`${score}`.mapWith(Number),
+      candidates: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(candidates)
+    .innerJoin(fileChunks, eq(fileChunks.id, candidates.id))
+    .innerJoin(files, eq(files.id, fileChunks.fileId))
     .orderBy(desc(score), asc(fileChunks.id))
     .limit(limit)
     .offset(offset);
+  return {
+    hits: rows.map(({ candidates: _, ...hit }) => hit),
+    limited: (rows[0]?.candidates ?? 0) > ranked,
+  };
 }
 
 /** Whether the scope holds any file at all (the search tool is pointless without one). */

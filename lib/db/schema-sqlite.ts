@@ -383,6 +383,8 @@ export const fileChunks = sqliteTable(
     text: text("text").notNull(),
     /** `text` NFKC-normalised and lowercased: what the full-text index and the queries read. */
     folded: text("folded").notNull(),
+    /** The short-term index's tokens of `folded` (`lib/library/grams.ts`): "" for a passage indexed before it. */
+    grams: text("grams").notNull().default(""),
     /** Where the passage starts in the file's whole text, in UTF-16 code units. */
     start: integer("start").notNull(),
     pageFirst: integer("page_first"),

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { OwnerId } from "@/lib/db/conversations";
 import { type LibraryScope, searchLibrary, unindexedInScope } from "@/lib/db/library";
-import type { LibraryHit, LibrarySearch, ToolLimits } from "@/lib/tools/services";
+import type { LibraryMatches, LibrarySearch, ToolLimits } from "@/lib/tools/services";
 import { indexFiles } from "./indexer";
 import { parseQuery } from "./query";
 
@@ -21,7 +21,7 @@ export function searchOwnersFiles(
   db: Db,
   { ownerId, query, limit }: { ownerId: OwnerId; query: string; limit: number },
   limits: ToolLimits,
-): Promise<{ hits: LibraryHit[]; terms: string[] }> {
+): Promise<LibraryMatches> {
   return searchScope(db, { ownerId }, query, { limit, offset: 0 }, limits);
 }
 
@@ -31,10 +31,10 @@ async function searchScope(
   query: string,
   page: { limit: number; offset: number },
   limits: ToolLimits,
-): Promise<{ hits: LibraryHit[]; terms: string[] }> {
+): Promise<LibraryMatches> {
   const terms = parseQuery(query);
-  if (terms.length === 0) return { hits: [], terms: [] };
+  if (terms.length === 0) return { hits: [], terms: [], limited: false };
   await indexFiles(db, await unindexedInScope(db, scope), limits);
-  const hits = await searchLibrary(db, { scope, terms, ...page });
-  return { hits, terms: terms.map((term) => term.text) };
+  const { hits, limited } = await searchLibrary(db, { scope, terms, ...page });
+  return { hits, terms: terms.map((term) => term.text), limited };
 }

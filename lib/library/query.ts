@@ -14,6 +14,14 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
+/**
+ * How many passages a search ranks at most: the newest that match. A term in more passages than this
+ * (a common word over a large library) is ranked among these only — the search says so
+ * (`limited`), so the model or the user can narrow it — which keeps a query's cost bounded by this
+ * number rather than by the library's size.
+ */
+export const RANKED_PASSAGES = 2000;
+
 export const MAX_QUERY_CHARS = 500;
 const MAX_TERMS = 16;
 

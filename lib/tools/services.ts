@@ -57,11 +57,18 @@ export interface LibraryHit {
 
 export interface LibrarySearch {
   /** Ranked passages of the files in the conversation's scope, and the query's terms as searched. */
-  search(
-    conversationId: string,
-    query: string,
-    page: { limit: number; offset: number },
-  ): Promise<{ hits: LibraryHit[]; terms: string[] }>;
+  search(conversationId: string, query: string, page: { limit: number; offset: number }): Promise<LibraryMatches>;
+}
+
+export interface LibraryMatches {
+  hits: LibraryHit[];
+  /** The query's terms as searched (folded). */
+  terms: string[];
+  /**
+   * More passages match than a search ranks (a common word over a large library): the hits are the
+   * best of the newest that match (docs/architecture.md, "The library index").
+   */
+  limited: boolean;
 }
 
 /**

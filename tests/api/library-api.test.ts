@@ -56,7 +56,7 @@ describe("the library in a chat", () => {
     const db = await getDb();
     await vi.waitFor(
       async () => {
-        const hits = await searchLibrary(db, {
+        const { hits } = await searchLibrary(db, {
           scope: { conversationId: id },
           terms: parseQuery("solar panels"),
           limit: 5,
@@ -117,7 +117,7 @@ describe("the start step", () => {
     }
     expect(lines).toContainEqual(expect.stringMatching(/^\[library\] indexed \d+\/\d+ file/));
     expect(await countFilesToIndex(db)).toBe(0);
-    const hits = await searchLibrary(db, {
+    const { hits } = await searchLibrary(db, {
       scope: { conversationId: id },
       terms: parseQuery("kingfisher"),
       limit: 10,

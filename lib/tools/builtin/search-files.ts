@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { foldForIndex } from "@/lib/library/query";
+import { foldForIndex, RANKED_PASSAGES } from "@/lib/library/query";
 import { ATTACHMENT_PREFIX } from "../attachment-reader";
 import { type ToolOutcome, toolError, toolOk } from "../outcome";
 import { makeToken } from "../pagination";
@@ -48,7 +48,7 @@ export function createSearchFiles(services: ToolServices) {
       if (!query) return toolError("invalid_input", "query is empty: give words to find in the files.");
       const limit = limitOr(args.limit, DEFAULT_RESULTS, MAX_RESULTS);
       const page = limitOr(args.page, 1);
-      const { hits, terms } = await library.search(context.conversationId, query, {
+      const { hits, terms, limited } = await library.search(context.conversationId, query, {
         limit: limit + 1,
         offset: (page - 1) * limit,
       });
@@ -78,7 +78,10 @@ export function createSearchFiles(services: ToolServices) {
         ].join("\n");
       });
       const more = hits.length > limit ? `\nMore passages match: call search_files again with page=${page + 1}.` : "";
-      return toolOk(`${lines.join("\n\n")}${more}`);
+      const narrow = limited
+        ? `\nThese words are in more passages than a search ranks: these are the best of the newest ${RANKED_PASSAGES}. Add words or use a "quoted phrase" to find older passages.`
+        : "";
+      return toolOk(`${lines.join("\n\n")}${more}${narrow}`);
     },
   });
 }

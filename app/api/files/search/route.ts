@@ -12,11 +12,12 @@ export const dynamic = "force-dynamic";
 /**
  * The sidebar's search inside files: the viewer's passages that hold every word, best first, each
  * with its file, whose it is (a conversation's or a project's), its page or position, its text,
- * where the first word is in it (`match`), and a one-line excerpt around that (`snippet`).
+ * where the first word is in it (`match`), and a one-line excerpt around that (`snippet`); `limited`
+ * when more passages match than a search ranks.
  */
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const query = parseWith(fileSearchQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const { hits, terms } = await searchOwnersFiles(
+  const { hits, terms, limited } = await searchOwnersFiles(
     await getDb(),
     { ownerId: ownerOf(viewer), query: query.q, limit: query.limit },
     getConfig(),
@@ -30,6 +31,7 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
         snippet: snippetAround(hit.text, first),
       })),
       terms,
+      limited,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
