@@ -16,14 +16,14 @@ describe("JSON mode", () => {
     expect(harness(scriptedLLM(), fakeToolbox({})).agent.mode).toBe("native");
   });
 
-  it("puts the tools and the action schema in the system prompt and asks for format json", async () => {
+  it("puts the tools and the action schema in the system prompt and asks for JSON output", async () => {
     const llm = scriptedLLM({ abilities: noTools, chat: [{ content: final("hi") }] });
     await harness(llm, fakeToolbox({ web_search: () => "" })).run();
     const system = llm.chatCalls[0]?.messages[0]?.content ?? "";
     expect(system).toContain("- web_search: The web_search tool");
     expect(system).toContain('"type":"tool_call"');
     expect(system).toContain('"type":"final_answer"');
-    expect(llm.chatCalls[0]?.options).toMatchObject({ format: "json" });
+    expect(llm.chatCalls[0]?.options).toMatchObject({ output: { type: "json" } });
     expect(llm.chatCalls[0]?.options.tools).toBeUndefined();
   });
 
@@ -105,8 +105,8 @@ describe("tool budget in JSON mode", () => {
     llm.queueChat(
       ...Array.from(
         { length: 20 },
-        () => (_messages: unknown, options: { format?: unknown }) =>
-          options.format === "json" ? { content: call("a", { query: "more" }) } : { content: "What I found." },
+        () => (_messages: unknown, options: { output?: unknown }) =>
+          options.output ? { content: call("a", { query: "more" }) } : { content: "What I found." },
       ),
     );
     const tools = fakeToolbox({ a: () => "r" });
@@ -116,7 +116,7 @@ describe("tool budget in JSON mode", () => {
     expect(result.hitMaxIterations).toBe(false);
     expect(result).toMatchObject({ answer: "What I found.", iterations: 3 });
     const last = llm.chatCalls.at(-1);
-    expect(last?.options.format).toBeUndefined();
+    expect(last?.options.output).toBeUndefined();
     expect(last?.messages.at(-1)?.content).toContain("Tools are no longer available for this answer.");
   });
 });

@@ -7,10 +7,10 @@ import { callFromObject, shownAnswer } from "./tool-call-forms";
 
 /**
  * JSON mode: tools described in the system prompt, one JSON action per reply with
- * `format: "json"`, observations as user messages. A reply that does not parse gets one reformat
+ * JSON output asked of the model, observations as user messages. A reply that does not parse gets one reformat
  * request (counted against MAX_ITERATIONS); a second failure makes the raw reply the answer.
  * A model that calls a tool after the budget was announced loses its tools as in native mode: it
- * is told so and called without `format: "json"`, and that plain reply is the answer.
+ * is told so and called without JSON output, and that plain reply is the answer.
  */
 
 export const PARSE_FAILURE = "(could not parse LLM output as JSON)";
@@ -77,7 +77,7 @@ export async function runJsonLoop(state: RunState, language: PromptLanguage): Pr
     }
     const sink = state.openAnswer();
     const gate = sink ? new JsonAnswerGate(sink.emit) : null;
-    const reply = await state.callModel({ format: "json" }, gate ? (delta) => gate.push(delta) : undefined);
+    const reply = await state.callModel({ output: { type: "json" } }, gate ? (delta) => gate.push(delta) : undefined);
     const action = parseAction(reply.content, reply.reasoning);
     const direct = action.type === "final_answer" && action.reasoning !== PARSE_FAILURE;
     gate?.end(direct ? action.answer : null);

@@ -23,11 +23,11 @@ describe("structuredLlmCall degradation chain", () => {
     expect(llm.chatCalls[0]?.options.tools?.[0]).toMatchObject({ name: "select_tools", parameters: schema });
   });
 
-  it("level 2: a reply without a tool call falls through to JSON mode with the schema as format", async () => {
+  it("level 2: a reply without a tool call falls through to JSON mode with the schema as the output's", async () => {
     const llm = scriptedLLM({ chat: [{ content: "I would pick a" }, { content: '{"tools":["b"]}' }] });
     const result = await structuredLlmCall({ ...base, llm });
     expect(result).toMatchObject({ value: { tools: ["b"] }, level: "json_mode", llmCalls: 2 });
-    expect(llm.chatCalls[1]?.options.format).toEqual(schema);
+    expect(llm.chatCalls[1]?.options.output).toEqual({ type: "json", schema });
   });
 
   it("level 2 retries once with the reformat prompt after a parse failure", async () => {
@@ -53,7 +53,7 @@ describe("structuredLlmCall degradation chain", () => {
       },
     });
     expect(result).toMatchObject({ value: { tools: ["d", "e"] }, level: "plain", llmCalls: 1 });
-    expect(llm.chatCalls[0]?.options.format).toBeUndefined();
+    expect(llm.chatCalls[0]?.options.output).toBeUndefined();
     expect(llm.chatCalls[0]?.options.tools).toBeUndefined();
   });
 

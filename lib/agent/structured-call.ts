@@ -6,7 +6,7 @@ import { extractJson } from "./extract-json";
 
 /**
  * The single entry point for JSON from an LLM: native function calling, then JSON mode
- * with the schema as `format` (one retry), then plain text with extractJson / regexFallback (one
+ * with the schema as the output's (one retry), then plain text with extractJson / regexFallback (one
  * retry), each level only when the model's abilities allow it. At most five calls. Every call goes
  * through the context guard with the schema it carries: older messages are summarised with `hint`,
  * the request itself (the last user message) is kept, cut when it alone is too long, and `onCut`
@@ -70,8 +70,8 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
   let reportedCut = false;
   const call = async (history: ChatMessage[], chatOptions: Parameters<LLM["chat"]>[1] = {}): Promise<ChatResult> => {
     llmCalls++;
-    // The schema travels with the messages (as the tool or as `format`) and takes context too.
-    const extraText = JSON.stringify(chatOptions.tools ?? chatOptions.format ?? "");
+    // The schema travels with the messages (as the tool or as the output's schema) and takes context too.
+    const extraText = JSON.stringify(chatOptions.tools ?? chatOptions.output?.schema ?? "");
     const fitted = await guard.fit(history, new Set(request ? [request] : []), {
       hint: options.hint ?? "general",
       signal,
@@ -147,7 +147,9 @@ export async function structuredLlmCall<T = Record<string, unknown>>(
     if (result) return result;
   }
   if (llm.abilities.json_mode) {
-    const result = await attempt("json_mode", () => withRetry(messages, { format: options.schema }, extractJson));
+    const result = await attempt("json_mode", () =>
+      withRetry(messages, { output: { type: "json", schema: options.schema } }, extractJson),
+    );
     if (result) return result;
   }
   const plain = await attempt("plain", () =>

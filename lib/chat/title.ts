@@ -53,7 +53,7 @@ export async function suggestTitle(
     const reply = await llm.chat(messages, {
       signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
       temperature: 0.2,
-      think: false,
+      thinking: false,
     });
     return cleanTitle(reply.content);
   } catch {

@@ -182,15 +182,17 @@ describe("thinking (think only for models that can)", () => {
     expect(result).toMatchObject({ content: "42", reasoning: "Let me think." });
   });
 
-  it("a title call asks a thinking model not to think (think:false)", async () => {
+  it("a title call asks a thinking model not to think (thinking off is think:false)", async () => {
     const llm = await llmFor("qwen3:8b");
-    await llm.chat(question, { think: false });
+    await llm.chat(question, { thinking: false });
     expect(lastChatBody().think).toBe(false);
   });
 
-  it("sends think:false to a model without the thinking capability (Ollama would answer 400)", async () => {
+  it("sends think:false to a model without the thinking capability (Ollama would answer 400), even when thinking is asked", async () => {
     const llm = await llmFor("llama3.2");
     await llm.chat(question);
+    expect(lastChatBody().think).toBe(false);
+    await llm.chat(question, { thinking: true });
     expect(lastChatBody().think).toBe(false);
   });
 });
@@ -269,12 +271,21 @@ describe("tool calls on the wire", () => {
     });
   });
 
-  it("passes format through for JSON mode", async () => {
+  it("sends JSON output as format json for JSON mode", async () => {
     fake().script({ content: '{"type":"final_answer","answer":"ok"}' });
     const llm = await llmFor("gemma:2b");
-    const result = await llm.chat(question, { format: "json" });
+    const result = await llm.chat(question, { output: { type: "json" } });
     expect(lastChatBody().format).toBe("json");
     expect(JSON.parse(result.content)).toEqual({ type: "final_answer", answer: "ok" });
+  });
+
+  it("sends JSON output with a schema as that schema in format (constrained decoding), and none without an output", async () => {
+    const schema = { type: "object", properties: { tools: { type: "array", items: { type: "string" } } } };
+    const llm = await llmFor("gemma:2b");
+    await llm.chat(question, { output: { type: "json", schema } });
+    expect(lastChatBody().format).toEqual(schema);
+    await llm.chat(question);
+    expect(lastChatBody()).not.toHaveProperty("format");
   });
 });
 

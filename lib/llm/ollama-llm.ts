@@ -9,7 +9,7 @@ import {
   toolCallsOf,
   usageOf,
 } from "./ollama-chat";
-import { chatRequestBody, type SamplingOptions } from "./ollama-request";
+import { chatRequestBody, ollamaFormat, type SamplingOptions } from "./ollama-request";
 import { ndjsonLines, readCapped } from "./ollama-stream";
 import type { Abilities, ChatMessage, ChatOptions, ChatResult, LLM, ReplyPart, StreamPart } from "./types";
 
@@ -40,9 +40,9 @@ export function createOllamaLLM(options: OllamaLLMOptions): LLM {
       numCtx: contextLength,
       sampling: options.sampling,
       keepAlive: options.keepAlive,
-      think: defaultThink && chatOptions.think !== false,
+      think: chatOptions.thinking === undefined ? defaultThink : options.abilities.thinking && chatOptions.thinking,
       tools: chatOptions.tools,
-      format: chatOptions.format,
+      format: ollamaFormat(chatOptions.output),
       temperature: chatOptions.temperature,
     });
 

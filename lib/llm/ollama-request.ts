@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatOptions, ToolCall } from "./types";
+import type { ChatMessage, ChatOptions, OutputFormat, ToolCall } from "./types";
 
 /**
  * The body of `POST /api/chat` as Ollama reads it (docs/architecture.md, "Model access"):
@@ -22,6 +22,9 @@ export interface WireMessage {
   tool_call_id?: string;
 }
 
+/** Ollama's `format`: "json", or a JSON schema for constrained decoding. */
+export type OllamaFormat = "json" | Record<string, unknown>;
+
 /** Ollama's sampling `options` a chat may set for all its calls. */
 export interface SamplingOptions {
   temperature?: number;
@@ -39,8 +42,14 @@ export interface ChatRequest {
   keepAlive?: string | number;
   think: boolean;
   tools?: ChatOptions["tools"];
-  format?: ChatOptions["format"];
+  format?: OllamaFormat;
   temperature?: number;
+}
+
+/** The engine's structured-output ask as Ollama's `format`. */
+export function ollamaFormat(output: OutputFormat | undefined): OllamaFormat | undefined {
+  if (!output) return undefined;
+  return output.schema ?? "json";
 }
 
 function toWireCall(call: ToolCall, index: number): WireToolCall {

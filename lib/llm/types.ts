@@ -49,13 +49,26 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/**
+ * Structured output: the reply is one JSON object, of `schema` when given. Each adapter maps it to
+ * its server's way (Ollama's `format`, OpenAI's `response_format`).
+ */
+export interface OutputFormat {
+  type: "json";
+  /** JSON schema of the object, for constrained decoding where the server can. */
+  schema?: Record<string, unknown>;
+}
+
+/** What the engine asks of one call; each adapter maps it to its server's request. */
 export interface ChatOptions {
   tools?: ToolSpec[];
-  /** Ollama's `format`: "json" or a JSON schema for constrained decoding. */
-  format?: "json" | Record<string, unknown>;
+  output?: OutputFormat;
   temperature?: number;
-  /** false asks a thinking model not to think (the title); unset = the model's configured way. */
-  think?: boolean;
+  /**
+   * Thinking on or off for this call (false: the title); unset = the model's configured way.
+   * A model that cannot think does not, whatever is asked.
+   */
+  thinking?: boolean;
   signal?: AbortSignal;
 }
 

@@ -106,7 +106,7 @@ async function main() {
       Array.from({ length: CALLS }, () => ({ content: "A short title" })),
     );
     const whole = await cpuMicros(async () => {
-      for (let i = 0; i < CALLS; i++) await llm.chat(question, { think: false });
+      for (let i = 0; i < CALLS; i++) await llm.chat(question, { thinking: false });
     });
 
     console.log(`bench:stream — the Ollama adapter alone (${under.summary()})`);

@@ -17,7 +17,7 @@ import { addUsage, emptyUsage } from "@/lib/llm/types";
  * `chat` or `streamReply` call takes the next reply (a partial result, an error to throw, or a
  * function of the request); `streamReply` sends it in pieces (`chunks`, or word by word), thinking
  * first, each tool call whole. `streamChat` takes the next stream script. Every request is recorded.
- * Like Ollama's context window, but loudly: a call whose messages (and tool schemas or `format`)
+ * Like Ollama's context window, but loudly: a call whose messages (and tool schemas or output schema)
  * pass `contextLength` by the engine's own estimate FAILS, so a model call that skips the context
  * guard cannot pass a test (docs/engine.md, "One context budget for every call").
  */
@@ -26,7 +26,7 @@ export class OverContextError extends Error {}
 
 /** The prompt size of a call as the context guard estimates it. */
 export function promptTokens(messages: ChatMessage[], options: ChatOptions = {}): number {
-  const extra = options.tools ?? options.format;
+  const extra = options.tools ?? options.output?.schema ?? options.output;
   return estimateTokens(messages) + (extra ? estimateTextTokens(JSON.stringify(extra)) : 0);
 }
 
