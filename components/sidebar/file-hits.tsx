@@ -61,6 +61,11 @@ export function FileHits({ query }: { query: string }) {
           </li>
         ))}
       </ul>
+      {data?.limited ? (
+        <p className="px-2.5 pt-1 text-xs text-muted-foreground" data-testid="file-hits-limited">
+          {t("inFilesLimited")}
+        </p>
+      ) : null}
       {open ? <PassageDialog hit={open} onClose={() => setOpen(null)} /> : null}
     </section>
   );

@@ -79,6 +79,8 @@ export interface FileSearchResult {
     snippet: TextMatch | null;
   })[];
   terms: string[];
+  /** More passages match than a search ranks: these are the best of the newest. */
+  limited: boolean;
 }
 
 /** `POST /api/conversations/:id/files` → 201. `ref` is how the model names it: `attachment:<id>`. */

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { insertFile } from "@/lib/db/files";
+import { RANKED_PASSAGES } from "@/lib/library/query";
 import { createBuiltinRegistry } from "@/lib/tools/builtin";
 import { createSearchFiles } from "@/lib/tools/builtin/search-files";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
@@ -123,6 +124,30 @@ describe("search_files", () => {
     expect(theirOutput).toContain(theirs.id);
     const refused = await env.run("pdf_to_text", { continue_from: tokenOf(theirOutput) });
     expect(refused).toContain("Attachment not found");
+  });
+
+  it("says when more passages match than a search ranks, and how to narrow it", async () => {
+    const hit = {
+      fileId: "f1",
+      conversationId: env.conversationId,
+      projectId: null,
+      filename: "log.txt",
+      mime: "text/plain",
+      text: "the error again",
+      start: 0,
+      page: null,
+      score: 1,
+    };
+    const run = (limited: boolean) => {
+      const services = {
+        ...env.services,
+        library: { search: async () => ({ hits: [hit], terms: ["error"], limited }) },
+      };
+      const tools = createBuiltinRegistry(services).register(createSearchFiles(services));
+      return env.run("search_files", { query: "error" }, { conversationId: env.conversationId }, tools);
+    };
+    expect(await run(true)).toContain(`the best of the newest ${RANKED_PASSAGES}. Add words or use a "quoted phrase"`);
+    expect(await run(false)).not.toContain("the best of the newest");
   });
 
   it("an empty query, or one of punctuation only, is a clear error", async () => {
