@@ -143,6 +143,11 @@ export const errorCatalogue = {
     "registry_unreachable",
     "ollama_no_answer",
     "openai_key_refused",
+    "openai_compatible",
+    "openai_unreachable",
+    "openai_timeout",
+    "openai_connection",
+    "openai_context_exceeded",
   ],
   unavailable: [
     "default",
