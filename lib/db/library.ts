@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
-import { gramFor, gramsOf } from "@/lib/library/grams";
+import { cjkGramsOf, gramFor, gramsOf } from "@/lib/library/grams";
 import type { Passage } from "@/lib/library/passages";
 import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
@@ -121,11 +121,23 @@ function substringScore(terms: QueryTerm[]): SQL {
  * when it mixes scripts and has no token.
  */
 function hasTerm(term: QueryTerm): SQL {
+  const postgres = chosenStore() === "postgres";
   const gram = isIndexable(term) ? null : gramFor(term.text);
-  if (gram === null) return sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
-  if (chosenStore() === "postgres") return sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${gram}]::text[]`;
-  return sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${gram} %`}`;
+  if (gram !== null) {
+    if (postgres) return hasTokens([gram]);
+    return sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${gram} %`}`;
+  }
+  const substring = sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
+  const cjk = postgres ? cjkGramsOf(term.text) : [];
+  return cjk.length ? sql`(${hasTokens(cjk)} AND ${substring})` : substring;
 }
+
+/** PostgreSQL: the passage has every one of the tokens (its GIN index over the tokens serves it). */
+const hasTokens = (tokens: string[]) =>
+  sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${sql.join(
+    tokens.map((token) => sql`${token}`),
+    sql`, `,
+  )}]::text[]`;
 
 /** The FTS5 MATCH text looking the short terms up in `file_chunks_grams`; null when none has a token. */
 function gramsMatch(terms: QueryTerm[]): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gramFor, gramsOf } from "./grams";
+import { cjkGramsOf, gramFor, gramsOf } from "./grams";
 
 const tokens = (text: string) => gramsOf(text).split(" ").filter(Boolean).sort();
 
@@ -29,6 +29,13 @@ describe("the short-term index's tokens", () => {
 
   it("keeps a character outside the Basic Multilingual Plane whole", () => {
     expect(tokens("𠮷野家")).toContain("𠮷野");
+  });
+
+  it("requires of a longer term only the tokens its CJK runs give wherever it occurs", () => {
+    expect(cjkGramsOf("東京都").sort()).toEqual(["京都", "東京"].sort());
+    expect(cjkGramsOf("orta")).toEqual([]);
+    expect(cjkGramsOf("gpt 東 test").sort()).toEqual(["東"]);
+    for (const token of cjkGramsOf("天気は晴れ")) expect(gramsOf("今日の天気は晴れです").split(" ")).toContain(token);
   });
 
   it("looks a short term up by itself, unless it mixes CJK and another script", () => {

@@ -9,6 +9,7 @@
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆ヶ]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const CJK_RUN = new RegExp(`${CJK.source}+`, "gu");
 
 /** The passage's tokens, each once, separated by spaces. */
 export function gramsOf(folded: string): string {
@@ -37,6 +38,22 @@ export function gramsOf(folded: string): string {
     }
   }
   return [...tokens].join(" ");
+}
+
+/**
+ * The tokens every passage holding `text` (folded) has, whatever surrounds it there: the pairs of
+ * its CJK runs, and a lone CJK character by itself. (A word of another script may sit inside a
+ * longer word, so its first characters say nothing.) PostgreSQL looks a longer CJK term up by them,
+ * since its trigram index reads no CJK under the C locale.
+ */
+export function cjkGramsOf(text: string): string[] {
+  const tokens = new Set<string>();
+  for (const run of text.match(CJK_RUN) ?? []) {
+    const chars = [...run];
+    if (chars.length === 1) tokens.add(run);
+    for (let at = 1; at < chars.length; at++) tokens.add(`${chars[at - 1]}${chars[at]}`);
+  }
+  return [...tokens];
 }
 
 /**
