@@ -115,6 +115,68 @@ test("a project with a file: a new chat in it finds the file with search_files a
   await screenshotVariants(page, chat, "file-search-passage");
 });
 
+test("a project's preset: chosen in its settings beside the model, a new chat in it starts with the preset", async ({
+  page,
+}) => {
+  const created = await page.request.post("/api/presets", {
+    data: {
+      name: unique("Glacier guide"),
+      model: "qwen3:8b",
+      settings: { instructions: "Give times in 24-hour form.", seed: 7 },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { preset } = (await created.json()) as { preset: { id: string; name: string } };
+  try {
+    const chat = new ChatPage(page);
+    await chat.open("/");
+    await page.getByTestId("new-project").click();
+    const dialog = page.getByTestId("project-dialog");
+    const name = unique("Summit");
+    await dialog.getByTestId("project-name").fill(name);
+    await dialog.getByTestId("project-preset").selectOption({ label: preset.name });
+    // Without a model of its own, the project's new chats take the preset's.
+    await expect(dialog.getByTestId("project-model")).toContainText("The preset's model (qwen3:8b)");
+    await dialog.getByTestId("project-save").click();
+    await expect(dialog.getByRole("heading", { name: "Project settings" })).toBeVisible();
+    await screenshotVariants(page, chat, "project-dialog-preset");
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    // Kept: the settings show it again.
+    const group = page.getByTestId("project-group").filter({ hasText: name });
+    await group.getByTestId("project-toggle").hover();
+    await group.getByTestId("project-menu-button").click();
+    await page.getByTestId("project-settings").click();
+    await expect(dialog.getByTestId("project-preset")).toHaveValue(preset.id);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    await group.getByTestId("project-toggle").hover();
+    await group.getByTestId("project-new-chat").click();
+    await page.waitForURL(/\/\?project=/);
+    await expect(page.getByRole("combobox", { name: "Preset" })).toHaveValue(preset.id);
+    await expect(chat.modelPicker).toHaveAccessibleName("Model: qwen3:8b");
+    await fakeOllama.script({ when: { stream: true }, content: "Noted: 14:00." });
+    await chat.send(unique("When do we leave?"));
+    await page.waitForURL(/\/c\/[^/]+$/);
+    await chat.expectAnswerDone();
+    const answer = (await fakeOllama.chatRequests()).find((request) =>
+      String(request.body.messages?.find((m: { role: string }) => m.role === "system")?.content).includes(
+        "Give times in 24-hour form.",
+      ),
+    );
+    expect(answer?.body.model).toBe("qwen3:8b");
+    expect(answer?.body.options.seed).toBe(7);
+    const conversationId = new URL(page.url()).pathname.split("/").pop() ?? "";
+    const detail = (await (await page.request.get(`/api/conversations/${conversationId}`)).json()) as {
+      conversation: { projectId: string | null; settings: { instructions?: string } };
+    };
+    expect(detail.conversation.settings.instructions).toBe("Give times in 24-hour form.");
+    expect(detail.conversation.projectId).not.toBeNull();
+  } finally {
+    await page.request.delete(`/api/presets/${preset.id}`);
+  }
+});
+
 test("a chat moves into a project and out, is made private and back, a project folds, and deleting it keeps its chats unless asked", async ({
   page,
 }) => {
@@ -189,6 +251,7 @@ test.describe("in Japanese", () => {
     await page.getByRole("button", { name: "新しいプロジェクト" }).click();
     const dialog = page.getByTestId("project-dialog");
     await expect(dialog.getByRole("heading", { name: "新しいプロジェクト" })).toBeVisible();
+    await expect(dialog.getByLabel("新しいチャットのプリセット")).toContainText("いつものプリセット");
     const name = unique("論文");
     await dialog.getByTestId("project-name").fill(name);
     await dialog.getByTestId("project-save").click();

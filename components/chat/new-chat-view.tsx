@@ -30,8 +30,8 @@ import { useToolGroups } from "./tool-groups-menu";
 /**
  * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
  * a file creates it at once, since files belong to a conversation (listed only once a message is sent).
- * With a project it starts in it: the project's model first, its instructions and files from the
- * first turn.
+ * With a project it starts in it: the project's preset and model first, its instructions and files
+ * from the first turn.
  */
 export function NewChatView({ projectId }: { projectId: string | null }) {
   const t = useTranslations("chat");
@@ -42,12 +42,17 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
   const { status, models, defaultModel, find } = useModels();
   const [remembered, remember] = useNewChatModel();
   const presets = usePresets();
-  const [presetChoice, setPresetChoice] = useState<PresetChoice>("");
+  const { projects, loaded: projectsLoaded } = useProjects();
+  const project = projects.find((candidate) => candidate.id === projectId) ?? null;
+  // Until one is chosen here, the project's preset, else the personal default ("").
+  const [chosen, setPresetChoice] = useState<PresetChoice | null>(null);
+  const personal = presets.find((preset) => preset.isDefault);
+  const presetChoice = chosen ?? (project?.presetId && project.presetId !== personal?.id ? project.presetId : "");
+  // Left out, the request gets the project's preset: in a project with one, the personal default is named.
+  const presetId = presetChoice === "" && project?.presetId ? (personal?.id ?? null) : presetIdFor(presetChoice);
   // A model picked here wins over the preset's; a preset chosen after it brings its own.
   const [picked, setPicked] = useState<string | null>(null);
   const presetModel = chosenPreset(presets, presetChoice)?.model;
-  const { projects, loaded: projectsLoaded } = useProjects();
-  const project = projects.find((candidate) => candidate.id === projectId) ?? null;
   const installed = (name: string | null | undefined): name is string =>
     Boolean(name) && (status !== "ready" || Boolean(find(name)));
   // A project's, remembered or preset model that is no longer installed falls back to the default.
@@ -85,12 +90,12 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
       api
         .createConversation({
           ...(model ? { model } : {}),
-          presetId: presetIdFor(presetChoice),
+          presetId,
           disabledToolGroups,
           ...(project ? { projectId: project.id } : {}),
         })
         .then(({ conversation }) => conversation),
-    [model, presetChoice, disabledToolGroups, project],
+    [model, presetId, disabledToolGroups, project],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first

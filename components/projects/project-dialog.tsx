@@ -4,6 +4,7 @@ import { FileText, Loader2, Trash2, Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
+import { usePresets } from "@/components/chat-settings/preset-menu";
 import { useModels } from "@/components/models/use-models";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
 import { IconButton } from "@/components/ui/icon-button";
@@ -16,7 +17,7 @@ import { uploadFile } from "@/lib/client/upload";
 
 /**
  * A project's settings in a modal dialog (native: focus trap, Escape): its name, instructions and
- * the model its new chats start with; once it exists, its files — added, listed, deleted. Creating
+ * the model and preset its new chats start with; once it exists, its files — added, listed, deleted. Creating
  * one keeps the dialog open on the new project, so its files can be added next.
  */
 export function ProjectDialog({
@@ -40,6 +41,8 @@ export function ProjectDialog({
   const [name, setName] = useState(project?.name ?? "");
   const [instructions, setInstructions] = useState(project?.instructions ?? "");
   const [model, setModel] = useState(project?.model ?? "");
+  const presets = usePresets();
+  const [presetId, setPresetId] = useState(project?.presetId ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -50,7 +53,7 @@ export function ProjectDialog({
   const save = async () => {
     setBusy(true);
     setError(null);
-    const fields = { name, instructions, model: model || null };
+    const fields = { name, instructions, model: model || null, presetId: presetId || null };
     try {
       const { project: stored } = saved ? await api.updateProject(saved.id, fields) : await api.createProject(fields);
       onSaved(stored);
@@ -66,6 +69,8 @@ export function ProjectDialog({
   // A model the project names that is not installed (any more) stays choosable, as it is.
   const choices = models.map((m) => m.name);
   if (model && !choices.includes(model)) choices.unshift(model);
+  // The project's model wins over its preset's (as on the server); without one the preset's applies.
+  const presetModel = presets.find((preset) => preset.id === presetId)?.model;
 
   return (
     <dialog
@@ -111,22 +116,41 @@ export function ProjectDialog({
                 onChange={(event) => setInstructions(event.target.value)}
               />
             </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>{t("model")}</span>
-              <select
-                data-testid="project-model"
-                className={INPUT}
-                value={model}
-                onChange={(event) => setModel(event.target.value)}
-              >
-                <option value="">{t("usualModel")}</option>
-                {choices.map((choice) => (
-                  <option key={choice} value={choice}>
-                    {choice}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <label className="block min-w-0 space-y-1 text-sm font-medium">
+                <span>{t("model")}</span>
+                <select
+                  data-testid="project-model"
+                  className={INPUT}
+                  value={model}
+                  onChange={(event) => setModel(event.target.value)}
+                >
+                  <option value="">{presetModel ? t("presetsModel", { model: presetModel }) : t("usualModel")}</option>
+                  {choices.map((choice) => (
+                    <option key={choice} value={choice}>
+                      {choice}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="block min-w-0 space-y-1 text-sm font-medium">
+                <span>{t("preset")}</span>
+                <select
+                  data-testid="project-preset"
+                  className={INPUT}
+                  value={presetId}
+                  onChange={(event) => setPresetId(event.target.value)}
+                >
+                  <option value="">{t("usualPreset")}</option>
+                  {presets.map((preset) => (
+                    <option key={preset.id} value={preset.id}>
+                      {preset.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+            <p className="text-xs text-muted-foreground">{presets.length > 0 ? t("presetHint") : t("noPresets")}</p>
             {error ? <InlineError data-testid="project-error">{error}</InlineError> : null}
             <div className="flex justify-end gap-2 pt-1">
               <button type="button" className={BUTTON_SECONDARY} onClick={() => dialog.current?.close()}>
