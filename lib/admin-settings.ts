@@ -4,13 +4,14 @@ import { deleteSetting, readAllSettings, writeSetting } from "@/lib/db/settings"
 import { bumpRevision, REVISION_KEY, readRevision } from "@/lib/db/settings-revision";
 import { type Config, getConfig, ollamaUrls } from "@/lib/env-config";
 import { AppError } from "@/lib/errors";
+import type { AbilityOverride } from "@/lib/llm/ability-override";
 import { KEEP_ALIVE_HINT, keepAliveValue } from "@/lib/llm/keep-alive";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
 import { processSingleton } from "@/lib/util/process-singleton";
 
 /**
  * Settings an admin can change from the UI: model roles, how long each role's model stays loaded
- * (keep_alive) and the search backend.
+ * (keep_alive), the search backend, and what models of OpenAI-compatible servers can do.
  * A value set in the environment wins and is shown read-only; the limits below are
  * environment-only (README.md, "Configuration").
  */
@@ -52,7 +53,11 @@ export interface EffectiveSettings {
   keepAlive: { default: Setting<string>; roles: Record<ModelRole, string | null> };
   searchBackend: Setting<Config["SEARCH_BACKEND"]>;
   limits: Record<(typeof LIMIT_KEYS)[number], Setting<number>>;
+  /** Per `<model>@<label>`: abilities the admin set, over the probe's (docs/architecture.md, "OpenAI-compatible servers"). */
+  modelAbilities: Record<string, AbilityOverride>;
 }
+
+const MODEL_ABILITIES_KEY = "modelAbilities";
 
 /**
  * The settings table, read once per database and again after each write: every run start reads
@@ -130,7 +135,13 @@ export async function getSettings(db: Db, config = getConfig(), env = process.en
     keepAlive,
     searchBackend,
     limits,
+    modelAbilities: stored<Record<string, AbilityOverride>>(MODEL_ABILITIES_KEY) ?? {},
   };
+}
+
+/** The admin's ability overrides, by `<model>@<label>`. */
+export async function abilityOverrides(db: Db): Promise<Record<string, AbilityOverride>> {
+  return (await getSettings(db)).modelAbilities;
 }
 
 /** The `keep_alive` sent with requests on a role's model: the role's own, else the default. */
@@ -151,6 +162,8 @@ export async function updateSettings(
     roles?: Partial<Record<ModelRole, string | null>>;
     keepAlive?: Partial<Record<ModelRole, string | null>>;
     searchBackend?: Config["SEARCH_BACKEND"];
+    /** Per model: its overrides (an ability left out goes back to the probe's); null drops them all. */
+    modelAbilities?: Record<string, AbilityOverride | null>;
   },
   env = process.env,
 ): Promise<EffectiveSettings> {
@@ -183,6 +196,15 @@ export async function updateSettings(
       throw new AppError("bad_request:searxng_url", "Set SEARXNG_URL in the environment before choosing SearXNG.");
     }
     await store(db, "searchBackend", patch.searchBackend);
+  }
+  if (patch.modelAbilities) {
+    const next = { ...(await getSettings(db)).modelAbilities };
+    for (const [model, override] of Object.entries(patch.modelAbilities)) {
+      const set = Object.entries(override ?? {}).filter(([, value]) => typeof value === "boolean");
+      if (set.length) next[model] = Object.fromEntries(set);
+      else delete next[model];
+    }
+    await store(db, MODEL_ABILITIES_KEY, Object.keys(next).length ? next : null);
   }
   return getSettings(db);
 }

@@ -4,7 +4,7 @@ import type { ChatSettings } from "@/lib/chat-settings";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { replacementModel, sameModel } from "@/lib/llm/model-replacement";
-import { getLLM, getOllamaPool, resolveModelName } from "@/lib/llm/registry";
+import { getLLM, installedModelNames, isServerModel, resolveModelName } from "@/lib/llm/registry";
 import type { LLM } from "@/lib/llm/types";
 
 /** The conversation's model, and the model that answers this turn (the vision model for images it cannot see). */
@@ -30,14 +30,17 @@ export async function chooseTurnModel(
 ): Promise<TurnModel> {
   const general = await roleModel(db, "general");
   const model = await resolveModelName(requested, conversationModel, general);
-  const installed = await getOllamaPool().installedNames();
+  const installed = await installedModelNames(model);
   if (!installed.some((name) => sameModel(name, model))) {
     const replacement = replacementModel(model, installed, general);
+    const [gone, fix] = isServerModel(model)
+      ? ["on its server", ""]
+      : ["installed in Ollama", ` Pull it with \`ollama pull ${model}\`.`];
     throw new AppError(
       "conflict:model_missing",
       replacement
-        ? `Model '${model}' is no longer installed in Ollama. Switch to '${replacement}', or pull it with \`ollama pull ${model}\`.`
-        : `Model '${model}' is no longer installed in Ollama, and no other model is. Pull one with \`ollama pull ${model}\`.`,
+        ? `Model '${model}' is no longer ${gone}. Switch to '${replacement}'.${fix}`
+        : `Model '${model}' is no longer ${gone}, and no other model is.${fix}`,
       { details: { model, replacement } },
     );
   }
@@ -53,7 +56,7 @@ export async function chooseTurnModel(
       { details: { model, vision: null, problem: "no_vision_role" } },
     );
   }
-  if (!installed.some((name) => sameModel(name, vision))) {
+  if (!(await installedModelNames(vision)).some((name) => sameModel(name, vision))) {
     throw new AppError(
       "conflict:no_vision_model",
       `${cannotSee} The vision model '${vision}' is not installed: pull it, or set another in Settings.`,

@@ -89,9 +89,16 @@ export type UploadedFile = UploadResult;
 /** `POST /api/conversations/import`: what was imported, and what was skipped and why. */
 export type { ImportReport };
 
-/** `GET /api/models`: an installed model, with the context the app will use. */
-/** `servers` (the Ollama servers that have it) only for an admin. */
-export type ModelInfo = InstalledModel & { usableContext: number; servers?: string[] };
+/**
+ * `GET /api/models`: an installed model, with the context the app will use. `servers` (the Ollama
+ * servers that have it) only for an admin; `openaiCompatible` on a model of an OpenAI-compatible
+ * server (named `<model>@<label>`): its server's label and the server's own name for it.
+ */
+export type ModelInfo = InstalledModel & {
+  usableContext: number;
+  servers?: string[];
+  openaiCompatible?: { label: string; model: string };
+};
 
 export interface ModelList {
   models: ModelInfo[];

@@ -1,5 +1,5 @@
 import "server-only";
-import { keepAliveFor } from "@/lib/admin-settings";
+import { abilityOverrides, keepAliveFor } from "@/lib/admin-settings";
 import { type ChatSettings, samplingOptions } from "@/lib/chat-settings";
 import { getDb } from "@/lib/db/client";
 import { getConfig, ollamaUrls } from "@/lib/env-config";
@@ -8,6 +8,9 @@ import type { ModelRole } from "@/lib/llm/model-roles";
 import { keyedSingleton } from "@/lib/util/process-singleton";
 import { createOllamaLLM } from "./ollama-llm";
 import { OllamaPool } from "./ollama-pool";
+import { createOpenAICompatibleLLM } from "./openai-compatible/openai-llm";
+import { describeServerModel, serverModelName, serverModels } from "./openai-compatible/openai-models";
+import { configuredServers } from "./openai-compatible/servers";
 import type { LLM } from "./types";
 
 /**
@@ -21,9 +24,22 @@ export function getOllamaPool(): OllamaPool {
   return processPool(urls.join(","), () => new OllamaPool(urls));
 }
 
+/** Whether a name is a model of an OpenAI-compatible server (`<model>@<label>`), not Ollama's. */
+export const isServerModel = (name: string) => serverModelName(name) !== null;
+
+/** The first model of the first OpenAI-compatible server that is up, named as the app names it. */
+async function firstServerModel(): Promise<string | undefined> {
+  for (const server of configuredServers()) {
+    const models = await serverModels(server).catch(() => []);
+    if (models[0]) return `${models[0].name}@${server.label}`;
+  }
+  return undefined;
+}
+
 /**
  * The first named model, else the first installed one (the request's, the conversation's,
- * then the general role, in the caller's order).
+ * then the general role, in the caller's order): Ollama's, or without any the first of an
+ * OpenAI-compatible server.
  */
 export async function resolveModelName(...preferred: (string | null | undefined)[]): Promise<string> {
   const chosen = preferred.find((name): name is string => Boolean(name));
@@ -33,6 +49,8 @@ export async function resolveModelName(...preferred: (string | null | undefined)
     (model) => !model.capabilities.includes("embedding") || model.capabilities.includes("completion"),
   );
   if (!first) {
+    const served = await firstServerModel();
+    if (served) return served;
     throw new AppError(
       "bad_request:no_models",
       "Ollama has no models installed. Pull one first, e.g. `ollama pull llama3.2`.",
@@ -45,10 +63,24 @@ export async function resolveModelName(...preferred: (string | null | undefined)
  * An `LLM` for an installed model playing `role` (`general`: the conversation's model), with a
  * chat's own settings (sampling, context, thinking) on every call and the role's keep-alive; an
  * unknown model is an `unknown_model` error naming it. The context is capped by NUM_CTX (which may
- * have been lowered since the chat saved its own) and by the model's length.
+ * have been lowered since the chat saved its own) and by the model's length. A `<model>@<label>`
+ * name is a model of that OpenAI-compatible server, through its own adapter (no keep-alive there:
+ * the server keeps its model loaded).
  */
 export async function getLLM(model: string, settings: ChatSettings = {}, role: ModelRole = "general"): Promise<LLM> {
   const config = getConfig();
+  if (isServerModel(model)) {
+    const described = await describeServerModel(model, await abilityOverrides(await getDb()));
+    return createOpenAICompatibleLLM({
+      server: described.server,
+      model: described.model.name,
+      abilities: described.abilities,
+      contextLength: described.contextLength,
+      think: settings.think,
+      sampling: samplingOptions(settings),
+      timeoutMs: config.OLLAMA_TIMEOUT_S * 1000,
+    });
+  }
   const pool = getOllamaPool();
   const info = await pool.describe(model);
   return createOllamaLLM({
@@ -65,4 +97,14 @@ export async function getLLM(model: string, settings: ChatSettings = {}, role: M
     failoverTimeoutMs: config.OLLAMA_FAILOVER_TIMEOUT_S * 1000,
     maxLineBytes: config.OLLAMA_MAX_LINE_MB * 1024 * 1024,
   });
+}
+
+/**
+ * The models a turn may use that are like `model`: an Ollama name's are Ollama's installed models,
+ * a server model's are the models of its server (so a replacement is offered from the same place).
+ */
+export async function installedModelNames(model: string): Promise<string[]> {
+  const routed = serverModelName(model);
+  if (!routed) return getOllamaPool().installedNames();
+  return (await serverModels(routed.server)).map((entry) => `${entry.name}@${routed.server.label}`);
 }

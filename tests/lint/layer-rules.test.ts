@@ -59,6 +59,19 @@ const CASES: Case[] = [
     allowed: 'import { noticeText } from "./notices";\nexport const x = noticeText;',
   },
   {
+    rule: "lib/agent imports no AI SDK: it talks to an LLM",
+    folder: "lib/agent",
+    forbidden: 'import { streamText } from "ai";\nexport const x = streamText;',
+    allowed: 'import type { LLM } from "@/lib/llm/types";\nexport type X = LLM;',
+  },
+  {
+    rule: "lib/agent imports no AI SDK provider",
+    folder: "lib/agent/dag",
+    forbidden:
+      'import { createOpenAICompatible } from "@ai-sdk/openai-compatible";\nexport const x = createOpenAICompatible;',
+    allowed: 'import type { LLM } from "../../llm/types";\nexport type X = LLM;',
+  },
+  {
     rule: "lib/agent is not server-only",
     folder: "lib/agent",
     forbidden: 'import "server-only";\nexport const x = 1;',

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/responses";
 import { checkOllama } from "@/lib/llm/ollama-status";
-import { getOllamaPool } from "@/lib/llm/registry";
+import { getOllamaPool, installedModelNames, isServerModel } from "@/lib/llm/registry";
 import { settingsBody } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -30,7 +30,11 @@ export const PATCH = apiRoute(async (request: Request, _context: unknown, viewer
   const body = await parseJsonBody(request, settingsBody);
   const db = await getDb();
   if (body.roles) {
-    const installed = new Set((await getOllamaPool().listModels()).map((m) => m.name));
+    const named = Object.values(body.roles).filter((name): name is string => Boolean(name));
+    const ollama = named.some((name) => !isServerModel(name)) ? await getOllamaPool().listModels() : [];
+    const installed = new Set(ollama.map((m) => m.name));
+    for (const name of named.filter(isServerModel))
+      for (const served of await installedModelNames(name)) installed.add(served);
     for (const [role, name] of Object.entries(body.roles)) {
       if (name && !installed.has(name) && !installed.has(`${name}:latest`)) {
         throw new AppError(

@@ -36,6 +36,8 @@ export interface OpenAICompatibleLLMOptions {
   sampling?: SamplingOptions;
   /** Upper bound on the whole call, reply included. */
   timeoutMs?: number;
+  /** Longest reply, in tokens (the ability probes'); unset, the server's own limit. */
+  maxOutputTokens?: number;
 }
 
 /** The name the app knows the model by: `<model>@<label>`. */
@@ -128,11 +130,14 @@ export function createOpenAICompatibleLLM(options: OpenAICompatibleLLMOptions): 
     return {
       model: languageModel,
       messages: toModelMessages(messages),
+      // Our system prompts are ours (the engine's), not a user's: no warning for them.
+      allowSystemInMessages: true,
       tools: toToolSet(chatOptions.tools),
       ...(chatOptions.output ? { output: jsonOutput(chatOptions.output) } : {}),
       ...(temperature === undefined ? {} : { temperature }),
       ...(sampling.top_p === undefined ? {} : { topP: sampling.top_p }),
       ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       providerOptions: {
         [key]: {
           // Strict schemas are OpenAI's own rule (every field required); these servers take any.

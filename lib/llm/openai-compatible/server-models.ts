@@ -16,6 +16,11 @@ export interface ServerModel {
   /** `created` of its /v1/models entry: a changed one is another model under the same name. */
   created: number | null;
   contextLength: number | null;
+  /**
+   * What tells this model from another under the same name: its entry without what changes on every
+   * list (permission ids, and a `created` that is the list's own time, as llama-server and vLLM send).
+   */
+  identity: string;
 }
 
 /** What the admin's servers view shows of one OpenAI-compatible server (`GET /api/admin/models/servers`). */
@@ -34,6 +39,8 @@ export interface ServerModels {
   models: ServerModel[];
   /** Why the server is down or refused its key (for admins: it may name the server's address). */
   error: string | null;
+  /** The HTTP status of a refused key (401 or 403). */
+  refusedStatus?: number;
 }
 
 const modelListSchema = z.object({
@@ -49,6 +56,15 @@ const modelListSchema = z.object({
 const propsSchema = z.looseObject({
   default_generation_settings: z.looseObject({ n_ctx: z.number().int().positive().nullish() }).nullish(),
 });
+
+/** A `created` this close to the list's own time is that time, not when the model was made. */
+const CREATED_IS_NOW_S = 300;
+
+export function modelIdentity(entry: Record<string, unknown>, listedAtS: number): string {
+  const { created, permission: _permission, ...rest } = entry;
+  const made = typeof created === "number" && Math.abs(listedAtS - created) > CREATED_IS_NOW_S ? created : null;
+  return JSON.stringify({ ...rest, created: made });
+}
 
 export function authHeaders(server: OpenAICompatibleServer): Record<string, string> {
   return server.apiKey ? { Authorization: `Bearer ${server.apiKey}` } : {};
@@ -94,6 +110,7 @@ export async function fetchServerModels(server: OpenAICompatibleServer, timeoutM
       state: "key_refused",
       models: [],
       error: keyRefusedError(server, response.status).message,
+      refusedStatus: response.status,
     };
   }
   if (!response.ok) {
@@ -102,6 +119,7 @@ export async function fetchServerModels(server: OpenAICompatibleServer, timeoutM
   }
   const list = modelListSchema.safeParse(await response.json().catch(() => null));
   if (!list.success) return down(`${server.baseUrl}/models is no OpenAI model list`);
+  const listedAtS = Date.now() / 1000;
   const needsProps = list.data.data.some((entry) => !entry.max_model_len);
   const fallback = needsProps ? await serverContext(server, signal) : null;
   return {
@@ -112,6 +130,7 @@ export async function fetchServerModels(server: OpenAICompatibleServer, timeoutM
       name: entry.id,
       created: entry.created ?? null,
       contextLength: entry.max_model_len ?? fallback,
+      identity: modelIdentity(entry, listedAtS),
     })),
   };
 }
