@@ -40,6 +40,33 @@ async function createProjectWithFile(page: Page, name: string, instructions: str
   await expect(dialog.getByTestId("project-file")).not.toContainText("being indexed");
 }
 
+/** A project with one chat in it, exported as that conversation's JSON (a chat without a message imports as nothing). */
+async function exportedProjectChat(
+  page: Page,
+  name: string,
+): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const { project } = (await (await page.request.post("/api/projects", { data: { name } })).json()) as {
+    project: { id: string };
+  };
+  const chat = new ChatPage(page);
+  await chat.open(`/?project=${project.id}`);
+  await fakeOllama.script({ when: { stream: true }, content: "Noted." });
+  await chat.send(unique("Pack light"));
+  await page.waitForURL(/\/c\/[^/]+$/);
+  await chat.expectAnswerDone();
+  const exported = await page.request.get(`/api/conversations/${chat.conversationId()}/export?format=json`);
+  expect(exported.status()).toBe(200);
+  return { name: "conversation.json", mimeType: "application/json", buffer: await exported.body() };
+}
+
+async function importInSettings(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, label: string) {
+  await page.goto("/settings");
+  await page.getByLabel(label).setInputFiles(file);
+  const report = page.getByTestId("import-report");
+  await expect(report).toBeVisible();
+  return report;
+}
+
 test("a project with a file: a new chat in it finds the file with search_files and reads a page of it", async ({
   page,
 }) => {
@@ -242,6 +269,25 @@ test("a chat moves into a project and out, is made private and back, a project f
   await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
 });
 
+test("the import report lists the projects it made, each opening a new chat in it", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const name = unique("Imported trip");
+  const file = await exportedProjectChat(page, name);
+  const report = await importInSettings(page, file, "Import conversations");
+  await expect(report).toContainText("1 conversation imported.");
+  await expect(report).toContainText("1 project made:");
+  await expect(report.getByTestId("import-project")).toHaveText([name]);
+  await report.scrollIntoViewIfNeeded();
+  await screenshotVariants(page, chat, "import-report-projects", async () => {
+    await report.scrollIntoViewIfNeeded();
+  });
+  // The sidebar lists the copy beside the original at once.
+  await expect(page.getByTestId("project-group").filter({ hasText: name })).toHaveCount(2);
+  await report.getByRole("link", { name }).click();
+  await page.waitForURL(/\/\?project=/);
+  await expect(page.getByTestId("new-chat-project")).toContainText(name);
+});
+
 test.describe("in Japanese", () => {
   test.use({ locale: "ja-JP" });
 
@@ -264,5 +310,13 @@ test.describe("in Japanese", () => {
     await group.getByTestId("project-toggle").hover();
     await group.getByRole("link", { name: `「${name}」で新しいチャット` }).click();
     await expect(page.getByTestId("new-chat-project")).toContainText(`プロジェクト ${name}`);
+  });
+
+  test("the import report names the projects it made in Japanese", async ({ page }) => {
+    const name = unique("輸入");
+    const file = await exportedProjectChat(page, name);
+    const report = await importInSettings(page, file, "会話をインポート");
+    await expect(report).toContainText("1 件のプロジェクトを作成しました");
+    await expect(report.getByRole("list", { name: "作成したプロジェクト" })).toContainText(name);
   });
 });

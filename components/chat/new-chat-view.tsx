@@ -92,10 +92,11 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
           ...(model ? { model } : {}),
           presetId,
           disabledToolGroups,
-          ...(project ? { projectId: project.id } : {}),
+          // Sent before the projects are in, the chat still starts in the project (the server checks it).
+          ...(projectId && (project || !projectsLoaded) ? { projectId } : {}),
         })
         .then(({ conversation }) => conversation),
-    [model, presetId, disabledToolGroups, project],
+    [model, presetId, disabledToolGroups, project, projectId, projectsLoaded],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first

@@ -1,26 +1,30 @@
 "use client";
 
-import { CircleCheck, CircleMinus, Download, Loader2, Upload } from "lucide-react";
+import { CircleCheck, CircleMinus, Download, FolderPlus, Loader2, Upload } from "lucide-react";
 import Link from "next/link";
 import { useId, useRef, useState } from "react";
+import { useSWRConfig } from "swr";
 import { useTranslations } from "use-intl";
 import { Section } from "@/components/shell/page-frame";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { BUTTON_SECONDARY, InlineError } from "@/components/ui/field";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { exportAllUrl, importConversations } from "@/lib/client/api";
+import { cacheKeys } from "@/lib/client/cache-keys";
 import { cx } from "@/lib/client/cx";
 import type { ImportReport } from "@/lib/client/types";
 
 /**
  * "Your data" on the settings page: download every conversation as one ZIP (JSON to import, Markdown
  * to read; files optional), and import such a ZIP or one conversation's JSON, then the server's
- * report: what was imported (links to open it) and what was skipped, with the reason.
+ * report: what was imported (links to open it), the projects it made (links to a new chat in each)
+ * and what was skipped, with the reason.
  */
 export function YourDataSettings() {
   const t = useTranslations("export");
   const message = useErrorText();
   const { refresh } = useConversations();
+  const { mutate } = useSWRConfig();
   const [withFiles, setWithFiles] = useState(false);
   const [importing, setImporting] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
@@ -34,7 +38,8 @@ export function YourDataSettings() {
     setError(null);
     try {
       setReport(await importConversations(file));
-      await refresh();
+      // The projects it made join the sidebar with their conversations.
+      await Promise.all([refresh(), mutate(cacheKeys.projects)]);
     } catch (caught) {
       setError(message(caught));
     } finally {
@@ -103,6 +108,7 @@ export function YourDataSettings() {
 
 function ImportReportView({ report }: { report: ImportReport }) {
   const t = useTranslations("export");
+  const tp = useTranslations("projects");
   const message = useErrorText();
   // Why, in the UI's language; a refused file's own refusal is worded the same way.
   const why = ({ code, reason, details }: ImportReport["skipped"][number]) => {
@@ -125,6 +131,25 @@ function ImportReportView({ report }: { report: ImportReport }) {
             </li>
           ))}
         </ul>
+      ) : null}
+      {report.projects.length > 0 ? (
+        <>
+          <p className="font-medium">{t("reportProjects", { count: report.projects.length })}</p>
+          <ul aria-label={t("projectsList")} className="space-y-1">
+            {report.projects.map((project) => (
+              <li key={project.id} data-testid="import-project" className="flex items-center gap-2">
+                <FolderPlus aria-hidden className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
+                <Link
+                  href={`/?project=${encodeURIComponent(project.id)}`}
+                  title={tp("newChatIn", { name: project.name })}
+                  className="min-w-0 truncate underline underline-offset-2 hover:opacity-80"
+                >
+                  {project.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
       ) : null}
       {report.skipped.length > 0 ? (
         <ul aria-label={t("skippedList")} className="space-y-1.5">
