@@ -29,6 +29,7 @@ beforeAll(async () => {
       models: [
         { id: "qwen3", contextLength: 32768 },
         { id: "plain-model", contextLength: 8192, tools: false, jsonModes: [] },
+        { id: "json-model", contextLength: 8192, tools: false },
       ],
     }),
     startFakeOpenAI({ flavor: "vllm", apiKey: "sk-right" }),
@@ -69,9 +70,10 @@ describe("the model list", () => {
       ["qwen3@llama", { label: "llama", model: "qwen3" }],
       ["qwen3@gpu", { label: "gpu", model: "qwen3" }],
       ["plain-model@gpu", { label: "gpu", model: "plain-model" }],
+      ["json-model@gpu", { label: "gpu", model: "json-model" }],
     ]);
     // Each with its server's context, whole (no num_ctx to cap it).
-    expect(served.map((model) => model.usableContext)).toEqual([4096, 32768, 8192]);
+    expect(served.map((model) => model.usableContext)).toEqual([4096, 32768, 8192, 8192]);
     // Listing probes nothing: not yet probed is not yet able.
     expect(served[0]?.abilities).toEqual({ tool_call: false, json_mode: false, vision: false, thinking: false });
     expect(llama.chatRequests()).toHaveLength(0);
@@ -161,5 +163,48 @@ describe("a chat turn on a server model", () => {
     expect(events.find((event) => event.event === "run")?.data).toMatchObject({ model: "qwen3@llama" });
     // Only the title may have gone to Ollama's model list… none to its chat.
     expect(fakeOllama().chatRequests().length).toBe(ollamaBefore);
+  });
+});
+
+describe("a turn in JSON mode on a server model that takes no tools", () => {
+  it("runs the tool of a JSON action, each loop call with response_format json_object and no tools, then synthesises the answer", async () => {
+    const id = await newConversation("json-model@gpu");
+    const action = (value: Record<string, unknown>) => JSON.stringify(value);
+    gpu.script(
+      {
+        when: { model: "json-model", stream: true, lastUserIncludes: "Weather in Oslo" },
+        content: action({
+          type: "tool_call",
+          reasoning: "look it up",
+          tool_name: "web_search",
+          tool_args: { query: "Oslo weather" },
+        }),
+      },
+      {
+        match: (request) => request.model === "json-model" && request.response_format?.type === "json_object",
+        content: action({ type: "final_answer", reasoning: "found", answer: "Sunny, says the draft." }),
+      },
+      // After a tool ran, synthesis writes the answer: a plain streamed call.
+      {
+        match: (request) => request.model === "json-model" && request.stream === true && !request.response_format,
+        chunks: ["Sunny ", "in Oslo."],
+      },
+    );
+    const events = await readEvents(
+      await chat(jsonRequest("/api/chat", "POST", { conversationId: id, message: "Weather in Oslo?" })),
+      (event) => event.event === "done",
+    );
+    const answer = events
+      .filter((event) => event.event === "answer" && event.data.status === "delta")
+      .map((event) => event.data.content)
+      .join("");
+    expect(answer).toBe("Sunny in Oslo.");
+    expect(events.some((event) => event.event === "step" && event.data.type === "tool_call")).toBe(true);
+    const loop = gpu.chatRequests().filter((request) => request.body.model === "json-model" && request.body.stream);
+    expect(loop.length).toBeGreaterThanOrEqual(2);
+    for (const request of loop.slice(0, 2)) {
+      expect(request.body.response_format).toEqual({ type: "json_object" });
+      expect(request.body).not.toHaveProperty("tools");
+    }
   });
 });

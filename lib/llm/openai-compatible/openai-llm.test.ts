@@ -91,6 +91,15 @@ describe.each<Flavor>(["llama-server", "vllm"])("the OpenAI-compatible LLM on %s
     expect(lastBody().stream_options).toEqual({ include_usage: true });
   });
 
+  it("sends an image as a data URL of its own type beside the text", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    await llmOn().chat([{ role: "user", content: "what is this?", images: [png] }]);
+    expect(lastBody().messages[0].content).toEqual([
+      { type: "text", text: "what is this?" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } },
+    ]);
+  });
+
   it("asks for a JSON object as response_format json_object, and for a schema as json_schema, handing back the text", async () => {
     const schema = { type: "object", properties: { tools: { type: "array", items: { type: "string" } } } };
     fake().script({ content: '{"type":"final_answer","answer":"ok"}' }, { content: '{"tools":["a"]}' });
@@ -101,6 +110,15 @@ describe.each<Flavor>(["llama-server", "vllm"])("the OpenAI-compatible LLM on %s
     expect(lastBody().response_format).toMatchObject({ type: "json_schema", json_schema: { schema, strict: false } });
     expect(textOf(shaped, "text")).toBe('{"tools":["a"]}');
     await llmOn().chat(question);
+    expect(lastBody()).not.toHaveProperty("response_format");
+  });
+
+  it("sends no response_format to a model without JSON mode (the server would refuse it), only the prompt", async () => {
+    const llm = llmOn({ abilities: { ...ALL, json_mode: false } });
+    fake().script({ content: '{"type":"final_answer","answer":"ok"}' });
+    expect((await llm.chat(question, { output: { type: "json" } })).content).toBe(
+      '{"type":"final_answer","answer":"ok"}',
+    );
     expect(lastBody()).not.toHaveProperty("response_format");
   });
 
@@ -151,5 +169,23 @@ describe.each<Flavor>(["llama-server", "vllm"])("the OpenAI-compatible LLM on %s
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
     await expect.poll(() => fake().chatRequests()[0]?.aborted).toBe(true);
+  });
+});
+
+describe("generation time", () => {
+  const fake = setupFakeOpenAI({ flavor: "llama-server" });
+
+  it("takes llama-server's timings.predicted_ms as the reply's generation time, streamed and whole", async () => {
+    const llm = createOpenAICompatibleLLM({
+      server: { label: "llama", baseUrl: `${fake().url}/v1` },
+      model: "Qwen3-8B-Q4_K_M.gguf",
+      abilities: ALL,
+      contextLength: 8192,
+    });
+    // The fake's timings: 25 ms per output token.
+    fake().script({ content: "Four.", completionTokens: 4 }, { content: "Five.", completionTokens: 2 });
+    const parts = await collect(llm.streamReply(question));
+    expect(parts.at(-1)).toMatchObject({ type: "finish", usage: { outputTokens: 4, generationMs: 100 } });
+    expect((await llm.chat(question)).usage).toMatchObject({ outputTokens: 2, generationMs: 50 });
   });
 });

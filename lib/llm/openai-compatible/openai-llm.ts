@@ -133,7 +133,9 @@ export function createOpenAICompatibleLLM(options: OpenAICompatibleLLMOptions): 
       // Our system prompts are ours (the engine's), not a user's: no warning for them.
       allowSystemInMessages: true,
       tools: toToolSet(chatOptions.tools),
-      ...(chatOptions.output ? { output: jsonOutput(chatOptions.output) } : {}),
+      // A model without JSON mode would be refused the response_format: it gets the prompt alone,
+      // which asks for JSON too, and the engine reads the object out of its text.
+      ...(chatOptions.output && options.abilities.json_mode ? { output: jsonOutput(chatOptions.output) } : {}),
       ...(temperature === undefined ? {} : { temperature }),
       ...(sampling.top_p === undefined ? {} : { topP: sampling.top_p }),
       ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
