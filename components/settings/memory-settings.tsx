@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { Section } from "@/components/shell/page-frame";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
 import { IconButton } from "@/components/ui/icon-button";
 import { Switch } from "@/components/ui/switch";
@@ -19,7 +20,8 @@ import {
 
 /**
  * Settings → Memory (docs/architecture.md, "Projects and memory"): memory on or off, "ask before
- * saving", and the user's memories — listed, added, edited, deleted, exported as JSON.
+ * saving", and the user's memories — listed, added, edited, deleted (after a confirmation, as
+ * every removal for good), exported as JSON.
  */
 export function MemorySettings() {
   const t = useTranslations("memory");
@@ -28,6 +30,7 @@ export function MemorySettings() {
   const settings = useSWR(MEMORY_SETTINGS_KEY, memoriesApi.memorySettings);
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<PublicMemory | null>(null);
   const enabledId = useId();
   const askId = useId();
   const newId = useId();
@@ -116,10 +119,30 @@ export function MemorySettings() {
       ) : (
         <ul className="divide-y divide-border rounded-xl border border-border" data-testid="memory-list">
           {list.map((memory) => (
-            <MemoryRow key={memory.id} memory={memory} act={act} />
+            <MemoryRow key={memory.id} memory={memory} act={act} onDelete={() => setDeleting(memory)} />
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("deleteTitle")}
+        text={deleting ? t("deleteText", { text: deleting.text }) : null}
+        cancelLabel={t("cancel")}
+        confirmLabel={t("delete")}
+        testId="delete-memory-dialog"
+        confirmTestId="confirm-memory-delete"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return null;
+          try {
+            await memoriesApi.deleteMemory(deleting.id);
+            await memories.mutate();
+            return null;
+          } catch (failure) {
+            return errorText(failure);
+          }
+        }}
+      />
       <div className="flex items-center gap-3 text-xs text-muted-foreground">
         <span>{t("count", { count: list.length })}</span>
         <a href={memoriesExportUrl} download className={BUTTON_SECONDARY} data-testid="memory-export">
@@ -131,7 +154,16 @@ export function MemorySettings() {
   );
 }
 
-function MemoryRow({ memory, act }: { memory: PublicMemory; act: (work: () => Promise<unknown>) => Promise<void> }) {
+function MemoryRow({
+  memory,
+  act,
+  onDelete,
+}: {
+  memory: PublicMemory;
+  act: (work: () => Promise<unknown>) => Promise<void>;
+  /** Asks first (the confirmation is the section's). */
+  onDelete: () => void;
+}) {
   const t = useTranslations("memory");
   const [editing, setEditing] = useState<string | null>(null);
   const fieldId = useId();
@@ -177,12 +209,7 @@ function MemoryRow({ memory, act }: { memory: PublicMemory; act: (work: () => Pr
       <IconButton size="sm" label={t("edit")} data-testid="memory-edit" onClick={() => setEditing(memory.text)}>
         <Pencil aria-hidden className="size-3.5" />
       </IconButton>
-      <IconButton
-        size="sm"
-        label={t("delete")}
-        data-testid="memory-delete"
-        onClick={() => void act(() => memoriesApi.deleteMemory(memory.id))}
-      >
+      <IconButton size="sm" label={t("delete")} data-testid="memory-delete" onClick={onDelete}>
         <Trash2 aria-hidden className="size-3.5" />
       </IconButton>
     </li>
