@@ -3,8 +3,18 @@ import { readMemoryPreferences, writeMemoryPreferences } from "@/lib/memory/pref
 import { tempDbForEachTest } from "@/tests/support/temp-db";
 import type { Db } from "./client";
 import { createConversation } from "./conversations";
-import { attachMemories, createMemory, deleteMemory, getMemory, listMemories, updateMemory } from "./memories";
+import {
+  attachMemories,
+  createMemory,
+  deleteMemory,
+  getMemory,
+  listMemories,
+  memoryPreferencesKey,
+  updateMemory,
+} from "./memories";
 import { messages, users } from "./schema";
+import { readSetting } from "./settings";
+import { deleteUser } from "./users";
 
 /** A user's memories (docs/architecture.md, "Projects and memory"), on SQLite and on PostgreSQL. */
 
@@ -71,5 +81,21 @@ describe("memories", () => {
     expect(await readMemoryPreferences(db, { ownerId: "alice" })).toEqual({ enabled: false, askBeforeSaving: false });
     expect(await readMemoryPreferences(db, { ownerId: "bob" })).toEqual({ enabled: true, askBeforeSaving: false });
     expect(await readMemoryPreferences(db, { ownerId: null })).toEqual({ enabled: true, askBeforeSaving: true });
+  });
+
+  it("a user's memory switches go with the account: deleting the user removes their settings row, another user's stay", async () => {
+    await addUser("alice");
+    await addUser("bob");
+    await writeMemoryPreferences(db, { ownerId: "alice", changes: { enabled: false, askBeforeSaving: true } });
+    await writeMemoryPreferences(db, { ownerId: "bob", changes: { askBeforeSaving: true } });
+    await createMemory(db, { ownerId: "alice", text: "I work in metric units." });
+
+    await deleteUser(db, "alice");
+    expect(await readSetting(db, memoryPreferencesKey("alice"))).toBeUndefined();
+    expect(await listMemories(db, { ownerId: "alice" })).toEqual([]);
+    // A new account under the same id starts from the defaults, not from the removed one's switches.
+    await addUser("alice");
+    expect(await readMemoryPreferences(db, { ownerId: "alice" })).toEqual({ enabled: true, askBeforeSaving: false });
+    expect(await readMemoryPreferences(db, { ownerId: "bob" })).toEqual({ enabled: true, askBeforeSaving: true });
   });
 });

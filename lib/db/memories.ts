@@ -16,6 +16,13 @@ export type PublicMemory = Omit<Memory, "userId">;
 
 export const publicMemory = ({ userId: _owner, ...memory }: Memory): PublicMemory => memory;
 
+/**
+ * Where an owner's memory switches are kept in the settings table (lib/memory/preferences.ts reads
+ * and writes them): one row per owner, removed with the account (`deleteUser`). The single local
+ * user (no accounts) has one key too.
+ */
+export const memoryPreferencesKey = (ownerId: OwnerId) => `memory:${ownerId ?? "local"}`;
+
 const ownedBy = (ownerId: OwnerId) => (ownerId === null ? isNull(memories.userId) : eq(memories.userId, ownerId));
 
 /** The owner's memories, oldest first. */

@@ -8,7 +8,8 @@ import { settings } from "./schema";
  * The settings table: one JSON value per key. What the keys mean belongs to their modules — the
  * settings page's values (lib/admin-settings.ts), the sign-up switch and the account-creation lock
  * (lib/auth/accounts.ts), the setup tokens' hashes (lib/auth/setup-token.ts), the revision
- * (./settings-revision.ts).
+ * (./settings-revision.ts), each user's memory switches (lib/memory/preferences.ts, removed with
+ * the account).
  */
 
 /** Every stored value by its key. */

@@ -2,8 +2,10 @@ import "server-only";
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
+import { memoryPreferencesKey } from "./memories";
 import { lockedForShare } from "./portable-sql";
 import { conversations, memories, presets, type User, type UserRole, users } from "./schema";
+import { deleteSetting } from "./settings";
 
 /** The users table (the account rules are lib/auth/accounts.ts). */
 
@@ -87,10 +89,16 @@ export async function holdAccount(tx: Db, id: string): Promise<void> {
   }
 }
 
-/** Removes an account with everything it owns. */
+/**
+ * Removes an account with everything it owns: its rows go by their foreign keys' cascade, its
+ * memory switches (a settings row, which has no key to the account) in the same transaction.
+ */
 export async function deleteUser(db: Db, id: string): Promise<void> {
   await getUser(db, id);
-  await db.delete(users).where(eq(users.id, id));
+  await db.transaction(async (tx) => {
+    await tx.delete(users).where(eq(users.id, id));
+    await deleteSetting(tx, memoryPreferencesKey(id));
+  });
 }
 
 export async function adminCount(db: Db): Promise<number> {

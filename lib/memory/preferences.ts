@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { OwnerId } from "@/lib/db/conversations";
+import { memoryPreferencesKey as keyOf } from "@/lib/db/memories";
 import { readSetting, writeSetting } from "@/lib/db/settings";
 
 /**
@@ -17,9 +18,6 @@ export const memoryPreferencesSchema = z.object({
 export type MemoryPreferences = z.infer<typeof memoryPreferencesSchema>;
 
 const DEFAULTS: MemoryPreferences = { enabled: true, askBeforeSaving: false };
-
-/** The single local user (no accounts) has one key too. */
-const keyOf = (ownerId: OwnerId) => `memory:${ownerId ?? "local"}`;
 
 export async function readMemoryPreferences(db: Db, { ownerId }: { ownerId: OwnerId }): Promise<MemoryPreferences> {
   const stored = memoryPreferencesSchema.partial().safeParse(await readSetting(db, keyOf(ownerId)));

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { DELETE as removeUser } from "@/app/api/admin/users/[userId]/route";
+import { POST as addUser } from "@/app/api/admin/users/route";
 import { POST as chat } from "@/app/api/chat/route";
 import { PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
@@ -6,10 +8,13 @@ import { DELETE as deleteMemory, PATCH as patchMemory } from "@/app/api/memories
 import { GET as exportMemories } from "@/app/api/memories/export/route";
 import { POST as createMemory, GET as listMemories } from "@/app/api/memories/route";
 import { PATCH as patchMemorySettings, GET as readMemorySettings } from "@/app/api/memories/settings/route";
+import { getDb } from "@/lib/db/client";
+import { memoryPreferencesKey } from "@/lib/db/memories";
+import { readSetting } from "@/lib/db/settings";
 import { resetConfigForTests } from "@/lib/env-config";
 import type { RecordedRequest } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
-import { setupAccounts, type TestClient } from "@/tests/support/accounts";
+import { PASSWORD, setupAccounts, signIn, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, type ParsedEvent, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
 
 /**
@@ -158,6 +163,28 @@ describe("the memories API", () => {
         .settings;
     expect(await read(alice)).toEqual({ enabled: true, askBeforeSaving: true });
     expect(await read(bob)).toEqual({ enabled: true, askBeforeSaving: false });
+  });
+});
+
+describe("removing an account", () => {
+  it("a user's memory switches go with the account: removed by an admin, their settings row is gone, another's stays", async () => {
+    const made = await addUser(alice.request("/api/admin/users", "POST", { username: "carol", password: PASSWORD }));
+    expect(made.status).toBe(201);
+    const { user: carolUser } = (await made.json()) as { user: { id: string } };
+    const carol = await signIn("carol");
+    await setMemorySettings(carol, { enabled: false, askBeforeSaving: true });
+    await setMemorySettings(bob, { askBeforeSaving: true });
+    const db = await getDb();
+    expect(await readSetting(db, memoryPreferencesKey(carolUser.id))).toEqual({
+      enabled: false,
+      askBeforeSaving: true,
+    });
+
+    const removed = await removeUser(alice.request("", "DELETE"), params({ userId: carolUser.id }));
+    expect(removed.status).toBe(204);
+    expect(await readSetting(db, memoryPreferencesKey(carolUser.id))).toBeUndefined();
+    const bobs = await readMemorySettings(bob.request("/api/memories/settings", "GET"));
+    expect(((await bobs.json()) as { settings: unknown }).settings).toEqual({ enabled: true, askBeforeSaving: true });
   });
 });
 
