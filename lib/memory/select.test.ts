@@ -53,4 +53,27 @@ describe("selectMemories", () => {
     expect(hit?.score).toBeGreaterThan(0);
     expect(miss?.score).toBe(0);
   });
+
+  it("stop words do not decide the ranking: a question full of them ranks the memory sharing its content word first", () => {
+    const all = [
+      memory("The best of the things that is on the list of the year is the one at the top."),
+      memory("Cat: Miso."),
+      memory("I work in metric units."),
+    ];
+    const ranked = rankMemories("What is the name of the cat that is in the house of the year?", all).sort(
+      (a, b) => b.score - a.score,
+    );
+    expect(ranked[0]?.item.text).toBe("Cat: Miso.");
+    expect(memoryTerms("What is the name of the cat?")).toEqual(["name", "cat"]);
+  });
+
+  it("Japanese particles and endings do not decide the ranking: the memory sharing the question's word comes first", () => {
+    const all = [memory("それはにをのはがですますか"), memory("猫の名前はミソ"), memory("メートル法を使う")];
+    const ranked = rankMemories("猫はどこにいますか？それは何ですか？", all).sort((a, b) => b.score - a.score);
+    expect(ranked[0]?.item.text).toBe("猫の名前はミソ");
+    expect(ranked.find((entry) => entry.item.text.startsWith("それは"))?.score).toBe(0);
+    // Cut at its particles, the words on either side stay.
+    expect(memoryTerms("日本の首都は東京です")).toEqual(["日本", "首都", "東京"]);
+    expect(memoryTerms("猫はどこですか")).toEqual(["猫", "どこ"]);
+  });
 });

@@ -1,11 +1,13 @@
 import { foldForIndex } from "@/lib/library/query";
+import { isStopPair, isStopWord, withoutParticles } from "./stop-words";
 
 /**
  * Which of a user's memories a turn's system prompt carries (docs/architecture.md, "Projects and
  * memory"): all of them while they fit the budget, else the most relevant to the question first,
  * as many as fit. Relevance is a BM25 score over the memories, with the library's folding
  * (NFKC, lowercase) and words; Japanese and Chinese runs, written without spaces, count by their
- * character pairs. Framework-free.
+ * character pairs. Stop words — English function words, Japanese particles and endings
+ * (./stop-words.ts) — are no terms, so they never decide the ranking. Framework-free.
  */
 
 export interface MemoryItem {
@@ -25,18 +27,23 @@ const K1 = 1.2;
 const B = 0.75;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** A text's terms: its folded words, and each pair of characters in a CJK word. */
+/**
+ * A text's terms: its folded words, and each pair of characters in a CJK word (a lone character
+ * alone), the word cut at its particles first; no stop words.
+ */
 export function memoryTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of foldForIndex(text).split(/[^\p{L}\p{N}\p{M}]+/u)) {
     if (!word) continue;
     if (!CJK.test(word)) {
-      terms.push(word);
+      if (!isStopWord(word)) terms.push(word);
       continue;
     }
-    const chars = [...word];
-    if (chars.length === 1) terms.push(word);
-    for (let i = 0; i + 1 < chars.length; i++) terms.push(`${chars[i]}${chars[i + 1]}`);
+    for (const part of withoutParticles(word)) {
+      const chars = [...part];
+      const pairs = chars.length === 1 ? [part] : chars.slice(1).map((char, i) => `${chars[i]}${char}`);
+      terms.push(...pairs.filter((pair) => !isStopPair(pair)));
+    }
   }
   return terms;
 }
