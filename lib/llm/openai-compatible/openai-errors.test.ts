@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
@@ -52,6 +54,13 @@ describe.each<Flavor>(["llama-server", "vllm"])(
         details: { server: "gpu-box" },
       });
       expect((error as Error).message).toBe('The server "gpu-box" answered: CUDA out of memory');
+    });
+
+    it("retries nothing: a failed call is one request, whole or streamed (the run decides what comes next)", async () => {
+      fake().script({ errorStatus: 503, error: "Loading model" }, { errorStatus: 503, error: "Loading model" });
+      await expect(llm().chat(question)).rejects.toMatchObject({ code: "upstream:openai_compatible" });
+      await expect(drain(llm().streamReply(question))).rejects.toMatchObject({ code: "upstream:openai_compatible" });
+      expect(fake().chatRequests()).toHaveLength(2);
     });
 
     it("a prompt longer than the server's context is a context error, not a generic failure", async () => {
@@ -127,6 +136,39 @@ describe("a refused key and a server that is away", () => {
     await expect(drain(llmAt(`http://127.0.0.1:${port}/v1`).streamReply(question))).rejects.toMatchObject({
       code: "upstream:openai_unreachable",
     });
+  });
+
+  it("follows no redirect: the request, with its key, never goes on to another address", async () => {
+    let reached = 0;
+    const target = http.createServer((_request, response) => {
+      reached++;
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    const redirecting = http.createServer((_request, response) => {
+      response.writeHead(307, { location: `${to}/v1/chat/completions` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const llm = createOpenAICompatibleLLM({
+        server: {
+          label: "moved",
+          baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1`,
+          apiKey: "sk-secret",
+        },
+        model: "m",
+        abilities: ABILITIES,
+        contextLength: 8192,
+      });
+      await expect(llm.chat(question)).rejects.toMatchObject({ details: { server: "moved" } });
+      expect(reached).toBe(0);
+    } finally {
+      await Promise.all([
+        new Promise((resolve) => target.close(resolve)),
+        new Promise((resolve) => redirecting.close(resolve)),
+      ]);
+    }
   });
 
   it("a model the server does not have is unknown_model, named as the app knows it", async () => {
