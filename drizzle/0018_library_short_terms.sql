@@ -1,9 +1,15 @@
 ALTER TABLE `file_chunks` ADD `grams` text DEFAULT '' NOT NULL;--> statement-breakpoint
--- The short-term index (docs/architecture.md, "The library index"): FTS5 over file_chunks.grams, the
--- tokens lib/library/grams.ts writes for terms a trigram cannot look up (one or two characters).
--- Rowids only (detail=none): a short term is one token, never a phrase. Kept by triggers, like
--- file_chunks_fts.
-CREATE VIRTUAL TABLE `file_chunks_grams` USING fts5(`grams`, content='file_chunks', content_rowid='id', detail='none', tokenize="unicode61 remove_diacritics 0 categories 'L* N* M* Co'");--> statement-breakpoint
+-- The library index (docs/architecture.md, "The library index"): FTS5 over file_chunks.grams, the
+-- tokens lib/library/grams.ts writes (words of scripts that separate them; every character and pair
+-- of characters of CJK runs). Rowids only (detail=none): phrases and longer CJK terms are checked
+-- against the text. Prefix indexes for `word*`. Kept by triggers, so a file's passages leave it with
+-- the file. It replaces the trigram table of 0017, whose position lists of common trigrams a rare
+-- word had to read whole.
+DROP TRIGGER `file_chunks_fts_insert`;--> statement-breakpoint
+DROP TRIGGER `file_chunks_fts_delete`;--> statement-breakpoint
+DROP TRIGGER `file_chunks_fts_update`;--> statement-breakpoint
+DROP TABLE `file_chunks_fts`;--> statement-breakpoint
+CREATE VIRTUAL TABLE `file_chunks_grams` USING fts5(`grams`, content='file_chunks', content_rowid='id', detail='none', prefix='1 2 3', tokenize="unicode61 remove_diacritics 2 categories 'L* N* M* Co'");--> statement-breakpoint
 CREATE TRIGGER `file_chunks_grams_insert` AFTER INSERT ON `file_chunks` BEGIN
   INSERT INTO `file_chunks_grams`(rowid, `grams`) VALUES (new.`id`, new.`grams`);
 END;--> statement-breakpoint

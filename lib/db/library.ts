@@ -2,9 +2,9 @@ import "server-only";
 import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
-import { cjkGramsOf, gramFor, gramsOf } from "@/lib/library/grams";
+import { gramsOf, termLookup, tokensMatch } from "@/lib/library/grams";
 import type { Passage } from "@/lib/library/passages";
-import { foldForIndex, ftsMatch, isIndexable, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
+import { foldForIndex, isIndexable, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
 import type { OwnerId } from "./conversations";
@@ -19,13 +19,7 @@ import { conversations, fileChunks, files } from "./schema";
  * too short for trigrams) by the BM25-style score `substringScore` computes in SQL.
  */
 
-/** SQLite's FTS5 table over `file_chunks.text`, made by the migration (not part of the schema drizzle-kit sees). */
-const chunksFts = sqliteTable("file_chunks_fts", {
-  rowid: integer("rowid").notNull(),
-  folded: text("folded").notNull(),
-});
-
-/** SQLite's FTS5 table over `file_chunks.grams`, the short-term index, made by the migration too. */
+/** SQLite's FTS5 table over `file_chunks.grams`, made by the migration (not part of the schema drizzle-kit sees). */
 const chunksGrams = sqliteTable("file_chunks_grams", {
   rowid: integer("rowid").notNull(),
   grams: text("grams").notNull(),
@@ -115,37 +109,35 @@ function substringScore(terms: QueryTerm[]): SQL {
   return sql.join(parts, sql` + `);
 }
 
+const lookups = (terms: QueryTerm[]) => terms.map((term) => ({ term, lookup: termLookup(term.text, term.prefix) }));
+
+/** The term is a substring of the passage (its folded text, so plain LIKE). */
+const holds = (term: QueryTerm) => sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
+
 /**
- * The passage has the term: a term of three characters or more as a substring; a shorter one by its
- * token of the short-term index (a CJK term anywhere, another at a word's start), or as a substring
- * when it mixes scripts and has no token.
+ * PostgreSQL: the passage has every term's tokens — exact ones through the GIN index over the
+ * tokens, a `word*` by a token starting with it (with the trigram index on the text narrowing it
+ * first when it is long enough for trigrams).
  */
-function hasTerm(term: QueryTerm): SQL {
-  const postgres = chosenStore() === "postgres";
-  const gram = isIndexable(term) ? null : gramFor(term.text);
-  if (gram !== null) {
-    if (postgres) return hasTokens([gram]);
-    return sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${gram} %`}`;
-  }
-  const substring = sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
-  const cjk = postgres ? cjkGramsOf(term.text) : [];
-  return cjk.length ? sql`(${hasTokens(cjk)} AND ${substring})` : substring;
-}
-
-/** PostgreSQL: the passage has every one of the tokens (its GIN index over the tokens serves it). */
-const hasTokens = (tokens: string[]) =>
-  sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${sql.join(
-    tokens.map((token) => sql`${token}`),
-    sql`, `,
-  )}]::text[]`;
-
-/** The FTS5 MATCH text looking the short terms up in `file_chunks_grams`; null when none has a token. */
-function gramsMatch(terms: QueryTerm[]): string | null {
-  const grams = terms.flatMap((term) => {
-    const gram = isIndexable(term) ? null : gramFor(term.text);
-    return gram === null ? [] : [`"${gram}"`];
+function hasTokens(terms: QueryTerm[]): SQL[] {
+  return lookups(terms).flatMap(({ lookup }) => {
+    const exact = lookup.prefix ? lookup.tokens.slice(0, -1) : lookup.tokens;
+    const conditions: SQL[] = [];
+    if (exact.length) {
+      const array = sql.join(
+        exact.map((token) => sql`${token}`),
+        sql`, `,
+      );
+      conditions.push(sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${array}]::text[]`);
+    }
+    const start = lookup.prefix ? lookup.tokens.at(-1) : undefined;
+    if (start !== undefined) {
+      const word = { text: start, phrase: false, prefix: true };
+      conditions.push(sql`(' ' || ${fileChunks.grams}) LIKE ${`% ${likePattern(word).slice(1)}`} ESCAPE '\\'`);
+      if (isIndexable(word)) conditions.push(holds(word));
+    }
+    return conditions;
   });
-  return grams.length ? grams.join(" AND ") : null;
 }
 
 export interface LibraryResult {
@@ -155,55 +147,38 @@ export interface LibraryResult {
 }
 
 /**
- * The newest passages of the scope that contain every term, at most `ranked` (+ 1, to tell whether
- * there were more), with bm25() when the trigram index found them. SQLite: the trigram index finds
- * the passages when a term has three characters or more, else the short-term index; PostgreSQL, and
- * SQLite for short terms of mixed scripts alone, read the passages' conditions (its GIN indexes
- * serve them on PostgreSQL).
+ * The newest passages of the scope that hold every term, at most `ranked` (+ 1, to tell whether
+ * there were more): found by the terms' tokens (SQLite's FTS5 table hands them over newest first,
+ * PostgreSQL's GIN index), then checked against the text where the tokens say less than the term.
  */
 function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: number) {
-  const sqlite = chosenStore() === "sqlite";
-  const match = sqlite ? ftsMatch(terms) : null;
-  const grams = sqlite ? gramsMatch(terms) : null;
-  const bm25 = sql<number>`${match ? sql`-bm25(file_chunks_fts)` : sql`0`}`.as("bm25");
-  if (match) {
-    const short = terms.filter((term) => !isIndexable(term));
+  const checked = lookups(terms)
+    .filter(({ lookup }) => lookup.verify)
+    .map(({ term }) => holds(term));
+  if (chosenStore() === "postgres") {
     return db
-      .select({ id: fileChunks.id, bm25 })
-      .from(chunksFts)
-      .innerJoin(fileChunks, eq(fileChunks.id, chunksFts.rowid))
+      .select({ id: fileChunks.id })
+      .from(fileChunks)
       .innerJoin(files, eq(files.id, fileChunks.fileId))
-      .where(and(sql`file_chunks_fts MATCH ${match}`, inScope, ...short.map(hasTerm)))
-      .orderBy(desc(chunksFts.rowid))
-      .limit(ranked + 1)
-      .as("candidates");
-  }
-  if (grams) {
-    const unlisted = terms.filter((term) => gramFor(term.text) === null);
-    return db
-      .select({ id: fileChunks.id, bm25 })
-      .from(chunksGrams)
-      .innerJoin(fileChunks, eq(fileChunks.id, chunksGrams.rowid))
-      .innerJoin(files, eq(files.id, fileChunks.fileId))
-      .where(and(sql`file_chunks_grams MATCH ${grams}`, inScope, ...unlisted.map(hasTerm)))
-      .orderBy(desc(chunksGrams.rowid))
+      .where(and(inScope, ...hasTokens(terms), ...checked))
+      .orderBy(desc(fileChunks.id))
       .limit(ranked + 1)
       .as("candidates");
   }
   return db
-    .select({ id: fileChunks.id, bm25 })
-    .from(fileChunks)
+    .select({ id: fileChunks.id })
+    .from(chunksGrams)
+    .innerJoin(fileChunks, eq(fileChunks.id, chunksGrams.rowid))
     .innerJoin(files, eq(files.id, fileChunks.fileId))
-    .where(and(inScope, ...terms.map(hasTerm)))
-    .orderBy(desc(fileChunks.id))
+    .where(and(sql`file_chunks_grams MATCH ${tokensMatch(terms)}`, inScope, ...checked))
+    .orderBy(desc(chunksGrams.rowid))
     .limit(ranked + 1)
     .as("candidates");
 }
 
 /**
- * The passages of the scope's files that contain every term, best first; `offset` pages on. Ranked
- * by bm25() when SQLite's trigram index found them, else by `substringScore`; among the newest
- * `ranked` that match (docs/architecture.md, "The library index").
+ * The passages of the scope's files that hold every term, best first by `substringScore`, among the
+ * newest `ranked` that do (docs/architecture.md, "The library index"); `offset` pages on.
  */
 export async function searchLibrary(
   db: Db,
@@ -215,12 +190,12 @@ export async function searchLibrary(
     ranked = RANKED_PASSAGES,
   }: { scope: LibraryScope; terms: QueryTerm[]; limit: number; offset: number; ranked?: number },
 ): Promise<LibraryResult> {
-  if (terms.length === 0) return { hits: [], limited: false };
+  const searched = terms.filter((term) => termLookup(term.text, term.prefix).tokens.length > 0);
+  if (searched.length === 0) return { hits: [], limited: false };
   const inScope = await scopeCondition(db, scope);
   if (!inScope) return { hits: [], limited: false };
-  const candidates = newestCandidates(db, terms, inScope, ranked);
-  const byTrigrams = chosenStore() === "sqlite" && ftsMatch(terms) !== null;
-  const score = byTrigrams ? sql<number>`${candidates.bm25}` : substringScore(terms);
+  const candidates = newestCandidates(db, searched, inScope, ranked);
+  const score = substringScore(searched);
   const rows = await db
     .select({
       fileId: fileChunks.fileId,

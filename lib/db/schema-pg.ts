@@ -329,7 +329,7 @@ export const fileChunks = pgTable(
     text: freeText("text").notNull(),
     /** `text` NFKC-normalised and lowercased: what the full-text index and the queries read. */
     folded: freeText("folded").notNull(),
-    /** The short-term index's tokens of `folded` (`lib/library/grams.ts`): "" for a passage indexed before it. */
+    /** The index's tokens of `folded` (`lib/library/grams.ts`): "" for a passage indexed before them. */
     grams: freeText("grams").notNull().default(""),
     start: integer("start").notNull(),
     pageFirst: integer("page_first"),

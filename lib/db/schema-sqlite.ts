@@ -369,8 +369,8 @@ export const files = sqliteTable(
 /**
  * The library index (docs/architecture.md, "The library index"): each stored file's text in
  * passages, in order (`seq` from 0), with where each starts in the file's text and, for a PDF, its
- * pages. The full-text index over `folded` is made by the migration, not here: SQLite's FTS5 table
- * `file_chunks_fts` (trigram tokenizer, kept by triggers), PostgreSQL's `pg_trgm` GIN index.
+ * pages. The full-text index over `grams` is made by the migration, not here: SQLite's FTS5 table
+ * `file_chunks_grams` (kept by triggers), PostgreSQL's GIN index over its tokens.
  */
 export const fileChunks = sqliteTable(
   "file_chunks",
@@ -383,7 +383,7 @@ export const fileChunks = sqliteTable(
     text: text("text").notNull(),
     /** `text` NFKC-normalised and lowercased: what the full-text index and the queries read. */
     folded: text("folded").notNull(),
-    /** The short-term index's tokens of `folded` (`lib/library/grams.ts`): "" for a passage indexed before it. */
+    /** The index's tokens of `folded` (`lib/library/grams.ts`): "" for a passage indexed before them. */
     grams: text("grams").notNull().default(""),
     /** Where the passage starts in the file's whole text, in UTF-16 code units. */
     start: integer("start").notNull(),

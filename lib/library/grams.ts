@@ -1,69 +1,84 @@
 /**
- * The short-term index's tokens (docs/architecture.md, "The library index"). A trigram index cannot
- * look up a term of one or two characters — two-character Japanese words such as 東京 are common —
- * so each passage also carries `grams`: every character and every pair of adjacent characters of
- * its Chinese, Japanese and Korean runs, and the first one and two characters of each other word.
- * A short term is then one exact token: a CJK term wherever it occurs, another term at the start
- * of a word ("16" finds "16" and "1600", not "2016"). Framework-free; both sides read folded text.
+ * The library index's tokens (docs/architecture.md, "The library index"). Each passage's folded
+ * text becomes `grams`: every word of scripts that separate words (Latin, Cyrillic, Greek, Arabic,
+ * digits…), and every character and every pair of adjacent characters of its Chinese, Japanese and
+ * Korean runs — so Japanese matches without a word segmenter, a two-character word such as 東京 is
+ * one token, and a longer one is the pairs it is made of. A query term is looked up by its own
+ * tokens (`termTokens`) and, where those say less than the term, checked against the passage's
+ * text. Framework-free; both sides read folded text.
  */
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆ヶ]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
-const CJK_RUN = new RegExp(`${CJK.source}+`, "gu");
+
+/** The words and CJK characters and pairs of a folded text, in order, repeats kept. */
+function tokensOf(folded: string): string[] {
+  const tokens: string[] = [];
+  let previous = "";
+  let word = "";
+  const endWord = () => {
+    if (word) tokens.push(word);
+    word = "";
+  };
+  for (const char of folded) {
+    if (CJK.test(char)) {
+      endWord();
+      tokens.push(char);
+      if (previous) tokens.push(previous + char);
+      previous = char;
+    } else {
+      previous = "";
+      if (WORD_CHAR.test(char)) word += char;
+      else endWord();
+    }
+  }
+  endWord();
+  return tokens;
+}
 
 /** The passage's tokens, each once, separated by spaces. */
 export function gramsOf(folded: string): string {
-  const tokens = new Set<string>();
-  let previous = "";
-  // The first characters of the current word of another script: "" between words.
-  let wordStart = "";
-  let inWord = false;
-  for (const char of folded) {
-    if (CJK.test(char)) {
-      tokens.add(char);
-      if (previous) tokens.add(previous + char);
-      previous = char;
-      inWord = false;
-    } else if (WORD_CHAR.test(char)) {
-      previous = "";
-      if (!inWord) wordStart = "";
-      inWord = true;
-      if ([...wordStart].length < 2) {
-        wordStart += char;
-        tokens.add(wordStart);
-      }
-    } else {
-      previous = "";
-      inWord = false;
-    }
-  }
-  return [...tokens].join(" ");
+  return [...new Set(tokensOf(folded))].join(" ");
+}
+
+export interface TermLookup {
+  /** Every one of these is among the passage's tokens. */
+  tokens: string[];
+  /** The last word token only starts a word of the passage (`word*`). */
+  prefix: boolean;
+  /** The tokens say less than the term (a phrase, a CJK term of three characters or more): the passage's text must hold it too. */
+  verify: boolean;
 }
 
 /**
- * The tokens every passage holding `text` (folded) has, whatever surrounds it there: the pairs of
- * its CJK runs, and a lone CJK character by itself. (A word of another script may sit inside a
- * longer word, so its first characters say nothing.) PostgreSQL looks a longer CJK term up by them,
- * since its trigram index reads no CJK under the C locale.
+ * How a term (folded) is looked up: a word as the whole word (or, with `*`, a word it starts); a
+ * CJK term of one or two characters as itself; anything longer — CJK words, phrases, words mixing
+ * scripts — by the tokens it is made of, then checked as a substring of the passage.
  */
-export function cjkGramsOf(text: string): string[] {
-  const tokens = new Set<string>();
-  for (const run of text.match(CJK_RUN) ?? []) {
-    const chars = [...run];
-    if (chars.length === 1) tokens.add(run);
-    for (let at = 1; at < chars.length; at++) tokens.add(`${chars[at - 1]}${chars[at]}`);
-  }
-  return [...tokens];
+export function termLookup(text: string, prefix: boolean): TermLookup {
+  const tokens = tokensOf(text);
+  const chars = [...text];
+  const cjkOnly = chars.every((char) => CJK.test(char));
+  if (cjkOnly && chars.length <= 2) return { tokens: [text], prefix: false, verify: false };
+  // A CJK term is a substring anywhere: its pairs are what every passage holding it has.
+  const kept = cjkOnly ? tokens.filter((token) => [...token].length === 2) : [...new Set(tokens)];
+  const single = kept.length === 1 && !cjkOnly && kept[0] === text;
+  const lastIsWord = !CJK.test(chars.at(-1) ?? "");
+  return { tokens: kept, prefix: prefix && lastIsWord, verify: !single };
 }
 
 /**
- * The token a short term is looked up by: the term itself when it is all CJK or all word characters
- * of other scripts; null when it mixes the two (it is then matched by substring alone).
+ * SQLite's FTS5 MATCH text for the terms' tokens: every token must occur, each a quoted string (so
+ * no operator is read), a `word*`'s last one as a prefix.
  */
-export function gramFor(term: string): string | null {
-  const chars = [...term];
-  if (chars.length === 0 || chars.length > 2) return null;
-  if (chars.every((char) => CJK.test(char))) return term;
-  if (chars.every((char) => WORD_CHAR.test(char) && !CJK.test(char))) return term;
-  return null;
+export function tokensMatch(terms: { text: string; prefix: boolean }[]): string {
+  const quoted = (token: string) => `"${token.replaceAll('"', '""')}"`;
+  return terms
+    .flatMap((term) => {
+      const lookup = termLookup(term.text, term.prefix);
+      return lookup.tokens.map((token, at) =>
+        lookup.prefix && at === lookup.tokens.length - 1 ? `${quoted(token)}*` : quoted(token),
+      );
+    })
+    .join(" AND ");
 }

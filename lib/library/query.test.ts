@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ftsMatch, likePattern, parseQuery } from "./query";
+import { likePattern, parseQuery } from "./query";
 
 /** Reading a library query (docs/architecture.md, "The library index"). */
 
@@ -28,17 +28,6 @@ describe("reading a library query", () => {
       "or",
       "b",
     ]);
-  });
-
-  it("quotes every term of the MATCH text, a quote inside a phrase doubled", () => {
-    const terms = [{ text: 'say "hi" now', phrase: true, prefix: false }];
-    expect(ftsMatch(terms)).toBe('"say ""hi"" now"');
-    expect(ftsMatch(parseQuery("harbour fees"))).toBe('"harbour" AND "fees"');
-  });
-
-  it("leaves terms shorter than a trigram out of MATCH (they are matched by substring)", () => {
-    expect(ftsMatch(parseQuery("東京 天気予報"))).toBe('"天気予報"');
-    expect(ftsMatch(parseQuery("東京"))).toBeNull();
   });
 
   it("escapes LIKE's wildcards", () => {

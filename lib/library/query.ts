@@ -55,21 +55,10 @@ function words(text: string): string[] {
   return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
 }
 
-/** Trigram indexes need three characters to look a term up; shorter terms are matched by substring. */
+/** PostgreSQL's trigram index needs three characters to narrow a `word*` by its text. */
 export const MIN_INDEXED_CHARS = 3;
 
 export const isIndexable = (term: QueryTerm) => [...term.text].length >= MIN_INDEXED_CHARS;
-
-/**
- * SQLite FTS5 MATCH text for the indexable terms (every term must occur), each a quoted string so no
- * operator is read; null when no term is long enough. A prefix term is matched as a substring
- * (the trigram index has no word boundaries), which includes every word that starts with it.
- */
-export function ftsMatch(terms: QueryTerm[]): string | null {
-  const indexed = terms.filter(isIndexable);
-  if (indexed.length === 0) return null;
-  return indexed.map((term) => `"${term.text.replaceAll('"', '""')}"`).join(" AND ");
-}
 
 /** A LIKE pattern matching the term anywhere, with LIKE's own wildcards escaped by `\`. */
 export function likePattern(term: QueryTerm): string {

@@ -47,7 +47,7 @@ const blobAsText = (row: Row): Row =>
 
 /**
  * Every row of every table, in storage order: what "the same database" means here. The library's
- * full-text index (`file_chunks_fts` and its shadow tables, some without rowid) is left out: it is
+ * full-text index (`file_chunks_grams` and its shadow tables, some without rowid) is left out: it is
  * made from `file_chunks`, which is compared.
  */
 function dumpTables(file: string): Record<string, Row[]> {
@@ -55,7 +55,7 @@ function dumpTables(file: string): Record<string, Row[]> {
   try {
     const tables = sqlite
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'file_chunks_fts%' ORDER BY name",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'file_chunks_grams%' ORDER BY name",
       )
       .pluck()
       .all() as string[];
