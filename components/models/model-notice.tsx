@@ -3,6 +3,7 @@
 import { TriangleAlert } from "lucide-react";
 import { useTranslations } from "use-intl";
 import { replacementModel } from "@/lib/llm/model-replacement";
+import { modelDisplayName } from "./model-name";
 import { useModels } from "./use-models";
 
 /**
@@ -23,9 +24,9 @@ export function ModelNotice({ model, onReplace }: { model: string | null; onRepl
           defaultModel,
         );
   let text: string | null = null;
-  if (replacement) text = t("noticeMissingReplace", { model });
+  if (replacement) text = t("noticeMissingReplace", { model: modelDisplayName(model) });
   else if (!info && models.length > 0) text = t("noticeMissing", { model });
-  else if (info && !info.abilities.tool_call) text = t("noticeNoTools", { model });
+  else if (info && !info.abilities.tool_call) text = t("noticeNoTools", { model: modelDisplayName(model, info) });
   if (!text) return null;
   return (
     <p
@@ -41,7 +42,7 @@ export function ModelNotice({ model, onReplace }: { model: string | null; onRepl
           onClick={() => onReplace(replacement)}
           className="rounded-full border border-amber-600/40 px-2 py-0.5 font-medium hover:bg-amber-500/10 focus-visible:outline-2 focus-visible:outline-ring"
         >
-          {t("useReplacement", { model: replacement })}
+          {t("useReplacement", { model: modelDisplayName(replacement, find(replacement)) })}
         </button>
       ) : null}
     </p>

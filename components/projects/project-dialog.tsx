@@ -5,6 +5,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { usePresets } from "@/components/chat-settings/preset-menu";
+import { modelDisplayName } from "@/components/models/model-name";
+import { ModelOptions } from "@/components/models/model-options";
 import { useModels } from "@/components/models/use-models";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
 import { IconButton } from "@/components/ui/icon-button";
@@ -36,7 +38,7 @@ export function ProjectDialog({
   const errorText = useErrorText();
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const { models } = useModels();
+  const { models, find } = useModels();
   const [saved, setSaved] = useState<Project | null>(project);
   const [name, setName] = useState(project?.name ?? "");
   const [instructions, setInstructions] = useState(project?.instructions ?? "");
@@ -66,9 +68,6 @@ export function ProjectDialog({
     }
   };
 
-  // A model the project names that is not installed (any more) stays choosable, as it is.
-  const choices = models.map((m) => m.name);
-  if (model && !choices.includes(model)) choices.unshift(model);
   // The project's model wins over its preset's (as on the server); without one the preset's applies.
   const presetModel = presets.find((preset) => preset.id === presetId)?.model;
 
@@ -125,12 +124,13 @@ export function ProjectDialog({
                   value={model}
                   onChange={(event) => setModel(event.target.value)}
                 >
-                  <option value="">{presetModel ? t("presetsModel", { model: presetModel }) : t("usualModel")}</option>
-                  {choices.map((choice) => (
-                    <option key={choice} value={choice}>
-                      {choice}
-                    </option>
-                  ))}
+                  <option value="">
+                    {presetModel
+                      ? t("presetsModel", { model: modelDisplayName(presetModel, find(presetModel)) })
+                      : t("usualModel")}
+                  </option>
+                  {/* A model the project names that is not installed (any more) stays choosable, as it is. */}
+                  <ModelOptions models={models} kept={model} />
                 </select>
               </label>
               <label className="block min-w-0 space-y-1 text-sm font-medium">

@@ -7,6 +7,8 @@ import { useTranslations } from "use-intl";
 import { usePresets } from "@/components/chat-settings/preset-menu";
 import { fromDraft, type SettingsDraft, toDraft } from "@/components/chat-settings/settings-draft";
 import { SettingsFields } from "@/components/chat-settings/settings-fields";
+import { modelDisplayName } from "@/components/models/model-name";
+import { ModelOptions } from "@/components/models/model-options";
 import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, INPUT, InlineError } from "@/components/ui/field";
@@ -29,6 +31,7 @@ export function PresetsSettings({
   const t = useTranslations("chatSettings");
   const message = useErrorText();
   const presets = usePresets();
+  const { find } = useModels();
   const { mutate } = useSWRConfig();
   /** The preset being edited: its id, "new", or null when the form is closed. */
   const [editing, setEditing] = useState<string | null>(null);
@@ -76,7 +79,7 @@ export function PresetsSettings({
                     ) : null}
                   </p>
                   <p className="truncate text-xs text-muted-foreground">
-                    {preset.model ?? t("presetAnyModel")}
+                    {preset.model ? modelDisplayName(preset.model, find(preset.model)) : t("presetAnyModel")}
                     {preset.settings.instructions ? ` · ${preset.settings.instructions}` : ""}
                   </p>
                 </div>
@@ -201,12 +204,7 @@ function PresetForm({
             className={INPUT}
           >
             <option value="">{t("presetAnyModel")}</option>
-            {model && !find(model) ? <option value={model}>{model}</option> : null}
-            {models.map((installed) => (
-              <option key={installed.name} value={installed.name}>
-                {installed.name}
-              </option>
-            ))}
+            <ModelOptions models={models} kept={model} />
           </select>
         </div>
       </div>

@@ -2,11 +2,12 @@
 
 import { useId } from "react";
 import { useTranslations } from "use-intl";
+import { ModelOptions } from "@/components/models/model-options";
 import { useModels } from "@/components/models/use-models";
 import { Section } from "@/components/shell/page-frame";
 import { INPUT } from "@/components/ui/field";
 import type { SettingsPatch } from "@/lib/client/api";
-import type { SettingsView } from "@/lib/client/types";
+import type { ModelInfo, SettingsView } from "@/lib/client/types";
 import { MODEL_ROLES, type ModelRole, ROLE_ENV } from "@/lib/llm/model-roles";
 import { SourceBadge } from "./source-badge";
 
@@ -40,7 +41,7 @@ export function RoleSettings({
               defaultKeepAlive={settings.keepAlive.default.value}
               onKeepAlive={(value) => void onSave({ keepAlive: { [role]: value } })}
               editable={settings.editable}
-              names={models.map((model) => model.name)}
+              models={models}
               onChange={(value) => void onSave({ roles: { [role]: value } })}
             />
           ))}
@@ -78,7 +79,7 @@ function RoleRow({
   value,
   source,
   editable,
-  names,
+  models,
   onChange,
   keepAlive,
   defaultKeepAlive,
@@ -88,7 +89,7 @@ function RoleRow({
   value: string | null;
   source: SettingsView["roles"][ModelRole]["source"];
   editable: boolean;
-  names: string[];
+  models: ModelInfo[];
   onChange: (value: string | null) => void;
   keepAlive: string | null;
   defaultKeepAlive: string;
@@ -99,8 +100,6 @@ function RoleRow({
   const hintId = useId();
   const keepAliveId = useId();
   const readOnly = !editable || source === "env";
-  // A configured model that is not installed (any more) stays visible as the current value.
-  const options = value && !names.includes(value) ? [value, ...names] : names;
   return (
     <div
       data-testid="role-row"
@@ -125,11 +124,8 @@ function RoleRow({
         onChange={(event) => onChange(event.target.value || null)}
       >
         <option value="">{t("roleDefault")}</option>
-        {options.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
+        {/* A configured model that is not installed (any more) stays visible as the current value. */}
+        <ModelOptions models={models} kept={value} />
       </select>
       <div>
         <label htmlFor={keepAliveId} className="sr-only">
