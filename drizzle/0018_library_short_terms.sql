@@ -9,7 +9,7 @@ DROP TRIGGER `file_chunks_fts_insert`;--> statement-breakpoint
 DROP TRIGGER `file_chunks_fts_delete`;--> statement-breakpoint
 DROP TRIGGER `file_chunks_fts_update`;--> statement-breakpoint
 DROP TABLE `file_chunks_fts`;--> statement-breakpoint
-CREATE VIRTUAL TABLE `file_chunks_grams` USING fts5(`grams`, content='file_chunks', content_rowid='id', detail='none', prefix='1 2 3', tokenize="unicode61 remove_diacritics 2 categories 'L* N* M* Co'");--> statement-breakpoint
+CREATE VIRTUAL TABLE `file_chunks_grams` USING fts5(`grams`, content='file_chunks', content_rowid='id', prefix='1 2 3', tokenize="unicode61 remove_diacritics 2 categories 'L* N* M* Co'");--> statement-breakpoint
 CREATE TRIGGER `file_chunks_grams_insert` AFTER INSERT ON `file_chunks` BEGIN
   INSERT INTO `file_chunks_grams`(rowid, `grams`) VALUES (new.`id`, new.`grams`);
 END;--> statement-breakpoint

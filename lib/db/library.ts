@@ -157,7 +157,7 @@ function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: numb
     .map(({ term }) => holds(term));
   if (chosenStore() === "postgres") {
     return db
-      .select({ id: fileChunks.id })
+      .select({ id: fileChunks.id, bm25: sql<number>`0`.as("bm25") })
       .from(fileChunks)
       .innerJoin(files, eq(files.id, fileChunks.fileId))
       .where(and(inScope, ...hasTokens(terms), ...checked))
@@ -166,7 +166,7 @@ function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: numb
       .as("candidates");
   }
   return db
-    .select({ id: fileChunks.id })
+    .select({ id: fileChunks.id, bm25: sql<number>`-bm25(file_chunks_grams)`.as("bm25") })
     .from(chunksGrams)
     .innerJoin(fileChunks, eq(fileChunks.id, chunksGrams.rowid))
     .innerJoin(files, eq(files.id, fileChunks.fileId))
@@ -195,7 +195,7 @@ export async function searchLibrary(
   const inScope = await scopeCondition(db, scope);
   if (!inScope) return { hits: [], limited: false };
   const candidates = newestCandidates(db, searched, inScope, ranked);
-  const score = substringScore(searched);
+  const score = chosenStore() === "sqlite" ? sql<number>`${candidates.bm25}` : substringScore(searched);
   const rows = await db
     .select({
       fileId: fileChunks.fileId,

@@ -36,9 +36,9 @@ function tokensOf(folded: string): string[] {
   return tokens;
 }
 
-/** The passage's tokens, each once, separated by spaces. */
+/** The passage's tokens in order, separated by spaces: repeats kept, so a word said more often ranks higher. */
 export function gramsOf(folded: string): string {
-  return [...new Set(tokensOf(folded))].join(" ");
+  return tokensOf(folded).join(" ");
 }
 
 export interface TermLookup {
