@@ -1,10 +1,10 @@
 ALTER TABLE `file_chunks` ADD `grams` text DEFAULT '' NOT NULL;--> statement-breakpoint
 -- The library index (docs/architecture.md, "The library index"): FTS5 over file_chunks.grams, the
 -- tokens lib/library/grams.ts writes (words of scripts that separate them; every character and pair
--- of characters of CJK runs). Rowids only (detail=none): phrases and longer CJK terms are checked
--- against the text. Prefix indexes for `word*`. Kept by triggers, so a file's passages leave it with
--- the file. It replaces the trigram table of 0017, whose position lists of common trigrams a rare
--- word had to read whole.
+-- of characters of CJK runs), ranked by bm25(); phrases and longer CJK terms are checked against the
+-- text. Prefix indexes for `word*`. Kept by triggers, so a file's passages leave it with the file.
+-- It replaces the trigram table of 0017, whose position lists of common trigrams a rare word had to
+-- read whole.
 DROP TRIGGER `file_chunks_fts_insert`;--> statement-breakpoint
 DROP TRIGGER `file_chunks_fts_delete`;--> statement-breakpoint
 DROP TRIGGER `file_chunks_fts_update`;--> statement-breakpoint
