@@ -20,5 +20,8 @@ CREATE TRIGGER `file_chunks_grams_update` AFTER UPDATE ON `file_chunks` BEGIN
   INSERT INTO `file_chunks_grams`(`file_chunks_grams`, rowid, `grams`) VALUES ('delete', old.`id`, old.`grams`);
   INSERT INTO `file_chunks_grams`(rowid, `grams`) VALUES (new.`id`, new.`grams`);
 END;--> statement-breakpoint
+-- Passages indexed before have no tokens yet; the table must know their rows all the same (its
+-- triggers delete a row's tokens when the row goes).
+INSERT INTO `file_chunks_grams`(`file_chunks_grams`) VALUES ('rebuild');--> statement-breakpoint
 -- Passages indexed before have no tokens: the start step indexes every file again.
 UPDATE `files` SET `indexed_at` = NULL;

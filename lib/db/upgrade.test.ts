@@ -5,9 +5,12 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
+import { cutPassages } from "@/lib/library/passages";
+import { parseQuery } from "@/lib/library/query";
 import { openDb, sqliteConnection } from "./client";
 import { getConversationDetail } from "./conversation-detail";
 import { getConversation } from "./conversations";
+import { filesToIndex, searchLibrary, writeFileIndex } from "./library";
 import { createRun, listRunEvents } from "./runs";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
@@ -233,5 +236,32 @@ describe("upgrading a database of an earlier release", () => {
     expect(sqlite.prepare("SELECT count(*) AS n FROM instances").get()).toEqual({ n: 0 });
     expect((await createRun(upgraded, { conversationId: "c1", mode: "native", model: "m" })).status).toBe("running");
     sqlite.close();
+  });
+  it("the files the trigram index of an earlier release held are indexed again, found by their words", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0017_library_projects_memory");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql
+      .prepare(
+        "INSERT INTO files (id, conversation_id, origin, filename, mime, size, sha256, bytes, indexed_at, created_at) VALUES ('f1', 'c1', 'upload', 'a.txt', 'text/plain', 14, 'x', ?, 1, 1)",
+      )
+      .run(Buffer.from("東京 harbour fees"));
+    sql
+      .prepare("INSERT INTO file_chunks (file_id, seq, text, folded, start) VALUES ('f1', 0, ?, ?, 0)")
+      .run("東京 harbour fees", "東京 harbour fees");
+    sql.close();
+
+    const upgraded = await openDb(file);
+    expect(await filesToIndex(upgraded, 10)).toEqual([{ id: "f1", filename: "a.txt" }]);
+    await writeFileIndex(upgraded, "f1", cutPassages("東京 harbour fees"));
+    const { hits } = await searchLibrary(upgraded, {
+      scope: { conversationId: "c1" },
+      terms: parseQuery("東京 harbour"),
+      limit: 5,
+      offset: 0,
+    });
+    expect(hits.map((hit) => hit.fileId)).toEqual(["f1"]);
+    sqliteConnection(upgraded).close();
   });
 });
