@@ -21,7 +21,9 @@ import { ServerChoice } from "./ollama-servers";
 export function InstalledModels({ onDeleted, manyServers }: { onDeleted: () => void; manyServers: boolean }) {
   const t = useTranslations("modelAdmin");
   const message = useErrorText();
-  const { models, status, error } = useModels();
+  const { models: listed, status, error } = useModels();
+  // An OpenAI-compatible server's models are its own to manage; they are listed with their server.
+  const models = listed.filter((model) => !model.openaiCompatible);
   const [deleting, setDeleting] = useState<ModelInfo | null>(null);
   const [deleteFrom, setDeleteFrom] = useState("");
   return (

@@ -2,7 +2,11 @@
 
 import { CircleCheck, CircleX, KeyRound } from "lucide-react";
 import { useTranslations } from "use-intl";
+import { useModels } from "@/components/models/use-models";
+import type { SettingsPatch } from "@/lib/client/api";
+import type { AbilityOverride } from "@/lib/llm/ability-override";
 import type { ServerModelsState } from "@/lib/llm/openai-compatible/server-models";
+import { ModelAbilityOverrides } from "./model-ability-overrides";
 import { useOllamaServers } from "./ollama-servers";
 
 const STATE_STYLE: Record<ServerModelsState, { icon: typeof CircleCheck; className: string }> = {
@@ -13,11 +17,24 @@ const STATE_STYLE: Record<ServerModelsState, { icon: typeof CircleCheck; classNa
 
 /**
  * The OpenAI-compatible servers (OPENAI_COMPATIBLE_URLS): label, URL, up, down or key refused (and
- * why), model count, and whether a key is set — shown masked, since no API returns it.
+ * why), model count, and whether a key is set — shown masked, since no API returns it; under each, its
+ * models' ability overrides.
  */
-export function OpenAICompatibleServers() {
+export function OpenAICompatibleServers({
+  overrides,
+  onSave,
+}: {
+  overrides: Record<string, AbilityOverride>;
+  onSave: (patch: SettingsPatch) => Promise<void>;
+}) {
   const t = useTranslations("modelAdmin");
   const servers = useOllamaServers().data?.openaiCompatible ?? [];
+  const { models, reload } = useModels();
+  // The list's abilities follow the overrides, so it is read again once they are saved.
+  const save = async (patch: SettingsPatch) => {
+    await onSave(patch);
+    reload();
+  };
   if (servers.length === 0) return null;
   return (
     <div className="rounded-xl border border-border" data-testid="openai-servers">
@@ -50,6 +67,11 @@ export function OpenAICompatibleServers() {
                   {server.error}
                 </p>
               ) : null}
+              <ModelAbilityOverrides
+                models={models.filter((model) => model.openaiCompatible?.label === server.label)}
+                overrides={overrides}
+                onSave={save}
+              />
             </li>
           );
         })}

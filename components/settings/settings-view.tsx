@@ -125,7 +125,7 @@ export function SettingsView() {
             </p>
           )}
           {saveError ? <InlineError data-testid="settings-save-error">{saveError}</InlineError> : null}
-          {settings.editable ? <ModelsSection /> : null}
+          {settings.editable ? <ModelsSection modelAbilities={settings.modelAbilities} onSave={save} /> : null}
           <RoleSettings settings={settings} onSave={save} />
           {settings.editable ? <McpSettings /> : null}
           <LimitsTable limits={settings.limits} />
