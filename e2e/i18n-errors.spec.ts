@@ -66,7 +66,7 @@ test("a turn refused before it starts names the missing model, in Japanese", asy
   await page.reload();
   await chat.send("This should not be lost");
   await expect(chat.composerError).toHaveText(
-    "モデル「ghost-model:1b」は Ollama からなくなりました。別のモデルを選ぶか、もう一度取得してください。",
+    "モデル「ghost-model:1b」はサーバーからなくなりました。別のモデルを選ぶか、もう一度インストールしてください（Ollama のモデルは設定画面で取得できます）。",
   );
   await expect(chat.composer).toHaveValue("This should not be lost");
 });
