@@ -1,9 +1,11 @@
 import "server-only";
 import { checkCitations } from "@/lib/citations/check";
 import { modelVerifier } from "@/lib/citations/verifier";
-import type { Db } from "@/lib/db/client";
+import { type Db, trackBackground } from "@/lib/db/client";
 import { runSourcesWhole } from "@/lib/db/run-sources";
 import type { Config } from "@/lib/env-config";
+import { fileLimits } from "@/lib/files/quota";
+import { keepResearchSources } from "@/lib/files/research-sources";
 import type { LLM } from "@/lib/llm/types";
 import type { CitationReport } from "@/lib/protocol/citations";
 import type { StoredSource } from "@/lib/protocol/sources";
@@ -15,7 +17,7 @@ import { citationVerifySlots } from "./verify-slots";
  * every citation is checked against the run's stored sources by the passage finder and then by the
  * verifier on the fast role's model, and the report goes out as the `citations` event. The run's
  * end stores that report with the answer in place of the finder's own check, so the report is
- * checked once. A check that fails (not a Stop) is logged and leaves the run to the finder; a Stop
+ * checked once. Its web sources are kept in the conversation's library then, too. A check that fails (not a Stop) is logged and leaves the run to the finder; a Stop
  * while the verifier works keeps the finder's check of the claims.
  */
 export interface ResearchVerification {
@@ -23,6 +25,16 @@ export interface ResearchVerification {
   verify: (report: string, signal: AbortSignal, claimsEnd: number) => Promise<void>;
   /** The verified report, once the check is done. */
   readonly checked: CitationReport | undefined;
+}
+
+/** The run's web sources into the conversation's library, in the background (lib/files/research-sources.ts). */
+function keepInLibrary(db: Db, live: LiveRun, sources: StoredSource[], config: Config): void {
+  const kept = keepResearchSources(db, { conversationId: live.conversationId, sources, limits: fileLimits(config) })
+    .then(({ refused }) => {
+      if (refused) console.warn(`[research] run ${live.runId}: sources not all kept in the library (${refused} quota)`);
+    })
+    .catch((error: unknown) => console.error(`[research] run ${live.runId}: keeping its sources failed`, error));
+  trackBackground(db, kept);
 }
 
 export function researchVerification(
@@ -42,6 +54,7 @@ export function researchVerification(
         // Every read's part is stored with its step's event: the check reads them all.
         await live.writesSettled();
         sources = await runSourcesWhole(db, { runId: live.runId });
+        keepInLibrary(db, live, sources, config);
         const result = await checkCitations({
           answer,
           sources,

@@ -153,6 +153,19 @@ export async function findFetchedFile(
   return row;
 }
 
+/** Whether the conversation holds a file fetched from `sourceUrl`, whatever its bytes. */
+export async function holdsFileFrom(
+  db: Db,
+  { conversationId, sourceUrl }: { conversationId: string; sourceUrl: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(eq(files.conversationId, conversationId), eq(files.sourceUrl, sourceUrl)))
+    .limit(1);
+  return Boolean(row);
+}
+
 /** The owner of a conversation (null: single-user mode), whoever asks; 404 when it is gone. */
 export async function conversationOwner(db: Db, conversationId: string): Promise<OwnerId> {
   const [owner] = await db

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { POST as interrupt } from "@/app/api/conversations/[id]/interrupt/route";
 import { GET as getOne, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
@@ -10,7 +10,13 @@ import { briefText } from "@/lib/agent/research/brief-text";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns } from "@/lib/chat/shutdown";
 import { getDb } from "@/lib/db/client";
-import { resetConfigForTests } from "@/lib/env-config";
+import { listFileSummaries } from "@/lib/db/conversation-detail";
+import { searchLibrary } from "@/lib/db/library";
+import { runSourcesWhole } from "@/lib/db/run-sources";
+import { getConfig, resetConfigForTests } from "@/lib/env-config";
+import { fileLimits } from "@/lib/files/quota";
+import { keepResearchSources } from "@/lib/files/research-sources";
+import { parseQuery } from "@/lib/library/query";
 import { prompt } from "@/lib/prompts";
 import type { ResearchBrief, ResearchProgress } from "@/lib/protocol/research";
 import type { ChatRequestBody, ScriptedReply } from "@/tests/fake-ollama/server";
@@ -432,6 +438,37 @@ describe("research mode: verification", () => {
     };
     expect(detail.messages[1]?.citations).toMatchObject({ verifierModel: "qwen3:8b" });
     expect(detail.messages[1]?.citations?.checks).toHaveLength(3);
+  });
+
+  it("keeps the run's web sources in the conversation's library: stored once as fetched files, found by search_files' index", async () => {
+    researchModel({ write: citing, verdict: "supported" });
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    const runId = String(events[0]?.data.runId);
+    const db = await getDb();
+    const sources = await runSourcesWhole(db, { runId });
+    expect(sources.length).toBeGreaterThan(0);
+    const kept = async () => (await listFileSummaries(db, { conversationId: id })).filter((file) => file.sourceUrl);
+    await vi.waitFor(async () => expect(await kept()).toHaveLength(sources.length), { timeout: 10_000 });
+    expect((await kept()).map((file) => file.sourceUrl).sort()).toEqual(sources.map((source) => source.url).sort());
+    const source = sources[0];
+    const word = source?.text.match(/\p{L}{4,}/u)?.[0] ?? "";
+    expect(word).not.toBe("");
+    await vi.waitFor(
+      async () => {
+        const { hits } = await searchLibrary(db, {
+          scope: { conversationId: id },
+          terms: parseQuery(word),
+          limit: 10,
+          offset: 0,
+        });
+        expect(hits.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000 },
+    );
+    // The same sources again (a second run, a retry) are not stored twice.
+    await keepResearchSources(db, { conversationId: id, sources, limits: fileLimits(getConfig()) });
+    expect(await kept()).toHaveLength(sources.length);
   });
 
   it("without a fast role the conversation's model verifies", async () => {
