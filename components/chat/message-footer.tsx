@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useFormatter, useTranslations } from "use-intl";
+import { modelDisplayName } from "@/components/models/model-name";
 import type { Usage } from "@/lib/client/types";
 import { AnswerDownloads } from "./answer-downloads";
 import { CopyButton } from "./copy-button";
@@ -50,7 +51,7 @@ export function MessageFooter({
     count < 1000 ? String(count) : format.number(count, { notation: "compact", maximumFractionDigits: 1 });
   const generationMs = usage?.generationMs ?? 0;
   const facts = [
-    model,
+    model === null ? null : modelDisplayName(model),
     toolsRan && mode && mode !== "plain" ? (MODES.has(mode) ? t(`mode.${mode}`) : t("otherMode", { mode })) : null,
     toolsRan && iterations ? t(iterationLimit ? "iterationLimit" : "iterations", { count: iterations }) : null,
     usage && usage.totalTokens > 0

@@ -163,10 +163,7 @@ export function ModelPicker({ value, onChange }: { value: string | null; onChang
                 return (
                   // biome-ignore lint/a11y/useSemanticElements: a listbox groups its options with role="group"; a fieldset belongs to forms
                   <div key={group.server ?? ""} role="group" aria-labelledby={headingId} data-testid="model-group">
-                    <div
-                      id={headingId}
-                      className="px-2 pt-2 pb-1 text-[0.6875rem] font-medium tracking-wide text-muted-foreground uppercase"
-                    >
+                    <div id={headingId} className="px-2 pt-2 pb-1 text-[0.6875rem] font-medium text-muted-foreground">
                       {group.server === null ? t("ollamaGroup") : t("serverGroup", { label: group.server })}
                     </div>
                     {group.models.map(option)}
