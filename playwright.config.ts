@@ -5,17 +5,22 @@ import {
   APP_ACCOUNTS_SETUP_TOKEN,
   APP_ACCOUNTS_URL,
   APP_OLLAMA_DOWN_URL,
+  APP_OPENAI_SERVERS,
   APP_URL,
   FAKE_OLLAMA_PORT,
   FAKE_OLLAMA_URL,
+  FAKE_OPENAI_KEY,
+  FAKE_OPENAI_PORT,
+  FAKE_OPENAI_URL,
   FAKE_WEB_PORT,
   FAKE_WEB_URL,
 } from "./e2e/support/servers";
 
 /**
  * E2E against the production build (made beforehand by `npm run test:e2e`) and the fake Ollama.
- * Five servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback,
- * the app talking to both, a second app whose Ollama is down, and a third with accounts required.
+ * Six servers: the fake Ollama, a fake web (pages, a PDF, a DuckDuckGo-shaped search) on loopback, a
+ * fake OpenAI-compatible server (vLLM's flavour), the app talking to all three, a second app whose
+ * Ollama is down, and a third with accounts required.
  * e2e/cluster.spec.ts starts more for its own tests: PostgreSQL, two app instances on it, nginx.
  */
 
@@ -80,6 +85,17 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "npx tsx tests/fake-openai/cli.ts",
+      url: `${FAKE_OPENAI_URL}/health`,
+      env: {
+        FAKE_OPENAI_PORT: String(FAKE_OPENAI_PORT),
+        FAKE_OPENAI_FLAVOR: "vllm",
+        FAKE_OPENAI_API_KEY: FAKE_OPENAI_KEY,
+      },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: nextStart(3100),
       url: `${APP_URL}/api/health`,
       env: {
@@ -91,6 +107,13 @@ export default defineConfig({
         DUCKDUCKGO_URL: `${FAKE_WEB_URL}/html/`,
         // e2e/mcp.spec.ts adds the stdio test server from the settings page.
         MCP_STDIO_FROM_UI: "1",
+        // e2e/openai-compatible.spec.ts: one fake server under three labels, the last with a wrong key.
+        OPENAI_COMPATIBLE_URLS: Object.keys(APP_OPENAI_SERVERS)
+          .map((label) => `${label}=${FAKE_OPENAI_URL}/v1`)
+          .join(","),
+        OPENAI_COMPATIBLE_KEYS: Object.entries(APP_OPENAI_SERVERS)
+          .map(([label, key]) => `${label}=${key}`)
+          .join(","),
       },
       reuseExistingServer: false,
       timeout: 60_000,

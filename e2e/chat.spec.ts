@@ -113,7 +113,8 @@ test("the model picker shows capabilities, warns about a model without tools, an
   await chat.open("/");
   await chat.modelPicker.click();
   const options = page.getByRole("option");
-  await expect(options).toHaveCount(4);
+  // Ollama's four, first; the OpenAI-compatible servers' after them (e2e/openai-compatible.spec.ts).
+  await expect(page.getByRole("group", { name: "Ollama" }).getByRole("option")).toHaveCount(4);
   const qwen = options.filter({ hasText: "qwen3:8b" });
   await expect(qwen.locator("[data-capability]")).toHaveText(["tools", "thinking"]);
   await expect(options.filter({ hasText: "llava:7b" }).locator("[data-capability]")).toContainText(["vision"]);

@@ -11,3 +11,13 @@ export const FAKE_WEB_URL = `http://127.0.0.1:${FAKE_WEB_PORT}`;
 export const APP_ACCOUNTS_URL = "http://127.0.0.1:3102";
 /** That instance's setup token (SETUP_TOKEN), which its first sign-up needs, as an operator's would be from the log. */
 export const APP_ACCOUNTS_SETUP_TOKEN = "e2e-accounts-setup-token-0001";
+/**
+ * A fake OpenAI-compatible server (tests/fake-openai, vLLM's flavour) that the first app instance also
+ * lists, under three labels (OPENAI_COMPATIBLE_URLS): `llama` and `gpu` with its key, `locked` with a
+ * wrong one. Ollama's models stay the default.
+ */
+export const FAKE_OPENAI_PORT = 11501;
+export const FAKE_OPENAI_URL = `http://127.0.0.1:${FAKE_OPENAI_PORT}`;
+export const FAKE_OPENAI_KEY = "e2e-openai-key-0001";
+/** The OpenAI-compatible servers the first app instance is given, by label. */
+export const APP_OPENAI_SERVERS = { llama: FAKE_OPENAI_KEY, gpu: FAKE_OPENAI_KEY, locked: "e2e-wrong-key" } as const;
