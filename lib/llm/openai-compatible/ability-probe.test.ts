@@ -41,6 +41,20 @@ describe.each<Flavor>(["llama-server", "vllm"])("the ability probes on %s", (fla
   });
 });
 
+describe("a probe that gets no answer", () => {
+  it("is no refusal: a server error about something else (overloaded, restarting) throws, so nothing is kept", async () => {
+    const fake = await startFakeOpenAI({ flavor: "llama-server", models: [{ id: "m", contextLength: 4096 }] });
+    try {
+      fake.script({ errorStatus: 503, error: "Loading model" }, { errorStatus: 503, error: "Loading model" });
+      await expect(probe(fake.url, "m", "tool_call")).rejects.toThrow();
+      await expect(probe(fake.url, "m", "json_mode")).rejects.toThrow();
+      expect(await probe(fake.url, "m", "tool_call")).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe("a probe's request", () => {
   it("is tiny: a few output tokens, no thinking, and tools as the real calls send them (tool_choice auto)", async () => {
     const fake = await startFakeOpenAI({ flavor: "vllm", models: [{ id: "m", contextLength: 4096 }] });

@@ -27,9 +27,19 @@ const PROBE_TOOL = {
   parameters: { type: "object", properties: {} },
 };
 
-/** The server answered the request with an error status: it refused what was asked. */
+/** Words of a server's refusal of what a probe asks (llama-server says it with a 500). */
+const ABOUT_THE_ASK = /tool|jinja|response_format|json|schema|grammar/i;
+
+/**
+ * The server refused what was asked: a 4xx, or a 5xx whose message is about tools or the output
+ * format. Any other 5xx (an overloaded or restarting server) is no answer: nothing is kept, the
+ * next call asks again.
+ */
 function refused(error: unknown): boolean {
-  return error instanceof AppError && error.code === "upstream:openai_compatible";
+  if (!(error instanceof AppError) || error.code !== "upstream:openai_compatible") return false;
+  const { status, message } = (error.details ?? {}) as { status?: number; message?: string };
+  if (typeof status === "number" && status < 500) return true;
+  return ABOUT_THE_ASK.test(message ?? "");
 }
 
 /**
