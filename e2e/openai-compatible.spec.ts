@@ -87,6 +87,20 @@ test("a server's model, picked by its server's label, answers streamed from that
   ).toBe(false);
 });
 
+test("a chat on a model of a server that refused its key says which server, not that the model is missing", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  const id = await chat.startConversation(unique("Key refused"));
+  await chat.expectAnswerDone();
+  const patched = await page.request.patch(`/api/conversations/${id}`, { data: { model: `${MODEL}@locked` } });
+  expect(patched.ok()).toBe(true);
+  await page.reload();
+  const notice = page.getByTestId("model-tools-warning");
+  await expect(notice).toContainText("The server “locked” refused its API key");
+  await expect(notice).not.toContainText("not installed");
+});
+
 test("a tool call round on a server's model shows its step, and the answer follows it", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();

@@ -8,11 +8,12 @@ import { useModels } from "./use-models";
 
 /**
  * Warns under the composer when the chosen model cannot call tools, or is not installed (any more):
- * then it offers the installed replacement in one click.
+ * then it offers the installed replacement in one click. A model of an OpenAI-compatible server that
+ * is down or refused its API key is named with its server and why.
  */
 export function ModelNotice({ model, onReplace }: { model: string | null; onReplace?: (model: string) => void }) {
   const t = useTranslations("models");
-  const { find, status, models, defaultModel } = useModels();
+  const { find, status, models, defaultModel, servers } = useModels();
   if (status !== "ready" || !model) return null;
   const info = find(model);
   const replacement =
@@ -23,8 +24,12 @@ export function ModelNotice({ model, onReplace }: { model: string | null; onRepl
           models.map((m) => m.name),
           defaultModel,
         );
+  // A model of an OpenAI-compatible server that is down or refused its key: the server says why.
+  const server = info ? undefined : servers.find((entry) => model.endsWith(`@${entry.label}`));
   let text: string | null = null;
-  if (replacement) text = t("noticeMissingReplace", { model: modelDisplayName(model) });
+  if (server?.state === "key_refused") text = t("noticeServerKeyRefused", { model, server: server.label });
+  else if (server?.state === "down") text = t("noticeServerDown", { model, server: server.label });
+  else if (replacement) text = t("noticeMissingReplace", { model: modelDisplayName(model) });
   else if (!info && models.length > 0) text = t("noticeMissing", { model });
   else if (info && !info.abilities.tool_call) text = t("noticeNoTools", { model: modelDisplayName(model, info) });
   if (!text) return null;

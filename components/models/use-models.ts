@@ -5,13 +5,15 @@ import useSWR from "swr";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
 import { cacheKeys } from "@/lib/client/cache-keys";
-import type { ModelInfo } from "@/lib/client/types";
+import type { ModelInfo, ModelList } from "@/lib/client/types";
 
 export interface Models {
   models: ModelInfo[];
   defaultModel: string | null;
   /** The model that answers images for a model without vision, when one is set and installed. */
   visionModel: string | null;
+  /** The OpenAI-compatible servers' states. */
+  servers: NonNullable<ModelList["servers"]>;
   status: "loading" | "ready" | "error";
   error: string | null;
   reload(): void;
@@ -19,6 +21,7 @@ export interface Models {
 }
 
 const NO_MODELS: ModelInfo[] = [];
+const NO_SERVERS: Models["servers"] = [];
 
 /**
  * The installed models, read once per page load, again when the window regains focus (a model may
@@ -52,6 +55,7 @@ export function useModels(): Models {
     models,
     defaultModel: data?.defaultModel ?? null,
     visionModel: data?.visionModel ?? null,
+    servers: data?.servers ?? NO_SERVERS,
     // A failed reload says so, and keeps the models it had.
     status: error !== undefined ? "error" : data ? "ready" : "loading",
     error: error === undefined ? null : errorText(error),

@@ -102,6 +102,8 @@ export type ModelInfo = InstalledModel & {
 
 export interface ModelList {
   models: ModelInfo[];
+  /** Each OpenAI-compatible server's state: a model of one that is not up is not in `models`. */
+  servers?: { label: string; state: "up" | "down" | "key_refused" }[];
   defaultModel: string | null;
   /** The vision role's model, when it is set, installed and can see: it answers images for a model that cannot. */
   visionModel: string | null;

@@ -98,6 +98,18 @@ describe("routing a model name", () => {
     });
   });
 
+  it("says each server's state, so a chat on a model of a server that refused its key can say which", async () => {
+    const body = (await (await listModels(jsonRequest("/api/models", "GET"))).json()) as {
+      servers: { label: string; state: string }[];
+    };
+    expect(body.servers).toEqual([
+      { label: "llama", state: "up" },
+      { label: "gpu", state: "up" },
+      { label: "locked", state: "key_refused" },
+    ]);
+    expect(JSON.stringify(body.servers)).not.toContain(locked.url);
+  });
+
   it("names the server whose key is refused", async () => {
     await expect(getLLM("Qwen/Qwen3-8B@locked")).rejects.toMatchObject({
       code: "upstream:openai_key_refused",

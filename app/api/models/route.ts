@@ -7,6 +7,7 @@ import { apiRoute } from "@/lib/http/api-route";
 import { sameModel } from "@/lib/llm/model-replacement";
 import type { PooledModel } from "@/lib/llm/ollama-pool";
 import { listServerModelInfos } from "@/lib/llm/openai-compatible/openai-models";
+import { listServerModels } from "@/lib/llm/openai-compatible/servers";
 import { getOllamaPool } from "@/lib/llm/registry";
 
 export const dynamic = "force-dynamic";
@@ -28,11 +29,16 @@ async function ollamaModels(): Promise<{ models: PooledModel[]; failure?: AppErr
  * (it answers images a model without vision cannot see). Which Ollama servers have each model is
  * infrastructure: admins only. Ollama down with a server's models to list is a list of those, with
  * `ollama.reachable` false and Ollama's error; with nothing to list it is Ollama's error (502).
+ * `servers`: each OpenAI-compatible server's label and state (up, down, key_refused).
  */
 export const GET = apiRoute(async (_request: Request, _context: unknown, viewer) => {
   const config = getConfig();
   const db = await getDb();
-  const [ollama, served] = await Promise.all([ollamaModels(), abilityOverrides(db).then(listServerModelInfos)]);
+  const [ollama, served, looks] = await Promise.all([
+    ollamaModels(),
+    abilityOverrides(db).then(listServerModelInfos),
+    listServerModels(),
+  ]);
   const { failure } = ollama;
   if (failure && served.length === 0) throw failure;
   const vision = await roleModel(db, "vision");
@@ -54,5 +60,8 @@ export const GET = apiRoute(async (_request: Request, _context: unknown, viewer)
     ollama: failure
       ? { reachable: false, error: { code: failure.code, message: failure.message, details: failure.details } }
       : { reachable: true },
+    // Each OpenAI-compatible server's state, so a chat on a model of one that is down or refused its
+    // key says which (its address and error are the admin's servers view's).
+    servers: looks.map(({ label, state }) => ({ label, state })),
   });
 });
