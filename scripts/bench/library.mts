@@ -2,7 +2,8 @@
 // MB of text, query time (p50 / p95) over every file of one owner at 1,000 and at BENCH_LIBRARY_FILES
 // files (default 10,000), and index size per MB of text — on SQLite, then on a throwaway PostgreSQL.
 // Each file holds BENCH_LIBRARY_FILE_KB (default 4) KB of English and Japanese text. Each store runs in
-// its own process (the store is chosen when the app's modules load), started by this one.
+// its own process (the store is chosen when the app's modules load), started by this one;
+// BENCH_LIBRARY_STORES=sqlite (or postgres) measures one.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +15,8 @@ const FIRST_STEP = Math.min(1000, FILES);
 const FILE_KB = sizeFromEnv("BENCH_LIBRARY_FILE_KB", 4, 2);
 const QUERIES = sizeFromEnv("BENCH_LIBRARY_QUERIES", 200, 10);
 const FILES_PER_CONVERSATION = 100;
+/** Which stores to measure: `sqlite`, `postgres`, or both (the default), comma-separated. */
+const STORES = (process.env.BENCH_LIBRARY_STORES ?? "sqlite,postgres").split(",").map((store) => store.trim());
 
 // A vocabulary shaped like real text: words drawn by Zipf's law (the n-th most common word is used
 // about 1/n as often), so common words are in most passages and most words in few — a corpus of a
@@ -216,12 +219,14 @@ if (process.env.BENCH_LIBRARY_CHILD === "1") {
     if (child.status !== 0 || !line) throw new Error(`the store's run failed:\n${child.stderr}\n${child.stdout}`);
     return JSON.parse(line.slice("FIGURES ".length)) as StoreFigures;
   };
-  report(runChild({ DATABASE_URL: "" }));
-  const postgres = await startThrowawayPostgres();
-  try {
-    const database = await postgres.createDatabase("bench");
-    report(runChild({ DATABASE_URL: database.url }));
-  } finally {
-    await postgres.stop();
+  if (STORES.includes("sqlite")) report(runChild({ DATABASE_URL: "" }));
+  if (STORES.includes("postgres")) {
+    const postgres = await startThrowawayPostgres();
+    try {
+      const database = await postgres.createDatabase("bench");
+      report(runChild({ DATABASE_URL: database.url }));
+    } finally {
+      await postgres.stop();
+    }
   }
 }
