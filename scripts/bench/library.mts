@@ -173,7 +173,13 @@ async function measureStore(): Promise<StoreFigures> {
           if (result.limited) limited++;
         }
         times.sort((a, b) => a - b);
-        steps.push({ files: count, p50: percentile(times, 0.5), p95: percentile(times, 0.95), max: times.at(-1) ?? 0, limited });
+        steps.push({
+          files: count,
+          p50: percentile(times, 0.5),
+          p95: percentile(times, 0.95),
+          max: times.at(-1) ?? 0,
+          limited,
+        });
       }
     }
     const textMb = textBytes / 1024 / 1024;
