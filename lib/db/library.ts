@@ -15,8 +15,8 @@ import { conversations, fileChunks, files } from "./schema";
 /**
  * The library index's store (docs/architecture.md, "The library index"): a file's passages written
  * whole or not at all, the files still to index, and ranked search over the passages of the files
- * in a scope. SQLite ranks by FTS5's bm25() over the trigram index; PostgreSQL (and SQLite for terms
- * too short for trigrams) by the BM25-style score `substringScore` computes in SQL.
+ * in a scope, found by the passages' tokens (`lib/library/grams.ts`). SQLite ranks by FTS5's bm25()
+ * over its index of the tokens; PostgreSQL by the BM25-style score `substringScore` computes in SQL.
  */
 
 /** SQLite's FTS5 table over `file_chunks.grams`, made by the migration (not part of the schema drizzle-kit sees). */
@@ -177,8 +177,9 @@ function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: numb
 }
 
 /**
- * The passages of the scope's files that hold every term, best first by `substringScore`, among the
- * newest `ranked` that do (docs/architecture.md, "The library index"); `offset` pages on.
+ * The passages of the scope's files that hold every term, best first (SQLite: bm25(); PostgreSQL:
+ * `substringScore`), among the newest `ranked` that do (docs/architecture.md, "The library index");
+ * `offset` pages on.
  */
 export async function searchLibrary(
   db: Db,
