@@ -17,8 +17,9 @@ import { citationVerifySlots } from "./verify-slots";
  * every citation is checked against the run's stored sources by the passage finder and then by the
  * verifier on the fast role's model, and the report goes out as the `citations` event. The run's
  * end stores that report with the answer in place of the finder's own check, so the report is
- * checked once. Its web sources are kept in the conversation's library then, too. A check that fails (not a Stop) is logged and leaves the run to the finder; a Stop
- * while the verifier works keeps the finder's check of the claims.
+ * checked once. Its web sources are kept in the conversation's library then, too. A check that
+ * fails (not a Stop) is logged and leaves the run to the finder; a Stop while the verifier works
+ * keeps the finder's check of the claims.
  */
 export interface ResearchVerification {
   /** `claimsEnd`: the report's references begin there; they are not checked. */

@@ -4,7 +4,7 @@
  * digits…), and every character and every pair of adjacent characters of its Chinese, Japanese and
  * Korean runs — so Japanese matches without a word segmenter, a two-character word such as 東京 is
  * one token, and a longer one is the pairs it is made of. A query term is looked up by its own
- * tokens (`termTokens`) and, where those say less than the term, checked against the passage's
+ * tokens (`termLookup`) and, where those say less than the term, checked against the passage's
  * text. Framework-free; both sides read folded text.
  */
 
