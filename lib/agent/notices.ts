@@ -5,7 +5,7 @@ import type { NoticeAbout, PlanProblem } from "@/lib/protocol/run-events";
  * The engine's notices in the run's language, as whole sentences (prompts/*.json): what was cut to
  * fit and how much was kept, which tool or research budget is used, that the iteration limit was
  * reached, why a DAG run answers without a plan, which MCP server could not be reached, how many
- * memories the model was given. The trail
+ * memories the model was given, how many research sources a quota left out of the library. The trail
  * words the same data in the reader's language (components/chat/run/timeline-notes.tsx).
  */
 const CUT_PROMPTS = {
@@ -21,6 +21,13 @@ const REQUEST_PROMPTS = {
   analyzer: "dag_input_analyzer",
   tool_selection: "tool_selection_input",
   brief: "research_input_brief",
+} as const;
+
+/** Which quota left a research run's sources out of the library. */
+const NOT_KEPT_PROMPTS = {
+  conversation_files: "notice_sources_not_kept_conversation_files",
+  project_files: "notice_sources_not_kept_project_files",
+  user_storage: "notice_sources_not_kept_user_storage",
 } as const;
 
 /** Why a plan cannot be used, as a clause: told to the planner when it is asked again, and in the fallback notice. */
@@ -61,5 +68,10 @@ export function noticeText(language: PromptLanguage, about: NoticeAbout): string
       return prompt(language, "mcp_unavailable", { server: about.server });
     case "memories":
       return prompt(language, "notice_memories", { included: count(about.included), total: count(about.total) });
+    case "sources_not_kept":
+      return prompt(language, NOT_KEPT_PROMPTS[about.quota], {
+        kept: count(about.kept),
+        notKept: count(about.notKept),
+      });
   }
 }

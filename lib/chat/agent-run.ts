@@ -58,7 +58,12 @@ export async function runAgentTurn(options: AgentRunOptions): Promise<void> {
   // A research run verifies its report on the fast role's model (the loop's), counted with the run.
   const verification =
     options.toolCalling === "research"
-      ? researchVerification(options.db, { live, verifierLlm: meter.wrap(options.llm), config: options.config })
+      ? researchVerification(options.db, {
+          live,
+          verifierLlm: meter.wrap(options.llm),
+          config: options.config,
+          language: options.language,
+        })
       : undefined;
   const { outcome, result } = await runTurnAgent({ ...options, verify: verification?.verify }, meter);
   const aborted = live.signal.aborted;

@@ -40,6 +40,7 @@ describe("an imported notice of a cut request, a research budget, a DAG fallback
       { code: "dag_fallback", problem: { kind: "empty" } },
       { code: "dag_fallback", problem: { kind: "single" } },
       { code: "mcp_unavailable", server: "files" },
+      { code: "sources_not_kept", kept: 1, notKept: 2, quota: "user_storage" },
     ]) {
       const result = parsed(about);
       expect(result.success && result.data, JSON.stringify(about)).toMatchObject({ about });
@@ -59,6 +60,7 @@ describe("an imported notice of a cut request, a research budget, a DAG fallback
     expect(parsed({ code: "dag_fallback", problem: { kind: "bad_weather" } }).success).toBe(false);
     expect(parsed({ code: "dag_fallback" }).success).toBe(false);
     expect(parsed({ code: "mcp_unavailable" }).success).toBe(false);
+    expect(parsed({ code: "sources_not_kept", kept: 1, notKept: 2, quota: "disk" }).success).toBe(false);
   });
 });
 

@@ -139,7 +139,8 @@ export type PlanProblem = z.infer<typeof planProblemSchema>;
  * or the request of a structured call (`call`: the planner's, the analyzer's, the tool selection's,
  * the research brief's) — a tool budget used, a research budget used, the iteration limit reached,
  * a DAG run answering without a plan (and why), an MCP server that could not be reached, how many
- * of the user's memories the turn's system prompt carries (of how many there are). `text`
+ * of the user's memories the turn's system prompt carries (of how many there are), how many of a
+ * research run's web sources were kept in the library and how many a quota refused (which). `text`
  * says the same in the run's language (prompts/*.json); the trail says it in the reader's
  * (messages/*.json).
  */
@@ -166,6 +167,12 @@ export const noticeAboutSchema = z.union([
   z.object({ code: z.literal("dag_fallback"), problem: planProblemSchema }),
   z.object({ code: z.literal("mcp_unavailable"), server: text }),
   z.object({ code: z.literal("memories"), included: count, total: count }),
+  z.object({
+    code: z.literal("sources_not_kept"),
+    kept: count,
+    notKept: count,
+    quota: z.enum(["conversation_files", "project_files", "user_storage"]),
+  }),
 ]);
 export type NoticeAbout = z.infer<typeof noticeAboutSchema>;
 export type NoticeCode = NoticeAbout["code"];

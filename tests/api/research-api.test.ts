@@ -152,6 +152,7 @@ const modelsOf = (name: string) =>
 
 afterEach(() => {
   delete process.env.RESEARCH_MAX_SOURCES;
+  delete process.env.MAX_FILES_PER_CONVERSATION;
   resetConfigForTests();
 });
 
@@ -469,6 +470,37 @@ describe("research mode: verification", () => {
     // The same sources again (a second run, a retry) are not stored twice.
     await keepResearchSources(db, { conversationId: id, sources, limits: fileLimits(getConfig()) });
     expect(await kept()).toHaveLength(sources.length);
+  });
+
+  it("sources a quota refuses are told in the run's trail: a sources_not_kept notice with how many were kept and which quota, stored with the run", async () => {
+    process.env.MAX_FILES_PER_CONVERSATION = "1";
+    resetConfigForTests();
+    researchModel({ write: citing });
+    const id = await newConversation();
+    const events = await runChat({ conversationId: id, mode: "research", research: { brief: BRIEF } });
+    const runId = String(events[0]?.data.runId);
+    const sources = await runSourcesWhole(await getDb(), { runId });
+    expect(sources).toHaveLength(3);
+    const about = { code: "sources_not_kept", kept: 1, notKept: 2, quota: "conversation_files" };
+    const notices = of(events, "step").filter(
+      (s) => s.type === "notice" && (s.about as { code?: string } | undefined)?.code === "sources_not_kept",
+    );
+    expect(notices).toEqual([
+      expect.objectContaining({
+        about,
+        text: prompt("en", "notice_sources_not_kept_conversation_files", { kept: "1", notKept: "2" }),
+      }),
+    ]);
+    const names = events.map((e) => e.event);
+    expect(names.lastIndexOf("step")).toBeLessThan(names.indexOf("done"));
+    // Stored with the run: a reload shows it in the trail.
+    const detail = (await (await getOne(jsonRequest("", "GET"), params({ id }))).json()) as {
+      messages: { run: { steps: { type: string; about?: unknown }[] } | null }[];
+    };
+    expect(detail.messages[1]?.run?.steps.filter((s) => s.type === "notice")).toContainEqual(
+      expect.objectContaining({ about }),
+    );
+    expect((await listFileSummaries(await getDb(), { conversationId: id })).filter((f) => f.sourceUrl)).toHaveLength(1);
   });
 
   it("without a fast role the conversation's model verifies", async () => {

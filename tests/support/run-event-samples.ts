@@ -85,6 +85,12 @@ export const sampleAgentSteps: { [T in AgentStepType]: Extract<AgentStep, { type
     },
     { type: "notice", iteration: 0, text: "Sources.", about: { code: "research_budget", budget: "sources", max: 30 } },
     { type: "notice", iteration: 0, text: "Unreachable.", about: { code: "mcp_unavailable", server: "files" } },
+    {
+      type: "notice",
+      iteration: 0,
+      text: "Not kept.",
+      about: { code: "sources_not_kept", kept: 1, notKept: 2, quota: "conversation_files" },
+    },
     { type: "notice", iteration: 4, text: "A plain notice." },
   ],
   approval_request: [

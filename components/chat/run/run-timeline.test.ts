@@ -166,6 +166,35 @@ describe("notices in the trail", () => {
     }
   });
 
+  it("words a research run's sources a quota left out of the library: how many were kept, which quota (en + ja)", () => {
+    const ja = (about: Parameters<typeof notice>[0]) =>
+      renderHtml(
+        createElement(RunTimeline, {
+          timeline: [{ kind: "notice", key: "n", text: "English sentence", ...(about ? { about } : {}) }],
+          runEnded: true,
+          elapsedMs: 0,
+        }),
+        "ja",
+      ).replace(/<!-- -->/g, "");
+    const files = { code: "sources_not_kept", kept: 1, notKept: 2, quota: "conversation_files" } as const;
+    expect(notice(files)).toContain(
+      "1 of the research&#x27;s web sources was kept in this chat&#x27;s files; the other 2 were not: the chat holds its most files (MAX_FILES_PER_CONVERSATION).",
+    );
+    const storage = { code: "sources_not_kept", kept: 12, notKept: 1, quota: "user_storage" } as const;
+    expect(notice(storage)).toContain(
+      "12 of the research&#x27;s web sources were kept in this chat&#x27;s files; the other one was not: your files take all the storage you have (MAX_STORAGE_MB_PER_USER).",
+    );
+    expect(notice({ ...files, quota: "project_files" })).toContain(
+      "the project holds its most files (MAX_FILES_PER_PROJECT)",
+    );
+    expect(ja(files)).toContain(
+      "調査で読んだウェブの情報源のうち 1 件をこのチャットのファイルに保存しました。残りの 2 件は、チャットのファイル数が上限（MAX_FILES_PER_CONVERSATION）に達したため保存していません。",
+    );
+    expect(ja(storage)).toContain("保存容量の上限（MAX_STORAGE_MB_PER_USER）");
+    expect(ja(storage)).not.toContain("English sentence");
+    expect(notice(storage)).not.toContain("run-language sentence");
+  });
+
   it("a tool selection that fell back says so instead of a choice of every tool (en + ja)", () => {
     const entry = (fellBack: boolean): TimelineEntry => ({
       kind: "tool_selection",

@@ -23,6 +23,13 @@ const DAG_FALLBACK_KEYS = {
   cycle: "dagFallbackCycle",
 } as const;
 
+/** Which quota left a research run's sources out of the library. */
+const NOT_KEPT_KEYS = {
+  conversation_files: "sourcesNotKeptConversationFiles",
+  project_files: "sourcesNotKeptProjectFiles",
+  user_storage: "sourcesNotKeptUserStorage",
+} as const;
+
 /** The engine's notice in the reader's language, from its data (messages/*.json, `tools.notice`). */
 function useNoticeSentence(): (about: NoticeAbout) => string {
   const t = useTranslations("tools.notice");
@@ -51,6 +58,8 @@ function useNoticeSentence(): (about: NoticeAbout) => string {
         return t("mcpUnavailable", { server: about.server });
       case "memories":
         return t("memoriesIncluded", { included: about.included, total: about.total });
+      case "sources_not_kept":
+        return t(NOT_KEPT_KEYS[about.quota], { kept: about.kept, notKept: about.notKept });
     }
   };
 }
