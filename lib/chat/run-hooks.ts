@@ -68,7 +68,7 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
   const { live, liveRuns, conversation, input, turn, config, language, autoTitle } = context;
   const conversationId = conversation.id;
   const memory = turn.memory.active
-    ? runMemoryWriter(db, { ownerId: input.ownerId, conversationId, askBeforeSaving: turn.memory.askBeforeSaving })
+    ? runMemoryWriter(db, { ownerId: input.ownerId, runId: live.runId, askBeforeSaving: turn.memory.askBeforeSaving })
     : undefined;
   return {
     // The conversation's tool groups; an MCP server that cannot connect is named in a notice. Its
@@ -118,8 +118,8 @@ export function runHooks(db: Db, context: RunHookContext): RunHooks {
     // a completed run never took are that turn.
     onEnd: ({ status, pending }) => {
       liveRuns.remove(live);
-      // The answer is stored now: what the run remembered names it.
-      memory?.attach(live.messageId).catch((error) => console.error("[memory] naming the answer failed", error));
+      // The answer is stored now: what was saved from the run names it.
+      memory?.attach().catch((error) => console.error("[memory] naming the answer failed", error));
       if (status === "complete" && pending.length > 0) context.continueWith(pending);
     },
     onEndNotStored: (error) =>

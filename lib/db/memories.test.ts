@@ -4,17 +4,19 @@ import { tempDbForEachTest } from "@/tests/support/temp-db";
 import type { Db } from "./client";
 import { createConversation } from "./conversations";
 import {
-  attachMemories,
   createMemory,
   deleteMemory,
   getMemory,
   listMemories,
   memoryPreferencesKey,
+  nameRunAnswer,
   updateMemory,
 } from "./memories";
-import { messages, users } from "./schema";
+import { dismissedProposals, dismissProposal } from "./memory-dismissals";
+import { createRun } from "./runs";
+import { memoryDismissals, messages, users } from "./schema";
 import { readSetting } from "./settings";
-import { deleteUser } from "./users";
+import { deleteUser, insertUser } from "./users";
 
 /** A user's memories (docs/architecture.md, "Projects and memory"), on SQLite and on PostgreSQL. */
 
@@ -27,10 +29,17 @@ async function addUser(id: string) {
   await db.insert(users).values({ id, username: id, passwordHash: "x", role: "user", createdAt: Date.now() });
 }
 
-async function addAnswer(conversationId: string): Promise<string> {
+async function addAnswer(conversationId: string, runId: string | null = null): Promise<string> {
   const id = crypto.randomUUID();
-  await db.insert(messages).values({ id, conversationId, role: "assistant", content: "ok", createdAt: Date.now() });
+  await db
+    .insert(messages)
+    .values({ id, conversationId, role: "assistant", content: "ok", runId, createdAt: Date.now() });
   return id;
+}
+
+async function addRun(ownerId: string | null) {
+  const chat = await createConversation(db, { ownerId });
+  return createRun(db, { conversationId: chat.id, mode: "native", model: "m" });
 }
 
 describe("memories", () => {
@@ -66,12 +75,40 @@ describe("memories", () => {
       code: "not_found:message",
     });
     expect(await listMemories(db, { ownerId: "bob" })).toEqual([]);
+  });
 
-    // The run saves before its answer is stored, then names it.
-    const early = await createMemory(db, { ownerId: "alice", text: "c", conversationId: chat.id });
-    const later = await addAnswer(chat.id);
-    await attachMemories(db, { ids: [early.id], conversationId: chat.id, messageId: later });
-    expect((await getMemory(db, { id: early.id, ownerId: "alice" })).messageId).toBe(later);
+  it("a memory from a run names the run's answer once stored, whether saved before the answer is stored or after", async () => {
+    await addUser("alice");
+    const run = await addRun("alice");
+    // Saved while the answer streams: the run and its conversation, no answer yet.
+    const early = await createMemory(db, { ownerId: "alice", text: "early", runId: run.id });
+    expect(early).toMatchObject({ runId: run.id, conversationId: run.conversationId, messageId: null });
+    expect(await nameRunAnswer(db, { runId: run.id })).toBeNull();
+    const answer = await addAnswer(run.conversationId, run.id);
+    // The run's end names it.
+    expect(await nameRunAnswer(db, { runId: run.id })).toBe(answer);
+    expect((await getMemory(db, { id: early.id, ownerId: "alice" })).messageId).toBe(answer);
+    // Saved after the answer is stored (the run's end has named what it found): named at once.
+    const late = await createMemory(db, { ownerId: "alice", text: "late", runId: run.id });
+    expect(late.messageId).toBe(answer);
+    expect((await getMemory(db, { id: late.id, ownerId: "alice" })).messageId).toBe(answer);
+    // Saved from the stored answer: it keeps the answer's run too.
+    const fromAnswer = await createMemory(db, { ownerId: "alice", text: "from the answer", messageId: answer });
+    expect(fromAnswer).toMatchObject({ runId: run.id, messageId: answer, conversationId: run.conversationId });
+  });
+
+  it("refuses a memory from another user's run as that run not found, and stores nothing", async () => {
+    await addUser("alice");
+    await addUser("bob");
+    const run = await addRun("alice");
+    await expect(createMemory(db, { ownerId: "bob", text: "b", runId: run.id })).rejects.toMatchObject({
+      code: "not_found:run",
+    });
+    await expect(createMemory(db, { ownerId: null, text: "b", runId: run.id })).rejects.toMatchObject({
+      code: "not_found:run",
+    });
+    expect(await listMemories(db, { ownerId: "bob" })).toEqual([]);
+    expect(await listMemories(db, { ownerId: null })).toEqual([]);
   });
 
   it("keeps each user's memory switches apart, memory on and saving without asking by default", async () => {
@@ -97,5 +134,49 @@ describe("memories", () => {
     await addUser("alice");
     expect(await readMemoryPreferences(db, { ownerId: "alice" })).toEqual({ enabled: true, askBeforeSaving: false });
     expect(await readMemoryPreferences(db, { ownerId: "bob" })).toEqual({ enabled: true, askBeforeSaving: true });
+  });
+});
+
+describe("dismissed proposals", () => {
+  it("keeps a dismissed proposal by its run and text, once, for its owner only", async () => {
+    await addUser("alice");
+    await addUser("bob");
+    const run = await addRun("alice");
+    await dismissProposal(db, { ownerId: "alice", runId: run.id, text: "I like tea." });
+    await dismissProposal(db, { ownerId: "alice", runId: run.id, text: "I like tea." });
+    expect(await dismissedProposals(db, { ownerId: "alice", runId: run.id })).toEqual(["I like tea."]);
+    expect(await db.select().from(memoryDismissals)).toHaveLength(1);
+    // Another user can neither read nor dismiss on alice's run: it is not found to them.
+    await expect(dismissedProposals(db, { ownerId: "bob", runId: run.id })).rejects.toMatchObject({
+      code: "not_found:run",
+    });
+    await expect(dismissProposal(db, { ownerId: "bob", runId: run.id, text: "x" })).rejects.toMatchObject({
+      code: "not_found:run",
+    });
+    expect(await db.select().from(memoryDismissals)).toHaveLength(1);
+  });
+
+  it("go with the account, and the first account takes over single-user mode's", async () => {
+    await addUser("alice");
+    await dismissProposal(db, { ownerId: "alice", runId: (await addRun("alice")).id, text: "a" });
+    const local = await addRun(null);
+    await dismissProposal(db, { ownerId: null, runId: local.id, text: "local" });
+    await deleteUser(db, "alice");
+    expect((await db.select().from(memoryDismissals)).map((row) => row.text)).toEqual(["local"]);
+
+    await insertUser(
+      db,
+      {
+        id: "carol",
+        username: "carol",
+        passwordHash: "x",
+        role: "admin",
+        disabled: false,
+        createdAt: 1,
+        removingAt: null,
+      },
+      { claimOwnerless: true },
+    );
+    expect(await dismissedProposals(db, { ownerId: "carol", runId: local.id })).toEqual(["local"]);
   });
 });

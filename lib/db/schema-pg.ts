@@ -346,8 +346,23 @@ export const memories = pgTable(
     text: freeText("text").notNull(),
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    runId: text("run_id").references(() => runs.id, { onDelete: "set null" }),
     createdAt: ms("created_at").notNull(),
     updatedAt: ms("updated_at").notNull(),
   },
-  (table) => [index("memories_user_idx").on(table.userId)],
+  (table) => [index("memories_user_idx").on(table.userId), index("memories_run_idx").on(table.runId)],
+);
+
+export const memoryDismissals = pgTable(
+  "memory_dismissals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    text: freeText("text").notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (table) => [index("memory_dismissals_run_idx").on(table.runId)],
 );

@@ -407,10 +407,32 @@ export const memories = sqliteTable(
     /** The conversation and answer that proposed it; null when the user wrote it, or they were deleted. */
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** The run whose `remember` proposed it: it names the run's answer once that is stored (`nameRunAnswer`). */
+    runId: text("run_id").references(() => runs.id, { onDelete: "set null" }),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (table) => [index("memories_user_idx").on(table.userId)],
+  (table) => [index("memories_user_idx").on(table.userId), index("memories_run_idx").on(table.runId)],
+);
+
+/**
+ * A proposal of `remember` the owner dismissed (docs/architecture.md, "Projects and memory"): the
+ * run that proposed it and its text, so its answer shows it dismissed after a reload. Goes with the
+ * run (its conversation) or the account.
+ */
+export const memoryDismissals = sqliteTable(
+  "memory_dismissals",
+  {
+    id: text("id").primaryKey(),
+    /** The owner; null in single-user mode (claimed by the first admin, like memories). */
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("memory_dismissals_run_idx").on(table.runId)],
 );
 
 export type Project = typeof projects.$inferSelect;

@@ -32,3 +32,4 @@ export const toolApprovals = tables.toolApprovals;
 export const files = tables.files;
 export const fileChunks = tables.fileChunks;
 export const memories = tables.memories;
+export const memoryDismissals = tables.memoryDismissals;

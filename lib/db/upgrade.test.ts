@@ -264,4 +264,32 @@ describe("upgrading a database of an earlier release", () => {
     expect(hits.map((hit) => hit.fileId)).toEqual(["f1"]);
     sqliteConnection(upgraded).close();
   });
+
+  it("an earlier memory names no run, and a memory from a run outlives the run's conversation", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0018_library_short_terms");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql
+      .prepare(
+        "INSERT INTO memories (id, text, conversation_id, created_at, updated_at) VALUES ('m1', 'I work in metric units.', 'c1', 1, 1)",
+      )
+      .run();
+    sql.close();
+
+    const upgraded = await openDb(file);
+    const sqlite = sqliteConnection(upgraded);
+    expect(sqlite.prepare("SELECT run_id FROM memories WHERE id = 'm1'").get()).toEqual({ run_id: null });
+    const run = await createRun(upgraded, { conversationId: "c1", mode: "native", model: "m" });
+    sqlite.prepare("UPDATE memories SET run_id = ? WHERE id = 'm1'").run(run.id);
+    sqlite.prepare("INSERT INTO memory_dismissals (id, run_id, text, created_at) VALUES ('d1', ?, 'x', 1)").run(run.id);
+    // The column added to the old table lets its run go with the conversation, as a new table's would.
+    sqlite.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(sqlite.prepare("SELECT run_id, conversation_id FROM memories WHERE id = 'm1'").get()).toEqual({
+      run_id: null,
+      conversation_id: null,
+    });
+    expect(sqlite.prepare("SELECT count(*) AS n FROM memory_dismissals").get()).toEqual({ n: 0 });
+    sqlite.close();
+  });
 });

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { Db } from "./client";
 import { memoryPreferencesKey } from "./memories";
 import { lockedForShare } from "./portable-sql";
-import { conversations, memories, presets, type User, type UserRole, users } from "./schema";
+import { conversations, memories, memoryDismissals, presets, type User, type UserRole, users } from "./schema";
 import { deleteSetting } from "./settings";
 
 /** The users table (the account rules are lib/auth/accounts.ts). */
@@ -45,13 +45,14 @@ export async function getUser(db: Db, id: string): Promise<User> {
   return user;
 }
 
-/** Stores a new account; the first one (`claimOwnerless`) takes over single-user mode's conversations, presets and memories. */
+/** Stores a new account; the first one (`claimOwnerless`) takes over single-user mode's conversations, presets, memories and dismissed proposals. */
 export async function insertUser(tx: Db, user: User, { claimOwnerless }: { claimOwnerless: boolean }): Promise<void> {
   await tx.insert(users).values(user);
   if (claimOwnerless) {
     await tx.update(conversations).set({ userId: user.id }).where(isNull(conversations.userId));
     await tx.update(presets).set({ userId: user.id }).where(isNull(presets.userId));
     await tx.update(memories).set({ userId: user.id }).where(isNull(memories.userId));
+    await tx.update(memoryDismissals).set({ userId: user.id }).where(isNull(memoryDismissals.userId));
   }
 }
 

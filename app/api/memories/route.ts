@@ -13,9 +13,9 @@ export const GET = apiRoute(async (_request: Request, _context: unknown, viewer)
   return Response.json({ memories: rows.map(publicMemory) });
 });
 
-/** A memory the user writes, or saves from an answer's proposal: that answer must be in one of their conversations. */
+/** A memory the user writes, or saves from an answer's proposal: that answer or run must be in one of their conversations. */
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {
-  const { text, messageId } = await parseJsonBody(request, createMemoryBody);
-  const memory = await createMemory(await getDb(), { ownerId: ownerOf(viewer), text, messageId });
+  const { text, messageId, runId } = await parseJsonBody(request, createMemoryBody);
+  const memory = await createMemory(await getDb(), { ownerId: ownerOf(viewer), text, messageId, runId });
   return Response.json({ memory: publicMemory(memory) }, { status: 201 });
 });

@@ -7,14 +7,22 @@ const memoryText = z
   .transform((text) => text.replace(/\s+/g, " ").trim())
   .pipe(z.string().min(1, "must not be empty").max(MAX_MEMORY_CHARS));
 
+const id = z.string().min(1).max(100);
+
 /**
  * `POST /api/memories`: a memory the user writes, or one `remember` proposed and the user saves
- * from its answer (`messageId`: the memory keeps that answer and its conversation).
+ * from its answer: `messageId` once the answer is stored, `runId` (its run) from the moment the
+ * proposal streams; either way the memory keeps the run, the conversation and, once stored, the answer.
  */
-export const createMemoryBody = z.strictObject({
-  text: memoryText,
-  messageId: z.string().min(1).max(100).optional(),
-});
+export const createMemoryBody = z
+  .strictObject({ text: memoryText, messageId: id.optional(), runId: id.optional() })
+  .refine((body) => body.messageId === undefined || body.runId === undefined, "give messageId or runId, not both");
+
+/** `POST /api/memories/dismissals`: the user dismisses a proposal of `remember`: its run and its text. */
+export const dismissProposalBody = z.strictObject({ runId: id, text: memoryText });
+
+/** `GET /api/memories/dismissals?runId=`: the run's proposals the user dismissed. */
+export const dismissalsQuery = z.object({ runId: id });
 
 /** `PATCH /api/memories/:id`: its new text. */
 export const updateMemoryBody = z.strictObject({ text: memoryText });
@@ -25,5 +33,6 @@ export const memorySettingsBody = z
   .refine((body) => Object.values(body).some((value) => value !== undefined), "give enabled or askBeforeSaving");
 
 export type CreateMemoryBody = z.infer<typeof createMemoryBody>;
+export type DismissProposalBody = z.infer<typeof dismissProposalBody>;
 export type UpdateMemoryBody = z.infer<typeof updateMemoryBody>;
 export type MemorySettingsBody = z.infer<typeof memorySettingsBody>;
