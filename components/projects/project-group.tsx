@@ -2,38 +2,38 @@
 
 import { ChevronRight, Folder, MoreHorizontal, Plus, Settings2, Trash2 } from "lucide-react";
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { useTranslations } from "use-intl";
 import { IconButton } from "@/components/ui/icon-button";
 import { Menu } from "@/components/ui/menu";
 import { cx } from "@/lib/client/cx";
-import type { Project } from "@/lib/client/types";
+import type { ConversationSummary, Project } from "@/lib/client/types";
+import { ProjectChats } from "./project-chats";
 
 /** Where a new chat in the project starts: the new-chat page, told the project. */
 export const newChatInProjectHref = (projectId: string) => `/?project=${encodeURIComponent(projectId)}`;
 
 /**
- * A project in the sidebar: its name folds and unfolds its chats (remembered by the server), a
- * button starts a new chat in it, and its menu opens its settings or deletes it.
+ * A project in the sidebar: its name folds and unfolds its chats (remembered by the server), read
+ * by the group itself while it is open; a button starts a new chat in it, and its menu opens its
+ * settings or deletes it.
  */
 export function ProjectGroup({
   project,
-  count,
   active,
+  activeId,
   onToggle,
   onSettings,
   onDelete,
-  children,
+  onRequestDelete,
 }: {
   project: Project;
-  /** How many of its chats the list shows. */
-  count: number;
   /** The open chat is in it. */
   active: boolean;
+  activeId: string | null;
   onToggle: () => void;
   onSettings: () => void;
   onDelete: () => void;
-  children: ReactNode;
+  onRequestDelete: (conversation: ConversationSummary) => void;
 }) {
   const t = useTranslations("projects");
   const { id, name, collapsed } = project;
@@ -61,7 +61,6 @@ export function ProjectGroup({
           <span data-testid="project-name" className="min-w-0 flex-1 truncate text-left">
             {name}
           </span>
-          {collapsed && count > 0 ? <span className="text-xs text-muted-foreground tabular-nums">{count}</span> : null}
         </button>
         <div className="invisible absolute inset-y-0 right-1 flex items-center gap-0.5 rounded-r-lg bg-linear-to-l from-muted from-70% pl-6 group-focus-within:visible group-hover:visible">
           <Link
@@ -116,7 +115,7 @@ export function ProjectGroup({
       </div>
       {collapsed ? null : (
         <div id={listId} className="ml-3 border-l border-border pl-1">
-          {count === 0 ? <p className="px-2.5 py-1.5 text-xs text-muted-foreground">{t("noChats")}</p> : children}
+          <ProjectChats project={project} activeId={activeId} onRequestDelete={onRequestDelete} />
         </div>
       )}
     </li>

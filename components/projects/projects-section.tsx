@@ -3,13 +3,14 @@
 import { FolderPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import useSWR from "swr";
 import { useTranslations } from "use-intl";
-import { ConversationRows } from "@/components/sidebar/conversation-rows";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { IconButton } from "@/components/ui/icon-button";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
-import type { ConversationSummary, Project } from "@/lib/client/types";
+import { cacheKeys } from "@/lib/client/cache-keys";
+import type { ConversationDetail, ConversationSummary, Project } from "@/lib/client/types";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { ProjectDialog } from "./project-dialog";
 import { ProjectGroup } from "./project-group";
@@ -19,16 +20,13 @@ import { useProjects } from "./use-projects";
 type Editing = { project: Project | null } | null;
 
 /**
- * The sidebar's projects, above the other chats: each with its chats (those the list has loaded),
+ * The sidebar's projects, above the other chats: each with all its chats (each group reads its own),
  * folded or not; "New project"; each project's settings and deletion.
  */
 export function ProjectsSection({
-  conversations,
   activeId,
   onRequestDelete,
 }: {
-  /** The listed chats that belong to a project. */
-  conversations: ConversationSummary[];
   activeId: string | null;
   onRequestDelete: (conversation: ConversationSummary) => void;
 }) {
@@ -40,6 +38,9 @@ export function ProjectsSection({
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // The open chat's project, from the conversation the page shows (its cache entry; nothing is fetched here).
+  const { data: open } = useSWR<ConversationDetail>(activeId ? cacheKeys.conversation(activeId) : null, null);
+  const activeProjectId = open?.conversation.projectId ?? null;
 
   const toggle = async (project: Project) => {
     setFailure(null);
@@ -59,7 +60,7 @@ export function ProjectsSection({
       return errorText(caught);
     }
     drop(project.id);
-    const activeGoes = withConversations && conversations.some((c) => c.id === activeId && c.projectId === project.id);
+    const activeGoes = withConversations && activeProjectId === project.id;
     await refresh();
     if (activeGoes) router.push("/");
     return null;
@@ -86,22 +87,18 @@ export function ProjectsSection({
         </p>
       ) : null}
       <ul className="space-y-px">
-        {projects.map((project) => {
-          const chats = conversations.filter((c) => c.projectId === project.id);
-          return (
-            <ProjectGroup
-              key={project.id}
-              project={project}
-              count={chats.length}
-              active={chats.some((c) => c.id === activeId)}
-              onToggle={() => void toggle(project)}
-              onSettings={() => setEditing({ project })}
-              onDelete={() => setDeleting(project)}
-            >
-              <ConversationRows conversations={chats} activeId={activeId} onRequestDelete={onRequestDelete} />
-            </ProjectGroup>
-          );
-        })}
+        {projects.map((project) => (
+          <ProjectGroup
+            key={project.id}
+            project={project}
+            active={activeProjectId === project.id}
+            activeId={activeId}
+            onToggle={() => void toggle(project)}
+            onSettings={() => setEditing({ project })}
+            onDelete={() => setDeleting(project)}
+            onRequestDelete={onRequestDelete}
+          />
+        ))}
       </ul>
       {editing ? (
         <ProjectDialog

@@ -32,9 +32,10 @@ function groupByDate(items: ConversationSummary[]): [DateGroup, ConversationSumm
 }
 
 /**
- * The conversations: the projects with their chats first, then the pinned ones in their own
- * section, then the others newest first in date sections; with loading, empty and error states. A
- * search or the archive lists its hits without the projects.
+ * The conversations: the projects first, each group listing all its chats itself, then the pinned
+ * ones in their own section, then the others newest first in date sections (a project's chats this
+ * list loads are left to its group); with loading, empty and error states. A search or the archive
+ * lists its hits without the projects.
  */
 export function ConversationList({
   activeId,
@@ -81,13 +82,7 @@ export function ConversationList({
   if (pinned.length) sections.unshift([t("pinned"), pinned]);
   return (
     <nav aria-label={showArchived ? t("archivedHistory") : t("history")} className="flex-1 overflow-y-auto px-2 pb-4">
-      {grouped ? (
-        <ProjectsSection
-          conversations={items.filter(inProject)}
-          activeId={activeId}
-          onRequestDelete={onRequestDelete}
-        />
-      ) : null}
+      {grouped ? <ProjectsSection activeId={activeId} onRequestDelete={onRequestDelete} /> : null}
       {items.length === 0 ? (
         <p className="px-2 pt-3 text-sm text-muted-foreground">
           {query ? t("noMatch", { query }) : showArchived ? t("emptyArchive") : t("empty")}

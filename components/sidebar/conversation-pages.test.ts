@@ -4,14 +4,18 @@ import { conversationSummary } from "@/tests/support/conversation-summary";
 import {
   type ConversationPage,
   flattenPages,
+  followInProjectPages,
   listStatus,
   removeFromPages,
   replaceInPages,
   upsertInPages,
 } from "./conversation-pages";
 
-const conversation = (id: string, updatedAt: number, flags: { pinned?: boolean; archived?: boolean } = {}) =>
-  conversationSummary({ id, title: `Chat ${id}`, updatedAt, ...flags });
+const conversation = (
+  id: string,
+  updatedAt: number,
+  flags: { pinned?: boolean; archived?: boolean; projectId?: string | null } = {},
+) => conversationSummary({ id, title: `Chat ${id}`, updatedAt, ...flags });
 
 const page = (
   conversations: ConversationSummary[],
@@ -66,6 +70,28 @@ describe("sidebar list pages", () => {
   it("drops a deleted conversation from whichever page holds it", () => {
     const pages = [page([conversation("a", 5)], "x"), page([conversation("b", 4)])];
     expect(ids(removeFromPages(pages, "b"))).toEqual(["a"]);
+  });
+});
+
+describe("a project group's own pages", () => {
+  const inP = (id: string, updatedAt: number, flags: { pinned?: boolean; archived?: boolean } = {}) =>
+    conversation(id, updatedAt, { ...flags, projectId: "p" });
+  const pages = [page([inP("a", 5), inP("b", 4)], "x"), page([inP("c", 1)])];
+
+  it("takes in a chat created in or moved into the project, newest first", () => {
+    expect(ids(followInProjectPages(pages, "p", inP("n", 9)))).toEqual(["n", "a", "b", "c"]);
+    expect(ids(followInProjectPages(pages, "p", inP("c", 6)))).toEqual(["c", "a", "b"]);
+  });
+
+  it("lets go of a chat moved out of the project, into another one, or archived", () => {
+    expect(ids(followInProjectPages(pages, "p", conversation("b", 4)))).toEqual(["a", "c"]);
+    expect(ids(followInProjectPages(pages, "p", conversation("c", 1, { projectId: "q" })))).toEqual(["a", "b"]);
+    expect(ids(followInProjectPages(pages, "p", inP("a", 5, { archived: true })))).toEqual(["b", "c"]);
+  });
+
+  it("leaves another project's chat out and an unloaded group for the server to fill", () => {
+    expect(ids(followInProjectPages(pages, "p", conversation("z", 9, { projectId: "q" })))).toEqual(["a", "b", "c"]);
+    expect(followInProjectPages(undefined, "p", inP("n", 9))).toBeUndefined();
   });
 });
 

@@ -56,6 +56,20 @@ export function replaceInPages(
   }));
 }
 
+/**
+ * A project's own pages after a conversation changed: it is listed there while it is in the project
+ * and not archived (in the list's order, as `upsertInPages`), and leaves them otherwise.
+ */
+export function followInProjectPages(
+  pages: ConversationPage[] | undefined,
+  projectId: string,
+  conversation: ConversationSummary,
+): ConversationPage[] | undefined {
+  return conversation.projectId === projectId
+    ? upsertInPages(pages, conversation)
+    : removeFromPages(pages, conversation.id);
+}
+
 export function removeFromPages(pages: ConversationPage[] | undefined, id: string): ConversationPage[] | undefined {
   return pages?.map((page) => ({ ...page, conversations: page.conversations.filter((c) => c.id !== id) }));
 }

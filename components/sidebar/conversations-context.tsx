@@ -3,6 +3,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useSWRConfig } from "swr";
 import useSWRInfinite from "swr/infinite";
+import { useProjectChatLists } from "@/components/projects/use-project-chats";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { type ApiError, api, asApiError } from "@/lib/client/api";
 import { type ConversationPageKey, cacheKeys, conversationPageKey } from "@/lib/client/cache-keys";
@@ -34,7 +35,7 @@ export interface Conversations {
   hasMore: boolean;
   loadingMore: boolean;
   loadMore(): Promise<void>;
-  /** Re-reads the loaded pages (titles and order change when a run starts or ends). */
+  /** Re-reads the loaded pages, the project groups' first pages too (titles and order change when a run starts or ends). */
   refresh(): Promise<void>;
   upsert(conversation: ConversationSummary): void;
   rename(id: string, title: string): Promise<ApiError | null>;
@@ -48,12 +49,16 @@ async function fetchPage([, q, archived, cursor]: ConversationPageKey): Promise<
   return { q, archived, ...page };
 }
 
-/** The sidebar's list: first page, search, the Archived filter, "load more", and changes written into the cache. */
+/**
+ * The sidebar's list: first page, search, the Archived filter, "load more", and changes written into
+ * the cache — the project groups' own lists' too (`useProjectChatLists`).
+ */
 function useConversationsState(): Conversations {
   const errorText = useErrorText();
   const [query, setQuery] = useState("");
   const [showArchived, setShowArchived] = useState(false);
   const { mutate: mutateKey } = useSWRConfig();
+  const projectLists = useProjectChatLists();
   const {
     data: pages,
     error,
@@ -83,27 +88,31 @@ function useConversationsState(): Conversations {
   }, [hasMore, setSize]);
 
   const refresh = useCallback(async () => {
-    await mutate();
-  }, [mutate]);
+    await Promise.all([mutate(), projectLists.revalidate()]);
+  }, [mutate, projectLists]);
 
   const upsert = useCallback(
     (conversation: ConversationSummary) => {
       void mutate((current) => upsertInPages(current, conversation), { revalidate: false });
+      void projectLists.follow(conversation);
     },
-    [mutate],
+    [mutate, projectLists],
   );
 
   const rename = useCallback(
     async (id: string, title: string) => {
       try {
         const { conversation } = await api.updateConversation(id, { title });
-        await mutate((current) => replaceInPages(current, conversation), { revalidate: false });
+        await Promise.all([
+          mutate((current) => replaceInPages(current, conversation), { revalidate: false }),
+          projectLists.rename(conversation),
+        ]);
         return null;
       } catch (failure) {
         return asApiError(failure);
       }
     },
-    [mutate],
+    [mutate, projectLists],
   );
 
   const organize = useCallback(
@@ -111,7 +120,10 @@ function useConversationsState(): Conversations {
       try {
         const { conversation } = await api.updateConversation(id, change);
         if ("archived" in change) otherFilterStale.current = true;
-        await mutate((current) => upsertInPages(current, conversation), { revalidate: false });
+        await Promise.all([
+          mutate((current) => upsertInPages(current, conversation), { revalidate: false }),
+          projectLists.follow(conversation),
+        ]);
         await mutateKey(
           cacheKeys.conversation(id),
           (detail: ConversationDetail | undefined) =>
@@ -123,21 +135,24 @@ function useConversationsState(): Conversations {
         return asApiError(failure);
       }
     },
-    [mutate, mutateKey],
+    [mutate, mutateKey, projectLists],
   );
 
   const remove = useCallback(
     async (id: string) => {
       try {
         await api.deleteConversation(id);
-        await mutate((current) => removeFromPages(current, id), { revalidate: false });
+        await Promise.all([
+          mutate((current) => removeFromPages(current, id), { revalidate: false }),
+          projectLists.forget(id),
+        ]);
         await mutateKey(cacheKeys.conversation(id), undefined, { revalidate: false });
         return null;
       } catch (failure) {
         return asApiError(failure);
       }
     },
-    [mutate, mutateKey],
+    [mutate, mutateKey, projectLists],
   );
 
   const items = useMemo(() => flattenPages(pages), [pages]);

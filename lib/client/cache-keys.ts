@@ -40,3 +40,14 @@ export function conversationPageKey(q: string, archived: boolean) {
     return previous?.nextCursor ? ["/api/conversations", q, archived, previous.nextCursor] : null;
   };
 }
+
+/** One page of a project's own list of chats (the sidebar's project group), and where it starts. */
+export type ProjectChatsPageKey = readonly ["/api/conversations", "project", projectId: string, cursor: string | null];
+
+/** The keys of a project group's pages: its first page, then one per `nextCursor` until a page has none. */
+export function projectChatsPageKey(projectId: string) {
+  return (index: number, previous: { nextCursor: string | null } | null): ProjectChatsPageKey | null => {
+    if (index === 0) return ["/api/conversations", "project", projectId, null];
+    return previous?.nextCursor ? ["/api/conversations", "project", projectId, previous.nextCursor] : null;
+  };
+}

@@ -157,7 +157,8 @@ export async function removeAbandonedConversations(db: Db, { before }: { before:
 
 /**
  * Pinned first, then newest activity first; `q` matches titles and message contents. Archived
- * conversations are listed (and searched) only with `archived`, and then only they are.
+ * conversations are listed (and searched) only with `archived`, and then only they are. With
+ * `projectId`, only that project's (callers check the project is the owner's).
  */
 export async function listConversations(
   db: Db,
@@ -166,11 +167,13 @@ export async function listConversations(
     cursor,
     limit = 30,
     archived = false,
+    projectId,
     ownerId,
-  }: { q?: string; cursor?: string; limit?: number; archived?: boolean; ownerId: OwnerId },
+  }: { q?: string; cursor?: string; limit?: number; archived?: boolean; projectId?: string; ownerId: OwnerId },
 ): Promise<{ conversations: ConversationListItem[]; nextCursor: string | null }> {
   const query = q?.trim();
   const filters: (SQL | undefined)[] = [ownedBy(ownerId), eq(conversations.archived, archived), started];
+  if (projectId !== undefined) filters.push(eq(conversations.projectId, projectId));
   if (query) filters.push(matchesQuery(db, query));
   if (cursor) filters.push(after(decodeCursor(cursor)));
   const rows = await db

@@ -11,8 +11,12 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request: Request, _context: unknown, viewer) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  const query = parseWith(listConversationsQuery, params);
-  return Response.json(await listConversations(await getDb(), { ...query, ownerId: ownerOf(viewer) }));
+  const { project, ...query } = parseWith(listConversationsQuery, params);
+  const db = await getDb();
+  const ownerId = ownerOf(viewer);
+  // Another user's project is "not found", exactly like a missing one.
+  const projectId = project === undefined ? undefined : (await getProject(db, { id: project, ownerId })).id;
+  return Response.json(await listConversations(db, { ...query, projectId, ownerId }));
 });
 
 export const POST = apiRoute(async (request: Request, _context: unknown, viewer) => {

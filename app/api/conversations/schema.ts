@@ -14,6 +14,8 @@ export const listConversationsQuery = z.object({
     .enum(["0", "1"])
     .optional()
     .transform((value) => value === "1"),
+  /** One of the viewer's projects: only its conversations (the sidebar's project group). */
+  project: z.string().min(1).max(100).optional(),
 });
 
 const title = z.string().trim().min(1, "must not be empty").max(200);

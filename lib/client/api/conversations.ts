@@ -13,11 +13,15 @@ import { jsonBody, request } from "./request";
 
 type ListQuery = z.input<typeof listConversationsQuery>;
 
-/** A page of the list: the search, the archived ones or the others, and where the page starts (`nextCursor`). */
+/**
+ * A page of the list: the search, the archived ones or the others, one project's only, and where the
+ * page starts (`nextCursor`).
+ */
 export interface ListConversationsRequest {
   q?: ListQuery["q"];
   cursor?: ListQuery["cursor"] | null;
   archived?: boolean;
+  project?: ListQuery["project"];
 }
 
 /** `presetId`: the preset to start with; left out, the user's default preset; null, none. */
@@ -30,10 +34,11 @@ export type ExportFormat = NonNullable<z.input<typeof exportQuery>["format"]>;
 export const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
 
 export const conversationsApi = {
-  listConversations: ({ q, cursor, archived }: ListConversationsRequest) => {
+  listConversations: ({ q, cursor, archived, project }: ListConversationsRequest) => {
     const params = new URLSearchParams();
     if (q) params.set("q", q);
     if (archived) params.set("archived", "1");
+    if (project) params.set("project", project);
     if (cursor) params.set("cursor", cursor);
     const query = params.size ? `?${params}` : "";
     return request<{ conversations: ConversationSummary[]; nextCursor: string | null }>(`/api/conversations${query}`, {
