@@ -100,6 +100,27 @@ describe("the library index", () => {
     expect((await search(c, "天気 東京")).map((hit) => hit.fileId)).toEqual([tokyo]);
   });
 
+  it('finds a "phrase" as its words whole, side by side and in order, whatever punctuation is between them', async () => {
+    const c = await chat();
+    const comma = await addFile("It was red, fox-coloured.", { conversationId: c });
+    await addFile("The red foxes ran; a fox, red-eyed.", { conversationId: c });
+    expect((await search(c, '"red fox"')).map((hit) => hit.fileId)).toEqual([comma]);
+  });
+
+  it('finds a "phrase" typed with punctuation only as written', async () => {
+    const c = await chat();
+    const written = await addFile("Runs on node.js 20.", { conversationId: c });
+    await addFile("Runs on node js 20.", { conversationId: c });
+    expect((await search(c, '"node.js 20"')).map((hit) => hit.fileId)).toEqual([written]);
+  });
+
+  it("finds a longer Japanese term only where it stands whole, not where its pairs are apart", async () => {
+    const c = await chat();
+    const whole = await addFile("東京都の人口。", { conversationId: c });
+    await addFile("東京と京都を旅した。", { conversationId: c });
+    expect((await search(c, "東京都")).map((hit) => hit.fileId)).toEqual([whole]);
+  });
+
   it("finds a one-character Japanese term through the short-term index, alone and beside other terms", async () => {
     const c = await chat();
     const rain = await addFile("大阪の天気は雨。", { conversationId: c });

@@ -109,19 +109,19 @@ function substringScore(terms: QueryTerm[]): SQL {
   return sql.join(parts, sql` + `);
 }
 
-const lookups = (terms: QueryTerm[]) => terms.map((term) => ({ term, lookup: termLookup(term.text, term.prefix) }));
-
 /** The term is a substring of the passage (its folded text, so plain LIKE). */
 const holds = (term: QueryTerm) => sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
 
 /**
  * PostgreSQL: the passage has every term's tokens — exact ones through the GIN index over the
  * tokens, a `word*` by a token starting with it (with the trigram index on the text narrowing it
- * first when it is long enough for trigrams).
+ * first when it is long enough for trigrams) — and a term of several tokens has them side by side
+ * in its `grams`, as SQLite's FTS5 phrase does.
  */
 function hasTokens(terms: QueryTerm[]): SQL[] {
-  return lookups(terms).flatMap(({ lookup }) => {
-    const exact = lookup.prefix ? lookup.tokens.slice(0, -1) : lookup.tokens;
+  return terms.flatMap((term) => {
+    const lookup = termLookup(term.text, term.prefix);
+    const exact = [...new Set([...(lookup.prefix ? lookup.tokens.slice(0, -1) : lookup.tokens), ...lookup.anywhere])];
     const conditions: SQL[] = [];
     if (exact.length) {
       const array = sql.join(
@@ -130,10 +130,14 @@ function hasTokens(terms: QueryTerm[]): SQL[] {
       );
       conditions.push(sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${array}]::text[]`);
     }
+    if (lookup.tokens.length > 1 || lookup.prefix) {
+      // Tokens are letters, digits and marks only: LIKE reads them as themselves.
+      const sequence = lookup.tokens.join(" ");
+      conditions.push(sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${sequence}${lookup.prefix ? "" : " "}%`}`);
+    }
     const start = lookup.prefix ? lookup.tokens.at(-1) : undefined;
-    if (start !== undefined) {
+    if (start !== undefined && lookup.tokens.length === 1) {
       const word = { text: start, phrase: false, prefix: true };
-      conditions.push(sql`(' ' || ${fileChunks.grams}) LIKE ${`% ${likePattern(word).slice(1)}`} ESCAPE '\\'`);
       if (isIndexable(word)) conditions.push(holds(word));
     }
     return conditions;
@@ -148,29 +152,29 @@ export interface LibraryResult {
 
 /**
  * The newest passages of the scope that hold every term, at most `ranked` (+ 1, to tell whether
- * there were more): found by the terms' tokens (SQLite's FTS5 table hands them over newest first,
- * PostgreSQL's GIN index), then checked against the text where the tokens say less than the term.
+ * there were more), found by the terms' tokens: SQLite's FTS5 table hands them over newest first,
+ * each joined to its file through the index `file_chunks_file_of` rather than the passage's row, so
+ * no passage's text is read; PostgreSQL's GIN index narrows, `grams` decides. Only a term with
+ * punctuation in it is checked against the text as well, as written.
  */
 function newestCandidates(db: Db, terms: QueryTerm[], inScope: SQL, ranked: number) {
-  const checked = lookups(terms)
-    .filter(({ lookup }) => lookup.verify)
-    .map(({ term }) => holds(term));
+  const asWritten = terms.filter((term) => termLookup(term.text, term.prefix).literal).map(holds);
   if (chosenStore() === "postgres") {
     return db
       .select({ id: fileChunks.id, bm25: sql<number>`0`.as("bm25") })
       .from(fileChunks)
       .innerJoin(files, eq(files.id, fileChunks.fileId))
-      .where(and(inScope, ...hasTokens(terms), ...checked))
+      .where(and(inScope, ...hasTokens(terms), ...asWritten))
       .orderBy(desc(fileChunks.id))
       .limit(ranked + 1)
       .as("candidates");
   }
   return db
-    .select({ id: fileChunks.id, bm25: sql<number>`-bm25(file_chunks_grams)`.as("bm25") })
+    .select({ id: sql<number>`${chunksGrams.rowid}`.as("id"), bm25: sql<number>`-bm25(file_chunks_grams)`.as("bm25") })
     .from(chunksGrams)
-    .innerJoin(fileChunks, eq(fileChunks.id, chunksGrams.rowid))
+    .innerJoin(sql`${fileChunks} INDEXED BY file_chunks_file_of`, eq(fileChunks.id, chunksGrams.rowid))
     .innerJoin(files, eq(files.id, fileChunks.fileId))
-    .where(and(sql`file_chunks_grams MATCH ${tokensMatch(terms)}`, inScope, ...checked))
+    .where(and(sql`file_chunks_grams MATCH ${tokensMatch(terms)}`, inScope, ...asWritten))
     .orderBy(desc(chunksGrams.rowid))
     .limit(ranked + 1)
     .as("candidates");
@@ -191,12 +195,30 @@ export async function searchLibrary(
     ranked = RANKED_PASSAGES,
   }: { scope: LibraryScope; terms: QueryTerm[]; limit: number; offset: number; ranked?: number },
 ): Promise<LibraryResult> {
-  const searched = terms.filter((term) => termLookup(term.text, term.prefix).tokens.length > 0);
+  const searched = terms.filter((term) => {
+    const lookup = termLookup(term.text, term.prefix);
+    return lookup.tokens.length + lookup.anywhere.length > 0;
+  });
   if (searched.length === 0) return { hits: [], limited: false };
   const inScope = await scopeCondition(db, scope);
   if (!inScope) return { hits: [], limited: false };
   const candidates = newestCandidates(db, searched, inScope, ranked);
-  const score = chosenStore() === "sqlite" ? sql<number>`${candidates.bm25}` : substringScore(searched);
+  // The candidates are ranked by id and score alone, so only the page of hits reads its passages'
+  // text; `matches` counts every candidate, before the page is cut.
+  const sqlite = chosenStore() === "sqlite";
+  const scored = db
+    .select({
+      passage: sql<number>`${candidates.id}`.as("passage"),
+      score: sql<number>`${sqlite ? candidates.bm25 : substringScore(searched)}`.as("score"),
+      matches: sql<number>`count(*) over ()`.as("matches"),
+    })
+    .from(candidates)
+    .$dynamic();
+  const page = (sqlite ? scored : scored.innerJoin(fileChunks, eq(fileChunks.id, candidates.id)))
+    .orderBy(sql`score desc, passage`)
+    .limit(limit)
+    .offset(offset)
+    .as("page");
   const rows = await db
     .select({
       fileId: fileChunks.fileId,
@@ -207,18 +229,16 @@ export async function searchLibrary(
       text: fileChunks.text,
       start: fileChunks.start,
       page: fileChunks.pageFirst,
-      score: sql<number>`${score}`.mapWith(Number),
-      candidates: sql<number>`count(*) over ()`.mapWith(Number),
+      score: sql<number>`${page.score}`.mapWith(Number),
+      matches: sql<number>`${page.matches}`.mapWith(Number),
     })
-    .from(candidates)
-    .innerJoin(fileChunks, eq(fileChunks.id, candidates.id))
+    .from(page)
+    .innerJoin(fileChunks, eq(fileChunks.id, page.passage))
     .innerJoin(files, eq(files.id, fileChunks.fileId))
-    .orderBy(desc(score), asc(fileChunks.id))
-    .limit(limit)
-    .offset(offset);
+    .orderBy(desc(page.score), asc(page.passage));
   return {
-    hits: rows.map(({ candidates: _, ...hit }) => hit),
-    limited: (rows[0]?.candidates ?? 0) > ranked,
+    hits: rows.map(({ matches: _, ...hit }) => hit),
+    limited: (rows[0]?.matches ?? 0) > ranked,
   };
 }
 

@@ -335,7 +335,11 @@ export const fileChunks = pgTable(
     pageFirst: integer("page_first"),
     pageLast: integer("page_last"),
   },
-  (table) => [uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq)],
+  (table) => [
+    uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq),
+    // The same as SQLite's, whose searches join each passage to its file through it (docs/architecture.md, "The library index").
+    index("file_chunks_file_of").on(table.id, table.fileId),
+  ],
 );
 
 export const memories = pgTable(

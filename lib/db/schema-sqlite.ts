@@ -390,7 +390,12 @@ export const fileChunks = sqliteTable(
     pageFirst: integer("page_first"),
     pageLast: integer("page_last"),
   },
-  (table) => [uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq)],
+  (table) => [
+    uniqueIndex("file_chunks_file_idx").on(table.fileId, table.seq),
+    // A search joins each passage the full-text index finds to its file through this index, never
+    // through the passage's row with its text (docs/architecture.md, "The library index").
+    index("file_chunks_file_of").on(table.id, table.fileId),
+  ],
 );
 
 /**

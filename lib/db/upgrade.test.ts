@@ -292,4 +292,33 @@ describe("upgrading a database of an earlier release", () => {
     expect(sqlite.prepare("SELECT count(*) AS n FROM memory_dismissals").get()).toEqual({ n: 0 });
     sqlite.close();
   });
+
+  it("files indexed with the earlier order of CJK tokens are indexed again, a longer Japanese term found where it stands whole", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ollama-web-upgrade-"));
+    const file = path.join(dir, "old.sqlite");
+    const sql = openOld(file, "0019_memory_runs_dismissals");
+    sql.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 't', 1, 1)").run();
+    sql
+      .prepare(
+        "INSERT INTO files (id, conversation_id, origin, filename, mime, size, sha256, bytes, indexed_at, created_at) VALUES ('f1', 'c1', 'upload', 'a.txt', 'text/plain', 12, 'x', ?, 1, 1)",
+      )
+      .run(Buffer.from("東京都の人口"));
+    // The earlier order: a character before its pair with the one before it.
+    sql
+      .prepare("INSERT INTO file_chunks (file_id, seq, text, folded, grams, start) VALUES ('f1', 0, ?, ?, ?, 0)")
+      .run("東京都の人口", "東京都の人口", "東 京 東京 都 京都 の 都の 人 の人 口 人口");
+    sql.close();
+
+    const upgraded = await openDb(file);
+    expect(await filesToIndex(upgraded, 10)).toEqual([{ id: "f1", filename: "a.txt" }]);
+    await writeFileIndex(upgraded, "f1", cutPassages("東京都の人口"));
+    const { hits } = await searchLibrary(upgraded, {
+      scope: { conversationId: "c1" },
+      terms: parseQuery("東京都"),
+      limit: 5,
+      offset: 0,
+    });
+    expect(hits.map((hit) => hit.fileId)).toEqual(["f1"]);
+    sqliteConnection(upgraded).close();
+  });
 });

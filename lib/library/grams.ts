@@ -1,84 +1,113 @@
 /**
  * The library index's tokens (docs/architecture.md, "The library index"). Each passage's folded
- * text becomes `grams`: every word of scripts that separate words (Latin, Cyrillic, Greek, Arabic,
- * digits…), and every character and every pair of adjacent characters of its Chinese, Japanese and
- * Korean runs — so Japanese matches without a word segmenter, a two-character word such as 東京 is
- * one token, and a longer one is the pairs it is made of. A query term is looked up by its own
- * tokens (`termLookup`) and, where those say less than the term, checked against the passage's
- * text. Framework-free; both sides read folded text.
+ * text becomes `grams`: its words of scripts that separate words (Latin, Cyrillic, Greek, Arabic,
+ * digits…) and, for each run of Chinese, Japanese or Korean characters, the pairs of adjacent
+ * characters it is made of (a character standing alone is its own token) — in the text's order —
+ * then, after a mark, each character of those runs, for a one-character term. So Japanese matches
+ * without a word segmenter, a two-character word such as 東京 is one token, and every term is a
+ * sequence its passages hold side by side (`termLookup`). Framework-free; both sides read folded text.
  */
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆ヶ]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
-/** The words and CJK characters and pairs of a folded text, in order, repeats kept. */
-function tokensOf(folded: string): string[] {
-  const tokens: string[] = [];
-  let previous = "";
+/**
+ * Ends the sequence and starts the characters: a private-use character, which the index reads as a
+ * token but no query can hold (queries are letters, digits and marks), so no phrase runs across it.
+ */
+export const CHARACTERS_MARK = "\uE000";
+
+/** A word, or a run of CJK characters. */
+type Piece = { word: string } | { run: string[] };
+
+function piecesOf(folded: string): Piece[] {
+  const pieces: Piece[] = [];
   let word = "";
-  const endWord = () => {
-    if (word) tokens.push(word);
+  let run: string[] = [];
+  const end = () => {
+    if (word) pieces.push({ word });
+    if (run.length) pieces.push({ run });
     word = "";
+    run = [];
   };
   for (const char of folded) {
-    if (CJK.test(char)) {
-      endWord();
-      tokens.push(char);
-      if (previous) tokens.push(previous + char);
-      previous = char;
-    } else {
-      previous = "";
-      if (WORD_CHAR.test(char)) word += char;
-      else endWord();
-    }
+    const cjk = CJK.test(char);
+    if (cjk ? word !== "" : run.length > 0 || !WORD_CHAR.test(char)) end();
+    if (cjk) run.push(char);
+    else if (WORD_CHAR.test(char)) word += char;
   }
-  endWord();
-  return tokens;
+  end();
+  return pieces;
 }
 
-/** The passage's tokens in order, separated by spaces: repeats kept, so a word said more often ranks higher. */
+/** A piece's tokens in the sequence: the word; a run's adjacent pairs, or its one character. */
+function sequenceOf(piece: Piece): string[] {
+  if ("word" in piece) return [piece.word];
+  const { run } = piece;
+  return run.length === 1 ? run : run.slice(1).map((char, at) => `${run[at]}${char}`);
+}
+
+/**
+ * The passage's tokens, separated by spaces: the sequence (repeats kept, so a word said more often
+ * ranks higher), then the mark and the characters of its runs of two or more (東京都 は 雨: 東京 京都
+ * は 雨, mark, 東 京 都).
+ */
 export function gramsOf(folded: string): string {
-  return tokensOf(folded).join(" ");
+  const pieces = piecesOf(folded);
+  const characters = pieces.flatMap((piece) => ("run" in piece && piece.run.length > 1 ? piece.run : []));
+  const sequence = pieces.flatMap(sequenceOf);
+  return (characters.length ? [...sequence, CHARACTERS_MARK, ...characters] : sequence).join(" ");
 }
 
 export interface TermLookup {
-  /** Every one of these is among the passage's tokens. */
+  /** The term's tokens in order: one, or a sequence the passage's tokens hold side by side. */
   tokens: string[];
-  /** The last word token only starts a word of the passage (`word*`). */
+  /** Tokens the passage holds anywhere besides (a character standing alone at the term's edge). */
+  anywhere: string[];
+  /** The last token only starts a word of the passage (`word*`). */
   prefix: boolean;
-  /** The tokens say less than the term (a phrase, a CJK term of three characters or more): the passage's text must hold it too. */
-  verify: boolean;
+  /**
+   * The tokens say less than the term — it has punctuation they leave out ("100%", "node.js"), or
+   * a character at its edge stands alone — so the passage's text must hold it as written too.
+   */
+  literal: boolean;
 }
 
 /**
  * How a term (folded) is looked up: a word as the whole word (or, with `*`, a word it starts); a
- * CJK term of one or two characters as itself; anything longer — CJK words, phrases, words mixing
- * scripts — by the tokens it is made of, then checked as a substring of the passage.
+ * CJK term as its pairs side by side (one character: itself, anywhere); a phrase or a word mixing
+ * scripts as all of those in order — words whole, whatever punctuation stands between them. A
+ * character alone at the edge of a longer term ("京2") may be one of a longer run in the passage
+ * (東京2), whose tokens are its pairs: it is looked for anywhere, and the text checked.
  */
 export function termLookup(text: string, prefix: boolean): TermLookup {
-  const tokens = tokensOf(text);
-  const chars = [...text];
-  const cjkOnly = chars.every((char) => CJK.test(char));
-  if (cjkOnly && chars.length <= 2) return { tokens: [text], prefix: false, verify: false };
-  // A CJK term is a substring anywhere: its pairs are what every passage holding it has.
-  const kept = cjkOnly ? tokens.filter((token) => [...token].length === 2) : [...new Set(tokens)];
-  const single = kept.length === 1 && !cjkOnly && kept[0] === text;
-  const lastIsWord = !CJK.test(chars.at(-1) ?? "");
-  return { tokens: kept, prefix: prefix && lastIsWord, verify: !single };
+  const pieces = piecesOf(text);
+  const aloneAtEdge = (piece: Piece, at: number) =>
+    pieces.length > 1 && (at === 0 || at === pieces.length - 1) && "run" in piece && piece.run.length === 1;
+  const kept = pieces.filter((piece, at) => !aloneAtEdge(piece, at));
+  const anywhere = pieces.filter(aloneAtEdge).flatMap(sequenceOf);
+  return {
+    tokens: kept.flatMap(sequenceOf),
+    anywhere,
+    prefix: prefix && "word" in (pieces.at(-1) ?? {}),
+    literal: anywhere.length > 0 || /[^\p{L}\p{N}\p{M}\s]/u.test(text),
+  };
 }
 
 /**
- * SQLite's FTS5 MATCH text for the terms' tokens: every token must occur, each a quoted string (so
- * no operator is read), a `word*`'s last one as a prefix.
+ * SQLite's FTS5 MATCH text for the terms: every term must occur, each token a quoted string (so no
+ * operator is read), a term's sequence an FTS5 phrase of its tokens (`"a" + "b"`), a `word*`'s last
+ * token a prefix.
  */
 export function tokensMatch(terms: { text: string; prefix: boolean }[]): string {
   const quoted = (token: string) => `"${token.replaceAll('"', '""')}"`;
   return terms
     .flatMap((term) => {
       const lookup = termLookup(term.text, term.prefix);
-      return lookup.tokens.map((token, at) =>
-        lookup.prefix && at === lookup.tokens.length - 1 ? `${quoted(token)}*` : quoted(token),
-      );
+      const sequence = lookup.tokens.length
+        ? [`${lookup.tokens.map(quoted).join(" + ")}${lookup.prefix ? "*" : ""}`]
+        : [];
+      return [...sequence, ...lookup.anywhere.map(quoted)];
     })
     .join(" AND ");
 }
