@@ -143,7 +143,8 @@ export const AssistantMessage = memo(function AssistantMessage({
           <RegenerateButton onRegenerate={onRegenerate} blocked={blocked} retry />
         </div>
       ) : null}
-      {streaming ? null : <MemoryChips timeline={run.timeline} messageId={stored?.id ?? null} />}
+      {/* Shown while the answer streams too: a memory is stored when its step arrives. */}
+      <MemoryChips timeline={run.timeline} runId={run.runId} messageId={stored?.id ?? null} />
       {streaming ? null : (
         <MessageFooter
           content={run.answer}

@@ -45,6 +45,8 @@ interface ComposerProps {
     onChange: (disabled: string[]) => void;
     /** "Search all my files" (the chat's `searchAllFiles`), when offered. */
     searchAll?: { on: boolean; onChange: (on: boolean) => void };
+    /** "Private chat" (the conversation's `private`: no memory read or saved), when offered. */
+    privateChat?: { on: boolean; onChange: (on: boolean) => void };
   };
   placeholder?: string;
   autoFocus?: boolean;
@@ -143,6 +145,7 @@ export function Composer({
               disabled={toolGroups.disabled}
               onChange={toolGroups.onChange}
               searchAll={toolGroups.searchAll}
+              privateChat={toolGroups.privateChat}
             />
           ) : null}
           <textarea

@@ -1,24 +1,58 @@
 "use client";
 
 import { Brain } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { useErrorText } from "@/components/ui/use-error-text";
-import { MEMORIES_KEY, memoriesApi } from "@/lib/client/api/memories";
+import { dismissalsKey, MEMORIES_KEY, memoriesApi } from "@/lib/client/api/memories";
 import type { TimelineEntry } from "@/lib/client/run-view";
 import type { MemoryNote } from "@/lib/protocol/run-events";
+import { type ChipState, chipState } from "./memory-chip-state";
 
 /**
  * Under an answer, what its run's `remember` calls did (docs/architecture.md, "Projects and
  * memory"): a memory saved, with Undo, or one proposed, with Save and Dismiss. Read from the run's
- * steps, so a reload shows them; whether a memory is still kept comes from the user's memories.
+ * steps, so each shows as soon as its step streams in, and after a reload; whether a memory is
+ * still kept, or a proposal was saved or dismissed, comes from the server (`chipState`), so the
+ * stored answer that replaces the live one shows the same. Saved and dismissed by the run, which
+ * the live answer has before its message is stored.
  */
-export function MemoryChips({ timeline, messageId }: { timeline: TimelineEntry[]; messageId: string | null }) {
+export function MemoryChips({
+  timeline,
+  runId,
+  messageId,
+}: {
+  timeline: TimelineEntry[];
+  runId: string | null;
+  messageId: string | null;
+}) {
   const notes = timeline.flatMap((entry) =>
     entry.kind === "tool" && entry.result?.memory ? [{ key: entry.key, note: entry.result.memory }] : [],
   );
   const memories = useSWR(notes.length > 0 ? MEMORIES_KEY : null, memoriesApi.memories);
+  const proposals = runId !== null && notes.some(({ note }) => note.status === "proposed");
+  const dismissals = useSWR(proposals && runId ? dismissalsKey(runId) : null, () =>
+    runId ? memoriesApi.dismissals(runId) : null,
+  );
+  // A list read before a note streamed in (another answer's chips, Settings) does not know its
+  // memory yet: the server's state counts only once read again after the newest note.
+  const noteKeys = notes.map(({ key }) => key).join(" ");
+  const [checked, setChecked] = useState<string | null>(null);
+  const { mutate: reloadMemories } = memories;
+  const { mutate: reloadDismissals } = dismissals;
+  useEffect(() => {
+    if (!noteKeys) return;
+    let current = true;
+    const done = () => {
+      if (current) setChecked(noteKeys);
+    };
+    Promise.all([reloadMemories(), reloadDismissals()]).then(done, done);
+    return () => {
+      current = false;
+    };
+  }, [noteKeys, reloadMemories, reloadDismissals]);
+  const fresh = checked === noteKeys;
   if (notes.length === 0) return null;
   return (
     <div className="mt-2 flex flex-wrap gap-2" data-testid="memory-chips">
@@ -26,31 +60,38 @@ export function MemoryChips({ timeline, messageId }: { timeline: TimelineEntry[]
         <MemoryChip
           key={key}
           note={note}
-          messageId={messageId}
-          kept={memories.data?.memories ?? null}
-          reload={() => memories.mutate()}
+          runId={runId}
+          derived={chipState(note, {
+            kept: fresh ? (memories.data?.memories ?? null) : null,
+            dismissed: fresh ? (dismissals.data?.dismissed ?? null) : null,
+            runId,
+            messageId,
+          })}
+          source={runId ? { runId } : messageId ? { messageId } : {}}
+          ready={fresh}
+          reload={() => Promise.all([memories.mutate(), dismissals.mutate()])}
         />
       ))}
     </div>
   );
 }
 
-type ChipState = { kind: "saved"; id: string } | { kind: "proposed" } | { kind: "undone" } | { kind: "dismissed" };
-
-function initialState(note: MemoryNote, kept: { id: string; text: string; messageId: string | null }[] | null) {
-  if (note.status === "saved") return kept && !kept.some((m) => m.id === note.id) ? "undone" : "saved";
-  return kept?.some((m) => m.text === note.text && m.messageId !== null) ? "saved" : "proposed";
-}
-
 function MemoryChip({
   note,
-  messageId,
-  kept,
+  runId,
+  derived,
+  source,
+  ready,
   reload,
 }: {
   note: MemoryNote;
-  messageId: string | null;
-  kept: { id: string; text: string; messageId: string | null }[] | null;
+  runId: string | null;
+  /** What the server's state says (`chipState`); the chip's own last action wins until that catches up. */
+  derived: ChipState;
+  /** What a saved proposal names: its run, else (an answer without one) its answer. */
+  source: { runId: string } | { messageId: string } | Record<string, never>;
+  /** The server's state is known: until then a proposal's Save and Dismiss wait. */
+  ready: boolean;
   reload: () => Promise<unknown>;
 }) {
   const t = useTranslations("memory");
@@ -58,17 +99,7 @@ function MemoryChip({
   const [state, setState] = useState<ChipState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const savedId =
-    note.status === "saved"
-      ? note.id
-      : (kept?.find((m) => m.text === note.text && m.messageId === messageId)?.id ?? null);
-  const shown: ChipState =
-    state ??
-    (initialState(note, kept) === "saved" && savedId
-      ? { kind: "saved", id: savedId }
-      : initialState(note, kept) === "undone"
-        ? { kind: "undone" }
-        : { kind: "proposed" });
+  const shown: ChipState = state ?? derived;
 
   const act = async (work: () => Promise<ChipState>) => {
     setBusy(true);
@@ -121,14 +152,11 @@ function MemoryChip({
           <button
             type="button"
             className={button}
-            disabled={busy}
+            disabled={busy || !ready}
             data-testid="memory-save-proposal"
             onClick={() =>
               void act(async () => {
-                const { memory } = await memoriesApi.createMemory({
-                  text: note.text,
-                  ...(messageId ? { messageId } : {}),
-                });
+                const { memory } = await memoriesApi.createMemory({ text: note.text, ...source });
                 return { kind: "saved", id: memory.id };
               })
             }
@@ -138,9 +166,14 @@ function MemoryChip({
           <button
             type="button"
             className={button}
-            disabled={busy}
+            disabled={busy || !ready}
             data-testid="memory-dismiss"
-            onClick={() => setState({ kind: "dismissed" })}
+            onClick={() =>
+              void act(async () => {
+                if (runId) await memoriesApi.dismissProposal({ runId, text: note.text });
+                return { kind: "dismissed" };
+              })
+            }
           >
             {t("dismiss")}
           </button>

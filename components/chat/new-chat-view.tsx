@@ -1,6 +1,6 @@
 "use client";
 
-import { Folder, X } from "lucide-react";
+import { EyeOff, Folder, X } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -31,7 +31,7 @@ import { useToolGroups } from "./tool-groups-menu";
  * `/`: the empty "start a chat" screen. Sending creates the conversation, then opens it; attaching
  * a file creates it at once, since files belong to a conversation (listed only once a message is sent).
  * With a project it starts in it: the project's preset and model first, its instructions and files
- * from the first turn.
+ * from the first turn. Chosen private in the Tools menu, it is created private.
  */
 export function NewChatView({ projectId }: { projectId: string | null }) {
   const t = useTranslations("chat");
@@ -80,6 +80,8 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
   // The tool groups switched off, kept by the conversation once created.
   const toolGroups = useToolGroups();
   const [disabledToolGroups, setDisabledToolGroups] = useState<string[]>([]);
+  // "Private chat": created private, so its first turn already reads and writes no memory.
+  const [privateChat, setPrivateChat] = useState(false);
 
   useEffect(() => {
     document.title = "ollama-web";
@@ -92,11 +94,12 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
           ...(model ? { model } : {}),
           presetId,
           disabledToolGroups,
+          private: privateChat,
           // Sent before the projects are in, the chat still starts in the project (the server checks it).
           ...(projectId && (project || !projectsLoaded) ? { projectId } : {}),
         })
         .then(({ conversation }) => conversation),
-    [model, presetId, disabledToolGroups, project, projectId, projectsLoaded],
+    [model, presetId, disabledToolGroups, privateChat, project, projectId, projectsLoaded],
   );
 
   // Files belong to a conversation: the first one creates it. It is not listed until its first
@@ -143,8 +146,8 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
       let conversationId: string;
       try {
         conversationId = forFiles ? await forFiles : (await createConversation()).id;
-        // Made earlier for a file: it takes the groups as they are now.
-        if (forFiles) await api.updateConversation(conversationId, { disabledToolGroups });
+        // Made earlier for a file: it takes the groups and the privacy as they are now.
+        if (forFiles) await api.updateConversation(conversationId, { disabledToolGroups, private: privateChat });
       } catch (error) {
         return errorText(error);
       }
@@ -165,7 +168,19 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
       router.push(`/c/${conversationId}`);
       return null;
     },
-    [model, planFirst, research, disabledToolGroups, send, router, ready, clear, createConversation, errorText],
+    [
+      model,
+      planFirst,
+      research,
+      disabledToolGroups,
+      privateChat,
+      send,
+      router,
+      ready,
+      clear,
+      createConversation,
+      errorText,
+    ],
   );
 
   return (
@@ -185,6 +200,7 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
         <div className="flex w-full max-w-3xl flex-1 flex-col justify-center gap-6 pb-[12vh]">
           <div className="text-center">
             {project ? <ProjectChip name={project.name} /> : null}
+            {privateChat ? <PrivateChip onLeave={() => setPrivateChat(false)} /> : null}
             {projectId && projectsLoaded && !project ? (
               <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-400">
                 {tp("missing")}
@@ -227,7 +243,12 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
                   if (on) setPlanFirst(false);
                 },
               }}
-              toolGroups={{ groups: toolGroups, disabled: disabledToolGroups, onChange: setDisabledToolGroups }}
+              toolGroups={{
+                groups: toolGroups,
+                disabled: disabledToolGroups,
+                onChange: setDisabledToolGroups,
+                privateChat: { on: privateChat, onChange: setPrivateChat },
+              }}
               autoFocus
             />
             <ModelNotice model={model} onReplace={pick} />
@@ -236,6 +257,30 @@ export function NewChatView({ projectId }: { projectId: string | null }) {
       </div>
       {dragging ? <DropOverlay /> : null}
     </div>
+  );
+}
+
+/** The new chat is private (chosen in the Tools menu), and the way back to memory. */
+function PrivateChip({ onLeave }: { onLeave: () => void }) {
+  const t = useTranslations("chat");
+  return (
+    <p
+      data-testid="new-chat-private"
+      className="mx-1 mb-3 inline-flex items-center gap-1.5 rounded-full border border-border bg-muted/60 py-0.5 pr-1 pl-2.5 text-sm"
+    >
+      <EyeOff aria-hidden className="size-3.5 text-muted-foreground" />
+      {t("privateNewChat")}
+      <button
+        type="button"
+        onClick={onLeave}
+        aria-label={t("leavePrivate")}
+        title={t("leavePrivate")}
+        data-testid="leave-private"
+        className="inline-flex size-6 items-center justify-center rounded-full text-muted-foreground hover:bg-background hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <X aria-hidden className="size-3.5" />
+      </button>
+    </p>
   );
 }
 

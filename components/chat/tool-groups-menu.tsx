@@ -28,13 +28,15 @@ export function useToolGroups(): ToolGroup[] {
 
 /**
  * Which tool groups the conversation's turns may use: a button showing how many are on, opening a
- * list of checkboxes (web, each MCP server), read again as it opens.
+ * list of checkboxes (web, each MCP server), read again as it opens; below them, when offered, the
+ * chat's other switches ("Search all my files", and for a new chat "Private chat").
  */
 export function ToolGroupsMenu({
   groups,
   disabled,
   onChange,
   searchAll,
+  privateChat,
 }: {
   groups: ToolGroup[];
   /** The groups switched off (`web`, `mcp:<name>`). */
@@ -42,6 +44,8 @@ export function ToolGroupsMenu({
   onChange: (disabled: string[]) => void;
   /** "Search all my files": `search_files` reads every file of the user's, not only this chat's and its project's. */
   searchAll?: { on: boolean; onChange: (on: boolean) => void };
+  /** "Private chat": no memory read or saved in it (docs/architecture.md, "Projects and memory"). */
+  privateChat?: { on: boolean; onChange: (on: boolean) => void };
 }) {
   const t = useTranslations("composer");
   const { mutate } = useSWRConfig();
@@ -127,6 +131,23 @@ export function ToolGroupsMenu({
               <span className="min-w-0 flex-1">
                 <span className="block truncate">{t("searchAllFiles")}</span>
                 <span className="block text-xs text-muted-foreground">{t("searchAllFilesHint")}</span>
+              </span>
+            </label>
+          ) : null}
+          {privateChat ? (
+            <label
+              data-testid="private-chat-toggle"
+              className="flex cursor-pointer items-center gap-2.5 rounded-lg border-t border-border px-2 pt-2.5 pb-1.5 text-sm hover:bg-muted"
+            >
+              <input
+                type="checkbox"
+                className="size-4 accent-foreground"
+                checked={privateChat.on}
+                onChange={(event) => privateChat.onChange(event.target.checked)}
+              />
+              <span className="min-w-0 flex-1">
+                <span className="block truncate">{t("privateChat")}</span>
+                <span className="block text-xs text-muted-foreground">{t("privateChatHint")}</span>
               </span>
             </label>
           ) : null}
