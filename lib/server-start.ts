@@ -4,7 +4,7 @@ import path from "node:path";
 import { announceSetupTokenAtStart } from "@/lib/auth/setup-token";
 import { getLiveRuns } from "@/lib/chat/chat-service";
 import { interruptLiveRuns, interruptLiveRunsAtExit } from "@/lib/chat/shutdown";
-import { startCluster, stopCluster } from "@/lib/cluster/cluster";
+import { getCluster, startCluster, stopCluster } from "@/lib/cluster/cluster";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { removeAbandonedConversations } from "@/lib/db/conversations";
 import { countUsers } from "@/lib/db/users";
@@ -101,8 +101,11 @@ export async function startServer(): Promise<void> {
   // Reads MCP_CONFIG now, so a broken file is logged at start; the app runs without it. Servers connect when used.
   await getServerMcp(db);
   await removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS);
-  // Files stored before the library index existed, or that a crash left unindexed: in the background.
-  void indexStoredFiles(db, config).catch((error: unknown) => console.error("[library] the start step failed", error));
+  // Files stored before the library index existed, or that a crash left unindexed: in the background,
+  // claimed as this instance's (a process of its own with SQLite).
+  void indexStoredFiles(db, config, getCluster()?.id ?? crypto.randomUUID()).catch((error: unknown) =>
+    console.error("[library] the start step failed", error),
+  );
   setInterval(() => void removeAbandonedChats(db, config.ABANDONED_CHAT_HOURS), SWEEP_INTERVAL_MS).unref();
 
   const pidFile = path.resolve(config.DATA_DIR, PID_FILE);

@@ -57,6 +57,7 @@ export async function insertFile(db: Db, values: NewFile): Promise<StoredFileInf
     sourceUrl: values.sourceUrl,
     bytes: values.bytes,
     indexedAt: null,
+    indexClaimedBy: null,
     createdAt: Date.now(),
   };
   await db.insert(files).values(row);

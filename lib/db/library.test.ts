@@ -7,8 +7,15 @@ import { tempDbForEachTest } from "@/tests/support/temp-db";
 import type { Db } from "./client";
 import { createConversation, type OwnerId, updateConversation } from "./conversations";
 import { insertFile } from "./files";
-import { findFileInScope, scopeHasFiles, searchLibrary, unindexedInScope, writeFileIndex } from "./library";
-import { conversations, fileChunks, files, projects, users } from "./schema";
+import {
+  claimFilesToIndex,
+  findFileInScope,
+  scopeHasFiles,
+  searchLibrary,
+  unindexedInScope,
+  writeFileIndex,
+} from "./library";
+import { conversations, fileChunks, files, instances, projects, users } from "./schema";
 
 /** The library index's store (docs/architecture.md, "The library index"), on SQLite and on PostgreSQL. */
 
@@ -346,5 +353,71 @@ describe("the library scope (adversarial)", () => {
     await updateConversation(db, { id: local, ownerId: null, settings: { searchAllFiles: true } });
     expect(await search(local, "cormorant")).toEqual([]);
     expect(await findFileInScope(db, { conversationId: local, fileId: hidden })).toBeUndefined();
+  });
+});
+
+describe("claiming files to index (several instances' start steps)", () => {
+  async function storeUnindexed(count: number) {
+    const c = await chat();
+    const ids: string[] = [];
+    for (let at = 0; at < count; at++) {
+      const info = await insertFile(db, {
+        conversationId: c,
+        origin: "upload",
+        filename: `f${at}.txt`,
+        mime: "text/plain",
+        bytes: Buffer.from(`file ${at}`),
+        pageCount: null,
+        sourceUrl: null,
+      });
+      ids.push(info.id);
+    }
+    return ids;
+  }
+  const register = (id: string) => db.insert(instances).values({ id, startedAt: Date.now(), seenAt: Date.now() });
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id).sort();
+
+  it("gives instances claiming at once each their own files, every file to one of them", async () => {
+    const stored = await storeUnindexed(6);
+    await register("a");
+    await register("b");
+    const [a, b] = await Promise.all([
+      claimFilesToIndex(db, { claimer: "a", limit: 3 }),
+      claimFilesToIndex(db, { claimer: "b", limit: 3 }),
+    ]);
+    const more = await claimFilesToIndex(db, { claimer: "b", limit: 6 });
+    const all = [...ids(a ?? []), ...ids(b ?? []), ...ids(more)];
+    expect(all.sort()).toEqual([...stored].sort());
+    expect(new Set(all).size).toBe(6);
+  });
+
+  it("leaves a registered instance's claims alone, and frees those of an instance no longer registered", async () => {
+    const stored = await storeUnindexed(2);
+    await register("alive");
+    expect(ids(await claimFilesToIndex(db, { claimer: "alive", limit: 1 }))).toHaveLength(1);
+    expect(ids(await claimFilesToIndex(db, { claimer: "gone", limit: 1 }))).toHaveLength(1);
+    // "gone" never registered (SQLite's single instance, or one found dead): its claim is free again.
+    const next = await claimFilesToIndex(db, { claimer: "other", limit: 5 });
+    expect(next).toHaveLength(1);
+    expect(stored).toContain(next[0]?.id);
+    expect(await claimFilesToIndex(db, { claimer: "other", limit: 5 })).toEqual([]);
+  });
+
+  it("never hands a claimer its own claims twice, nor an indexed file to anyone", async () => {
+    const [first, second] = await storeUnindexed(2);
+    await writeFileIndex(db, first as string, cutPassages("file 0"));
+    expect(ids(await claimFilesToIndex(db, { claimer: "a", limit: 5 }))).toEqual([second]);
+    expect(await claimFilesToIndex(db, { claimer: "a", limit: 5 })).toEqual([]);
+  });
+
+  it("clears the claim once the file is indexed", async () => {
+    const [file] = await storeUnindexed(1);
+    await claimFilesToIndex(db, { claimer: "a", limit: 1 });
+    await writeFileIndex(db, file as string, cutPassages("file 0"));
+    const [row] = await db
+      .select({ claimedBy: files.indexClaimedBy })
+      .from(files)
+      .where(eq(files.id, file as string));
+    expect(row).toEqual({ claimedBy: null });
   });
 });

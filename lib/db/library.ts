@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
 import { gramsOf, termLookup, tokensMatch } from "@/lib/library/grams";
@@ -9,8 +9,8 @@ import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
 import type { OwnerId } from "./conversations";
 import { ownersFiles } from "./files";
-import { lockedForUpdate } from "./portable-sql";
-import { conversations, fileChunks, files } from "./schema";
+import { lockedForUpdate, skippingLocked } from "./portable-sql";
+import { conversations, fileChunks, files, instances } from "./schema";
 
 /**
  * The library index's store (docs/architecture.md, "The library index"): a file's passages written
@@ -49,18 +49,51 @@ export async function writeFileIndex(db: Db, fileId: string, passages: Passage[]
     });
     // Within SQLite's limit of bound parameters per statement.
     for (let at = 0; at < rows.length; at += 100) await tx.insert(fileChunks).values(rows.slice(at, at + 100));
-    await tx.update(files).set({ indexedAt: Date.now() }).where(eq(files.id, fileId));
+    await tx.update(files).set({ indexedAt: Date.now(), indexClaimedBy: null }).where(eq(files.id, fileId));
   });
 }
 
-/** Files stored but not in the index yet, oldest first. */
-export async function filesToIndex(db: Db, limit: number): Promise<{ id: string; filename: string }[]> {
-  return db
-    .select({ id: files.id, filename: files.filename })
-    .from(files)
-    .where(isNull(files.indexedAt))
-    .orderBy(asc(files.createdAt), asc(files.id))
-    .limit(limit);
+/**
+ * Claims for `claimer` (an app instance) up to `limit` files not in the index yet, oldest first,
+ * that no other registered instance has claimed (docs/architecture.md, "The library index"): so
+ * several instances' start steps share the work instead of each indexing every file. A claim of an
+ * instance no longer registered (stopped, or found dead) is free again; the claimer's own claims
+ * are not handed to it twice (a file it could not read stays its own until it stops).
+ */
+export async function claimFilesToIndex(
+  db: Db,
+  { claimer, limit }: { claimer: string; limit: number },
+): Promise<{ id: string; filename: string }[]> {
+  const free = and(
+    isNull(files.indexedAt),
+    or(
+      isNull(files.indexClaimedBy),
+      and(
+        ne(files.indexClaimedBy, claimer),
+        notInArray(files.indexClaimedBy, db.select({ id: instances.id }).from(instances)),
+      ),
+    ),
+  );
+  // Picked first, then claimed by id: a LIMIT in the UPDATE's own subquery may be read more than once.
+  return db.transaction(async (tx) => {
+    const picked = await skippingLocked(
+      tx.select({ id: files.id }).from(files).where(free).orderBy(asc(files.createdAt), asc(files.id)).limit(limit),
+    );
+    if (picked.length === 0) return [];
+    return tx
+      .update(files)
+      .set({ indexClaimedBy: claimer })
+      .where(
+        and(
+          inArray(
+            files.id,
+            picked.map((row) => row.id),
+          ),
+          free,
+        ),
+      )
+      .returning({ id: files.id, filename: files.filename });
+  });
 }
 
 export async function countFilesToIndex(db: Db): Promise<number> {

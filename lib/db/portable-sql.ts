@@ -52,3 +52,15 @@ export function lockedForUpdate<T extends PromiseLike<unknown>>(query: T): T {
   if (store !== "postgres") return query;
   return (query as unknown as { for(strength: "update"): T }).for("update");
 }
+
+/**
+ * The rows a select reads, locked until its transaction ends, skipping rows another transaction
+ * holds. PostgreSQL: `FOR UPDATE SKIP LOCKED`, so instances claiming rows at once each get their
+ * own. SQLite: nothing to add, its transactions run one at a time.
+ */
+export function skippingLocked<T extends PromiseLike<unknown>>(query: T): T {
+  if (store !== "postgres") return query;
+  return (query as unknown as { for(strength: "update", config: { skipLocked: true }): T }).for("update", {
+    skipLocked: true,
+  });
+}

@@ -308,6 +308,11 @@ export const files = pgTable(
     sourceUrl: text("source_url"),
     bytes: bytea("bytes").notNull(),
     indexedAt: ms("indexed_at"),
+    /**
+     * The app instance whose start step is indexing the file; another instance's start step leaves it
+     * alone while that one is registered (docs/architecture.md, "The library index"). Null once indexed.
+     */
+    indexClaimedBy: text("index_claimed_by"),
     createdAt: ms("created_at").notNull(),
   },
   (table) => [

@@ -357,6 +357,11 @@ export const files = sqliteTable(
     bytes: blob("bytes", { mode: "buffer" }).notNull(),
     /** When its text went into the library index (`file_chunks`); null = not yet (indexed at start). */
     indexedAt: integer("indexed_at"),
+    /**
+     * The app instance whose start step is indexing the file; another instance's start step leaves it
+     * alone while that one is registered (docs/architecture.md, "The library index"). Null once indexed.
+     */
+    indexClaimedBy: text("index_claimed_by"),
     createdAt: integer("created_at").notNull(),
   },
   (table) => [

@@ -10,7 +10,7 @@ import { parseQuery } from "@/lib/library/query";
 import { openDb, sqliteConnection } from "./client";
 import { getConversationDetail } from "./conversation-detail";
 import { getConversation } from "./conversations";
-import { filesToIndex, searchLibrary, writeFileIndex } from "./library";
+import { claimFilesToIndex, searchLibrary, writeFileIndex } from "./library";
 import { createRun, listRunEvents } from "./runs";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle");
@@ -253,7 +253,7 @@ describe("upgrading a database of an earlier release", () => {
     sql.close();
 
     const upgraded = await openDb(file);
-    expect(await filesToIndex(upgraded, 10)).toEqual([{ id: "f1", filename: "a.txt" }]);
+    expect(await claimFilesToIndex(upgraded, { claimer: "i1", limit: 10 })).toEqual([{ id: "f1", filename: "a.txt" }]);
     await writeFileIndex(upgraded, "f1", cutPassages("東京 harbour fees"));
     const { hits } = await searchLibrary(upgraded, {
       scope: { conversationId: "c1" },
@@ -310,7 +310,7 @@ describe("upgrading a database of an earlier release", () => {
     sql.close();
 
     const upgraded = await openDb(file);
-    expect(await filesToIndex(upgraded, 10)).toEqual([{ id: "f1", filename: "a.txt" }]);
+    expect(await claimFilesToIndex(upgraded, { claimer: "i1", limit: 10 })).toEqual([{ id: "f1", filename: "a.txt" }]);
     await writeFileIndex(upgraded, "f1", cutPassages("東京都の人口"));
     const { hits } = await searchLibrary(upgraded, {
       scope: { conversationId: "c1" },

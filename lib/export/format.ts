@@ -131,6 +131,7 @@ export const fileColumns: ColumnRules<StoredFile> = {
   sourceUrl: "exported",
   projectId: { omitted: "a file is listed under what holds it: the conversation (`files`) or its project" },
   indexedAt: { omitted: "the library index is made again from the file where it is imported" },
+  indexClaimedBy: { omitted: "the app instance indexing it belongs to the deployment that exported it" },
   bytes: { omitted: "the file itself: in `bytes` as base64 only when the export includes files" },
   createdAt: "exported",
 };

@@ -79,7 +79,10 @@ export function claimedBy(files: ExportedFile[]): { files: number; bytes: number
 }
 
 /** A file that passed the checks, without its bytes: they are decoded again, one file at a time, to be stored. */
-export type CheckedFile = Omit<StoredFile, "conversationId" | "projectId" | "indexedAt" | "bytes"> & {
+export type CheckedFile = Omit<
+  StoredFile,
+  "conversationId" | "projectId" | "indexedAt" | "indexClaimedBy" | "bytes"
+> & {
   base64: string;
 };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { type Db, trackBackground } from "@/lib/db/client";
-import { countFilesToIndex, filesToIndex, readFileForIndex, writeFileIndex } from "@/lib/db/library";
+import { claimFilesToIndex, countFilesToIndex, readFileForIndex, writeFileIndex } from "@/lib/db/library";
 import { attachmentText, textFormatOf } from "@/lib/files/attachment-text";
 import { DocxError } from "@/lib/files/docx-html";
 import { openPdfCached, PdfError, pdfLimits } from "@/lib/tools/pdf/pdf-text";
@@ -91,29 +91,30 @@ const START_BATCH = 50;
 
 /**
  * The start step: every stored file not in the index yet (files of an earlier release, files a
- * crash left) is indexed in the background, oldest first, with its progress in the log.
+ * crash left) is indexed in the background, oldest first, with its progress in the log. `claimer`
+ * is this app instance: files are claimed a batch at a time, so instances starting together each
+ * index their own share, and a file another registered instance claimed is left to it.
  */
-export async function indexStoredFiles(db: Db, limits: ToolLimits): Promise<void> {
+export async function indexStoredFiles(db: Db, limits: ToolLimits, claimer: string): Promise<void> {
   const total = await countFilesToIndex(db);
   if (total === 0) return;
-  console.log(`[library] indexing ${total} stored file(s)`);
+  console.log(`[library] ${total} stored file(s) to index`);
   let done = 0;
-  const tried = new Set<string>();
   for (;;) {
-    // An indexed file leaves the unindexed set; only the ones that failed stay and are skipped, so
-    // each batch asks for those on top of the next START_BATCH.
-    const rows = await filesToIndex(db, START_BATCH + state.failed.size);
-    const batch = rows.filter((file) => !state.failed.has(file.id) && !tried.has(file.id));
+    const batch = await claimFilesToIndex(db, { claimer, limit: START_BATCH });
     if (batch.length === 0) break;
-    for (const file of batch) tried.add(file.id);
     await indexFiles(
       db,
       batch.map((file) => file.id),
       limits,
     );
     done += batch.length;
-    console.log(`[library] indexed ${Math.min(done, total)}/${total} file(s)`);
+    console.log(`[library] indexed ${done} file(s), ${await countFilesToIndex(db)} left`);
   }
   const left = await countFilesToIndex(db);
-  if (left > 0) console.warn(`[library] ${left} file(s) could not be indexed (see above); the next start tries again`);
+  if (left > 0) {
+    console.warn(
+      `[library] ${left} file(s) not indexed: unreadable (see above; the next start tries again), or another instance is indexing them`,
+    );
+  }
 }

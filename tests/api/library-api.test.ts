@@ -3,7 +3,8 @@ import { POST as chat } from "@/app/api/chat/route";
 import { POST as upload } from "@/app/api/conversations/[id]/files/route";
 import { getDb } from "@/lib/db/client";
 import { insertFile } from "@/lib/db/files";
-import { countFilesToIndex, searchLibrary } from "@/lib/db/library";
+import { claimFilesToIndex, countFilesToIndex, searchLibrary } from "@/lib/db/library";
+import { instances } from "@/lib/db/schema";
 import { getConfig } from "@/lib/env-config";
 import { indexStoredFiles } from "@/lib/library/indexer";
 import { parseQuery } from "@/lib/library/query";
@@ -111,11 +112,11 @@ describe("the start step", () => {
     const lines: string[] = [];
     const log = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
     try {
-      await indexStoredFiles(db, getConfig());
+      await indexStoredFiles(db, getConfig(), "instance-a");
     } finally {
       log.mockRestore();
     }
-    expect(lines).toContainEqual(expect.stringMatching(/^\[library\] indexed \d+\/\d+ file/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\[library\] indexed \d+ file\(s\), 0 left/));
     expect(await countFilesToIndex(db)).toBe(0);
     const { hits } = await searchLibrary(db, {
       scope: { conversationId: id },
@@ -124,5 +125,44 @@ describe("the start step", () => {
       offset: 0,
     });
     expect(hits).toHaveLength(3);
+  });
+
+  it("leaves the files another registered instance claimed to it, and says so", async () => {
+    const db = await getDb();
+    const id = await newConversation();
+    await indexStoredFiles(db, getConfig(), "instance-a");
+    for (const name of ["mine", "theirs"]) {
+      await insertFile(db, {
+        conversationId: id,
+        origin: "upload",
+        filename: `${name}.txt`,
+        mime: "text/plain",
+        bytes: Buffer.from(`${name} heron`),
+        pageCount: null,
+        sourceUrl: null,
+      });
+    }
+    await db.insert(instances).values({ id: "instance-b", startedAt: Date.now(), seenAt: Date.now() });
+    const [claimed] = await claimFilesToIndex(db, { claimer: "instance-b", limit: 1 });
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void warnings.push(String(line)));
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    try {
+      await indexStoredFiles(db, getConfig(), "instance-a");
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
+    expect(await countFilesToIndex(db)).toBe(1);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/1 file\(s\) not indexed: .*another instance is indexing them/),
+    );
+    const { hits } = await searchLibrary(db, {
+      scope: { conversationId: id },
+      terms: parseQuery("heron"),
+      limit: 10,
+      offset: 0,
+    });
+    expect(hits.map((hit) => hit.filename)).toEqual([claimed?.filename === "mine.txt" ? "theirs.txt" : "mine.txt"]);
   });
 });

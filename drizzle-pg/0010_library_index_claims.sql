@@ -1,0 +1,1 @@
+ALTER TABLE "files" ADD COLUMN "index_claimed_by" text;

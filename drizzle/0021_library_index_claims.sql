@@ -1,0 +1,1 @@
+ALTER TABLE `files` ADD `index_claimed_by` text;
