@@ -291,6 +291,17 @@ describe("the sidebar's search inside files", () => {
     expect(hit.snippet.text).toContain("Kushiro marsh");
   });
 
+  it("marks a phrase's first word where the passage has punctuation between its words", async () => {
+    const projectId = await newProject(alice, "Birds");
+    await uploadTo(alice, projectId, makeTextPdf([["Seen at dusk: a red, fox-like kite."]]), "kite.pdf");
+    const [hit] = (await sidebarSearch(alice, '"red fox"')) as (FileHit & {
+      match: { start: number; length: number } | null;
+      snippet: { text: string } | null;
+    })[];
+    expect(hit?.match && hit.text.slice(hit.match.start, hit.match.start + hit.match.length)).toBe("red");
+    expect(hit?.snippet?.text).toContain("red, fox-like");
+  });
+
   it("never finds another user's file", async () => {
     const projectId = await newProject(alice, "Secrets");
     await uploadTo(alice, projectId, makeTextPdf([["The Wakkanai vault code."]]), "vault.pdf");

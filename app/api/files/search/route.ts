@@ -23,12 +23,15 @@ export const GET = apiRoute(async (request: Request, _context: unknown, viewer) 
     getConfig(),
   );
   const first = terms[0] ?? query.q;
+  // A phrase found with punctuation between its words ("red fox" in "red, fox") is not in the
+  // passage as typed: its first word is what is marked then.
+  const marked = (text: string) => (findMatch(text, first) ? first : (first.split(" ")[0] ?? first));
   return Response.json(
     {
       hits: hits.map(({ score: _score, ...hit }) => ({
         ...hit,
-        match: findMatch(hit.text, first),
-        snippet: snippetAround(hit.text, first),
+        match: findMatch(hit.text, marked(hit.text)),
+        snippet: snippetAround(hit.text, marked(hit.text)),
       })),
       terms,
       limited,
