@@ -269,6 +269,107 @@ test("a chat moves into a project and out, is made private and back, a project f
   await expect(page.getByTestId("conversation-item").filter({ hasText: title })).toHaveCount(1);
 });
 
+/** A project made through the API; its id. */
+async function projectById(page: Page, body: { name: string; collapsed?: boolean }): Promise<string> {
+  const created = await page.request.post("/api/projects", { data: { name: body.name } });
+  expect(created.status()).toBe(201);
+  const { project } = (await created.json()) as { project: { id: string } };
+  if (body.collapsed)
+    expect((await page.request.patch(`/api/projects/${project.id}`, { data: body })).status()).toBe(200);
+  return project.id;
+}
+
+async function chatsIn(page: Page, projectId: string, titles: string[]): Promise<void> {
+  for (const title of titles) {
+    expect((await page.request.post("/api/conversations", { data: { projectId, title } })).status()).toBe(201);
+  }
+}
+
+test("a project with more chats than the first page lists all of them in its group, with its own 'load more', and follows changes to them", async ({
+  page,
+}) => {
+  const name = unique("Long trip");
+  const tag = unique("Leg");
+  const title = (n: number) => `${tag} n${String(n).padStart(2, "0")}`;
+  const project = await projectById(page, { name });
+  // Newer chats of a folded project fill the whole first page of the sidebar's list.
+  const newer = await projectById(page, { name: unique("Newer trip"), collapsed: true });
+  try {
+    await chatsIn(
+      page,
+      project,
+      Array.from({ length: 32 }, (_, i) => title(i + 1)),
+    );
+    await chatsIn(
+      page,
+      newer,
+      Array.from({ length: 30 }, () => unique("Later leg")),
+    );
+    const chat = new ChatPage(page);
+    await chat.open("/");
+    const group = page.getByTestId("project-group").filter({ hasText: name });
+    const chats = group.getByTestId("conversation-item");
+    const inGroup = (n: number) => chats.filter({ hasText: title(n) });
+    // Its first page, newest first, then the rest with the group's own "load more".
+    await expect(chats).toHaveCount(30);
+    await expect(chats.first()).toContainText(title(32));
+    await expect(inGroup(1)).toHaveCount(0);
+    const loadMore = group.getByTestId("project-load-more");
+    await expect(loadMore).toHaveText(`Load older chats of “${name}”`);
+    await screenshotVariants(page, chat, "project-group-paged", async () => {
+      if ((page.viewportSize()?.width ?? 1280) < 768) await chat.openSidebar();
+      await loadMore.scrollIntoViewIfNeeded();
+    });
+    await loadMore.click();
+    await expect(chats).toHaveCount(32);
+    await expect(chats.last()).toContainText(title(1));
+    await expect(loadMore).toHaveCount(0);
+
+    // Chats of its second page: renamed, archived, deleted, moved out; each change shows at once.
+    const renamed = `${tag} renamed`;
+    await inGroup(1).hover();
+    await inGroup(1).getByTestId("rename-conversation").click();
+    await page.getByTestId("rename-input").fill(renamed);
+    await page.getByTestId("rename-input").press("Enter");
+    await expect(chats.filter({ hasText: renamed })).toHaveCount(1);
+    await expect(chats).toHaveCount(32);
+
+    await inGroup(2).hover();
+    await inGroup(2).getByTestId("conversation-menu-button").click();
+    await page.getByTestId("archive-conversation").click();
+    await expect(inGroup(2)).toHaveCount(0);
+    await expect(chats).toHaveCount(31);
+
+    const doomed = chats.filter({ hasText: renamed });
+    await doomed.hover();
+    await doomed.getByTestId("delete-conversation").click();
+    await page.getByRole("dialog", { name: "Delete conversation?" }).getByTestId("confirm-delete").click();
+    await expect(chats.filter({ hasText: renamed })).toHaveCount(0);
+    await expect(chats).toHaveCount(30);
+
+    await inGroup(3).hover();
+    await inGroup(3).getByTestId("conversation-menu-button").click();
+    await page.getByRole("menuitem", { name: `Remove from “${name}”` }).click();
+    await expect(inGroup(3)).toHaveCount(0);
+    await expect(chats).toHaveCount(29);
+    await expect(page.getByTestId("conversation-item").filter({ hasText: title(3) })).toHaveCount(1);
+
+    // A new chat started in it comes first in its group.
+    await group.getByTestId("project-toggle").hover();
+    await group.getByTestId("project-new-chat").click();
+    await page.waitForURL(/\/\?project=/);
+    await fakeOllama.script({ when: { stream: true }, content: "Noted." });
+    await chat.send(unique("One more leg"));
+    await page.waitForURL(/\/c\/[^/]+$/);
+    await chat.expectAnswerDone();
+    await expect(chats).toHaveCount(30);
+    await expect(chats.first()).toHaveAttribute("data-conversation-id", chat.conversationId());
+    await expect(chats.first()).toHaveAttribute("data-active", "true");
+  } finally {
+    for (const id of [project, newer]) await page.request.delete(`/api/projects/${id}?conversations=1`);
+  }
+});
+
 test("the import report lists the projects it made, each opening a new chat in it", async ({ page }) => {
   const chat = new ChatPage(page);
   const name = unique("Imported trip");

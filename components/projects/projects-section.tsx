@@ -3,14 +3,12 @@
 import { FolderPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import useSWR from "swr";
 import { useTranslations } from "use-intl";
 import { useConversations } from "@/components/sidebar/conversations-context";
 import { IconButton } from "@/components/ui/icon-button";
 import { useErrorText } from "@/components/ui/use-error-text";
 import { api } from "@/lib/client/api";
-import { cacheKeys } from "@/lib/client/cache-keys";
-import type { ConversationDetail, ConversationSummary, Project } from "@/lib/client/types";
+import type { ConversationSummary, Project } from "@/lib/client/types";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { ProjectDialog } from "./project-dialog";
 import { ProjectGroup } from "./project-group";
@@ -34,13 +32,13 @@ export function ProjectsSection({
   const errorText = useErrorText();
   const router = useRouter();
   const { projects, put, drop } = useProjects();
-  const { refresh } = useConversations();
+  const { items, refresh } = useConversations();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  // The open chat's project, from the conversation the page shows (its cache entry; nothing is fetched here).
-  const { data: open } = useSWR<ConversationDetail>(activeId ? cacheKeys.conversation(activeId) : null, null);
-  const activeProjectId = open?.conversation.projectId ?? null;
+  // The open chat's project, when the sidebar's list has it. Not from the open conversation's cache
+  // entry: a second hook on that key without a fetcher would take its revalidations (SWR calls the first).
+  const activeProjectId = items.find((c) => c.id === activeId)?.projectId ?? null;
 
   const toggle = async (project: Project) => {
     setFailure(null);
