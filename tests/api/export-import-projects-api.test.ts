@@ -7,7 +7,7 @@ import { POST as importFile } from "@/app/api/conversations/import/route";
 import { POST as createConversation } from "@/app/api/conversations/route";
 import { POST as createPreset } from "@/app/api/presets/route";
 import { PATCH as patchProject } from "@/app/api/projects/[id]/route";
-import { POST as createProject, GET as listProjects } from "@/app/api/projects/route";
+import { GET as listProjects } from "@/app/api/projects/route";
 import { getDb } from "@/lib/db/client";
 import { unindexedInScope } from "@/lib/db/library";
 import { insertMessage } from "@/lib/db/messages";
@@ -22,7 +22,12 @@ import { MAX_ENTRIES, readEntry, zipEntries } from "@/lib/files/zip-entries";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { params, setupAppEnv } from "@/tests/support/app-env";
+import { newProject } from "@/tests/support/owned";
 import { makeZip } from "@/tests/support/zip-fixtures";
+
+/** A project with instructions and a model, so an export has them to carry. */
+const newProjectWith = (who: TestClient, name: string) =>
+  newProject(who, name, { instructions: `Work on ${name}.`, model: "qwen3:8b" });
 
 /** Projects in the conversation export (docs/api.md, "Export and import"): carried once, imported once. */
 
@@ -36,14 +41,6 @@ const ownerIdOf = async (username: string) => {
   if (!user) throw new Error(`no user ${username}`);
   return user.id;
 };
-
-async function newProject(who: TestClient, name: string): Promise<string> {
-  const response = await createProject(
-    who.request("/api/projects", "POST", { name, instructions: `Work on ${name}.`, model: "qwen3:8b" }),
-  );
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { project: { id: string } }).project.id;
-}
 
 async function projectFile(who: string, projectId: string, filename: string, text: string): Promise<string> {
   const stored = await storeUpload(await getDb(), {
@@ -165,7 +162,7 @@ function withoutIds(document: ConversationExport): unknown {
 
 describe("export and import of projects", () => {
   it("round trip: a conversation in a project brings its project and the project's files into a new project, under new ids", async () => {
-    const projectId = await newProject(alice, "Thesis");
+    const projectId = await newProjectWith(alice, "Thesis");
     await patchProject(
       alice.request(`/api/projects/${projectId}`, "PATCH", { collapsed: true }),
       params({ id: projectId }),
@@ -218,11 +215,11 @@ describe("export and import of projects", () => {
   });
 
   it("the archive holds a project once, and two conversations of it import into one new project with its files once", async () => {
-    const projectId = await newProject(alice, "Shared project");
+    const projectId = await newProjectWith(alice, "Shared project");
     const fileId = await projectFile("alice", projectId, "plan.txt", "The plan is to share.");
     const first = await chatIn(alice, projectId, "First of two", fileId);
     await chatIn(alice, projectId, "Second of two", fileId);
-    await projectFile("alice", await newProject(alice, "Empty but for a file"), "lone.txt", "Alone.");
+    await projectFile("alice", await newProjectWith(alice, "Empty but for a file"), "lone.txt", "Alone.");
 
     const archive = await archiveOf(alice);
     const entries = await jsonEntries(archive);
@@ -267,7 +264,7 @@ describe("export and import of projects", () => {
   });
 
   it("an archive whose conversations come before their project's entry still puts them in one project, citing its files", async () => {
-    const projectId = await newProject(alice, "Reordered");
+    const projectId = await newProjectWith(alice, "Reordered");
     const fileId = await projectFile("alice", projectId, "order.txt", "Order does not matter.");
     const conversationId = await chatIn(alice, projectId, "Out of order", fileId);
     const document = await exportJson(alice, conversationId);
@@ -303,7 +300,7 @@ describe("export and import of projects", () => {
       expect(response.status).toBe(201);
       return ((await response.json()) as { preset: { id: string } }).preset.id;
     };
-    const projectId = await newProject(alice, "With a preset");
+    const projectId = await newProjectWith(alice, "With a preset");
     const alicePreset = await presetOf(alice, "Careful reader");
     await patchProject(
       alice.request(`/api/projects/${projectId}`, "PATCH", { presetId: alicePreset }),
@@ -327,7 +324,7 @@ describe("export and import of projects", () => {
   });
 
   it("still imports a version-2 export, outside any project; one naming a project is refused", async () => {
-    const projectId = await newProject(alice, "Before projects");
+    const projectId = await newProjectWith(alice, "Before projects");
     const fileId = await projectFile("alice", projectId, "old.txt", "Older.");
     const conversationId = await chatIn(alice, projectId, "Version two", fileId);
     const { project: _project, projectFiles: _files, ...current } = await exportJson(alice, conversationId);
@@ -349,7 +346,7 @@ describe("export and import of projects", () => {
   });
 
   it("counts a project's files against MAX_FILES_PER_PROJECT: over it, nothing of the conversation is stored", async () => {
-    const projectId = await newProject(alice, "Two files");
+    const projectId = await newProjectWith(alice, "Two files");
     const fileId = await projectFile("alice", projectId, "a.txt", "File a.");
     await projectFile("alice", projectId, "b.txt", "File b.");
     const document = await exportJson(alice, await chatIn(alice, projectId, "Too many", fileId));
@@ -371,7 +368,7 @@ describe("export and import of projects", () => {
   });
 
   it("counts a project's files against the importer's storage: a second copy over MAX_STORAGE_MB_PER_USER is refused", async () => {
-    const projectId = await newProject(alice, "Large file");
+    const projectId = await newProjectWith(alice, "Large file");
     const fileId = await projectFile("alice", projectId, "large.txt", "x".repeat(600 * 1024));
     const document = await exportJson(alice, await chatIn(alice, projectId, "Large", fileId));
     const archive = makeZip([
@@ -418,7 +415,7 @@ describe("export and import of projects", () => {
   });
 
   it("never exports another user's project, even one a conversation names", async () => {
-    const secretId = await newProject(alice, "Alice's secret project");
+    const secretId = await newProjectWith(alice, "Alice's secret project");
     const secretFile = await projectFile("alice", secretId, "secret.txt", "The secret recipe.");
     const response = await createConversation(bob.request("/api/conversations", "POST", { title: "Bob's chat" }));
     const { id } = ((await response.json()) as { conversation: { id: string } }).conversation;
@@ -440,7 +437,7 @@ describe("export and import of projects", () => {
   });
 
   it("never imports into an existing project: a document naming another user's project makes the importer's own", async () => {
-    const secretId = await newProject(alice, "Alice's target");
+    const secretId = await newProjectWith(alice, "Alice's target");
     const fileId = await projectFile("alice", secretId, "target.txt", "Target.");
     const document = await exportJson(alice, await chatIn(alice, secretId, "Aimed at Alice", fileId));
     const report = await importAs(bob, document);

@@ -3,7 +3,6 @@ import { DELETE as removeUser } from "@/app/api/admin/users/[userId]/route";
 import { POST as addUser } from "@/app/api/admin/users/route";
 import { POST as chat } from "@/app/api/chat/route";
 import { PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
-import { POST as createConversation } from "@/app/api/conversations/route";
 import { DELETE as deleteMemory, PATCH as patchMemory } from "@/app/api/memories/[id]/route";
 import { GET as exportMemories } from "@/app/api/memories/export/route";
 import { POST as createMemory, GET as listMemories } from "@/app/api/memories/route";
@@ -16,6 +15,7 @@ import type { RecordedRequest } from "@/tests/fake-ollama/server";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { PASSWORD, setupAccounts, signIn, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, type ParsedEvent, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import { newChat } from "@/tests/support/owned";
 
 /**
  * The user's memory (docs/architecture.md, "Projects and memory"): the remember tool, the owner's
@@ -66,12 +66,6 @@ const changeMemory = (who: TestClient, id: string, text: string) =>
 async function setMemorySettings(who: TestClient, body: Record<string, unknown>) {
   const response = await patchMemorySettings(who.request("/api/memories/settings", "PATCH", body));
   expect(response.status).toBe(200);
-}
-
-async function newChat(who: TestClient, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await createConversation(who.request("/api/conversations", "POST", body));
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
 async function runTurn(who: TestClient, conversationId: string, message: string): Promise<ParsedEvent[]> {

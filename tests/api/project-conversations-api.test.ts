@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteConversation, PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
-import { POST as createConversation, GET as listConversations } from "@/app/api/conversations/route";
-import { POST as createProject } from "@/app/api/projects/route";
+import { GET as listConversations } from "@/app/api/conversations/route";
 import { getDb } from "@/lib/db/client";
 import { conversations } from "@/lib/db/schema";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, setupAppEnv } from "@/tests/support/app-env";
+import { newChat, newProject } from "@/tests/support/owned";
 
 /**
  * A project's own list, `GET /api/conversations?project=<id>` (docs/api.md, "Conversations"): every
@@ -25,18 +25,6 @@ interface Listed {
   projectId: string | null;
   pinned: boolean;
   updatedAt: number;
-}
-
-async function newProject(who: TestClient, name: string): Promise<string> {
-  const response = await createProject(who.request("/api/projects", "POST", { name }));
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { project: { id: string } }).project.id;
-}
-
-async function newChat(who: TestClient, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await createConversation(who.request("/api/conversations", "POST", body));
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
 const list = (who: TestClient, query: string) => listConversations(who.request(`/api/conversations?${query}`, "GET"));

@@ -1,19 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as chat } from "@/app/api/chat/route";
 import { PATCH as patchConversation } from "@/app/api/conversations/[id]/route";
-import { POST as createConversation } from "@/app/api/conversations/route";
 import { GET as searchInFiles } from "@/app/api/files/search/route";
 import { GET as usage } from "@/app/api/files/usage/route";
 import { DELETE as deleteFile, GET as download } from "@/app/api/projects/[id]/files/[fileId]/route";
 import { GET as listFiles, POST as upload } from "@/app/api/projects/[id]/files/route";
 import { DELETE as deleteProject } from "@/app/api/projects/[id]/route";
-import { POST as createProject } from "@/app/api/projects/route";
 import { getDb } from "@/lib/db/client";
 import { files } from "@/lib/db/schema";
 import { resetConfigForTests } from "@/lib/env-config";
 import { setupFakeOllama } from "@/tests/fake-ollama/test-helpers";
 import { ORIGIN, setupAccounts, type TestClient } from "@/tests/support/accounts";
 import { expectApiError, params, readEvents, setupAppEnv, waitIdle } from "@/tests/support/app-env";
+import { newChat, newProject } from "@/tests/support/owned";
 import { makeTextPdf } from "@/tests/support/pdf-fixtures";
 
 /**
@@ -43,18 +42,6 @@ function uploadTo(who: TestClient, projectId: string, bytes: Uint8Array, filenam
     body: form,
   });
   return upload(request, params({ id: projectId }));
-}
-
-async function newProject(who: TestClient, name: string): Promise<string> {
-  const response = await createProject(who.request("/api/projects", "POST", { name }));
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { project: { id: string } }).project.id;
-}
-
-async function newChat(who: TestClient, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await createConversation(who.request("/api/conversations", "POST", body));
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { conversation: { id: string } }).conversation.id;
 }
 
 async function projectWithHandbook(who: TestClient): Promise<{ projectId: string; fileId: string }> {
