@@ -147,6 +147,25 @@ describe("the library index", () => {
     expect(await search(c, "released 16")).toEqual([]);
   });
 
+  it("finds word* by a start of any length, only where a word starts with it", async () => {
+    const c = await chat();
+    const long = await addFile("Internationalisation matters.", { conversationId: c, filename: "long.txt" });
+    const short = await addFile("An intern arrived, then interns.", { conversationId: c, filename: "short.txt" });
+    await addFile("A winter by the mountains.", { conversationId: c, filename: "winter.txt" });
+    const interval = await addFile("An interval passed.", { conversationId: c, filename: "interval.txt" });
+    const found = async (query: string) => (await search(c, query)).map((hit) => hit.fileId).sort();
+    for (const start of ["in*", "int*", "inte*", "inter*"]) {
+      expect(await found(start), start).toEqual([long, short, interval].sort());
+    }
+    expect(await found("intern*")).toEqual([long, short].sort());
+    // Longer than the starts PostgreSQL's index holds (six characters): narrowed by them, then checked.
+    expect(await found("internat*")).toEqual([long]);
+    expect(await found("internationalisation*")).toEqual([long]);
+    expect(await found("interns*")).toEqual([short]);
+    expect(await found("nter*")).toEqual([]);
+    expect(await found("i*")).toEqual([long, short, interval].sort());
+  });
+
   it("finds a word written without its diacritics on SQLite", async () => {
     if (chosenStore() !== "sqlite") return;
     const c = await chat();

@@ -4,7 +4,7 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { chosenStore } from "@/lib/env-config";
 import { gramsOf, termLookup, tokensMatch } from "@/lib/library/grams";
 import type { Passage } from "@/lib/library/passages";
-import { foldForIndex, isIndexable, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
+import { foldForIndex, likePattern, type QueryTerm, RANKED_PASSAGES } from "@/lib/library/query";
 import type { LibraryHit } from "@/lib/tools/services";
 import type { Db } from "./client";
 import type { OwnerId } from "./conversations";
@@ -146,14 +146,21 @@ function substringScore(terms: QueryTerm[]): SQL {
 const holds = (term: QueryTerm) => sql`${fileChunks.folded} LIKE ${likePattern(term)} ESCAPE '\\'`;
 
 /**
+ * The starts of each word PostgreSQL's `library_word_starts` index holds, by length in characters
+ * (drizzle-pg/0011_library_word_starts.sql).
+ */
+const WORD_STARTS = { shortest: 3, longest: 6 };
+
+/**
  * PostgreSQL: the passage has every term's tokens — exact ones through the GIN index over the
- * tokens, a `word*` by a token starting with it (with the trigram index on the text narrowing it
- * first when it is long enough for trigrams) — and a term of several tokens has them side by side
- * in its `grams`, as SQLite's FTS5 phrase does.
+ * tokens, a `word*` through the index of words' starts (a longer start narrowed by its first six
+ * characters, a shorter one by nothing) — and a term of several tokens, or a start the index does
+ * not hold whole, has them side by side in its `grams`, as SQLite's FTS5 phrase does.
  */
 function hasTokens(terms: QueryTerm[]): SQL[] {
   return terms.flatMap((term) => {
     const lookup = termLookup(term.text, term.prefix);
+    const start = lookup.prefix ? [...(lookup.tokens.at(-1) ?? "")] : [];
     const exact = [...new Set([...(lookup.prefix ? lookup.tokens.slice(0, -1) : lookup.tokens), ...lookup.anywhere])];
     const conditions: SQL[] = [];
     if (exact.length) {
@@ -163,15 +170,15 @@ function hasTokens(terms: QueryTerm[]): SQL[] {
       );
       conditions.push(sql`string_to_array(${fileChunks.grams}, ' ') @> ARRAY[${array}]::text[]`);
     }
-    if (lookup.tokens.length > 1 || lookup.prefix) {
+    if (start.length >= WORD_STARTS.shortest) {
+      const indexed = start.slice(0, WORD_STARTS.longest).join("");
+      conditions.push(sql`library_word_starts(${fileChunks.grams}) @> ARRAY[${indexed}]::text[]`);
+    }
+    const startHeldWhole = start.length >= WORD_STARTS.shortest && start.length <= WORD_STARTS.longest;
+    if (lookup.tokens.length > 1 || (lookup.prefix && !startHeldWhole)) {
       // Tokens are letters, digits and marks only: LIKE reads them as themselves.
       const sequence = lookup.tokens.join(" ");
       conditions.push(sql`(' ' || ${fileChunks.grams} || ' ') LIKE ${`% ${sequence}${lookup.prefix ? "" : " "}%`}`);
-    }
-    const start = lookup.prefix ? lookup.tokens.at(-1) : undefined;
-    if (start !== undefined && lookup.tokens.length === 1) {
-      const word = { text: start, phrase: false, prefix: true };
-      if (isIndexable(word)) conditions.push(holds(word));
     }
     return conditions;
   });

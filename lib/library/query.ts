@@ -55,11 +55,6 @@ function words(text: string): string[] {
   return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
 }
 
-/** PostgreSQL's trigram index needs three characters to narrow a `word*` by its text. */
-export const MIN_INDEXED_CHARS = 3;
-
-export const isIndexable = (term: QueryTerm) => [...term.text].length >= MIN_INDEXED_CHARS;
-
 /** A LIKE pattern matching the term anywhere, with LIKE's own wildcards escaped by `\`. */
 export function likePattern(term: QueryTerm): string {
   return `%${term.text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
